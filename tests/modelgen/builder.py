@@ -1,0 +1,334 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ModelBuilder: writes small LiteRT flatbuffers through the schema object API."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Sequence
+
+import flatbuffers
+import numpy as np
+from ai_edge_litert import schema_py_generated as schema
+
+from tests.modelgen.errors import BuilderError
+
+# Our dtype names -> (schema TensorType member, numpy dtype).
+DTYPES: dict[str, tuple[int, np.dtype]] = {
+    "float32": (schema.TensorType.FLOAT32, np.dtype("<f4")),
+    "int8": (schema.TensorType.INT8, np.dtype("i1")),
+    "uint8": (schema.TensorType.UINT8, np.dtype("u1")),
+    "int16": (schema.TensorType.INT16, np.dtype("<i2")),
+    "int32": (schema.TensorType.INT32, np.dtype("<i4")),
+    "int64": (schema.TensorType.INT64, np.dtype("<i8")),
+    "bool": (schema.TensorType.BOOL, np.dtype("?")),
+}
+
+# Operator name -> name of its BuiltinOptions union member (None: the schema has no
+# options table for it). This is schema data: which table goes with which operator.
+OPTIONS_TABLE: dict[str, str | None] = {
+    "ADD": "AddOptions",
+    "AVERAGE_POOL_2D": "Pool2DOptions",
+    "CONCATENATION": "ConcatenationOptions",
+    "CONV_2D": "Conv2DOptions",
+    "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
+    "DEQUANTIZE": None,
+    "EXPAND_DIMS": "ExpandDimsOptions",
+    "FULLY_CONNECTED": "FullyConnectedOptions",
+    "HARD_SWISH": "HardSwishOptions",
+    "LEAKY_RELU": "LeakyReluOptions",
+    "LOGISTIC": None,
+    "MAX_POOL_2D": "Pool2DOptions",
+    "MEAN": "ReducerOptions",
+    "MUL": "MulOptions",
+    "PAD": "PadOptions",
+    "QUANTIZE": None,
+    "RELU": None,
+    "RELU6": None,
+    "RESHAPE": "ReshapeOptions",
+    "SOFTMAX": "SoftmaxOptions",
+    "SQUEEZE": "SqueezeOptions",
+    "STRIDED_SLICE": "StridedSliceOptions",
+    "SUB": "SubOptions",
+    "TANH": None,
+    "TRANSPOSE": "TransposeOptions",
+}
+
+# Options fields whose values are schema enums; a string value names the member.
+ENUM_FIELDS: dict[str, type] = {
+    "padding": schema.Padding,
+    "fusedActivationFunction": schema.ActivationFunctionType,
+    "weightsFormat": schema.FullyConnectedOptionsWeightsFormat,
+    "quantizedBiasType": schema.TensorType,
+}
+
+# Operator-code versions the TFLite converter writes for int8 data (its op-version
+# rules); operators not listed get version 1. LiteRT refuses a version its resolver
+# does not register, so the modelgen tests catch a wrong entry here.
+INT8_OP_VERSIONS: dict[str, int] = {
+    "ADD": 2, "AVERAGE_POOL_2D": 2, "CONCATENATION": 2, "CONV_2D": 3,
+    "DEPTHWISE_CONV_2D": 3, "DEQUANTIZE": 2, "FULLY_CONNECTED": 4, "LOGISTIC": 2,
+    "MAX_POOL_2D": 2, "MEAN": 2, "MUL": 2, "PAD": 2, "RELU": 2, "RELU6": 2,
+    "SOFTMAX": 2, "STRIDED_SLICE": 2, "SUB": 2, "TANH": 2, "TRANSPOSE": 2,
+    "LEAKY_RELU": 2, "QUANTIZE": 2,
+}
+
+
+def _enum_members(enum_cls: type) -> dict[str, int]:
+    return {k: v for k, v in vars(enum_cls).items() if not k.startswith("_")}
+
+
+BUILTIN_OPERATORS = _enum_members(schema.BuiltinOperator)
+BUILTIN_OPTIONS = _enum_members(schema.BuiltinOptions)
+
+
+def snake_to_camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorRef:
+    """Handle to a tensor added to a ModelBuilder."""
+
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    scale: float | list[float] | None = None
+    zero_point: int | list[int] | None = None
+    quantized_dimension: int = 0
+
+
+def _as_list(value: Any) -> list | None:
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return list(np.asarray(value).reshape(-1).tolist())
+    return [value]
+
+
+class ModelBuilder:
+    """Collects tensors, buffers and operators of one subgraph and serialises them."""
+
+    def __init__(self, description: str = "helia-aot modelgen", subgraph_name: str = "main"):
+        self._description = description
+        self._subgraph_name = subgraph_name
+        self._tensors: list[schema.TensorT] = []
+        self._refs: list[TensorRef] = []
+        # Buffer 0 is the empty sentinel every LiteRT model starts with.
+        self._buffers: list[schema.BufferT] = [schema.BufferT()]
+        self._operators: list[schema.OperatorT] = []
+        self._opcodes: list[schema.OperatorCodeT] = []
+        self._opcode_index: dict[tuple[int, int], int] = {}
+        self._inputs: list[int] = []
+        self._outputs: list[int] = []
+
+    # -- tensors ---------------------------------------------------------------
+    def input(self, name: str, shape: Sequence[int], dtype: str = "int8",
+              scale: float | Sequence[float] | None = None,
+              zero_point: int | Sequence[int] | None = None) -> TensorRef:
+        ref = self.tensor(name, shape, dtype, scale, zero_point)
+        self._inputs.append(ref.index)
+        return ref
+
+    def tensor(self, name: str, shape: Sequence[int], dtype: str = "int8",
+               scale: float | Sequence[float] | None = None,
+               zero_point: int | Sequence[int] | None = None,
+               quantized_dimension: int = 0) -> TensorRef:
+        return self._add_tensor(name, shape, dtype, scale, zero_point, quantized_dimension,
+                                buffer_index=0)
+
+    def const(self, name: str, array: Any, dtype: str | None = None,
+              scale: float | Sequence[float] | None = None,
+              zero_point: int | Sequence[int] | None = None,
+              quantized_dimension: int = 0) -> TensorRef:
+        values = np.asarray(array)
+        if dtype is None:
+            dtype = _dtype_name_of(values.dtype, name)
+        _, np_dtype = self._lookup_dtype(dtype, name)
+        if values.dtype.kind == "f" and np_dtype.kind in "iub":
+            if not np.all(np.round(values) == values):
+                raise BuilderError(
+                    f"constant '{name}': float values given for {dtype} data; "
+                    "quantize them first (tests.modelgen.quant.quantize)")
+        if np_dtype.kind in "iu":
+            info = np.iinfo(np_dtype)
+            if values.size and (values.min() < info.min or values.max() > info.max):
+                raise BuilderError(
+                    f"constant '{name}': values span [{values.min()}, {values.max()}], "
+                    f"outside {dtype} [{info.min}, {info.max}]; clip or pick a wider dtype")
+        data = np.ascontiguousarray(values.astype(np_dtype)).view(np.uint8).reshape(-1)
+        self._buffers.append(schema.BufferT())
+        self._buffers[-1].data = data
+        return self._add_tensor(name, values.shape, dtype, scale, zero_point,
+                                quantized_dimension, buffer_index=len(self._buffers) - 1)
+
+    def output(self, ref: TensorRef) -> None:
+        self._outputs.append(ref.index)
+
+    def _lookup_dtype(self, dtype: str, name: str) -> tuple[int, np.dtype]:
+        if dtype not in DTYPES:
+            raise BuilderError(f"tensor '{name}': unknown dtype '{dtype}'; "
+                               f"use one of {sorted(DTYPES)}")
+        return DTYPES[dtype]
+
+    def _add_tensor(self, name, shape, dtype, scale, zero_point, quantized_dimension,
+                    buffer_index) -> TensorRef:
+        tensor_type, _ = self._lookup_dtype(dtype, name)
+        shape = tuple(int(d) for d in shape)
+        if any(d < 0 for d in shape):
+            raise BuilderError(f"tensor '{name}': negative dimension in shape {shape}")
+        t = schema.TensorT()
+        t.name = name.encode()
+        t.shape = np.array(shape, dtype=np.int32)
+        t.type = tensor_type
+        t.buffer = buffer_index
+        scales = _as_list(scale)
+        zero_points = _as_list(zero_point)
+        if scales is not None:
+            if zero_points is None:
+                zero_points = [0]
+            if len(zero_points) == 1 and len(scales) > 1:
+                zero_points = zero_points * len(scales)
+            if len(zero_points) != len(scales):
+                raise BuilderError(f"tensor '{name}': {len(scales)} scales but "
+                                   f"{len(zero_points)} zero points; give one zero point "
+                                   "or one per scale")
+            if len(scales) > 1:
+                if not 0 <= quantized_dimension < len(shape) or \
+                        shape[quantized_dimension] != len(scales):
+                    raise BuilderError(
+                        f"tensor '{name}': {len(scales)} per-channel scales do not match "
+                        f"dimension {quantized_dimension} of shape {shape}")
+            if any(not (s > 0) for s in scales):
+                raise BuilderError(f"tensor '{name}': scales must be positive, got {scales}")
+            q = schema.QuantizationParametersT()
+            q.scale = np.array(scales, dtype=np.float32)
+            q.zeroPoint = np.array(zero_points, dtype=np.int64)
+            q.quantizedDimension = int(quantized_dimension)
+            t.quantization = q
+            # Keep what the flatbuffer stores (float32) so callers compute with it.
+            stored = [float(s) for s in q.scale]
+            scale_out = stored if len(stored) > 1 else stored[0]
+            zp_out = [int(z) for z in zero_points] if len(stored) > 1 else int(zero_points[0])
+        elif zero_points is not None:
+            raise BuilderError(f"tensor '{name}': zero_point given without scale")
+        else:
+            scale_out, zp_out = None, None
+        self._tensors.append(t)
+        ref = TensorRef(len(self._tensors) - 1, name, shape, dtype, scale_out, zp_out,
+                        int(quantized_dimension))
+        self._refs.append(ref)
+        return ref
+
+    # -- operators -------------------------------------------------------------
+    def op(self, op_name: str, inputs: Sequence[TensorRef | None],
+           outputs: Sequence[TensorRef], options: dict[str, Any] | None = None,
+           version: int | None = None) -> None:
+        if op_name not in BUILTIN_OPERATORS:
+            raise BuilderError(f"operator '{op_name}' is not a LiteRT BuiltinOperator name")
+        code = BUILTIN_OPERATORS[op_name]
+        if version is None:
+            version = INT8_OP_VERSIONS.get(op_name, 1)
+        op = schema.OperatorT()
+        op.opcodeIndex = self._opcode(code, version)
+        op.inputs = np.array([-1 if r is None else r.index for r in inputs], dtype=np.int32)
+        op.outputs = np.array([r.index for r in outputs], dtype=np.int32)
+        if op_name not in OPTIONS_TABLE:
+            raise BuilderError(
+                f"operator {op_name} has no entry in OPTIONS_TABLE (tests/modelgen/builder.py); "
+                "add its BuiltinOptions member, or None if it has no options")
+        table = OPTIONS_TABLE[op_name]
+        if table is None:
+            if options:
+                raise BuilderError(f"operator {op_name} takes no options, got {sorted(options)}")
+        else:
+            op.builtinOptionsType = BUILTIN_OPTIONS[table]
+            op.builtinOptions = _make_options(op_name, table, options or {})
+        self._operators.append(op)
+
+    def _opcode(self, code: int, version: int) -> int:
+        key = (code, version)
+        if key not in self._opcode_index:
+            oc = schema.OperatorCodeT()
+            # Codes above 127 live only in builtin_code; the deprecated int8 field
+            # carries 127 (PLACEHOLDER_FOR_GREATER_OP_CODES) for them.
+            oc.deprecatedBuiltinCode = min(code, 127)
+            oc.builtinCode = code
+            oc.version = int(version)
+            self._opcodes.append(oc)
+            self._opcode_index[key] = len(self._opcodes) - 1
+        return self._opcode_index[key]
+
+    # -- serialisation ---------------------------------------------------------
+    def build(self) -> bytes:
+        if not self._inputs or not self._outputs:
+            raise BuilderError("model has no inputs or no outputs; call input() and output()")
+        if not self._operators:
+            raise BuilderError("model has no operators; call op()")
+        sg = schema.SubGraphT()
+        sg.name = self._subgraph_name.encode()
+        sg.tensors = self._tensors
+        sg.inputs = np.array(self._inputs, dtype=np.int32)
+        sg.outputs = np.array(self._outputs, dtype=np.int32)
+        sg.operators = self._operators
+        model = schema.ModelT()
+        model.version = 3
+        model.description = self._description.encode()
+        model.operatorCodes = self._opcodes
+        model.subgraphs = [sg]
+        model.buffers = self._buffers
+        fbb = flatbuffers.Builder(1024)
+        fbb.Finish(model.Pack(fbb), file_identifier=b"TFL3")
+        return bytes(fbb.Output())
+
+    @property
+    def tensors(self) -> list[TensorRef]:
+        return list(self._refs)
+
+
+def _dtype_name_of(np_dtype: np.dtype, name: str) -> str:
+    for key, (_, candidate) in DTYPES.items():
+        if candidate == np_dtype.newbyteorder("<") or candidate == np_dtype:
+            return key
+    raise BuilderError(f"constant '{name}': numpy dtype {np_dtype} has no LiteRT type; "
+                       f"pass dtype= one of {sorted(DTYPES)}")
+
+
+def _make_options(op_name: str, table: str, options: dict[str, Any]) -> Any:
+    cls = getattr(schema, table + "T")
+    obj = cls()
+    fields = {k for k in vars(obj)}
+    for key, value in options.items():
+        attr = snake_to_camel(key)
+        if attr not in fields:
+            allowed = sorted(_camel_to_snake(f) for f in fields)
+            raise BuilderError(f"operator {op_name}: unknown option '{key}' for {table}; "
+                               f"allowed: {allowed}")
+        setattr(obj, attr, _option_value(op_name, key, attr, value))
+    return obj
+
+
+def _option_value(op_name: str, key: str, attr: str, value: Any) -> Any:
+    if attr in ENUM_FIELDS:
+        members = _enum_members(ENUM_FIELDS[attr])
+        if isinstance(value, str):
+            if value not in members:
+                raise BuilderError(f"operator {op_name}: option '{key}' = '{value}' is not "
+                                   f"one of {sorted(members)}")
+            return members[value]
+        if int(value) not in members.values():
+            raise BuilderError(f"operator {op_name}: option '{key}' = {value} is not a "
+                               f"valid {ENUM_FIELDS[attr].__name__} value")
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return np.array([int(v) for v in value], dtype=np.int32)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        raise BuilderError(f"operator {op_name}: option '{key}' takes a number, got '{value}'")
+    return value
+
+
+def _camel_to_snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
