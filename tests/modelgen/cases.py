@@ -1,0 +1,392 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Single-operator test cases: YAML case files -> Case -> int8 LiteRT model bytes.
+
+A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these keys:
+
+  op: CONV_2D                  # LiteRT BuiltinOperator name
+  variant: 3x3_stride2_same    # must match the file name
+  description: "..."           # optional, one line
+  seed: 101                    # seeds weights, bias and calibration inputs
+  options: {padding: SAME, stride_h: 2, ...}   # the operator's options, snake_case
+  inputs:                      # operator inputs, in operator order
+    - {name: input, kind: activation, shape: [1, 9, 9, 8], dtype: int8, range: [-2, 2]}
+    - {name: filter, kind: weights, shape: [16, 3, 3, 8], per_channel_axis: 0}
+    - {name: bias, kind: bias, input: input, weights: filter}
+    - {name: axis, kind: const, dtype: int32, value: [1, 2]}
+  outputs:
+    - {name: output, shape: [1, 5, 5, 16], dtype: int8, calibrate: true}
+  tolerance: 1                 # max |diff| against LiteRT, in output codes
+                               # (absolute units for float32 outputs)
+  tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
+
+Input kinds:
+  activation  a model input. int8/int16 need `range: [lo, hi]` (scale and zero point
+              derived as the converter does) or `scale` + `zero_point`; float32 none.
+  weights     seeded He-normal float weights, quantized symmetric int8; per channel
+              along `per_channel_axis`, per tensor when it is absent. `fan_in`
+              defaults to the element count divided by the channel dimension
+              (`per_channel_axis`, else dimension 0).
+  bias        seeded float bias (`std`, default 0.1), int32 with scale
+              input_scale * weight_scale per channel; `input` and `weights` name them.
+              Its length is the weights' channel dimension, or `size` when the
+              weights are per tensor along another axis (depthwise).
+  const       literal `value` (nested list) of `dtype`; optional `shape` reshapes it
+              (`shape: []` for a scalar).
+
+Output quantization, exactly one of:
+  calibrate: true   run a float32 twin of the model (same dequantized weights) in
+                    LiteRT over seeded inputs spanning the input ranges and quantize
+                    the observed output range;
+  range: [lo, hi]   quantize this float range;
+  scale + zero_point  fixed values (e.g. LOGISTIC's 1/256, -128);
+  same_as: <input name>  copy that input's quantization (operators that require it);
+  nothing, for float32 outputs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from typing import Any
+
+import numpy as np
+import yaml
+
+from tests.modelgen import quant
+from tests.modelgen.builder import ModelBuilder, TensorRef
+from tests.modelgen.errors import BuilderError, CaseFileError
+from tests.modelgen.litert import run_reference
+
+CASES_DIR = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "cases"
+CALIBRATION_SAMPLES = 64
+
+_CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
+              "tolerance", "tolerance_reason"}
+_REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance",
+                       "tolerance_reason"}
+_INPUT_KEYS = {
+    "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point"},
+    "weights": {"name", "kind", "shape", "dtype", "per_channel_axis", "fan_in"},
+    "bias": {"name", "kind", "input", "weights", "std", "size"},
+    "const": {"name", "kind", "dtype", "value", "shape"},
+}
+_OUTPUT_KEYS = {"name", "shape", "dtype", "calibrate", "range", "scale", "zero_point",
+                "same_as"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """One parsed case file; `inputs`/`outputs` keep the YAML dicts (validated)."""
+
+    path: pathlib.Path
+    op: str
+    variant: str
+    seed: int
+    options: dict[str, Any]
+    inputs: list[dict[str, Any]]
+    outputs: list[dict[str, Any]]
+    tolerance: float
+    tolerance_reason: str
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.lower()}_{self.variant}"
+
+
+def all_case_paths(cases_dir: pathlib.Path = CASES_DIR) -> list[pathlib.Path]:
+    return sorted(pathlib.Path(cases_dir).glob("*.yaml"))
+
+
+def load_case(path: str | pathlib.Path) -> Case:
+    path = pathlib.Path(path)
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except OSError as exc:
+        raise CaseFileError(f"{path}: cannot read case file ({exc.strerror})") from None
+    except yaml.YAMLError as exc:
+        raise CaseFileError(f"{path}: not valid YAML ({exc}); fix the syntax") from None
+    if not isinstance(doc, dict):
+        raise CaseFileError(f"{path}: a case file is a mapping with keys "
+                            f"{sorted(_REQUIRED_CASE_KEYS)}")
+    _check_keys(path, "case", doc, _CASE_KEYS, _REQUIRED_CASE_KEYS)
+    op, variant = str(doc["op"]), str(doc["variant"])
+    if path.stem != f"{op.lower()}_{variant}":
+        raise CaseFileError(f"{path}: file name must be '{op.lower()}_{variant}.yaml' "
+                            f"(op '{op}', variant '{variant}'); rename the file or fix them")
+    reason = doc["tolerance_reason"]
+    if not isinstance(reason, str) or len(reason.strip()) < 10:
+        raise CaseFileError(f"{path}: 'tolerance_reason' must say in a sentence why the "
+                            "tolerance is what it is")
+    tolerance = doc["tolerance"]
+    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or tolerance < 0:
+        raise CaseFileError(f"{path}: 'tolerance' must be a non-negative number, "
+                            f"got {tolerance!r}")
+    seed = doc["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise CaseFileError(f"{path}: 'seed' must be an integer, got {seed!r}")
+    options = doc.get("options") or {}
+    if not isinstance(options, dict):
+        raise CaseFileError(f"{path}: 'options' must be a mapping of option names to values")
+    inputs = _check_list(path, "inputs", doc["inputs"])
+    outputs = _check_list(path, "outputs", doc["outputs"])
+    names: set[str] = set()
+    for spec in inputs:
+        _check_input(path, spec, names)
+    for spec in outputs:
+        _check_output(path, spec, names)
+    return Case(path=path, op=op, variant=variant, seed=seed, options=dict(options),
+                inputs=inputs, outputs=outputs, tolerance=float(tolerance),
+                tolerance_reason=reason.strip(), description=str(doc.get("description", "")))
+
+
+def _check_keys(path, where, mapping, allowed, required) -> None:
+    unknown = sorted(set(mapping) - allowed)
+    if unknown:
+        raise CaseFileError(f"{path}: unknown key '{unknown[0]}' in {where}; "
+                            f"allowed: {sorted(allowed)}")
+    missing = sorted(required - set(mapping))
+    if missing:
+        raise CaseFileError(f"{path}: missing key '{missing[0]}' in {where}")
+
+
+def _check_list(path, key, value) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not value or \
+            not all(isinstance(v, dict) for v in value):
+        raise CaseFileError(f"{path}: '{key}' must be a non-empty list of mappings")
+    return value
+
+
+def _check_input(path, spec, names) -> None:
+    kind = spec.get("kind", "activation")
+    if kind not in _INPUT_KEYS:
+        raise CaseFileError(f"{path}: input '{spec.get('name')}' has unknown kind '{kind}'; "
+                            f"use one of {sorted(_INPUT_KEYS)}")
+    required = {"activation": {"name", "shape"}, "weights": {"name", "shape"},
+                "bias": {"name", "input", "weights"}, "const": {"name", "dtype", "value"}}[kind]
+    _check_keys(path, f"input '{spec.get('name')}' ({kind})", spec, _INPUT_KEYS[kind], required)
+    if spec["name"] in names:
+        raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
+    if kind == "activation" and spec.get("dtype", "int8") != "float32":
+        has_range = "range" in spec
+        has_explicit = "scale" in spec and "zero_point" in spec
+        if has_range == has_explicit:
+            raise CaseFileError(f"{path}: input '{spec['name']}' needs either 'range' or "
+                                "'scale' + 'zero_point'")
+    if kind == "bias":
+        for ref in ("input", "weights"):
+            if spec[ref] not in names:
+                raise CaseFileError(f"{path}: bias '{spec['name']}' refers to {ref} "
+                                    f"'{spec[ref]}', which is not an earlier input")
+    names.add(spec["name"])
+
+
+def _check_output(path, spec, names) -> None:
+    _check_keys(path, f"output '{spec.get('name')}'", spec, _OUTPUT_KEYS, {"name", "shape"})
+    dtype = spec.get("dtype", "int8")
+    ways = [k for k in ("calibrate", "range", "scale", "same_as") if k in spec]
+    if dtype == "float32":
+        if ways:
+            raise CaseFileError(f"{path}: float32 output '{spec['name']}' takes no "
+                                "quantization keys")
+    elif len(ways) != 1 or ("scale" in spec) != ("zero_point" in spec):
+        raise CaseFileError(f"{path}: output '{spec['name']}' needs exactly one of "
+                            "'calibrate: true', 'range', 'scale' + 'zero_point', 'same_as'")
+    if "same_as" in spec and spec["same_as"] not in names:
+        raise CaseFileError(f"{path}: output '{spec['name']}' same_as '{spec['same_as']}' "
+                            "names no input")
+    if spec["name"] in names:
+        raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
+    names.add(spec["name"])
+
+
+# -- model construction ---------------------------------------------------------
+
+@dataclasses.dataclass
+class _Resolved:
+    """Concrete values for one input: quantization and (for constants) data."""
+
+    spec: dict[str, Any]
+    dtype: str
+    shape: tuple[int, ...]
+    scale: Any = None
+    zero_point: Any = None
+    quantized_dimension: int = 0
+    data: np.ndarray | None = None  # quantized/literal data for constants
+    float_data: np.ndarray | None = None  # dequantized data for the float twin
+
+
+def _resolve_inputs(case: Case) -> list[_Resolved]:
+    generator = quant.rng(case.seed)
+    resolved: dict[str, _Resolved] = {}
+    order = []
+    for spec in case.inputs:
+        kind = spec.get("kind", "activation")
+        name = spec["name"]
+        if kind == "activation":
+            dtype = spec.get("dtype", "int8")
+            r = _Resolved(spec, dtype, tuple(spec["shape"]))
+            if dtype != "float32":
+                if "range" in spec:
+                    lo, hi = _pair(case, name, spec["range"])
+                    r.scale, r.zero_point = quant.range_to_scale_zp(lo, hi, dtype)
+                else:
+                    r.scale, r.zero_point = float(spec["scale"]), int(spec["zero_point"])
+        elif kind == "weights":
+            shape = tuple(spec["shape"])
+            axis = spec.get("per_channel_axis")
+            channels = shape[axis if axis is not None else 0]
+            fan_in = int(spec.get("fan_in", int(np.prod(shape)) // max(channels, 1)))
+            w = quant.random_weights(generator, shape, fan_in)
+            if axis is None:
+                q, scale = quant.quantize_per_tensor_symmetric(w)
+                r = _Resolved(spec, "int8", shape, scale, 0, 0, q)
+                r.float_data = quant.dequantize(q, scale, 0)
+            else:
+                q, scales = quant.quantize_per_channel(w, axis)
+                r = _Resolved(spec, "int8", shape, scales, 0, int(axis), q)
+                bshape = [1] * len(shape)
+                bshape[axis] = -1
+                r.float_data = quant.dequantize(q, np.array(scales).reshape(bshape), 0)
+        elif kind == "bias":
+            inp, wts = resolved[spec["input"]], resolved[spec["weights"]]
+            if inp.scale is None or wts.scale is None:
+                raise CaseFileError(f"{case.path}: bias '{name}' needs a quantized input "
+                                    "and quantized weights")
+            w_axis = wts.quantized_dimension if isinstance(wts.scale, list) else 0
+            channels = int(spec.get("size", wts.shape[w_axis]))
+            b = generator.normal(0.0, float(spec.get("std", 0.1)), size=channels)
+            w_scales = wts.scale if isinstance(wts.scale, list) else [wts.scale]
+            q, scales = quant.quantize_bias(b, inp.scale, w_scales)
+            per_channel = isinstance(wts.scale, list)
+            r = _Resolved(spec, "int32", (channels,), scales if per_channel else scales[0],
+                          0, 0, q)
+            r.float_data = q.astype(np.float64) * np.array(scales, dtype=np.float64)
+        else:  # const
+            dtype = spec["dtype"]
+            value = np.array(spec["value"])
+            if "shape" in spec:
+                value = value.reshape(tuple(spec["shape"]))
+            r = _Resolved(spec, dtype, value.shape, data=value)
+            r.float_data = value
+        resolved[name] = r
+        order.append(r)
+    return order
+
+
+def _pair(case: Case, name: str, value: Any) -> tuple[float, float]:
+    if not isinstance(value, list) or len(value) != 2 or not value[0] < value[1]:
+        raise CaseFileError(f"{case.path}: '{name}' range must be [lo, hi] with lo < hi, "
+                            f"got {value!r}")
+    return float(value[0]), float(value[1])
+
+
+def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool) -> list[TensorRef]:
+    refs = []
+    for r in inputs:
+        kind = r.spec.get("kind", "activation")
+        name = r.spec["name"]
+        if kind == "activation":
+            if float_twin:
+                refs.append(b.input(name, r.shape, "float32"))
+            else:
+                refs.append(b.input(name, r.shape, r.dtype, r.scale, r.zero_point))
+        elif float_twin and kind in ("weights", "bias"):
+            refs.append(b.const(name, r.float_data.astype(np.float32), "float32"))
+        else:
+            refs.append(b.const(name, r.data, r.dtype, r.scale, r.zero_point,
+                                r.quantized_dimension))
+    return refs
+
+
+def _build_float_twin(case: Case, inputs: list[_Resolved]) -> bytes:
+    b = ModelBuilder(description=f"helia-aot case {case.name}, float twin")
+    refs = _add_inputs(b, inputs, float_twin=True)
+    outs = []
+    for spec in case.outputs:
+        outs.append(b.tensor(spec["name"], spec["shape"], "float32"))
+        b.output(outs[-1])
+    _add_op(case, b, refs, outs)
+    return b.build()
+
+
+def build_float_twin(case: Case) -> bytes:
+    """The case's operator in float32, with the int8 model's weights and bias
+    dequantized: the exact-math reference the int8 model approximates."""
+    inputs = _resolve_inputs(case)
+    for r in inputs:
+        if r.spec.get("kind", "activation") == "activation" and r.dtype == "float32":
+            raise CaseFileError(f"{case.path}: a float twin needs quantized inputs; "
+                                f"input '{r.spec['name']}' is float32")
+    return _build_float_twin(case, inputs)
+
+
+def input_float_range(case: Case, name: str) -> tuple[float, float]:
+    """The real-value range an int8 activation input of the case can represent."""
+    for r in _resolve_inputs(case):
+        if r.spec["name"] == name and r.scale is not None:
+            return _float_range_of_input(r)
+    raise CaseFileError(f"{case.path}: no quantized activation input named '{name}'")
+
+
+def _float_range_of_input(r: _Resolved) -> tuple[float, float]:
+    qmin, qmax = quant.int_range(r.dtype)
+    return ((qmin - r.zero_point) * r.scale, (qmax - r.zero_point) * r.scale)
+
+
+def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]:
+    """Observed output ranges of the float twin over seeded inputs spanning each
+    input's representable range."""
+    activations = [r for r in inputs if r.spec.get("kind", "activation") == "activation"]
+    if any(r.dtype == "float32" for r in activations):
+        raise CaseFileError(f"{case.path}: 'calibrate' needs quantized inputs; give "
+                            "the output a 'range' instead")
+    data = _build_float_twin(case, inputs)
+    generator = quant.rng(case.seed + 1)
+    lows = [np.inf] * len(case.outputs)
+    highs = [-np.inf] * len(case.outputs)
+    for _ in range(CALIBRATION_SAMPLES):
+        feeds = []
+        for r in activations:
+            lo, hi = _float_range_of_input(r)
+            feeds.append(generator.uniform(lo, hi, size=r.shape).astype(np.float32))
+        for i, y in enumerate(run_reference(data, feeds)):
+            lows[i] = min(lows[i], float(y.min()))
+            highs[i] = max(highs[i], float(y.max()))
+    return list(zip(lows, highs))
+
+
+def _add_op(case: Case, b: ModelBuilder, inputs: list[TensorRef],
+            outputs: list[TensorRef]) -> None:
+    try:
+        b.op(case.op, inputs, outputs, case.options or None)
+    except BuilderError as exc:
+        raise CaseFileError(f"{case.path}: {exc}") from None
+
+
+def build_case_model(case: Case) -> bytes:
+    """The int8 single-operator model a case describes; same case, same bytes."""
+    inputs = _resolve_inputs(case)
+    by_name = {r.spec["name"]: r for r in inputs}
+    needs_calibration = any(spec.get("calibrate") for spec in case.outputs)
+    ranges = _calibrate(case, inputs) if needs_calibration else None
+    b = ModelBuilder(description=f"helia-aot case {case.name}")
+    refs = _add_inputs(b, inputs, float_twin=False)
+    outs = []
+    for i, spec in enumerate(case.outputs):
+        dtype = spec.get("dtype", "int8")
+        scale = zero_point = None
+        if spec.get("calibrate"):
+            scale, zero_point = quant.range_to_scale_zp(*ranges[i], dtype)
+        elif "range" in spec:
+            scale, zero_point = quant.range_to_scale_zp(*_pair(case, spec["name"],
+                                                               spec["range"]), dtype)
+        elif "scale" in spec:
+            scale, zero_point = float(spec["scale"]), int(spec["zero_point"])
+        elif "same_as" in spec:
+            src = by_name[spec["same_as"]]
+            scale, zero_point = src.scale, src.zero_point
+        outs.append(b.tensor(spec["name"], spec["shape"], dtype, scale, zero_point))
+        b.output(outs[-1])
+    _add_op(case, b, refs, outs)
+    return b.build()
