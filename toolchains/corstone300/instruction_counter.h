@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Instruction counting on an emulated Corstone-300 through SysTick.
+ *
+ * QEMU has no DWT cycle counter. Under `-icount shift=0` each instruction takes 1 ns of virtual
+ * time and SysTick (processor clock, 32 MHz on AN547) ticks every 31.25 ns, so
+ * instructions = ticks * 31.25, to within one tick; the figure is the same on every run. */
+#ifndef HELIA_INSTRUCTION_COUNTER_H_
+#define HELIA_INSTRUCTION_COUNTER_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Instructions per SysTick tick times 100 (31.25 under -icount shift=0 on AN547). */
+#define HELIA_INSTRUCTIONS_PER_TICK_X100 3125u
+
+/* Starts (or restarts) the counter from zero. */
+void helia_counter_start(void);
+
+/* SysTick ticks since helia_counter_start(); wrap-arounds of the 24-bit counter are counted. */
+uint64_t helia_counter_ticks(void);
+
+/* helia_counter_ticks() converted to instructions. */
+uint64_t helia_counter_instructions(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HELIA_INSTRUCTION_COUNTER_H_ */

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared shell helpers for tools/bootstrap and tools/bazel: where the Debian sid root filesystem
+# lives, how it is mounted, and how commands run inside it. Sourced, never executed.
+
+# Everything the bootstrap makes lives outside any clone, so every clone (and CI) shares it.
+HELIA_HOME="${HELIA_HOME:-/opt/helia-aot}"
+HELIA_ROOTFS="${HELIA_ROOTFS:-$HELIA_HOME/sid-rootfs}"
+# Bazel's output root: bind-mounted at the same absolute path inside the rootfs, so the
+# bazel-bin/... paths Bazel prints resolve from the host shell too.
+HELIA_OUTPUT_ROOT="${HELIA_OUTPUT_ROOT:-$HELIA_HOME/bazel-output-root}"
+# Paths as seen inside the rootfs.
+HELIA_VENV=/opt/helia-python
+HELIA_STUBS=/opt/helia-bazel-stubs
+# Bump when the rootfs recipe changes; a rootfs made by another recipe is rebuilt.
+HELIA_ROOTFS_RECIPE=1
+HELIA_ROOTFS_PACKAGES="bazel-bootstrap gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm \
+python3 python3-venv ca-certificates git"
+
+helia_die() {
+  echo "helia: error: $*" >&2
+  exit 1
+}
+
+# Mounts below the rootfs, deepest first (so nested mounts come off before their parents).
+helia_rootfs_mounts() {
+  awk -v root="$HELIA_ROOTFS" '$2 == root || index($2, root "/") == 1 { print $2 }' /proc/self/mounts |
+    awk '{ print length($0) " " $0 }' | sort -rn | cut -d' ' -f2-
+}
+
+helia_bind() { # helia_bind SRC DST [ro]: idempotent bind mount of SRC at DST inside the rootfs
+  local src="$1" dst="$HELIA_ROOTFS$2" mode="${3:-rw}"
+  if mountpoint -q "$dst" 2>/dev/null; then return 0; fi
+  if [ -d "$src" ]; then mkdir -p "$dst"; else mkdir -p "$(dirname "$dst")"; touch "$dst"; fi
+  mount --bind "$src" "$dst" || helia_die "cannot bind-mount $src at $dst (are you root?)"
+  if [ "$mode" = ro ]; then mount -o remount,bind,ro "$dst" 2>/dev/null || true; fi
+}
+
+helia_mount_system() {
+  mountpoint -q "$HELIA_ROOTFS/proc" || mount -t proc proc "$HELIA_ROOTFS/proc" ||
+    helia_die "cannot mount /proc in $HELIA_ROOTFS"
+  helia_bind /dev /dev
+  mountpoint -q "$HELIA_ROOTFS/dev/pts" || mount --bind /dev/pts "$HELIA_ROOTFS/dev/pts" 2>/dev/null || true
+  mountpoint -q "$HELIA_ROOTFS/sys" || mount --bind /sys "$HELIA_ROOTFS/sys" 2>/dev/null || true
+  # Bazel's linux-sandbox and QEMU want a writable, roomy /dev/shm and /tmp.
+  mountpoint -q "$HELIA_ROOTFS/dev/shm" || mount -t tmpfs shm "$HELIA_ROOTFS/dev/shm" 2>/dev/null || true
+}
+
+helia_unmount_all() {
+  local m
+  for m in $(helia_rootfs_mounts); do
+    umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || echo "helia: could not unmount $m" >&2
+  done
+}
+
+# Run a command inside the rootfs with a clean, predictable environment.
+helia_chroot() { # helia_chroot DIR CMD...: run CMD in DIR inside the rootfs
+  local dir="$1"; shift
+  local -a envs=(HOME=/root LANG=C.UTF-8 LC_ALL=C.UTF-8
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+    PIP_CERT=/etc/helia/host-ca-bundle.crt DEBIAN_FRONTEND=noninteractive)
+  local v
+  for v in TERM CI HELIA_NS_CMSIS_NN_DIR HELIA_MODELS_DIR HELIA_FVP; do
+    if [ -n "${!v:-}" ]; then envs+=("$v=${!v}"); fi
+  done
+  chroot "$HELIA_ROOTFS" /usr/bin/env -i "${envs[@]}" /bin/sh -c 'cd "$1" && shift && exec "$@"' sh "$dir" "$@"
+}
