@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Sums the test cases in Bazel's test.xml files into one closing line.
+
+Usage: summarize_tests.py TESTLOGS_DIR LABEL... ; prints
+`helia tests: N passed, N failed, N skipped` (counting test cases, e.g. each pytest case; a Bazel
+test without cases counts as one) and exits non-zero when anything failed.
+"""
+
+import os
+import sys
+import xml.etree.ElementTree as ElementTree
+
+
+def _count(xml_path):
+    """Returns (passed, failed, skipped) for one test.xml."""
+    root = ElementTree.parse(xml_path).getroot()
+    cases = list(root.iter("testcase"))
+    passed = failed = skipped = 0
+    for case in cases:
+        if case.find("failure") is not None or case.find("error") is not None:
+            failed += 1
+        elif case.find("skipped") is not None:
+            skipped += 1
+        else:
+            passed += 1
+    return passed, failed, skipped
+
+
+def main(argv):
+    testlogs, labels = argv[1], argv[2:]
+    totals = [0, 0, 0]
+    for label in labels:
+        package, _, name = label.lstrip("/").partition(":")
+        xml_path = os.path.join(testlogs, package, name, "test.xml")
+        if not os.path.exists(xml_path):
+            print(f"helia tests: no result for {label}", file=sys.stderr)
+            totals[1] += 1
+            continue
+        for index, value in enumerate(_count(xml_path)):
+            totals[index] += value
+    passed, failed, skipped = totals
+    print(f"helia tests: {passed} passed, {failed} failed, {skipped} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
