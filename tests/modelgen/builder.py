@@ -34,6 +34,7 @@ OPTIONS_TABLE: dict[str, str | None] = {
     "DEQUANTIZE": None,
     "EXPAND_DIMS": "ExpandDimsOptions",
     "FULLY_CONNECTED": "FullyConnectedOptions",
+    "GELU": "GeluOptions",
     "HARD_SWISH": "HardSwishOptions",
     "LEAKY_RELU": "LeakyReluOptions",
     "LOGISTIC": None,

@@ -12,6 +12,13 @@ from tests.modelgen.errors import BuilderError
 _INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
 
 
+def round_half_away(x):
+    """Round half away from zero, like C's round() that TFLite's quantizer uses
+    (numpy's round goes to even)."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
 def rng(seed: int) -> np.random.Generator:
     """The one source of randomness for generated models: PCG64 seeded explicitly."""
     return np.random.Generator(np.random.PCG64(int(seed)))
@@ -32,7 +39,7 @@ def range_to_scale_zp(lo: float, hi: float, dtype: str = "int8") -> tuple[float,
     if hi - lo <= 0.0:
         hi = lo + 1e-6
     scale = (hi - lo) / (qmax - qmin)
-    zero_point = int(np.clip(round(qmin - lo / scale), qmin, qmax))
+    zero_point = int(np.clip(round_half_away(qmin - lo / scale), qmin, qmax))
     return float(np.float32(scale)), zero_point
 
 
@@ -45,7 +52,7 @@ def symmetric_scale(max_abs: float, dtype: str = "int8") -> float:
 def quantize(x: np.ndarray, scale: float | np.ndarray, zero_point: int | np.ndarray,
              dtype: str = "int8") -> np.ndarray:
     qmin, qmax = int_range(dtype)
-    q = np.round(np.asarray(x, dtype=np.float64) / scale) + zero_point
+    q = round_half_away(np.asarray(x, dtype=np.float64) / scale) + zero_point
     return np.clip(q, qmin, qmax).astype(np.dtype(dtype))
 
 
@@ -81,7 +88,7 @@ def quantize_bias(b: np.ndarray, input_scale: float,
     scales = (np.float64(input_scale) * ws).astype(np.float32)
     if scales.size == 1:
         scales = np.full(np.asarray(b).shape[-1], scales[0], dtype=np.float32)
-    q = np.round(np.asarray(b, dtype=np.float64) / scales.astype(np.float64))
+    q = round_half_away(np.asarray(b, dtype=np.float64) / scales.astype(np.float64))
     q = np.clip(q, -(2**31 - 1), 2**31 - 1).astype(np.int32)
     return q, [float(s) for s in scales]
 

@@ -131,7 +131,9 @@ def test_calibrated_output_range_covers_float_outputs(path):
 def test_input_range_quantization_is_derived_from_range():
     case = load_case(next(p for p in CASE_PATHS if p.stem == "conv_2d_3x3_stride2_same"))
     lo, hi = input_float_range(case, "input")
-    assert lo <= -2.0 + 1e-6 and hi >= 2.0 - 4.0 / 255
+    step = 4.0 / 255  # range [-2, 2] over 255 steps; zero point nudged to an integer
+    assert hi - lo == pytest.approx(255 * step, rel=1e-6)
+    assert abs(lo + 2.0) <= step and abs(hi - 2.0) <= step
 
 
 def _write(tmp_path: pathlib.Path, name: str, text: str) -> pathlib.Path:
