@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Python model of ns-cmsis-nn v7.29.2's *_get_buffer_size functions, per build.
+
+``build`` is the code path a target's ns-cmsis-nn build compiles: "mve" (ARM_MATH_MVEI, which
+implies ARM_MATH_DSP), "dsp" (ARM_MATH_DSP only) or "plain". ``compiler`` matters in one place:
+the DSP 1x1 fast convolution asks for an im2col buffer only when built with Arm Compiler 6
+("armclang"); with gcc it asks for none and the kernel takes its unbuffered route.
+
+Dims are (n, h, w, c) tuples, as cmsis_nn_dims. Checked against the C functions by
+tests/unit/test_scratch_sizes.py when HELIA_NS_CMSIS_NN_DIR is set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CH_IN_BLOCK_MVE = 124
+# CONVERT_DW_CONV_WITH_ONE_INPUT_CH_AND_OUTPUT_CH_ABOVE_THRESHOLD: 8 on Arm Compiler 6, else 1.
+_DW_ONE_IN_CH_THRESHOLD = {"armclang": 8, "gcc": 1}
+
+
+@dataclass(frozen=True)
+class ConvGeometry:
+    stride_w: int
+    stride_h: int
+    pad_w: int
+    pad_h: int
+    dilation_w: int = 1
+    dilation_h: int = 1
+
+
+def _c_div(a: int, b: int) -> int:
+    """C integer division (truncates toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _c_mod(a: int, b: int) -> int:
+    return a - _c_div(a, b) * b
+
+
+def is_convolve_1x1(g: ConvGeometry, input_dims, filter_dims) -> bool:
+    return (g.pad_w == 0 and g.pad_h == 0 and filter_dims[2] == 1 and filter_dims[1] == 1
+            and g.dilation_w == 1 and g.dilation_h == 1 and input_dims[3] == filter_dims[3])
+
+
+def is_convolve_1x1_fast(g: ConvGeometry) -> bool:
+    return g.stride_w == 1 and g.stride_h == 1
+
+
+def is_convolve_1_x_n(g: ConvGeometry, input_dims, filter_dims) -> bool:
+    return (input_dims[1] == 1 and g.dilation_w == 1 and filter_dims[1] == 1
+            and (g.stride_w * input_dims[3]) % 4 == 0 and input_dims[3] == filter_dims[3])
+
+
+def convolve_s8_mve(input_dims, filter_dims) -> int:
+    col_length = input_dims[3] * filter_dims[2] * filter_dims[1]
+    col_length = (col_length + 15) // 16
+    return 4 * col_length * 16
+
+
+def convolve_s8(build: str, input_dims, filter_dims) -> int:
+    if build == "mve":
+        return convolve_s8_mve(input_dims, filter_dims)
+    rhs_cols = filter_dims[2] * filter_dims[1] * input_dims[3]
+    remainder = rhs_cols % 4
+    aligned = rhs_cols + 4 - remainder if remainder else rhs_cols
+    return 2 * aligned * 2
+
+
+def convolve_1x1_s8_fast_dsp(input_dims, compiler: str = "gcc") -> int:
+    return 2 * input_dims[3] * 2 if compiler == "armclang" else 0
+
+
+def convolve_1x1_s8_fast(build: str, input_dims, compiler: str = "gcc") -> int:
+    if build == "dsp":
+        return convolve_1x1_s8_fast_dsp(input_dims, compiler)
+    return 0
+
+
+def convolve_1_x_n_s8_mve(g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    input_x = input_dims[2]
+    pad_x = g.pad_w
+    kernel_x = filter_dims[2]
+    output_x = output_dims[2]
+    stride_x = g.stride_w
+    total_pad = (output_x - 1) * stride_x + kernel_x - input_x
+    asym_pad = _c_mod(total_pad, 2)
+    right_pad_num = max(1, _c_div(pad_x + asym_pad + stride_x - 1, stride_x)) if pad_x + asym_pad != 0 else 0
+    left_pad_num = max(1, _c_div(pad_x + stride_x - 1, stride_x)) if pad_x != 0 else 0
+    no_pad_num = max(output_x - (right_pad_num + left_pad_num), 0)
+    if right_pad_num + no_pad_num + left_pad_num != output_x:
+        return convolve_s8_mve(input_dims, filter_dims)
+    pad_size_left = pad_x * input_dims[3]
+    pad_size_right = right_pad_num * input_dims[3] if asym_pad else pad_size_left
+    num_elem_left = kernel_x * input_dims[3]
+    num_elem_right = num_elem_left - input_dims[3]
+    return max(num_elem_left + pad_size_left, num_elem_right + pad_size_right)
+
+
+def convolve_1_x_n_s8(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    if build == "mve":
+        return convolve_1_x_n_s8_mve(g, input_dims, filter_dims, output_dims)
+    return convolve_s8(build, input_dims, filter_dims)
+
+
+def convolve_wrapper_s8(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims,
+                        compiler: str = "gcc") -> int:
+    """arm_convolve_wrapper_s8_get_buffer_size(_mve/_dsp) for the given build."""
+    if is_convolve_1x1(g, input_dims, filter_dims):
+        if is_convolve_1x1_fast(g):
+            return convolve_1x1_s8_fast(build, input_dims, compiler)
+        return 0
+    if is_convolve_1_x_n(g, input_dims, filter_dims):
+        return convolve_1_x_n_s8(build, g, input_dims, filter_dims, output_dims)
+    return convolve_s8(build, input_dims, filter_dims)
+
+
+def convolve_weights_sum(build: str, output_dims) -> int:
+    return output_dims[3] * 4 if build == "mve" else 0
+
+
+def depthwise_conv_s8_opt(build: str, input_dims, filter_dims) -> int:
+    if build == "mve":
+        return 4 * CH_IN_BLOCK_MVE * filter_dims[2] * filter_dims[1]
+    if build == "dsp":
+        return input_dims[3] * filter_dims[2] * filter_dims[1] * 2
+    return 0
+
+
+def _depthwise_one_in_ch_mve(g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    filter_conv = (filter_dims[3], filter_dims[1], filter_dims[2], filter_dims[0])
+    size = convolve_wrapper_s8("mve", g, input_dims, filter_conv, output_dims)
+    return size + filter_dims[3] * filter_dims[1] * filter_dims[2] * filter_dims[0]
+
+
+def depthwise_wrapper_s8(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims,
+                         compiler: str = "gcc") -> int:
+    """arm_depthwise_conv_wrapper_s8_get_buffer_size for a build (not the _mve/_dsp helpers)."""
+    if build == "mve" and input_dims[3] == 1 and output_dims[3] > _DW_ONE_IN_CH_THRESHOLD[compiler]:
+        return _depthwise_one_in_ch_mve(g, input_dims, filter_dims, output_dims)
+    if input_dims[3] == output_dims[3] and input_dims[0] == 1 and g.dilation_w == 1 and g.dilation_h == 1:
+        if build != "mve" and filter_dims[2] == 3 and filter_dims[1] == 3 and g.pad_h <= 1 and g.pad_w <= 1:
+            return 0
+        return depthwise_conv_s8_opt(build, input_dims, filter_dims)
+    return 0
+
+
+def depthwise_wrapper_s8_mve_variant(g: ConvGeometry, input_dims, filter_dims, output_dims,
+                                     compiler: str = "gcc") -> int:
+    """arm_depthwise_conv_wrapper_s8_get_buffer_size_mve (callable from any build)."""
+    size = 0
+    if input_dims[3] == output_dims[3] and input_dims[0] == 1 and g.dilation_w == 1 and g.dilation_h == 1:
+        size = depthwise_conv_s8_opt("mve", input_dims, filter_dims)
+    if input_dims[3] == 1 and output_dims[3] > _DW_ONE_IN_CH_THRESHOLD[compiler]:
+        return max(size, _depthwise_one_in_ch_mve(g, input_dims, filter_dims, output_dims))
+    return size
+
+
+def depthwise_wrapper_s8_dsp_variant(g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    """arm_depthwise_conv_wrapper_s8_get_buffer_size_dsp (callable from any build)."""
+    if input_dims[3] == output_dims[3] and input_dims[0] == 1 and g.dilation_w == 1 and g.dilation_h == 1:
+        if filter_dims[2] == 3 and filter_dims[1] == 3 and g.pad_h <= 1 and g.pad_w <= 1:
+            return 0
+        return depthwise_conv_s8_opt("dsp", input_dims, filter_dims)
+    return 0
+
+
+def fully_connected_s8(build: str, filter_dims) -> int:
+    """filter_dims as cmsis_nn_dims for FC: n = accumulation depth, c = output depth."""
+    return filter_dims[3] * 4 if build == "mve" else 0
+
+
+def avgpool_s8(build: str, output_x: int, ch_src: int) -> int:
+    return ch_src * 4 if build == "dsp" else 0

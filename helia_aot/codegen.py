@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: Apache-2.0
+"""C code generation with jinja2: renders the IR + plan into the module's files (never decides)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import numpy as np
+
+from .ir import C_TYPES
+
+_PKG = Path(__file__).resolve().parent
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader([str(_PKG / "templates"), str(_PKG / "ops" / "templates")]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    undefined=jinja2.StrictUndefined,
+    autoescape=False,
+)
+
+CONSTANT_ALIGNMENT = 16
+_PER_LINE = {"int8_t": 24, "uint8_t": 24, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6}
+
+
+def _c_literal_list(values: np.ndarray, ctype: str) -> list[str]:
+    flat = np.asarray(values).reshape(-1)
+    if ctype == "float":
+        items = [_c_float(float(v)) for v in flat.tolist()]
+    else:
+        items = [str(int(v)) for v in flat.tolist()]
+        if ctype == "int32_t":
+            items = ["(-2147483647 - 1)" if s == "-2147483648" else s for s in items]
+        elif ctype == "int64_t":
+            items = ["(-9223372036854775807LL - 1)" if s == "-9223372036854775808" else s + "LL" for s in items]
+    return items
+
+
+def _c_float(v: float) -> str:
+    if v != v or v in (float("inf"), float("-inf")):
+        raise ValueError("non-finite float constant")
+    text = repr(float(np.float32(v)))
+    if "e" not in text and "." not in text:
+        text += ".0"
+    return text + "f"
+
+
+def format_array_body(values: np.ndarray, ctype: str) -> str:
+    items = _c_literal_list(values, ctype)
+    if not items:
+        return "    0"
+    per = _PER_LINE.get(ctype, 8)
+    lines = ["    " + ", ".join(items[i:i + per]) + "," for i in range(0, len(items), per)]
+    return "\n".join(lines)
+
+
+def render(template: str, **values) -> str:
+    return _ENV.get_template(template).render(**values)
+
+
+def c_type(dtype: str) -> str:
+    return C_TYPES[dtype]

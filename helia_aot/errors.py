@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Typed errors of helia_aot: every failure a user can cause is one of these, never a traceback."""
+
+
+class HeliaError(Exception):
+    """Base of every error helia_aot raises on purpose.
+
+    The message says what is wrong and where; ``hint`` says what to do. ``str()`` joins
+    both, which is the one line the CLI prints after ``error: <ClassName>:``.
+    """
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.message = message.rstrip(".")
+        self.hint = hint
+
+    def __str__(self) -> str:
+        if self.hint:
+            return f"{self.message}. {self.hint}"
+        return f"{self.message}."
+
+
+class InvalidModelError(HeliaError):
+    """The model file is missing, empty, truncated or not a LiteRT flatbuffer."""
+
+
+class UnsupportedModelError(HeliaError):
+    """The model is well formed but uses an operator, dtype or attribute we do not lower."""
+
+
+class InvalidConfigError(HeliaError):
+    """The YAML/dict configuration has an unknown key, a wrong type or a bad value."""
+
+
+class UnknownTargetError(HeliaError):
+    """The target name is neither registered nor defined by a custom target file."""
+
+
+class InvalidPrefixError(HeliaError):
+    """The module prefix is not a valid C identifier."""
+
+
+class OutputDirError(HeliaError):
+    """The output directory cannot be written (exists as a file, permissions, ...)."""

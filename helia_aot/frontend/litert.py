@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: Apache-2.0
+"""LiteRT (.tflite) front end: flatbuffer -> IR, through the LiteRT schema object API."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from ai_edge_litert import schema_py_generated as schema
+
+from ..errors import InvalidModelError
+from ..ir import Graph, Operator, Quantization, Tensor
+
+
+def _enum_names(enum_cls) -> dict[int, str]:
+    return {v: k for k, v in vars(enum_cls).items() if not k.startswith("_") and isinstance(v, int)}
+
+
+_OPERATOR_NAMES = _enum_names(schema.BuiltinOperator)
+_TENSOR_TYPES = {
+    schema.TensorType.INT8: "int8",
+    schema.TensorType.UINT8: "uint8",
+    schema.TensorType.INT16: "int16",
+    schema.TensorType.INT32: "int32",
+    schema.TensorType.INT64: "int64",
+    schema.TensorType.FLOAT16: "float16",
+    schema.TensorType.FLOAT32: "float32",
+    schema.TensorType.BOOL: "bool",
+}
+_TENSOR_TYPE_NAMES = _enum_names(schema.TensorType)
+# Option fields whose integers are schema enums; the IR carries their names.
+_OPTION_ENUMS = {
+    "padding": _enum_names(schema.Padding),
+    "fused_activation_function": _enum_names(schema.ActivationFunctionType),
+    "weights_format": _enum_names(schema.FullyConnectedOptionsWeightsFormat),
+    "mode": _enum_names(schema.MirrorPadMode),
+}
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def _snake(name: str) -> str:
+    return _CAMEL.sub("_", name).lower()
+
+
+def _decode(name) -> str:
+    if name is None:
+        return ""
+    if isinstance(name, bytes):
+        return name.decode("utf-8", errors="replace")
+    return str(name)
+
+
+def _options(op) -> dict:
+    opts = op.builtinOptions
+    if opts is None:
+        return {}
+    result = {}
+    for key, value in vars(opts).items():
+        key = _snake(key)
+        if key in _OPTION_ENUMS and isinstance(value, (int, np.integer)):
+            value = _OPTION_ENUMS[key].get(int(value), int(value))
+        elif isinstance(value, np.ndarray):
+            value = [int(v) for v in value.tolist()]
+        elif isinstance(value, (list, tuple)):
+            value = [int(v) if isinstance(v, (int, np.integer)) else v for v in value]
+        elif isinstance(value, (np.integer,)):
+            value = int(value)
+        elif isinstance(value, (np.floating,)):
+            value = float(value)
+        elif isinstance(value, (np.bool_,)):
+            value = bool(value)
+        elif value is not None and not isinstance(value, (int, float, bool, str)):
+            continue  # nested tables (quant specs) carry nothing we lower
+        result[key] = value
+    return result
+
+
+def _unpack(data: bytes, source: str):
+    if len(data) == 0:
+        raise InvalidModelError(f"model {source} is empty (0 bytes)",
+                                "Pass a .tflite file exported by the LiteRT/TFLite converter")
+    if len(data) < 8 or not schema.Model.ModelBufferHasIdentifier(data, 0):
+        raise InvalidModelError(
+            f"model {source} is not a LiteRT flatbuffer (file identifier 'TFL3' missing in the first 8 bytes)",
+            "Pass a .tflite file exported by the LiteRT/TFLite converter")
+    try:
+        model = schema.ModelT.InitFromPackedBuf(data, 0)
+    except Exception as exc:  # the flatbuffer runtime raises many types on corrupt input
+        raise InvalidModelError(
+            f"model {source} is malformed or truncated ({len(data)} bytes; flatbuffer decode failed: "
+            f"{type(exc).__name__})",
+            "Re-export the model or check that the file was copied completely") from None
+    if not model.subgraphs:
+        raise InvalidModelError(f"model {source} has no subgraphs", "Re-export the model")
+    return model
+
+
+def _buffer_bytes(model, buffer_index: int, raw: bytes, source: str, tensor_name: str) -> bytes | None:
+    if buffer_index <= 0 or model.buffers is None or buffer_index >= len(model.buffers):
+        return None
+    buf = model.buffers[buffer_index]
+    if buf.data is not None and len(buf.data) > 0:
+        return bytes(np.asarray(buf.data, dtype=np.uint8))
+    if getattr(buf, "offset", 0) and buf.offset > 1:
+        end = buf.offset + buf.size
+        if end > len(raw):
+            raise InvalidModelError(
+                f"model {source}: tensor '{tensor_name}' points past the end of the file (buffer {buffer_index})",
+                "The file is truncated; copy it again")
+        return raw[buf.offset:end]
+    return None
+
+
+def _select_subgraph(model, subgraph, source: str) -> int:
+    if subgraph is None:
+        return 0
+    names = [_decode(sg.name) for sg in model.subgraphs]
+    if isinstance(subgraph, int):
+        if 0 <= subgraph < len(model.subgraphs):
+            return subgraph
+    elif subgraph in names:
+        return names.index(subgraph)
+    raise InvalidModelError(
+        f"model {source} has no subgraph {subgraph!r} (it has {len(names)}: {names})",
+        "Set model.subgraph to one of those names or indices")
+
+
+def load(data: bytes, source: str = "<bytes>", subgraph=None) -> Graph:
+    """Parse a .tflite flatbuffer into a Graph for one subgraph."""
+    model = _unpack(data, source)
+    sg_index = _select_subgraph(model, subgraph, source)
+    sg = model.subgraphs[sg_index]
+    sg_name = _decode(sg.name) or str(sg_index)
+
+    tensors: list[Tensor] = []
+    for i, t in enumerate(sg.tensors or []):
+        name = _decode(t.name) or f"tensor_{i}"
+        if t.type not in _TENSOR_TYPES:
+            type_name = _TENSOR_TYPE_NAMES.get(t.type, str(t.type))
+            dtype = type_name.lower()
+        else:
+            dtype = _TENSOR_TYPES[t.type]
+        shape = tuple(int(d) for d in (t.shape if t.shape is not None else []))
+        quant = None
+        q = t.quantization
+        if q is not None and q.scale is not None and len(q.scale) > 0:
+            scales = tuple(float(s) for s in np.asarray(q.scale, dtype=np.float32).tolist())
+            zps = tuple(int(z) for z in (q.zeroPoint if q.zeroPoint is not None else [0] * len(scales)))
+            if len(zps) == 1 and len(scales) > 1:
+                zps = zps * len(scales)
+            quant = Quantization(scales, zps, int(q.quantizedDimension))
+        raw = _buffer_bytes(model, int(t.buffer), data, source, name)
+        array = None
+        if raw is not None and dtype in ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "bool"):
+            np_dtype = np.dtype(dtype if dtype != "bool" else "uint8").newbyteorder("<")
+            expected = int(np.prod(shape, dtype=np.int64)) * np_dtype.itemsize if shape else np_dtype.itemsize
+            if len(raw) < expected:
+                raise InvalidModelError(
+                    f"model {source}: constant tensor '{name}' has {len(raw)} bytes, its shape {list(shape)} "
+                    f"needs {expected}",
+                    "The file is truncated or corrupt; re-export it")
+            array = np.frombuffer(raw[:expected], dtype=np_dtype).astype(np_dtype.newbyteorder("="))
+            array = array.reshape(shape) if shape else array.reshape(())
+        tensors.append(Tensor(i, name, shape, dtype, quant, array, bool(t.isVariable)))
+
+    operators: list[Operator] = []
+    codes = model.operatorCodes or []
+    for i, op in enumerate(sg.operators or []):
+        if op.opcodeIndex >= len(codes):
+            raise InvalidModelError(f"model {source}: operator {i} names opcode {op.opcodeIndex}, "
+                                    f"the model has {len(codes)}", "Re-export the model")
+        oc = codes[op.opcodeIndex]
+        code = max(int(oc.builtinCode), int(oc.deprecatedBuiltinCode))
+        op_type = _OPERATOR_NAMES.get(code, f"BUILTIN_{code}")
+        if op_type == "CUSTOM":
+            op_type = f"CUSTOM:{_decode(oc.customCode)}"
+        inputs = [int(x) for x in (op.inputs if op.inputs is not None else [])]
+        outputs = [int(x) for x in (op.outputs if op.outputs is not None else [])]
+        for t in inputs + outputs:
+            if t >= len(tensors):
+                raise InvalidModelError(f"model {source}: operator {i} ({op_type}) uses tensor {t}, "
+                                        f"the subgraph has {len(tensors)}", "Re-export the model")
+        operators.append(Operator(i, op_type, inputs, outputs, _options(op), int(oc.version)))
+
+    return Graph(
+        name=sg_name,
+        subgraph_index=sg_index,
+        tensors=tensors,
+        operators=operators,
+        inputs=[int(x) for x in (sg.inputs if sg.inputs is not None else [])],
+        outputs=[int(x) for x in (sg.outputs if sg.outputs is not None else [])],
+        description=_decode(model.description),
+    )

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Operator lowerings. Each module here registers one operator with @register; importing the
+package discovers them all, so adding an operator never touches a central switch."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from .base import OpLowering, registry
+
+_loaded = False
+
+
+def load_all() -> dict[str, OpLowering]:
+    global _loaded
+    if not _loaded:
+        for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+            if info.name not in ("base", "common"):
+                importlib.import_module(f"{__name__}.{info.name}")
+        _loaded = True
+    return registry()
+
+
+def get(op_type: str) -> OpLowering | None:
+    return load_all().get(op_type)
+
+
+def supported_operators() -> list[str]:
+    return sorted(load_all())

@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Helpers shared by operator modules: quantization checks, padding, activation ranges, dims."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cmsis_nn_sizes import ConvGeometry
+from ..ir import Tensor
+from ..quant import activation_range
+from .base import OpContext
+
+
+def require_int8(ctx: OpContext, tensor: Tensor | None, role: str, per_tensor: bool = True) -> None:
+    if tensor is None:
+        raise ctx.error(f"{role} tensor is missing")
+    if tensor.dtype != "int8":
+        raise ctx.error(f"{role} dtype {tensor.dtype} is not supported (supported: int8)", tensor,
+                        "Quantize the model to int8 (full-integer post-training quantization)")
+    if tensor.quant is None:
+        raise ctx.error(f"{role} has no quantization parameters", tensor,
+                        "Export with full-integer quantization so every int8 tensor has a scale and zero point")
+    if per_tensor and tensor.quant.per_channel:
+        raise ctx.error(f"{role} must be quantized per tensor, it has {len(tensor.quant.scales)} scales", tensor)
+
+
+def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str) -> None:
+    if abs(a.quant.scale - b.quant.scale) > 1e-6 * max(abs(a.quant.scale), 1e-30) or \
+            a.quant.zero_point != b.quant.zero_point:
+        raise ctx.error(f"{what}: input and output must share scale and zero point "
+                        f"(input {a.quant.scale:g}/{a.quant.zero_point}, output {b.quant.scale:g}/"
+                        f"{b.quant.zero_point})", b)
+
+
+def fused_activation(ctx: OpContext, out: Tensor) -> tuple[int, int]:
+    act = ctx.options("fused_activation_function", "NONE")
+    if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
+        raise ctx.error(f"fused activation {act} is not supported (supported: NONE, RELU, RELU6, RELU_N1_TO_1)")
+    return activation_range(act, out.quant.scale, out.quant.zero_point)
+
+
+def output_size(padding: str, in_size: int, filter_size: int, stride: int, dilation: int = 1) -> int:
+    eff = (filter_size - 1) * dilation + 1
+    if padding == "SAME":
+        return (in_size + stride - 1) // stride
+    return (in_size - eff + stride) // stride
+
+
+def pad_before(padding: str, in_size: int, filter_size: int, stride: int, dilation: int, out_size: int) -> int:
+    """TFLite's ComputePaddingWithOffset: the smaller half goes before; the kernels take it."""
+    if padding != "SAME":
+        return 0
+    eff = (filter_size - 1) * dilation + 1
+    total = max((out_size - 1) * stride + eff - in_size, 0)
+    return total // 2
+
+
+def nhwc(shape) -> tuple[int, int, int, int]:
+    """Any rank <= 4 shape as (n, h, w, c), padding on the left with 1s."""
+    dims = [int(d) for d in shape]
+    if len(dims) > 4:
+        raise ValueError(shape)
+    dims = [1] * (4 - len(dims)) + dims
+    return tuple(dims)  # type: ignore[return-value]
+
+
+def geometry(ctx: OpContext, in_hw, filter_hw, out_hw) -> ConvGeometry:
+    sh, sw = int(ctx.options("stride_h", 1)), int(ctx.options("stride_w", 1))
+    dh, dw = int(ctx.options("dilation_h_factor", 1)), int(ctx.options("dilation_w_factor", 1))
+    padding = ctx.options("padding", "VALID")
+    ph = pad_before(padding, in_hw[0], filter_hw[0], sh, dh, out_hw[0])
+    pw = pad_before(padding, in_hw[1], filter_hw[1], sw, dw, out_hw[1])
+    return ConvGeometry(stride_w=sw, stride_h=sh, pad_w=pw, pad_h=ph, dilation_w=dw, dilation_h=dh)
+
+
+def c_array_int(values) -> np.ndarray:
+    return np.asarray(values, dtype=np.int64)
+
+
+def requantization_kind(multipliers, shifts) -> str:
+    """rshift_only when every channel has a right shift or a zero multiplier (the plan's field)."""
+    ok = all(int(s) < 0 or int(m) == 0 for m, s in zip(multipliers, shifts))
+    return "rshift_only" if ok else "general"
+
+
+def pool_validate(ctx: OpContext) -> None:
+    x, y = ctx.inp(0), ctx.out(0)
+    require_int8(ctx, x, "input")
+    require_int8(ctx, y, "output")
+    if len(x.shape) != 4:
+        raise ctx.error(f"input must be 4-D NHWC, got {list(x.shape)}", x)
+    require_same_quant(ctx, x, y, "int8 pooling")
+    fused_activation(ctx, y)
+    pad = ctx.options("padding", "VALID")
+    oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
+    ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))
+    if tuple(y.shape) != (x.shape[0], oh, ow, x.shape[3]):
+        raise ctx.error(f"output shape {list(y.shape)} does not match the computed "
+                        f"{[x.shape[0], oh, ow, x.shape[3]]}", y)
+
+
+def pool_params(ctx: OpContext) -> dict:
+    x, y = ctx.inp(0), ctx.out(0)
+    in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+    fh, fw = int(ctx.options("filter_height", 1)), int(ctx.options("filter_width", 1))
+    sh, sw = int(ctx.options("stride_h", 1)), int(ctx.options("stride_w", 1))
+    pad = ctx.options("padding", "VALID")
+    act_min, act_max = fused_activation(ctx, y)
+    return dict(
+        input=x.index, output=y.index, input_dims=in_dims, output_dims=out_dims,
+        filter_dims=(1, fh, fw, 1), stride=(sw, sh),
+        padding=(pad_before(pad, in_dims[2], fw, sw, 1, out_dims[2]), pad_before(pad, in_dims[1], fh, sh, 1, out_dims[1])),
+        act_min=act_min, act_max=act_max,
+    )
+
+
+def broadcast_shape(a, b):
+    ra, rb = list(a), list(b)
+    n = max(len(ra), len(rb))
+    ra, rb = [1] * (n - len(ra)) + ra, [1] * (n - len(rb)) + rb
+    out = []
+    for x, y in zip(ra, rb):
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(max(x, y))
+    return tuple(out)
+
+
+def binary_validate(ctx: OpContext) -> None:
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    require_int8(ctx, a, "input 0")
+    require_int8(ctx, b, "input 1")
+    require_int8(ctx, y, "output")
+    fused_activation(ctx, y)
+    shape = broadcast_shape(a.shape, b.shape)
+    if shape is None:
+        raise ctx.error(f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast", b)
+    if len(shape) > 4:
+        raise ctx.error(f"broadcasting is supported up to rank 4, got rank {len(shape)}", y)
+    if tuple(y.shape) != shape:
+        raise ctx.error(f"output shape {list(y.shape)} does not match the broadcast shape {list(shape)}", y)
+
+
+def add_sub_params(ctx: OpContext) -> dict:
+    """TFLite's int8 ADD/SUB rescaling: both inputs to twice the larger scale, 20 bits of headroom."""
+    from ..quant import quantize_multiplier
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    left_shift = 20
+    twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))
+    m1, s1 = quantize_multiplier(float(a.quant.scale) / twice_max)
+    m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
+    mo, so = quantize_multiplier(twice_max / ((1 << left_shift) * float(y.quant.scale)))
+    act_min, act_max = fused_activation(ctx, y)
+    return dict(
+        input1=a.index, input2=b.index, output=y.index,
+        input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
+        broadcast=tuple(a.shape) != tuple(b.shape), size=y.num_elements,
+        input1_offset=-a.quant.zero_point, input1_mult=m1, input1_shift=s1,
+        input2_offset=-b.quant.zero_point, input2_mult=m2, input2_shift=s2,
+        left_shift=left_shift, out_offset=y.quant.zero_point, out_mult=mo, out_shift=so,
+        act_min=act_min, act_max=act_max,
+    )
+
+
+def alias_validate(ctx: OpContext) -> None:
+    x, y = ctx.inp(0), ctx.out(0)
+    if x is None:
+        raise ctx.error("has no data input")
+    if x.dtype != y.dtype:
+        raise ctx.error(f"input dtype {x.dtype} and output dtype {y.dtype} differ", y)
+    if x.num_elements != y.num_elements:
+        raise ctx.error(f"output shape {list(y.shape)} holds {y.num_elements} elements, the input "
+                        f"{list(x.shape)} holds {x.num_elements}", y)
+    if x.quant != y.quant and x.quant is not None and y.quant is not None and \
+            (x.quant.scales != y.quant.scales or x.quant.zero_points != y.quant.zero_points):
+        raise ctx.error("a reshape cannot change quantization parameters", y)

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: Apache-2.0
+"""CONV_2D, int8 activations with per-channel int8 weights, lowered to ns-cmsis-nn convolutions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import cmsis_nn_sizes as sizes
+from ..quant import per_channel_multipliers
+from .base import ConstArray, Lowered, OpContext, OpLowering, register
+from .common import fused_activation, geometry, nhwc, output_size, require_int8, requantization_kind
+
+
+def conv_weight_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
+    """What ns-cmsis-nn's MVE convolutions read from weight_sum_ctx: bias + input_offset * row sum
+    (arm_convolve_weight_sum), computed once here instead of at run time on the device."""
+    rows = weights.reshape(weights.shape[0], -1).astype(np.int64).sum(axis=1)
+    sums = rows * int(input_offset)
+    if bias is not None:
+        sums = sums + bias.astype(np.int64)
+    return sums
+
+
+@register
+class Conv2D(OpLowering):
+    op_types = ("CONV_2D",)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        require_int8(ctx, x, "input")
+        require_int8(ctx, y, "output")
+        require_int8(ctx, w, "filter", per_tensor=False)
+        if not w.is_constant:
+            raise ctx.error("filter must be a constant tensor", w, "Freeze the weights into the model")
+        if len(x.shape) != 4 or len(w.shape) != 4 or len(y.shape) != 4:
+            raise ctx.error("input, filter and output must be 4-D (NHWC / OHWI)", x)
+        if any(z != 0 for z in w.quant.zero_points):
+            raise ctx.error("filter zero points must be 0 (symmetric weights)", w)
+        if w.quant.per_channel and (w.quant.axis != 0 or len(w.quant.scales) != w.shape[0]):
+            raise ctx.error("per-channel filter scales must run along the output-channel axis 0", w)
+        if x.shape[3] % w.shape[3] != 0:
+            raise ctx.error(f"input channels {x.shape[3]} are not a multiple of filter channels {w.shape[3]}", w)
+        if b is not None and (b.dtype != "int32" or not b.is_constant):
+            raise ctx.error(f"bias must be a constant int32 tensor (got {b.dtype})", b)
+        fused_activation(ctx, y)
+        expected = self.infer_shapes(ctx)[0]
+        if tuple(y.shape) != expected:
+            raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)
+
+    def infer_shapes(self, ctx: OpContext):
+        x, w = ctx.inp(0), ctx.inp(1)
+        pad = ctx.options("padding", "VALID")
+        oh = output_size(pad, x.shape[1], w.shape[1], ctx.options("stride_h", 1), ctx.options("dilation_h_factor", 1))
+        ow = output_size(pad, x.shape[2], w.shape[2], ctx.options("stride_w", 1), ctx.options("dilation_w_factor", 1))
+        return [(x.shape[0], oh, ow, w.shape[0])]
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)  # (O, H, W, I) read as cmsis (n, h, w, c)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        build = ctx.build
+
+        candidates = []
+        if sizes.is_convolve_1x1(g, in_dims, filter_dims):
+            entry = "arm_convolve_1x1_s8_fast" if sizes.is_convolve_1x1_fast(g) else "arm_convolve_1x1_s8"
+            candidates.append(entry)
+        elif sizes.is_convolve_1_x_n(g, in_dims, filter_dims):
+            entry = "arm_convolve_1_x_n_s8"
+            candidates.append(entry)
+        elif (build == "mve" and out_dims[1] == 1 and out_dims[2] == 1
+              and (g.stride_w * in_dims[3]) % 4 == 0 and in_dims[3] == filter_dims[3]):
+            # The wrapper runs arm_convolve_1x1_out_s8 on MVE; that entry is not public API, so the
+            # module calls the wrapper and lets it dispatch.
+            entry = "arm_convolve_wrapper_s8"
+            candidates.append(entry)
+        else:
+            entry = "arm_convolve_s8"
+        if "arm_convolve_s8" not in candidates:
+            candidates.append("arm_convolve_s8")
+        if ctx.kernel_knob() == "generic":
+            entry = "arm_convolve_wrapper_s8"
+        if "arm_convolve_wrapper_s8" not in candidates:
+            candidates.append("arm_convolve_wrapper_s8")
+
+        scratch = sizes.convolve_wrapper_s8(build, g, in_dims, filter_dims, out_dims)
+        if entry == "arm_convolve_s8":
+            scratch = sizes.convolve_s8(build, in_dims, filter_dims)
+
+        in_zp, out_zp = x.quant.zero_point, y.quant.zero_point
+        mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
+        act_min, act_max = fused_activation(ctx, y)
+        constants = [
+            ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
+            ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
+        ]
+        weight_sums = None
+        if build == "mve":
+            sums = conv_weight_sums(w.data, b.data if b is not None else None, -in_zp)
+            constants.append(ConstArray("weight_sum", "int32_t", sums,
+                                        "bias + input_offset * filter row sum, read by the MVE kernels"))
+            weight_sums = "precomputed"
+        macs = out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2] * filter_dims[3]
+        return Lowered(
+            template="conv_2d.c.j2",
+            entry=entry,
+            candidates=candidates,
+            calls=[entry],
+            scratch_bytes=scratch,
+            macs=macs,
+            constants=constants,
+            weight_sums=weight_sums,
+            requantization=requantization_kind(mults, shifts),
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims,
+                bias_dims=(1, 1, 1, out_dims[3]),
+                input_offset=-in_zp, output_offset=out_zp,
+                stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
+                dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,
+                has_upscale=(entry == "arm_convolve_s8"),
+            ),
+        )

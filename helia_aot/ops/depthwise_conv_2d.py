@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: Apache-2.0
+"""DEPTHWISE_CONV_2D, int8, lowered to ns-cmsis-nn depthwise entries (3x3, opt, generic, wrapper)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import cmsis_nn_sizes as sizes
+from ..quant import per_channel_multipliers
+from .base import ConstArray, Lowered, OpContext, OpLowering, register
+from .common import fused_activation, geometry, nhwc, output_size, require_int8, requantization_kind
+
+
+def depthwise_weight_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
+    """arm_depthwise_convolve_weight_sum: bias + input_offset * sum over the kernel window, per channel."""
+    per_channel = weights.reshape(-1, weights.shape[-1]).astype(np.int64).sum(axis=0)
+    sums = per_channel * int(input_offset)
+    if bias is not None:
+        sums = sums + bias.astype(np.int64)
+    return sums
+
+
+@register
+class DepthwiseConv2D(OpLowering):
+    op_types = ("DEPTHWISE_CONV_2D",)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        require_int8(ctx, x, "input")
+        require_int8(ctx, y, "output")
+        require_int8(ctx, w, "filter", per_tensor=False)
+        if not w.is_constant:
+            raise ctx.error("filter must be a constant tensor", w, "Freeze the weights into the model")
+        if len(x.shape) != 4 or len(w.shape) != 4 or w.shape[0] != 1:
+            raise ctx.error("input must be NHWC and the filter [1, H, W, C_out]", w)
+        if any(z != 0 for z in w.quant.zero_points):
+            raise ctx.error("filter zero points must be 0 (symmetric weights)", w)
+        if w.quant.per_channel and (w.quant.axis != 3 or len(w.quant.scales) != w.shape[3]):
+            raise ctx.error("per-channel filter scales must run along the output-channel axis 3", w)
+        # The channel counts define the multiplier; some exporters leave depth_multiplier at 0.
+        if w.shape[3] % x.shape[3] != 0:
+            raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
+        if b is not None and (b.dtype != "int32" or not b.is_constant):
+            raise ctx.error(f"bias must be a constant int32 tensor (got {b.dtype})", b)
+        fused_activation(ctx, y)
+        expected = self.infer_shapes(ctx)[0]
+        if tuple(y.shape) != expected:
+            raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)
+
+    def infer_shapes(self, ctx: OpContext):
+        x, w = ctx.inp(0), ctx.inp(1)
+        pad = ctx.options("padding", "VALID")
+        oh = output_size(pad, x.shape[1], w.shape[1], ctx.options("stride_h", 1), ctx.options("dilation_h_factor", 1))
+        ow = output_size(pad, x.shape[2], w.shape[2], ctx.options("stride_w", 1), ctx.options("dilation_w_factor", 1))
+        return [(x.shape[0], oh, ow, w.shape[3])]
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        ch_mult = out_dims[3] // in_dims[3]
+        build = ctx.build
+        knob = ctx.kernel_knob()
+
+        one_in_ch_to_conv = build == "mve" and in_dims[3] == 1 and out_dims[3] > 1
+        plain_shape = ch_mult == 1 and in_dims[0] == 1 and g.dilation_w == 1 and g.dilation_h == 1
+        is_3x3 = filter_dims[1] == 3 and filter_dims[2] == 3 and g.pad_h <= 1 and g.pad_w <= 1
+        candidates: list[str] = []
+        if one_in_ch_to_conv:
+            # The wrapper turns this layer into a convolution on MVE (transposed filter in scratch).
+            entry = "arm_depthwise_conv_wrapper_s8"
+            candidates.append(entry)
+        elif plain_shape:
+            if is_3x3:
+                candidates.append("arm_depthwise_conv_3x3_s8")
+            candidates.append("arm_depthwise_conv_s8_opt")
+            # The wrapper picks 3x3 without MVE and opt with it; "specialized" takes the 3x3 entry on
+            # every build, which also needs no scratch.
+            entry = candidates[0] if (build != "mve" or knob == "specialized") else "arm_depthwise_conv_s8_opt"
+        else:
+            entry = "arm_depthwise_conv_s8"
+        if "arm_depthwise_conv_s8" not in candidates and not one_in_ch_to_conv:
+            candidates.append("arm_depthwise_conv_s8")
+        if "arm_depthwise_conv_wrapper_s8" not in candidates:
+            candidates.append("arm_depthwise_conv_wrapper_s8")
+        if knob == "generic":
+            entry = "arm_depthwise_conv_wrapper_s8"
+
+        if entry == "arm_depthwise_conv_wrapper_s8":
+            # The one-input-channel threshold depends on the C compiler; size for the larger need.
+            scratch = max(sizes.depthwise_wrapper_s8(build, g, in_dims, filter_dims, out_dims, c)
+                          for c in ("gcc", "armclang"))
+        elif entry == "arm_depthwise_conv_s8_opt":
+            scratch = sizes.depthwise_conv_s8_opt(build, in_dims, filter_dims)
+        else:
+            scratch = 0
+
+        in_zp, out_zp = x.quant.zero_point, y.quant.zero_point
+        mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
+        act_min, act_max = fused_activation(ctx, y)
+        constants = [
+            ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
+            ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
+        ]
+        takes_weight_sum = entry in ("arm_depthwise_conv_wrapper_s8", "arm_depthwise_conv_s8_opt")
+        weight_sums = None
+        if build == "mve" and takes_weight_sum:
+            sums = depthwise_weight_sums(w.data, b.data if b is not None else None, -in_zp)
+            constants.append(ConstArray("weight_sum", "int32_t", sums,
+                                        "bias + input_offset * kernel-window sum, read by the MVE kernels"))
+            weight_sums = "precomputed"
+        macs = out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
+        return Lowered(
+            template="depthwise_conv_2d.c.j2",
+            entry=entry,
+            candidates=candidates,
+            calls=[entry],
+            scratch_bytes=scratch,
+            macs=macs,
+            constants=constants,
+            weight_sums=weight_sums,
+            requantization=requantization_kind(mults, shifts),
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims,
+                bias_dims=(1, 1, 1, out_dims[3]), ch_mult=ch_mult,
+                input_offset=-in_zp, output_offset=out_zp,
+                stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
+                dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,
+                takes_weight_sum=takes_weight_sum,
+            ),
+        )

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: Apache-2.0
+"""FULLY_CONNECTED, int8, per-tensor or per-channel weights, lowered to ns-cmsis-nn FC entries."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..quant import f32, per_channel_multipliers, quantize_multiplier
+from .base import ConstArray, Lowered, OpContext, OpLowering, register
+from .common import fused_activation, require_int8, requantization_kind
+
+
+def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int, filter_offset: int) -> np.ndarray:
+    """arm_vector_sum_s8: bias + input_offset * (row sum + cols * filter_offset), read from ctx->buf
+    by the MVE FC kernels. Precomputed so the module needs neither the RAM nor the init-time pass."""
+    cols = weights.shape[1]
+    rows = weights.astype(np.int64).sum(axis=1)
+    sums = (rows + cols * int(filter_offset)) * int(input_offset)
+    if bias is not None:
+        sums = sums + bias.astype(np.int64)
+    return sums
+
+
+@register
+class FullyConnected(OpLowering):
+    op_types = ("FULLY_CONNECTED",)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        require_int8(ctx, x, "input")
+        require_int8(ctx, y, "output")
+        require_int8(ctx, w, "weights", per_tensor=False)
+        if not w.is_constant:
+            raise ctx.error("weights must be a constant tensor", w, "Freeze the weights into the model")
+        if len(w.shape) != 2:
+            raise ctx.error(f"weights must be 2-D [outputs, depth], got {list(w.shape)}", w)
+        if ctx.options("weights_format", "DEFAULT") != "DEFAULT":
+            raise ctx.error("only the DEFAULT weights format is supported", w)
+        if x.num_elements % w.shape[1] != 0:
+            raise ctx.error(f"input size {x.num_elements} is not a multiple of the weight depth {w.shape[1]}", x)
+        if w.quant.per_channel:
+            if len(w.quant.scales) != w.shape[0] or any(z != 0 for z in w.quant.zero_points):
+                raise ctx.error("per-channel weights need one scale per output and zero points 0", w)
+        if b is not None and (b.dtype != "int32" or not b.is_constant):
+            raise ctx.error(f"bias must be a constant int32 tensor (got {b.dtype})", b)
+        fused_activation(ctx, y)
+        if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
+            raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        depth, outputs = int(w.shape[1]), int(w.shape[0])
+        batches = x.num_elements // depth
+        in_zp, out_zp, w_zp = x.quant.zero_point, y.quant.zero_point, w.quant.zero_point
+        act_min, act_max = fused_activation(ctx, y)
+        per_channel = w.quant.per_channel
+        if per_channel:
+            mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, outputs)
+            entry = "arm_fully_connected_per_channel_s8"
+        else:
+            # GetQuantizedConvolutionMultipler: the input*filter product is taken in float32.
+            m, s = quantize_multiplier(f32(x.quant.scale * w.quant.scale) / float(y.quant.scale))
+            mults, shifts = [m], [s]
+            entry = "arm_fully_connected_s8"
+        constants = []
+        if per_channel:
+            constants += [
+                ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
+                ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift"),
+            ]
+        weight_sums = None
+        if ctx.build == "mve":
+            sums = fc_kernel_sums(w.data, b.data if b is not None else None, -in_zp, -w_zp)
+            constants.append(ConstArray("kernel_sum", "int32_t", sums,
+                                        "bias + input_offset * weight row sums, ctx->buf of the MVE kernel"))
+            weight_sums = "precomputed"
+        return Lowered(
+            template="fully_connected.c.j2",
+            entry=entry,
+            candidates=[entry, "arm_fully_connected_wrapper_s8"],
+            calls=[entry],
+            scratch_bytes=0,
+            macs=batches * depth * outputs,
+            constants=constants,
+            weight_sums=weight_sums,
+            requantization=requantization_kind(mults, shifts),
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                input_dims=(batches, 1, 1, depth), filter_dims=(depth, 1, 1, outputs),
+                bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
+                input_offset=-in_zp, filter_offset=-w_zp, output_offset=out_zp,
+                act_min=act_min, act_max=act_max, per_channel=per_channel,
+                multiplier=mults[0], shift=shifts[0],
+            ),
+        )
