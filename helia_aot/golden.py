@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Golden data from LiteRT's reference kernels, and the C harness that checks a module against it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from . import codegen
+from .errors import UnsupportedModelError
+from .ir import Graph
+
+_NP_TO_C = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
+
+
+def reference_outputs(model_data: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """One invocation of LiteRT with the reference op resolver (BUILTIN_REF)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    interp = Interpreter(model_content=model_data,
+                         experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    interp.allocate_tensors()
+    for detail, value in zip(interp.get_input_details(), inputs):
+        interp.set_tensor(detail["index"], value.reshape(detail["shape"]).astype(detail["dtype"]))
+    interp.invoke()
+    return [np.array(interp.get_tensor(d["index"])) for d in interp.get_output_details()]
+
+
+def random_input(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
+    if dtype in ("int8", "uint8", "int16"):
+        info = np.iinfo(dtype)
+        return rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=np.int64).astype(dtype)
+    if dtype == "int32":
+        return rng.integers(-1000, 1000, size=shape, dtype=np.int64).astype(np.int32)
+    return rng.uniform(-1.0, 1.0, size=shape).astype(np.float32)
+
+
+def _float_step(graph: Graph, t: int) -> float:
+    """Size of one quantization code behind a float output (DEQUANTIZE input scale), for tolerances."""
+    for op in graph.operators:
+        if t in op.outputs and op.op_type == "DEQUANTIZE":
+            q = graph.tensors[op.inputs[0]].quant
+            if q is not None:
+                return float(q.scale)
+    return 1e-6
+
+
+def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, test_cfg: dict) -> list[str]:
+    if graph.subgraph_index != 0:
+        raise UnsupportedModelError(f"golden data needs subgraph 0, the conversion used subgraph "
+                                    f"'{graph.name}' ({graph.subgraph_index})",
+                                    "Convert without --test, or supply your own golden data")
+    num, seed, tolerance = int(test_cfg["num_samples"]), int(test_cfg["seed"]), int(test_cfg["tolerance"])
+    rng = np.random.default_rng(seed)
+    in_tensors = [graph.tensors[t] for t in graph.inputs]
+    out_tensors = [graph.tensors[t] for t in graph.outputs]
+    inputs = [np.stack([random_input(rng, t.shape, t.dtype) for _ in range(num)]) for t in in_tensors]
+    outputs = [[] for _ in out_tensors]
+    for s in range(num):
+        results = reference_outputs(model_data, [x[s] for x in inputs])
+        for k, r in enumerate(results):
+            outputs[k].append(r.reshape(out_tensors[k].shape))
+    outputs = [np.stack(o) for o in outputs]
+    test_dir = out / "test"
+    test_dir.mkdir(parents=True, exist_ok=True)
+    arrays = {f"input_{i}": x for i, x in enumerate(inputs)}
+    arrays.update({f"output_{i}": y for i, y in enumerate(outputs)})
+    with open(test_dir / "golden.npz", "wb") as fh:
+        # Fixed member order and no timestamps inside numpy's zip keep reruns byte-identical.
+        np.savez(fh, **arrays)
+
+    def entries(kind, tensors, values):
+        result = []
+        for i, (t, v) in enumerate(zip(tensors, values)):
+            ctype = _NP_TO_C[t.dtype]
+            result.append(dict(index=i, ctype=ctype, symbol=f"{prefix}_test_{kind}_{i}", count=int(v.size),
+                               elements=int(t.num_elements), body=codegen.format_array_body(v, ctype),
+                               is_float=ctype == "float",
+                               step=codegen._c_float(_float_step(graph, graph.outputs[i])) if kind == "output"
+                               else "0.0f"))
+        return result
+
+    values = dict(prefix=prefix, PREFIX=prefix.upper(), num_samples=num, tolerance=tolerance,
+                  inputs=entries("input", in_tensors, inputs), outputs=entries("output", out_tensors, outputs),
+                  seed=seed)
+    (test_dir / f"{prefix}_test_data.c").write_text(codegen.render("test_data.c.j2", **values))
+    (test_dir / f"{prefix}_test_main.c").write_text(codegen.render("test_main.c.j2", **values))
+    return ["test/golden.npz", f"test/{prefix}_test_data.c", f"test/{prefix}_test_main.c"]
