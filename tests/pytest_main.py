@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Runs one pytest suite as a Bazel test: `pytest_main.py DIR [pytest args...]`.
+
+Results go to Bazel's test.xml (one entry per test case), and a suite that collects no test fails:
+a green run must have run something.
+"""
+
+import os
+import sys
+
+import pytest
+
+_NO_TESTS_COLLECTED = 5
+
+
+def main() -> int:
+    args = sys.argv[1:] + ["-p", "no:cacheprovider", "-rs", "--tb=short"]
+    xml_output = os.environ.get("XML_OUTPUT_FILE")
+    if xml_output:
+        args += ["--junitxml", xml_output]
+    status = pytest.main(args)
+    if status == _NO_TESTS_COLLECTED:
+        print("pytest_main: no test was collected; failing.", file=sys.stderr)
+        return 1
+    return int(status)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
