@@ -21,7 +21,7 @@ _ENV = jinja2.Environment(
 )
 
 CONSTANT_ALIGNMENT = 16
-_PER_LINE = {"int8_t": 24, "uint8_t": 24, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6}
+_PER_LINE = {"int8_t": 24, "uint8_t": 24, "uint32_t": 8, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6}
 
 
 def _c_literal_list(values: np.ndarray, ctype: str) -> list[str]:

@@ -487,7 +487,7 @@ class _Compilation:
         )
 
 
-_CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
+_CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
 
 
 def _dump_json(obj) -> str:

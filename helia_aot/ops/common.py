@@ -174,3 +174,33 @@ def alias_validate(ctx: OpContext) -> None:
     if x.quant != y.quant and x.quant is not None and y.quant is not None and \
             (x.quant.scales != y.quant.scales or x.quant.zero_points != y.quant.zero_points):
         raise ctx.error("a reshape cannot change quantization parameters", y)
+
+
+def unary_validate(ctx: OpContext, same_quant: bool = False) -> None:
+    x, y = ctx.inp(0), ctx.out(0)
+    require_int8(ctx, x, "input")
+    require_int8(ctx, y, "output")
+    if tuple(x.shape) != tuple(y.shape):
+        raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+    if same_quant:
+        require_same_quant(ctx, x, y, ctx.op.op_type)
+
+
+def constant_ints(ctx: OpContext, k: int, role: str) -> list[int]:
+    t = ctx.inp(k)
+    if t is None or not t.is_constant:
+        raise ctx.error(f"{role} (input {k}) must be a constant tensor", t,
+                        "Export the model with static shapes so this input is folded to a constant")
+    return [int(v) for v in np.asarray(t.data).reshape(-1).tolist()]
+
+
+def lut_from_function(ctx: OpContext, fn) -> np.ndarray:
+    """256-entry int8 table: out[q + 128] = quantize(fn(dequantize(q))), float32 math like TFLite's
+    LUT kernels (round half away from zero, clamp to int8)."""
+    x, y = ctx.inp(0), ctx.out(0)
+    q = np.arange(-128, 128, dtype=np.int32)
+    real = np.float32(x.quant.scale) * (q - x.quant.zero_point).astype(np.float32)
+    transformed = fn(real.astype(np.float32)).astype(np.float32)
+    scaled = transformed * np.float32(1.0 / np.float32(y.quant.scale))
+    rounded = np.sign(scaled) * np.floor(np.abs(scaled) + np.float32(0.5))
+    return np.clip(rounded.astype(np.int64) + y.quant.zero_point, -128, 127)

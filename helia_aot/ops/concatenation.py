@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: Apache-2.0
+"""CONCATENATION, int8 with one quantization for all tensors, via arm_concatenation_s8_x.
+
+Any axis is flattened to (outer rows) x (inner bytes): each input copies its inner block into every
+row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
+"""
+
+from __future__ import annotations
+
+from .base import Lowered, OpContext, OpLowering, register
+from .common import fused_activation, require_int8, require_same_quant
+
+
+@register
+class Concatenation(OpLowering):
+    op_types = ("CONCATENATION",)
+
+    def validate(self, ctx: OpContext) -> None:
+        y = ctx.out(0)
+        require_int8(ctx, y, "output")
+        axis = int(ctx.options("axis", 0))
+        rank = len(y.shape)
+        if not -rank <= axis < rank:
+            raise ctx.error(f"axis {axis} is out of range for rank {rank}", y)
+        axis %= rank
+        total = 0
+        for k in range(len(ctx.op.inputs)):
+            x = ctx.inp(k)
+            require_int8(ctx, x, f"input {k}")
+            require_same_quant(ctx, x, y, "int8 CONCATENATION")
+            if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
+                raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis {axis}", x)
+            total += x.shape[axis]
+        if total != y.shape[axis]:
+            raise ctx.error(f"inputs add up to {total} on axis {axis}, the output has {y.shape[axis]}", y)
+        if fused_activation(ctx, y) != (-128, 127):
+            raise ctx.error("a fused activation on CONCATENATION is not supported", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        y = ctx.out(0)
+        axis = int(ctx.options("axis", 0)) % len(y.shape)
+        rows = 1
+        for d in y.shape[:axis]:
+            rows *= int(d)
+        out_inner = y.num_elements // max(rows, 1)
+        if rows > 0xFFFF or out_inner > 0xFFFF:
+            raise ctx.error(f"concatenation block {rows} x {out_inner} exceeds the kernel's 16-bit sizes", y)
+        parts, offset = [], 0
+        for k in range(len(ctx.op.inputs)):
+            x = ctx.inp(k)
+            inner = x.num_elements // max(rows, 1)
+            parts.append(dict(input=x.index, inner=inner, offset=offset))
+            offset += inner
+        return Lowered(template="concatenation.c.j2", entry="arm_concatenation_s8_x",
+                       calls=["arm_concatenation_s8_x"],
+                       params=dict(parts=parts, rows=rows, output_inner=out_inner, output=y.index))

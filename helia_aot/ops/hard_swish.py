@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: Apache-2.0
+"""HARD_SWISH, int8, lowered to arm_hard_swish_compat_s8 with TFLite's 16-bit multipliers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..quant import quantize_multiplier
+from .base import Lowered, OpContext, OpLowering, register
+from .common import unary_validate
+
+
+def downscale_to_int16(multiplier: int) -> int:
+    """TFLite's DownScaleInt32ToInt16Multiplier (round to the top 16 bits, saturate)."""
+    if multiplier >= (1 << 31) - 1 - (1 << 15):
+        return (1 << 15) - 1
+    return (multiplier + (1 << 15)) >> 16
+
+
+@register
+class HardSwish(OpLowering):
+    op_types = ("HARD_SWISH",)
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        # TFLite computes these in float32.
+        hires_input_scale = np.float32(1.0 / 128.0) * np.float32(x.quant.scale)
+        reluish_scale = np.float32(3.0 / 32768.0)
+        out_m, out_e = quantize_multiplier(float(np.float32(hires_input_scale / np.float32(y.quant.scale))))
+        relu_m, relu_e = quantize_multiplier(float(np.float32(hires_input_scale / reluish_scale)))
+        return Lowered(template="hard_swish.c.j2", entry="arm_hard_swish_compat_s8",
+                       candidates=["arm_hard_swish_compat_s8", "arm_hard_swish_precise_s8"],
+                       calls=["arm_hard_swish_compat_s8"], fixed={"compat_variant": "tflite", "use_lut": "false"},
+                       params=dict(input=x.index, output=y.index, size=y.num_elements,
+                                   input_zp=x.quant.zero_point, output_zp=y.quant.zero_point,
+                                   out_mult=downscale_to_int16(out_m), out_exp=out_e,
+                                   relu_mult=downscale_to_int16(relu_m), relu_exp=relu_e))

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: Apache-2.0
+"""LEAKY_RELU, int8, lowered to arm_leaky_relu_s8 with TFLite's alpha and identity multipliers."""
+
+from __future__ import annotations
+
+from ..quant import quantize_multiplier
+from .base import Lowered, OpContext, OpLowering, register
+from .common import unary_validate
+
+
+@register
+class LeakyRelu(OpLowering):
+    op_types = ("LEAKY_RELU",)
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        alpha = float(ctx.options("alpha", 0.2))
+        ma, sa = quantize_multiplier(float(x.quant.scale) * alpha / float(y.quant.scale))
+        mi, si = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+        return Lowered(template="leaky_relu.c.j2", entry="arm_leaky_relu_s8", calls=["arm_leaky_relu_s8"],
+                       params=dict(input=x.index, output=y.index, size=y.num_elements,
+                                   input_zp=x.quant.zero_point, output_zp=y.quant.zero_point,
+                                   mult_alpha=ma, shift_alpha=sa, mult_identity=mi, shift_identity=si))

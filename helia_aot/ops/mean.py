@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: Apache-2.0
+"""MEAN, int8 up to rank 4, lowered to arm_mean_s8 with the 1/count folded into the multiplier."""
+
+from __future__ import annotations
+
+from ..quant import quantize_multiplier
+from .base import Lowered, OpContext, OpLowering, register
+from .common import constant_ints, nhwc, require_int8
+
+
+def _axes(ctx: OpContext) -> list[int]:
+    rank = len(ctx.inp(0).shape)
+    axes = sorted({a % rank for a in constant_ints(ctx, 1, "axis")})
+    return axes
+
+
+@register
+class Mean(OpLowering):
+    op_types = ("MEAN",)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        require_int8(ctx, x, "input")
+        require_int8(ctx, y, "output")
+        rank = len(x.shape)
+        if rank > 4:
+            raise ctx.error(f"rank {rank} input is not supported (up to 4)", x)
+        axes = _axes(ctx)
+        keep = bool(ctx.options("keep_dims", False))
+        expected = tuple(1 if d in axes else x.shape[d] for d in range(rank) if keep or d not in axes)
+        if y.num_elements != max(1, int(__import__("math").prod(expected))):
+            raise ctx.error(f"output shape {list(y.shape)} does not match the reduced {list(expected)}", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        rank = len(x.shape)
+        axes = _axes(ctx)
+        pad = 4 - rank
+        in_dims = nhwc(x.shape)
+        axis_dims = tuple(1 if (d - pad) in axes else 0 for d in range(4))
+        out_dims = tuple(1 if axis_dims[d] else in_dims[d] for d in range(4))
+        count = 1
+        for d in range(4):
+            if axis_dims[d]:
+                count *= in_dims[d]
+        mult, shift = quantize_multiplier(float(x.quant.scale) / (float(y.quant.scale) * count))
+        return Lowered(template="mean.c.j2", entry="arm_mean_s8", calls=["arm_mean_s8"],
+                       fixed={"division": "folded_into_multiplier"},
+                       params=dict(input=x.index, output=y.index, input_dims=in_dims, axis_dims=axis_dims,
+                                   output_dims=out_dims, input_offset=-x.quant.zero_point,
+                                   out_offset=y.quant.zero_point, mult=mult, shift=shift))

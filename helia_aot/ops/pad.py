@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: Apache-2.0
+"""PAD (and PADV2 with an explicit value), int8 up to rank 4, lowered to arm_pad_s8."""
+
+from __future__ import annotations
+
+from .base import Lowered, OpContext, OpLowering, register
+from .common import constant_ints, nhwc, require_int8, require_same_quant
+
+
+@register
+class Pad(OpLowering):
+    op_types = ("PAD", "PADV2")
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        require_int8(ctx, x, "input")
+        require_int8(ctx, y, "output")
+        require_same_quant(ctx, x, y, "int8 PAD")
+        pads = constant_ints(ctx, 1, "paddings")
+        rank = len(x.shape)
+        if rank > 4 or len(pads) != 2 * rank:
+            raise ctx.error(f"paddings must be [{rank}, 2] for a rank-{rank} input up to rank 4", ctx.inp(1))
+        if any(p < 0 for p in pads):
+            raise ctx.error("negative paddings are not supported", ctx.inp(1))
+        expected = tuple(x.shape[d] + pads[2 * d] + pads[2 * d + 1] for d in range(rank))
+        if tuple(y.shape) != expected:
+            raise ctx.error(f"output shape {list(y.shape)} does not match the padded {list(expected)}", y)
+        if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
+            constant_ints(ctx, 2, "constant value")
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        pads = constant_ints(ctx, 1, "paddings")
+        rank = len(x.shape)
+        before = [0] * (4 - rank) + [pads[2 * d] for d in range(rank)]
+        after = [0] * (4 - rank) + [pads[2 * d + 1] for d in range(rank)]
+        value = y.quant.zero_point
+        if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
+            value = constant_ints(ctx, 2, "constant value")[0]
+        return Lowered(template="pad.c.j2", entry="arm_pad_s8", calls=["arm_pad_s8"],
+                       params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape), before=before,
+                                   after=after, value=value))

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: Apache-2.0
+"""STRIDED_SLICE, int8 up to rank 4 with positive strides, lowered to arm_strided_slice_s8."""
+
+from __future__ import annotations
+
+from .base import Lowered, OpContext, OpLowering, register
+from .common import constant_ints, require_int8
+
+
+def resolve(ctx: OpContext):
+    """Per-axis (begin, size, stride) after masks, as TFLite's StridedSlice computes them."""
+    x = ctx.inp(0)
+    rank = len(x.shape)
+    begin = constant_ints(ctx, 1, "begin")
+    end = constant_ints(ctx, 2, "end")
+    strides = constant_ints(ctx, 3, "strides")
+    if len(begin) != rank or len(end) != rank or len(strides) != rank:
+        raise ctx.error(f"begin/end/strides must have {rank} entries", ctx.inp(1))
+    if ctx.options("ellipsis_mask", 0) or ctx.options("new_axis_mask", 0):
+        raise ctx.error("ellipsis_mask and new_axis_mask are not supported", ctx.inp(1))
+    if ctx.options("offset", False):
+        raise ctx.error("offset=true is not supported", ctx.inp(1))
+    bm, em, sm = (int(ctx.options(k, 0)) for k in ("begin_mask", "end_mask", "shrink_axis_mask"))
+    result = []
+    for d in range(rank):
+        n, s = int(x.shape[d]), strides[d]
+        if s <= 0:
+            raise ctx.error(f"stride {s} on axis {d} is not supported (positive strides only)", ctx.inp(3))
+        b = 0 if bm >> d & 1 else begin[d]
+        b = b + n if b < 0 else b
+        b = min(max(b, 0), n)
+        if sm >> d & 1:
+            result.append((b, 1, 1, True))
+            continue
+        e = n if em >> d & 1 else end[d]
+        e = e + n if e < 0 else e
+        e = min(max(e, 0), n)
+        size = max(0, (e - b + s - 1) // s)
+        result.append((b, size, s, False))
+    return result
+
+
+@register
+class StridedSlice(OpLowering):
+    op_types = ("STRIDED_SLICE",)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        require_int8(ctx, x, "input")
+        require_int8(ctx, y, "output")
+        if len(x.shape) > 4:
+            raise ctx.error(f"rank {len(x.shape)} input is not supported (up to 4)", x)
+        axes = resolve(ctx)
+        shape = [size for (_, size, _, shrink) in axes if not shrink]
+        if list(y.shape) != shape:
+            raise ctx.error(f"output shape {list(y.shape)} does not match the slice {shape}", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        axes = resolve(ctx)
+        pad = 4 - len(axes)
+        in_dims = [1] * pad + [int(d) for d in x.shape]
+        begin = [0] * pad + [a[0] for a in axes]
+        stride = [1] * pad + [a[2] for a in axes]
+        out = [1] * pad + [a[1] for a in axes]
+        return Lowered(template="strided_slice.c.j2", entry="arm_strided_slice_s8", calls=["arm_strided_slice_s8"],
+                       params=dict(input=x.index, output=y.index, input_dims=in_dims, begin=begin, stride=stride,
+                                   output_dims=out))

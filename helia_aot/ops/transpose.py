@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: Apache-2.0
+"""TRANSPOSE, int8 up to rank 4, lowered to arm_transpose_s8 (ranks below 4 padded to 4-D)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import ConstArray, Lowered, OpContext, OpLowering, register
+from .common import constant_ints, nhwc, require_int8
+
+
+@register
+class Transpose(OpLowering):
+    op_types = ("TRANSPOSE",)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        require_int8(ctx, x, "input")
+        require_int8(ctx, y, "output")
+        perm = constant_ints(ctx, 1, "perm")
+        rank = len(x.shape)
+        if rank > 4 or sorted(perm) != list(range(rank)):
+            raise ctx.error(f"perm {perm} is not a permutation of a rank <= 4 input", ctx.inp(1))
+        if tuple(y.shape) != tuple(x.shape[p] for p in perm):
+            raise ctx.error(f"output shape {list(y.shape)} does not match the permuted input", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        rank = len(x.shape)
+        pad = 4 - rank
+        perm = list(range(pad)) + [p + pad for p in constant_ints(ctx, 1, "perm")]
+        return Lowered(template="transpose.c.j2", entry="arm_transpose_s8", calls=["arm_transpose_s8"],
+                       constants=[ConstArray("perm", "uint32_t", np.asarray(perm, dtype=np.int64),
+                                             "permutation padded to 4-D")],
+                       params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape),
+                                   output_dims=nhwc(y.shape)))
+
+    def fold(self, ctx: OpContext):
+        return [np.transpose(ctx.inp(0).data, constant_ints(ctx, 1, "perm"))]
