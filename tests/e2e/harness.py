@@ -1,0 +1,522 @@
+# SPDX-License-Identifier: Apache-2.0
+"""End-to-end verification harness: converts a model with helia_aot, builds the module with a
+kernel library (portable or ns-cmsis-nn), runs it on the host under ASan/UBSan or on QEMU
+mps3-an547, and compares its outputs with LiteRT's reference kernels.
+
+Everything built here lives in one per-session directory; nothing is written into the repo."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import functools
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+from typing import Callable
+
+import numpy as np
+
+import helia_aot
+from tests.modelgen import quant
+from tests.modelgen.cases import Case, build_case_model, load_case
+from tests.modelgen.litert import make_interpreter, random_inputs
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+C_DIR = pathlib.Path(__file__).resolve().parent / "c"
+PORTABLE_DIR = REPO_ROOT / "kernels" / "portable"
+CORSTONE300_DIR = REPO_ROOT / "toolchains" / "corstone300"
+
+PREFIX = "e2e"
+NUM_SAMPLES = 20
+# Every MLPerf Tiny output may differ from LiteRT by at most this many codes.
+MLPERF_TOLERANCE = 2
+# MLPerf Tiny int8 models: name -> is it a classifier (arg-max must agree with LiteRT)?
+MLPERF_MODELS = {
+    "kws_ref_model": True,
+    "vww_96_int8": True,
+    "pretrainedResnet_quant": True,
+    "ad01_int8": False,
+}
+# Fixed so every run draws the same MLPerf inputs; single-operator cases use their own seed.
+MLPERF_SEED = 20240
+
+NS_CMSIS_NN_ENV = "HELIA_NS_CMSIS_NN_DIR"
+NS_CMSIS_NN_SKIP_REASON = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+
+HOST_CC = "gcc"
+HOST_AR = "ar"
+WARNINGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
+SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+HOST_CFLAGS = WARNINGS + SANITIZERS + ["-O1", "-g"]
+# ns-cmsis-nn is a reference, not our code: built as its own project builds it, without our
+# warning or sanitizer flags (the module and harness linked against it keep theirs).
+NS_CMSIS_NN_HOST_CFLAGS = ["-O1"]
+
+ARM_CC = "arm-none-eabi-gcc"
+ARM_ARCH = ["-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb"]
+ARM_CFLAGS = WARNINGS + ARM_ARCH + ["-O2"]
+NS_CMSIS_NN_ARM_CFLAGS = ARM_ARCH + ["-O2"]
+ARM_LDFLAGS = ARM_ARCH + ["--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles",
+                          "-T", str(CORSTONE300_DIR / "corstone300.ld"), "-O2"]
+QEMU = "qemu-system-arm"
+QEMU_ARGS = ["-M", "mps3-an547", "-nographic", "-monitor", "none", "-serial", "none",
+             "-icount", "shift=0", "-semihosting-config", "enable=on,target=native"]
+
+# Markers ASan/UBSan put on stderr; any of them fails the run even with exit status 0.
+SANITIZER_MARKERS = ("runtime error:", "AddressSanitizer", "LeakSanitizer",
+                     "UndefinedBehaviorSanitizer")
+SANITIZER_ENV = {
+    "ASAN_OPTIONS": "abort_on_error=0:halt_on_error=1:detect_leaks=1:exitcode=23",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+}
+COMPILE_TIMEOUT_S = 300
+HOST_RUN_TIMEOUT_S = 300
+QEMU_TIMEOUT_S = 300
+MAX_JOBS = 2
+
+
+class E2EError(AssertionError):
+    """A build or run step failed; the message holds the command and its output."""
+
+
+class SanitizerError(E2EError):
+    """ASan or UBSan reported a problem while the module ran."""
+
+
+def models_dir() -> pathlib.Path:
+    return pathlib.Path(os.environ.get("HELIA_MODELS_DIR",
+                                       REPO_ROOT.parent / "shared" / "models" / "mlperf-tiny"))
+
+
+def ns_cmsis_nn_dir() -> pathlib.Path | None:
+    value = os.environ.get(NS_CMSIS_NN_ENV)
+    if not value:
+        return None
+    root = pathlib.Path(value)
+    if not (root / "Include" / "arm_nnfunctions.h").is_file():
+        raise E2EError(f"{NS_CMSIS_NN_ENV}={value} has no Include/arm_nnfunctions.h; point it at "
+                       "the root of an ns-cmsis-nn checkout (the directory holding Include/ and "
+                       "Source/)")
+    return root
+
+
+def run_command(cmd: list[str], what: str, *, timeout: float, input_bytes: bytes | None = None,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    try:
+        proc = subprocess.run(cmd, input=input_bytes, capture_output=True, timeout=timeout,
+                              env=None if env is None else {**os.environ, **env})
+    except subprocess.TimeoutExpired:
+        raise E2EError(f"{what}: timed out after {timeout} s: {' '.join(cmd)}") from None
+    if proc.returncode != 0:
+        raise E2EError(f"{what}: exit status {proc.returncode}\n$ {' '.join(map(str, cmd))}\n"
+                       f"{_tail(proc.stdout)}{_tail(proc.stderr)}")
+    return proc
+
+
+def _tail(data: bytes, limit: int = 6000) -> str:
+    text = data.decode("utf-8", "replace")
+    return text if len(text) <= limit else "...\n" + text[-limit:]
+
+
+# --------------------------------------------------------------------------- kernel libraries
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelLibrary:
+    """A static archive of kernels plus the include directory holding arm_nnfunctions.h."""
+
+    name: str
+    archive: pathlib.Path
+    include_dir: pathlib.Path
+
+
+def portable_sources() -> list[pathlib.Path]:
+    return sorted((PORTABLE_DIR / "src").rglob("*.c"))
+
+
+def ns_cmsis_nn_sources(root: pathlib.Path) -> list[pathlib.Path]:
+    # The float kernels need float types this int8 verification never calls.
+    return sorted(p for p in (root / "Source").rglob("*.c")
+                  if not p.name.endswith(("_f16.c", "_f32.c")))
+
+
+def build_library(name: str, sources: list[pathlib.Path], source_root: pathlib.Path,
+                  include_dir: pathlib.Path, out_dir: pathlib.Path, *, cc: str, ar: str,
+                  cflags: list[str]) -> KernelLibrary:
+    """Compiles `sources` (at most MAX_JOBS at a time) into out_dir/lib<name>.a."""
+    if not sources:
+        raise E2EError(f"kernel library '{name}': no C sources under {source_root}")
+    obj_dir = out_dir / f"{name}-obj"
+    obj_dir.mkdir(parents=True, exist_ok=True)
+
+    def compile_one(src: pathlib.Path) -> pathlib.Path:
+        # Object names keep the relative path, so equal file names in two folders do not clash.
+        obj = obj_dir / (str(src.relative_to(source_root)).replace(os.sep, "__")[:-2] + ".o")
+        run_command([cc, *cflags, "-I", str(include_dir), "-c", str(src), "-o", str(obj)],
+                    f"compile {src.relative_to(source_root)} for {name}",
+                    timeout=COMPILE_TIMEOUT_S)
+        return obj
+
+    with concurrent.futures.ThreadPoolExecutor(MAX_JOBS) as pool:
+        objects = list(pool.map(compile_one, sources))
+    archive = out_dir / f"lib{name}.a"
+    archive.unlink(missing_ok=True)
+    run_command([ar, "rcs", str(archive), *map(str, objects)], f"archive {name}",
+                timeout=COMPILE_TIMEOUT_S)
+    return KernelLibrary(name, archive, include_dir)
+
+
+# --------------------------------------------------------------------------- models and LiteRT
+
+
+@dataclasses.dataclass(frozen=True)
+class TensorInfo:
+    name: str
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+
+
+@dataclasses.dataclass
+class ModelUnderTest:
+    """One model to verify: its bytes, its seeded inputs and LiteRT's outputs for them."""
+
+    name: str
+    kind: str                      # "case" or "mlperf"
+    model_bytes: bytes
+    seed: int
+    tolerance: float               # max |diff| against LiteRT (codes; absolute for float)
+    classifier: bool = False
+    case: Case | None = None
+
+    @functools.cached_property
+    def input_infos(self) -> list[TensorInfo]:
+        return _tensor_infos(make_interpreter(self.model_bytes).get_input_details())
+
+    @functools.cached_property
+    def output_infos(self) -> list[TensorInfo]:
+        return _tensor_infos(make_interpreter(self.model_bytes).get_output_details())
+
+    @functools.cached_property
+    def samples(self) -> list[list[np.ndarray]]:
+        """NUM_SAMPLES seeded random inputs: integers over their whole range, floats in [-1, 1)."""
+        generator = quant.rng(self.seed)
+        return [random_inputs(self.model_bytes, generator) for _ in range(NUM_SAMPLES)]
+
+    @functools.cached_property
+    def reference(self) -> list[list[np.ndarray]]:
+        """LiteRT reference-kernel outputs for every sample (one interpreter, reused)."""
+        interp = make_interpreter(self.model_bytes)
+        inputs = interp.get_input_details()
+        outputs = interp.get_output_details()
+        results = []
+        for sample in self.samples:
+            for detail, value in zip(inputs, sample):
+                interp.set_tensor(detail["index"], value)
+            interp.invoke()
+            results.append([interp.get_tensor(d["index"]).copy() for d in outputs])
+        return results
+
+
+def _tensor_infos(details) -> list[TensorInfo]:
+    return [TensorInfo(d["name"], tuple(int(x) for x in d["shape"]), np.dtype(d["dtype"]))
+            for d in details]
+
+
+def case_model(path: pathlib.Path) -> ModelUnderTest:
+    case = load_case(path)
+    return ModelUnderTest(name=case.name, kind="case", model_bytes=build_case_model(case),
+                          seed=case.seed, tolerance=case.tolerance, case=case)
+
+
+def mlperf_model(name: str) -> ModelUnderTest:
+    path = models_dir() / f"{name}.tflite"
+    return ModelUnderTest(name=name, kind="mlperf", model_bytes=path.read_bytes(),
+                          seed=MLPERF_SEED, tolerance=MLPERF_TOLERANCE,
+                          classifier=MLPERF_MODELS[name])
+
+
+def max_abs_diff(got: np.ndarray, want: np.ndarray) -> float:
+    if got.shape != want.shape or got.dtype != want.dtype:
+        raise E2EError(f"output has shape {got.shape} {got.dtype}, LiteRT's has "
+                       f"{want.shape} {want.dtype}")
+    wide = np.float64 if want.dtype.kind == "f" else np.int64
+    return float(np.max(np.abs(got.astype(wide) - want.astype(wide)), initial=0))
+
+
+def per_output_max_diff(got: list[list[np.ndarray]],
+                        want: list[list[np.ndarray]]) -> list[float]:
+    """Max |diff| of each output over all samples."""
+    return [max(max_abs_diff(g[o], w[o]) for g, w in zip(got, want))
+            for o in range(len(want[0]))]
+
+
+def argmax_agreement(got: list[list[np.ndarray]], want: list[list[np.ndarray]],
+                     output: int = 0) -> list[int]:
+    """Indices of the samples whose arg-max of `output` differs between got and want."""
+    return [s for s, (g, w) in enumerate(zip(got, want))
+            if int(np.argmax(g[output])) != int(np.argmax(w[output]))]
+
+
+def bit_differences(got: list[list[np.ndarray]], want: list[list[np.ndarray]]) -> dict[int, str]:
+    """Per output index with any differing bit: how many elements differ and the max |diff|."""
+    found = {}
+    for o in range(len(want[0])):
+        elements = sum(int(np.count_nonzero(g[o] != w[o])) for g, w in zip(got, want))
+        if elements:
+            worst = max(max_abs_diff(g[o], w[o]) for g, w in zip(got, want))
+            found[o] = f"{elements} element(s) differ, max |diff| {worst:g}"
+    return found
+
+
+# --------------------------------------------------------------------------- host builds and runs
+
+
+def convert(model: ModelUnderTest, out_dir: pathlib.Path, target: str) -> pathlib.Path:
+    """helia_aot.convert with the harness's prefix; conversion errors propagate (a failure)."""
+    helia_aot.convert(model.model_bytes, out_dir, prefix=PREFIX, target=target)
+    header = out_dir / "include" / f"{PREFIX}_model.h"
+    if not header.is_file():
+        raise E2EError(f"{model.name}: conversion for {target} wrote no {header.name}")
+    return out_dir
+
+
+def module_sources(module_dir: pathlib.Path) -> list[str]:
+    sources = sorted(str(p) for p in (module_dir / "src").glob("*.c"))
+    if not sources:
+        raise E2EError(f"{module_dir}: the module has no src/*.c")
+    return sources
+
+
+def build_host_executable(module_dir: pathlib.Path, library: KernelLibrary,
+                          exe: pathlib.Path) -> pathlib.Path:
+    cmd = [HOST_CC, *HOST_CFLAGS, "-I", str(module_dir / "include"), "-I", str(library.include_dir),
+           *module_sources(module_dir), str(C_DIR / "host_harness.c"), str(library.archive),
+           "-lm", "-o", str(exe)]
+    run_command(cmd, f"build {exe.name} against {library.name}", timeout=COMPILE_TIMEOUT_S)
+    return exe
+
+
+def run_host_executable(exe: pathlib.Path, model: ModelUnderTest) -> list[list[np.ndarray]]:
+    """Runs every sample through one process; a sanitizer report raises SanitizerError."""
+    in_infos, out_infos = model.input_infos, model.output_infos
+    payload = bytearray(np.uint32(len(model.samples)).tobytes())
+    for sample in model.samples:
+        for info, value in zip(in_infos, sample):
+            payload += np.ascontiguousarray(value, dtype=info.dtype).tobytes()
+    try:
+        proc = subprocess.run([str(exe)], input=bytes(payload), capture_output=True,
+                              timeout=HOST_RUN_TIMEOUT_S, env={**os.environ, **SANITIZER_ENV})
+    except subprocess.TimeoutExpired:
+        raise E2EError(f"{model.name}: {exe.name} timed out after {HOST_RUN_TIMEOUT_S} s") from None
+    stderr = proc.stderr.decode("utf-8", "replace")
+    if any(marker in stderr for marker in SANITIZER_MARKERS):
+        raise SanitizerError(f"{model.name}: sanitizer report from {exe.name}:\n{_tail(proc.stderr)}")
+    if proc.returncode != 0:
+        raise E2EError(f"{model.name}: {exe.name} exit status {proc.returncode}:\n"
+                       f"{_tail(proc.stderr)}")
+    body = _check_header(model.name, proc.stdout, in_infos, out_infos)
+    return _split_outputs(model.name, body, out_infos, len(model.samples))
+
+
+def _check_header(name: str, stdout: bytes, in_infos: list[TensorInfo],
+                  out_infos: list[TensorInfo]) -> bytes:
+    count = 2 + len(in_infos) + len(out_infos)
+    if len(stdout) < 8:
+        raise E2EError(f"{name}: the harness wrote no header")
+    header = np.frombuffer(stdout[:8], dtype=np.uint32).tolist()
+    if header != [len(in_infos), len(out_infos)]:
+        raise E2EError(f"{name}: module has {header[0]} input(s) and {header[1]} output(s); the "
+                       f"model has {len(in_infos)} and {len(out_infos)}")
+    sizes = np.frombuffer(stdout[8:4 * count], dtype=np.uint32).tolist()
+    want = [i.nbytes for i in in_infos] + [o.nbytes for o in out_infos]
+    if sizes != want:
+        raise E2EError(f"{name}: module I/O sizes (inputs then outputs, bytes) {sizes} differ "
+                       f"from the model's {want}")
+    return stdout[4 * count:]
+
+
+def _split_outputs(name: str, body: bytes, out_infos: list[TensorInfo],
+                   samples: int) -> list[list[np.ndarray]]:
+    per_sample = sum(o.nbytes for o in out_infos)
+    if len(body) != per_sample * samples:
+        raise E2EError(f"{name}: expected {per_sample * samples} output bytes for {samples} "
+                       f"samples, got {len(body)}")
+    results, offset = [], 0
+    for _ in range(samples):
+        row = []
+        for info in out_infos:
+            row.append(np.frombuffer(body[offset:offset + info.nbytes], dtype=info.dtype)
+                       .reshape(info.shape).copy())
+            offset += info.nbytes
+        results.append(row)
+    return results
+
+
+# --------------------------------------------------------------------------- Corstone-300 on QEMU
+
+
+def arm_tools() -> tuple[str, str, str] | str:
+    """(gcc, ar, qemu) paths, or the reason the QEMU tests cannot run."""
+    cc, qemu = shutil.which(ARM_CC), shutil.which(QEMU)
+    missing = [tool for tool, path in ((ARM_CC, cc), (QEMU, qemu)) if path is None]
+    if missing:
+        return (f"{' and '.join(missing)} not on PATH: the Corstone-300 QEMU tests need the Arm "
+                "GNU toolchain and QEMU (tools/bootstrap installs both in the sid rootfs)")
+    ar = pathlib.Path(cc).with_name("arm-none-eabi-ar")
+    if not ar.exists():
+        return f"arm-none-eabi-ar not found next to {cc}"
+    return cc, str(ar), qemu
+
+
+def write_test_data(model: ModelUnderTest, path: pathlib.Path) -> pathlib.Path:
+    """Embeds every sample's input bytes, in the host harness's order, in .helia_test_data (DDR)."""
+    in_infos = model.input_infos
+    data = bytearray()
+    for sample in model.samples:
+        for info, value in zip(in_infos, sample):
+            data += np.ascontiguousarray(value, dtype=info.dtype).tobytes()
+    rows = [", ".join(str(b) for b in data[i:i + 24]) for i in range(0, len(data), 24)]
+    path.write_text(
+        "/* SPDX-License-Identifier: Apache-2.0 */\n"
+        f"/* Generated by tests/e2e/harness.py: {len(model.samples)} seeded inputs of "
+        f"{model.name}. */\n"
+        "#include <stdint.h>\n\n"
+        "extern const uint32_t e2e_test_samples;\n"
+        "extern const uint32_t e2e_test_input_data_bytes;\n"
+        "extern const uint8_t e2e_test_input_data[];\n\n"
+        f"const uint32_t e2e_test_samples = {len(model.samples)}u;\n"
+        f"const uint32_t e2e_test_input_data_bytes = {len(data)}u;\n"
+        "__attribute__((section(\".helia_test_data.e2e\"), aligned(16)))\n"
+        f"const uint8_t e2e_test_input_data[{len(data)}] = {{\n  "
+        + ",\n  ".join(rows) + "\n};\n")
+    return path
+
+
+def build_firmware(module_dir: pathlib.Path, library: KernelLibrary, test_data: pathlib.Path,
+                   elf: pathlib.Path, cc: str) -> pathlib.Path:
+    cmd = [cc, *ARM_CFLAGS, *ARM_LDFLAGS, "-I", str(module_dir / "include"),
+           "-I", str(library.include_dir), "-I", str(CORSTONE300_DIR),
+           *module_sources(module_dir), str(C_DIR / "qemu_harness.c"), str(test_data),
+           str(CORSTONE300_DIR / "startup.c"), str(CORSTONE300_DIR / "instruction_counter.c"),
+           str(library.archive), "-lm", "-o", str(elf)]
+    run_command(cmd, f"build {elf.name} against {library.name}", timeout=COMPILE_TIMEOUT_S)
+    return elf
+
+
+_OUT_LINE = re.compile(r"^helia-e2e out (\d+) (\d+) ([0-9a-f]*)$")
+_COUNT_LINE = re.compile(r"^helia-e2e instructions (\d+)$")
+
+
+@dataclasses.dataclass
+class QemuRun:
+    outputs: list[list[np.ndarray]]
+    instructions: int
+
+
+def run_firmware(elf: pathlib.Path, model: ModelUnderTest, qemu: str) -> QemuRun:
+    proc = run_command([qemu, *QEMU_ARGS, "-kernel", str(elf)], f"{model.name}: QEMU run of "
+                       f"{elf.name}", timeout=QEMU_TIMEOUT_S)
+    out_infos = model.output_infos
+    outputs: dict[tuple[int, int], np.ndarray] = {}
+    instructions = None
+    for line in proc.stdout.decode("utf-8", "replace").splitlines():
+        line = line.strip()
+        if match := _OUT_LINE.match(line):
+            s, o = int(match[1]), int(match[2])
+            info = out_infos[o]
+            raw = bytes.fromhex(match[3])
+            if len(raw) != info.nbytes:
+                raise E2EError(f"{model.name}: QEMU output {o} of sample {s} has {len(raw)} bytes, "
+                               f"expected {info.nbytes}")
+            outputs[(s, o)] = np.frombuffer(raw, dtype=info.dtype).reshape(info.shape).copy()
+        elif match := _COUNT_LINE.match(line):
+            instructions = int(match[1])
+    samples = len(model.samples)
+    missing = [(s, o) for s in range(samples) for o in range(len(out_infos))
+               if (s, o) not in outputs]
+    if missing or instructions is None:
+        raise E2EError(f"{model.name}: QEMU printed no output for (sample, output) {missing[:5]} "
+                       f"or no instruction count:\n{_tail(proc.stdout)}")
+    return QemuRun([[outputs[(s, o)] for o in range(len(out_infos))] for s in range(samples)],
+                   instructions)
+
+
+# --------------------------------------------------------------------------- session cache
+
+
+class E2ESession:
+    """Builds each thing once per pytest session: kernel libraries, conversions, executables and
+    their outputs. Tests ask for results; the first test that needs one pays for it."""
+
+    def __init__(self, root: pathlib.Path):
+        self.root = root
+        self._memo: dict[tuple, object] = {}
+        self.results: dict[str, dict[str, dict]] = {}
+
+    def _once(self, key: tuple, make: Callable[[], object]):
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def record(self, suite: str, name: str, **fields) -> None:
+        self.results.setdefault(suite, {})[name] = fields
+
+    # models
+    def case(self, path: pathlib.Path) -> ModelUnderTest:
+        return self._once(("case", str(path)), lambda: case_model(path))
+
+    def mlperf(self, name: str) -> ModelUnderTest:
+        return self._once(("mlperf", name), lambda: mlperf_model(name))
+
+    # libraries
+    def portable_host_library(self) -> KernelLibrary:
+        return self._once(("lib", "portable-host"), lambda: build_library(
+            "portable_host", portable_sources(), PORTABLE_DIR / "src", PORTABLE_DIR / "include",
+            self.root / "lib", cc=HOST_CC, ar=HOST_AR, cflags=HOST_CFLAGS))
+
+    def ns_cmsis_nn_host_library(self, root: pathlib.Path) -> KernelLibrary:
+        return self._once(("lib", "ns-host"), lambda: build_library(
+            "ns_cmsis_nn_host", ns_cmsis_nn_sources(root), root / "Source", root / "Include",
+            self.root / "lib", cc=HOST_CC, ar=HOST_AR, cflags=NS_CMSIS_NN_HOST_CFLAGS))
+
+    def portable_arm_library(self, cc: str, ar: str) -> KernelLibrary:
+        return self._once(("lib", "portable-arm"), lambda: build_library(
+            "portable_cm55", portable_sources(), PORTABLE_DIR / "src", PORTABLE_DIR / "include",
+            self.root / "lib", cc=cc, ar=ar, cflags=ARM_CFLAGS))
+
+    def ns_cmsis_nn_arm_library(self, root: pathlib.Path, cc: str, ar: str) -> KernelLibrary:
+        return self._once(("lib", "ns-arm"), lambda: build_library(
+            "ns_cmsis_nn_cm55", ns_cmsis_nn_sources(root), root / "Source", root / "Include",
+            self.root / "lib", cc=cc, ar=ar, cflags=NS_CMSIS_NN_ARM_CFLAGS))
+
+    # modules
+    def module_dir(self, model: ModelUnderTest, target: str) -> pathlib.Path:
+        return self._once(("module", model.name, target), lambda: convert(
+            model, self.root / "modules" / target / model.name, target))
+
+    def host_outputs(self, model: ModelUnderTest, library: KernelLibrary) -> list[list[np.ndarray]]:
+        def make():
+            exe = self.root / "bin" / library.name / model.name
+            exe.parent.mkdir(parents=True, exist_ok=True)
+            build_host_executable(self.module_dir(model, "host"), library, exe)
+            return run_host_executable(exe, model)
+        return self._once(("host-run", model.name, library.name), make)
+
+    def qemu_run(self, model: ModelUnderTest, library: KernelLibrary, cc: str,
+                 qemu: str) -> QemuRun:
+        def make():
+            fw_dir = self.root / "firmware" / library.name
+            fw_dir.mkdir(parents=True, exist_ok=True)
+            data = self._once(("test-data", model.name), lambda: write_test_data(
+                model, self.root / "firmware" / f"{model.name}_test_data.c"))
+            elf = build_firmware(self.module_dir(model, "corstone300"), library, data,
+                                 fw_dir / f"{model.name}.elf", cc)
+            return run_firmware(elf, model, qemu)
+        return self._once(("qemu-run", model.name, library.name), make)
