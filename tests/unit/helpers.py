@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Shared fixtures-free helpers for the compiler's unit tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NS_SKIP = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+MLPERF = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8")
+# A peer compiler's scratch arenas on a Cortex-M55 target (issue 3): ours must not exceed them.
+ARENA_TARGETS = {"kws_ref_model": 19344, "vww_96_int8": 55296, "pretrainedResnet_quant": 49728, "ad01_int8": 768}
+
+
+def models_dir() -> Path:
+    return Path(os.environ.get("HELIA_MODELS_DIR", REPO.parent / "shared" / "models" / "mlperf-tiny"))
+
+
+def mlperf_model(name: str) -> Path:
+    path = models_dir() / f"{name}.tflite"
+    if not path.exists():
+        pytest.skip(f"MLPerf model {path} not found (set HELIA_MODELS_DIR)")
+    return path
+
+
+def ns_cmsis_nn_dir() -> Path:
+    value = os.environ.get("HELIA_NS_CMSIS_NN_DIR")
+    if not value:
+        pytest.skip(NS_SKIP)
+    return Path(value)
+
+
+def portable_kernels_dir() -> Path:
+    root = REPO / "kernels" / "portable"
+    if not (root / "include" / "arm_nnfunctions.h").exists() or not list((root / "src").rglob("*.c")):
+        pytest.skip("portable kernels not present yet (kernels/portable/include + src)")
+    return root
+
+
+def require_gcc() -> str:
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        pytest.skip("host gcc not installed")
+    return gcc
+
+
+def function_body(c_source: str, position: int) -> str:
+    """The text of the generated static function for operator ``position``."""
+    match = re.search(rf"_op_{position}\(uint8_t \*arena\)\n\{{\n(.*?)\n\}}\n", c_source, re.S)
+    assert match, f"no function for operator {position}"
+    return match.group(1)
+
+
+def compile_c(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, cwd=cwd)
