@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: Apache-2.0
+"""helia_aot_golden_test: a module's outputs against LiteRT's, on a simulator or the host."""
+
+load("//toolchains/simulators:defs.bzl", "cortex_m_test")
+load(":providers.bzl", "HeliaModuleInfo")
+
+def _helia_golden_data_impl(ctx):
+    module = ctx.attr.module[HeliaModuleInfo]
+    test_data = ctx.actions.declare_file("{}/{}_test_data.c".format(ctx.label.name, module.prefix))
+    test_main = ctx.actions.declare_file("{}/{}_test_main.c".format(ctx.label.name, module.prefix))
+    args = ctx.actions.args()
+    args.add("--model", module.model)
+    args.add("--prefix", module.prefix)
+    args.add("--target", module.target)
+    if module.config:
+        args.add("--config", module.config)
+    args.add("--num-samples", str(ctx.attr.num_samples))
+    args.add("--seed", str(ctx.attr.seed))
+    args.add("--test-data", test_data)
+    args.add("--test-main", test_main)
+    ctx.actions.run(
+        executable = ctx.executable._golden,
+        arguments = [args],
+        inputs = [module.model] + ([module.config] if module.config else []),
+        outputs = [test_data, test_main],
+        mnemonic = "HeliaAotGolden",
+        progress_message = "helia-aot: LiteRT golden data for %{label}",
+    )
+    return [DefaultInfo(files = depset([test_data, test_main]))]
+
+helia_golden_data = rule(
+    implementation = _helia_golden_data_impl,
+    doc = "Seeded golden inputs, LiteRT reference outputs and the C harness for a helia_aot_module.",
+    attrs = {
+        "module": attr.label(mandatory = True, providers = [HeliaModuleInfo]),
+        "num_samples": attr.int(default = 20),
+        "seed": attr.int(default = 0),
+        "_golden": attr.label(
+            default = "//rules/private:golden_action",
+            executable = True,
+            cfg = "exec",
+        ),
+    },
+)
+
+_SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
+
+def helia_aot_golden_test(
+        name,
+        module,
+        num_samples = 20,
+        seed = 0,
+        tolerance = 1,
+        simulator = "qemu",
+        prefix = None,
+        **kwargs):
+    """Checks a helia_aot_module against LiteRT's reference kernels.
+
+    A build action draws `num_samples` seeded inputs and runs LiteRT's reference kernels on them;
+    a harness runs the module on the same inputs and passes only when every output is within
+    `tolerance` codes. The log prints, per output, max |diff| and the number of codes off; a
+    mismatch names the output index and the first differing element. On a simulator the log also
+    gives the instruction count of one model_run (QEMU -icount).
+
+    Args:
+      name: the test's name.
+      module: a helia_aot_module target.
+      num_samples: how many random inputs to compare on.
+      seed: seed of the random inputs.
+      tolerance: the largest accepted difference, in output quantization codes.
+      simulator: "qemu" (QEMU mps3-an547, Corstone-300), "fvp" (Arm's FVP_Corstone_SSE-300, see
+        HELIA_FVP) or "host" (host build under ASan and UBSan).
+      prefix: the module's prefix, when it is not the module target's name.
+      **kwargs: passed to the test rule (size, tags, timeout, ...).
+    """
+    module_prefix = prefix or native.package_relative_label(module).name
+    helia_golden_data(
+        name = name + "_golden",
+        module = module,
+        num_samples = num_samples,
+        seed = seed,
+        testonly = True,
+    )
+    defines = ["{}_TEST_TOLERANCE={}".format(module_prefix.upper(), tolerance)]
+    if simulator == "host":
+        native.cc_test(
+            name = name,
+            srcs = [":" + name + "_golden"],
+            copts = _SANITIZERS + ["-std=c99", "-Wall", "-Wextra", "-Werror"],
+            linkopts = _SANITIZERS,
+            local_defines = defines,
+            target_compatible_with = ["@platforms//os:linux"],
+            deps = [module],
+            **kwargs
+        )
+    elif simulator in ("qemu", "fvp"):
+        native.cc_binary(
+            name = name + "_firmware",
+            srcs = [":" + name + "_golden"],
+            copts = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-include", "golden_profile.h"],
+            local_defines = defines,
+            target_compatible_with = ["//toolchains/constraints:cortex_m55"],
+            testonly = True,
+            deps = [module, "//toolchains/corstone300:golden_profile"],
+        )
+        cortex_m_test(
+            name = name,
+            firmware = ":" + name + "_firmware",
+            simulator = simulator,
+            expected_output = ["PASS: {} samples".format(num_samples)],
+            **kwargs
+        )
+    else:
+        fail("helia_aot_golden_test {}: simulator must be qemu, fvp or host, not '{}'".format(name, simulator))

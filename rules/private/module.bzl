@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: Apache-2.0
+"""helia_aot_module: a .tflite model compiled into a C module, usable as a cc dependency."""
+
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
+load(":providers.bzl", "HeliaModuleInfo")
+load(":targets.bzl", "DEFAULT_TARGET_FOR_CORE", "PLATFORM_CORE_ATTRS", "TARGET_CORES", "platform_core")
+
+def _resolve_target(ctx):
+    core = platform_core(ctx)
+    target = ctx.attr.target or DEFAULT_TARGET_FOR_CORE[core]
+    expected_core = TARGET_CORES.get(target)
+    if expected_core != None and expected_core != core:
+        fail(("helia_aot_module {label}: target '{target}' runs on {expected}, but this build is for a " +
+              "{core} platform. Set target to one for {core} ({suggested}), leave it unset, or build " +
+              "with a {expected} platform.").format(
+            label = ctx.label,
+            target = target,
+            expected = expected_core,
+            core = core,
+            suggested = DEFAULT_TARGET_FOR_CORE[core],
+        ))
+    return target
+
+def _helia_aot_module_impl(ctx):
+    prefix = ctx.attr.prefix or ctx.label.name
+    target = _resolve_target(ctx)
+    include_dir = ctx.actions.declare_directory(ctx.label.name + "/include")
+    src_dir = ctx.actions.declare_directory(ctx.label.name + "/src")
+    plan = ctx.actions.declare_file("{}/{}_plan.json".format(ctx.label.name, prefix))
+    report = ctx.actions.declare_file("{}/{}_report.json".format(ctx.label.name, prefix))
+
+    args = ctx.actions.args()
+    args.add("--model", ctx.file.model)
+    args.add("--prefix", prefix)
+    args.add("--target", target)
+    if ctx.file.config:
+        args.add("--config", ctx.file.config)
+    args.add("--include-dir", include_dir.path)
+    args.add("--src-dir", src_dir.path)
+    args.add("--plan", plan)
+    args.add("--report", report)
+    ctx.actions.run(
+        executable = ctx.executable._compiler,
+        arguments = [args],
+        inputs = [ctx.file.model] + ([ctx.file.config] if ctx.file.config else []),
+        outputs = [include_dir, src_dir, plan, report],
+        mnemonic = "HeliaAotConvert",
+        progress_message = "helia-aot: converting %{label} for " + target,
+    )
+
+    cc_toolchain = find_cpp_toolchain(ctx)
+    feature_configuration = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    kernels = ctx.attr.kernels[CcInfo]
+    compilation_context, compilation_outputs = cc_common.compile(
+        name = ctx.label.name,
+        actions = ctx.actions,
+        feature_configuration = feature_configuration,
+        cc_toolchain = cc_toolchain,
+        srcs = [src_dir],
+        public_hdrs = [include_dir],
+        includes = [include_dir.path],
+        compilation_contexts = [kernels.compilation_context],
+        user_compile_flags = ["-std=c99", "-Wall", "-Wextra", "-Werror"] + ctx.attr.copts,
+    )
+    linking_context, _ = cc_common.create_linking_context_from_compilation_outputs(
+        name = ctx.label.name,
+        actions = ctx.actions,
+        feature_configuration = feature_configuration,
+        cc_toolchain = cc_toolchain,
+        compilation_outputs = compilation_outputs,
+        linking_contexts = [kernels.linking_context],
+        disallow_dynamic_library = True,
+    )
+    module_cc_info = CcInfo(compilation_context = compilation_context, linking_context = linking_context)
+    return [
+        # The objects too, so that `bazel build` proves the generated C compiles warning-free.
+        DefaultInfo(files = depset(
+            [include_dir, src_dir, plan, report] + compilation_outputs.objects + compilation_outputs.pic_objects,
+        )),
+        cc_common.merge_cc_infos(direct_cc_infos = [module_cc_info], cc_infos = [kernels]),
+        OutputGroupInfo(plan = depset([plan]), report = depset([report]), sources = depset([include_dir, src_dir])),
+        HeliaModuleInfo(
+            prefix = prefix,
+            target = target,
+            model = ctx.file.model,
+            config = ctx.file.config,
+            plan = plan,
+            report = report,
+        ),
+    ]
+
+helia_aot_module = rule(
+    implementation = _helia_aot_module_impl,
+    doc = """Compiles a LiteRT model into a C module with helia-aot, as one hermetic action.
+
+The target is a cc dependency: list it in the `deps` of any cc_library or cc_binary and include
+`<prefix>_model.h`. It carries the kernel library chosen by `//kernels:backend`. The output groups
+`plan` and `report` hold `<prefix>_plan.json` and `<prefix>_report.json`.""",
+    attrs = dict({
+        "model": attr.label(
+            mandatory = True,
+            allow_single_file = [".tflite"],
+            doc = "The LiteRT flatbuffer to compile.",
+        ),
+        "prefix": attr.string(
+            doc = "C symbol and file prefix of the module (a C identifier). Defaults to the target name.",
+        ),
+        "target": attr.string(
+            doc = "helia-aot target (see `helia-aot targets`), e.g. corstone300, apollo510_evb, " +
+                  "apollo4p_evb, host. Defaults from the platform being built: corstone300 for the " +
+                  "Cortex-M55 platform, apollo4p_evb for Cortex-M4, host otherwise. A target whose " +
+                  "core differs from the platform's is an analysis error.",
+        ),
+        "config": attr.label(
+            allow_single_file = [".yaml", ".yml"],
+            doc = "Optional helia-aot YAML configuration (memory, optimization, ... sections).",
+        ),
+        "kernels": attr.label(
+            default = "//kernels",
+            providers = [CcInfo],
+            doc = "The kernel library the module calls. The default follows the build setting " +
+                  "//kernels:backend (portable or ns_cmsis_nn).",
+        ),
+        "copts": attr.string_list(
+            doc = "Extra C compiler flags for the generated sources.",
+        ),
+        "_compiler": attr.label(
+            default = "//rules/private:convert_action",
+            executable = True,
+            cfg = "exec",
+        ),
+    }, **PLATFORM_CORE_ATTRS),
+    fragments = ["cpp"],
+    toolchains = use_cpp_toolchain(),
+)
