@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The helia-aot command: exit codes and the one-line error format."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from .helpers import REPO
+
+
+def run(*args, cwd=None):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "-m", "helia_aot", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd)
+
+
+def one_error_line(proc, error_class):
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"error: {error_class}: ")
+    assert "Traceback" not in proc.stderr
+    return lines[0]
+
+
+def test_targets_lists_registry():
+    proc = run("targets")
+    assert proc.returncode == 0
+    names = [line.split()[0] for line in proc.stdout.splitlines()]
+    assert names == ["apollo4p_evb", "apollo510_evb", "corstone300", "host"]
+    assert "cpu=cortex-m55" in proc.stdout and "capabilities=[dsp, mve, fpu, fp16]" in proc.stdout
+
+
+def test_missing_model(tmp_path):
+    line = one_error_line(run("convert", str(tmp_path / "none.tflite"), "-o", str(tmp_path / "o")),
+                          "InvalidModelError")
+    assert "none.tflite does not exist" in line
+
+
+def test_empty_and_truncated_model(tmp_path):
+    empty = tmp_path / "empty.tflite"
+    empty.write_bytes(b"")
+    assert "is empty" in one_error_line(run("convert", str(empty), "-o", str(tmp_path / "o")), "InvalidModelError")
+    junk = tmp_path / "junk.tflite"
+    junk.write_bytes(b"\x10\x00\x00\x00TFL3" + b"\xff" * 40)
+    one_error_line(run("convert", str(junk), "-o", str(tmp_path / "o")), "InvalidModelError")
+    assert not (tmp_path / "o").exists()
+
+
+def test_unknown_target_and_bad_prefix(tmp_path):
+    model = tmp_path / "m.tflite"
+    from tests.unit.test_errors import relu_model
+    model.write_bytes(relu_model())
+    one_error_line(run("convert", str(model), "-o", str(tmp_path / "o"), "--target", "nope"), "UnknownTargetError")
+    one_error_line(run("convert", str(model), "-o", str(tmp_path / "o"), "--prefix", "1x"), "InvalidPrefixError")
+    debug = run("convert", str(model), "-o", str(tmp_path / "o"), "--prefix", "1x", "--verbosity=debug")
+    assert debug.returncode == 2 and "Traceback" in debug.stderr
+
+
+def test_convert_success_and_config_override(tmp_path):
+    model = tmp_path / "m.tflite"
+    from tests.unit.test_errors import relu_model
+    model.write_bytes(relu_model())
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("module:\n  prefix: fromfile\ntarget:\n  name: corstone300\n")
+    proc = run("convert", str(model), "-o", str(tmp_path / "o"), "--config", str(cfg), "--prefix", "fromflag")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "o" / "include" / "fromflag_model.h").exists()
+    assert '"name": "corstone300"' in (tmp_path / "o" / "fromflag_plan.json").read_text()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("modul:\n  prefix: x\n")
+    one_error_line(run("convert", str(model), "-o", str(tmp_path / "o2"), "--config", str(bad)), "InvalidConfigError")

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Plan and report files against their generated schemas; ids; determinism; MLPerf figures."""
+
+from __future__ import annotations
+
+import filecmp
+import json
+
+import pytest
+
+import helia_aot
+from helia_aot.plan import plan_schema, report_schema
+from helia_aot.schema import validate
+
+from .helpers import ARENA_TARGETS, MLPERF, mlperf_model
+
+
+@pytest.fixture(scope="module")
+def kws(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kws") / "out"
+    return helia_aot.convert(mlperf_model("kws_ref_model"), out, target="corstone300", prefix="kws")
+
+
+def test_plan_and_report_validate(kws):
+    plan = json.loads((kws.output_dir / "kws_plan.json").read_text())
+    report = json.loads((kws.output_dir / "kws_report.json").read_text())
+    assert validate(plan, plan_schema()) == []
+    assert validate(report, report_schema()) == []
+    plan["operators"][0]["surprise"] = 1
+    assert validate(plan, plan_schema()) == ["$.operators[0]: unknown field 'surprise'"]
+    del report["total_macs"]
+    assert "missing required field 'total_macs'" in validate(report, report_schema())[0]
+
+
+def test_plan_fields(kws):
+    plan, report = kws.plan, kws.report
+    assert plan["generator"] == {"helia_aot": helia_aot.__version__, "cmsis_nn_required": "7.29.2"}
+    assert plan["model"]["sha256"] == "aeea436800704fce17b17292e4412630ad856e9d777c044c64ef748a880bd0ae"
+    assert plan["platform"]["kernel_build"] == "mve"
+    first = plan["operators"][0]
+    assert first["id"].startswith("main:functional_1/activation/Relu;") and first["id_source"] == "output_name"
+    assert [o["index"] for o in plan["operators"]] == list(range(13))
+    assert report["total_macs"] == 2656768
+    calls = {c["symbol"]: c["operator_ids"] for c in report["kernel_calls"]}
+    assert sorted(calls) == [c["symbol"] for c in report["kernel_calls"]]
+    assert len(calls["arm_convolve_1x1_s8_fast"]) == 4
+    assert {a["kind"] for a in report["arenas"]} == {"scratch", "constant", "persistent"}
+
+
+def test_repeated_output_names_get_suffixes(tmp_path):
+    from tests.modelgen import ModelBuilder
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), scale=0.5, zero_point=0)
+    y1 = b.tensor("same", (1, 4), scale=0.5, zero_point=0)
+    y2 = b.tensor("same", (1, 4), scale=0.5, zero_point=0)
+    b.op("RELU", [x], [y1])
+    b.op("RELU", [y1], [y2])
+    b.output(y2)
+    result = helia_aot.convert(b.build(), tmp_path / "o")
+    assert [o["id"] for o in result.plan["operators"]] == ["main:same#1", "main:same#2"]
+
+
+def test_two_conversions_are_byte_identical(tmp_path):
+    model = mlperf_model("pretrainedResnet_quant")
+    helia_aot.convert(model, tmp_path / "a", target="corstone300", with_test_data=True, num_test_samples=1)
+    helia_aot.convert(model, tmp_path / "b", target="corstone300", with_test_data=True, num_test_samples=1)
+    cmp = filecmp.dircmp(tmp_path / "a", tmp_path / "b")
+    files = [p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file()]
+    assert len(files) == 10
+    for rel in files:
+        assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
+    assert not cmp.diff_files
+
+
+@pytest.mark.parametrize("name", MLPERF)
+def test_mlperf_arena_at_or_under_target(tmp_path, name):
+    result = helia_aot.convert(mlperf_model(name), tmp_path / "o", target="corstone300")
+    mem = result.report["memory"]
+    assert mem["scratch_arena_bytes"] <= ARENA_TARGETS[name]
+    assert mem["lower_bound_bytes"] <= mem["scratch_arena_bytes"]
+    # Offsets in the plan never overlap for buffers alive at the same step.
+    bufs = result.plan["memory"]["buffers"]
+    for i, a in enumerate(bufs):
+        for b in bufs[i + 1:]:
+            if a["first"] <= b["last"] and b["first"] <= a["last"]:
+                assert a["offset"] + a["bytes"] <= b["offset"] or b["offset"] + b["bytes"] <= a["offset"]
