@@ -10,6 +10,23 @@ NS_CMSIS_NN_TAG = "v7.29.2"
 NS_CMSIS_NN_COMMIT = "631726420b04860a5c4236956a3741ff5a96bd7f"
 NS_CMSIS_NN_MINIMUM = (7, 29, 2)
 
+_UNAVAILABLE_BZL = """\
+def _unavailable_impl(ctx):
+    fail(ctx.attr.message)
+
+unavailable_library = rule(implementation = _unavailable_impl, attrs = {"message": attr.string()})
+"""
+
+_UNAVAILABLE_BUILD = """\
+load(":unavailable.bzl", "unavailable_library")
+
+unavailable_library(
+    name = "ns_cmsis_nn",
+    message = "{message}",
+    visibility = ["//visibility:public"],
+)
+"""
+
 def _checkout_version(rctx, include_dir):
     header = rctx.read(include_dir + "/arm_nn_types.h")
     version = []
@@ -44,8 +61,15 @@ def _ns_cmsis_nn_repository_impl(rctx):
             allow_fail = True,
         )
         if not result.success:
-            fail("ns-cmsis-nn {} could not be downloaded (no network?). Set HELIA_NS_CMSIS_NN_DIR to a local ".format(NS_CMSIS_NN_TAG) +
-                 "checkout, or build with --//kernels:backend=portable for helia-aot's portable kernels.")
+            # Fail only if a build really selects ns-cmsis-nn, not when the repository is fetched
+            # (queries and builds with the portable kernels must keep working offline).
+            rctx.file("unavailable.bzl", _UNAVAILABLE_BZL)
+            rctx.file("BUILD.bazel", _UNAVAILABLE_BUILD.format(
+                message = ("ns-cmsis-nn {} could not be downloaded (no network?). Set HELIA_NS_CMSIS_NN_DIR " +
+                           "to a local checkout, or build with --//kernels:backend=portable for helia-aot's " +
+                           "portable kernels.").format(NS_CMSIS_NN_TAG),
+            ))
+            return
     rctx.symlink(rctx.attr.build_file, "BUILD.bazel")
 
 ns_cmsis_nn_repository = repository_rule(
