@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: the public structs, enums and version macros of the ns-cmsis-nn v7.29.2 API. */
+
+#ifndef ARM_NN_TYPES_H
+#define ARM_NN_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * The API version these kernels reproduce. Generated code may test NS_CMSIS_NN_VERSION, so it is
+ * packed the same way: MAJOR * 1000000 + MINOR * 1000 + PATCH.
+ */
+#define NS_CMSIS_NN_VERSION_MAJOR (7)
+#define NS_CMSIS_NN_VERSION_MINOR (29)
+#define NS_CMSIS_NN_VERSION_PATCH (2)
+#define NS_CMSIS_NN_VERSION                                                                            \
+    ((NS_CMSIS_NN_VERSION_MAJOR * 1000000) + (NS_CMSIS_NN_VERSION_MINOR * 1000) + NS_CMSIS_NN_VERSION_PATCH)
+
+/* The Ambiq flavour of the API (extra weight_sum_ctx arguments) is the one implemented here. */
+#define NS_CMSIS_NN (1)
+
+/* Identifies this library: the helia-aot portable C99 kernels, not ns-cmsis-nn itself. */
+#define HELIA_PORTABLE_KERNELS (1)
+
+/** Status returned by the kernels. */
+typedef enum
+{
+    ARM_CMSIS_NN_SUCCESS = 0,        /**< Done. */
+    ARM_CMSIS_NN_ARG_ERROR = -1,     /**< An argument is out of the supported range. */
+    ARM_CMSIS_NN_NO_IMPL_ERROR = -2, /**< No implementation for this case. */
+    ARM_CMSIS_NN_FAILURE = -3,       /**< Internal logic error. */
+} arm_cmsis_nn_status;
+
+/** Width and height of a 2-D window (stride, padding, dilation). */
+typedef struct
+{
+    int32_t w;
+    int32_t h;
+} cmsis_nn_tile;
+
+/** Scratch memory handed to a kernel. The portable kernels never read or write it. */
+typedef struct
+{
+    void *buf;
+    int32_t size;
+} cmsis_nn_context;
+
+/** Tensor shape in NHWC order; n is the batch or the output-channel count, depending on the tensor. */
+typedef struct
+{
+    int32_t n;
+    int32_t h;
+    int32_t w;
+    int32_t c;
+} cmsis_nn_dims;
+
+/** One requantization multiplier and shift per output channel. */
+typedef struct
+{
+    int32_t *multiplier;
+    int32_t *shift;
+} cmsis_nn_per_channel_quant_params;
+
+/** One requantization multiplier and shift for a whole tensor. */
+typedef struct
+{
+    int32_t multiplier;
+    int32_t shift;
+} cmsis_nn_per_tensor_quant_params;
+
+/** Requantization that is either per tensor (one entry) or per channel. */
+typedef struct
+{
+    int32_t *multiplier;
+    int32_t *shift;
+    int32_t is_per_channel;
+} cmsis_nn_quant_params;
+
+/** Output clamp range, in output quantized units. */
+typedef struct
+{
+    int32_t min;
+    int32_t max;
+} cmsis_nn_activation;
+
+/** Convolution parameters. input_offset is minus the input zero point, output_offset the output zero point. */
+typedef struct
+{
+    int32_t input_offset;
+    int32_t output_offset;
+    cmsis_nn_tile stride;
+    cmsis_nn_tile padding;
+    cmsis_nn_tile dilation;
+    cmsis_nn_activation activation;
+} cmsis_nn_conv_params;
+
+/** Depthwise convolution parameters; ch_mult * input channels = output channels. */
+typedef struct
+{
+    int32_t input_offset;
+    int32_t output_offset;
+    int32_t ch_mult;
+    cmsis_nn_tile stride;
+    cmsis_nn_tile padding;
+    cmsis_nn_tile dilation;
+    cmsis_nn_activation activation;
+} cmsis_nn_dw_conv_params;
+
+/** Pooling parameters. */
+typedef struct
+{
+    cmsis_nn_tile stride;
+    cmsis_nn_tile padding;
+    cmsis_nn_activation activation;
+} cmsis_nn_pool_params;
+
+/** Fully connected parameters; the offsets are minus the input/filter zero points and the output zero point. */
+typedef struct
+{
+    int32_t input_offset;
+    int32_t filter_offset;
+    int32_t output_offset;
+    cmsis_nn_activation activation;
+} cmsis_nn_fc_params;
+
+/** Transpose parameters: output axis i takes input axis permutations[i]. */
+typedef struct
+{
+    const int32_t num_dims;
+    const uint32_t *permutations;
+} cmsis_nn_transpose_params;
+
+#endif /* ARM_NN_TYPES_H */

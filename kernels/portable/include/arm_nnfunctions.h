@@ -1,0 +1,535 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: the int8 subset of the ns-cmsis-nn v7.29.2 public API, same declarations. */
+
+/*
+ * Every function declared here is implemented in plain C99 under kernels/portable/src and gives
+ * bit-identical results to ns-cmsis-nn's plain-C build. Differences from that library:
+ *  - no kernel reads ctx->buf or weight_sum_ctx; both may be NULL or of any size;
+ *  - *_get_buffer_size functions still report what ns-cmsis-nn reports, so callers can size
+ *    scratch for either library.
+ * See kernels/portable/README.md for the list and the known deliberate differences.
+ */
+
+#ifndef ARM_NNFUNCTIONS_H
+#define ARM_NNFUNCTIONS_H
+
+#include "arm_nn_math_types.h"
+#include "arm_nn_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- CONV_2D ------------------------------------------------------------------------------ */
+
+/* General s8 convolution (groups = input channels / filter channels). upscale_dims may be NULL.
+ * An upscale_dims h or w of 2 means input_dims describe the input stretched 2x along that axis,
+ * with the inserted odd rows/columns holding the input zero point. */
+arm_cmsis_nn_status arm_convolve_s8(const cmsis_nn_context *ctx,
+                                    const cmsis_nn_context *weight_sum_ctx,
+                                    const cmsis_nn_conv_params *conv_params,
+                                    const cmsis_nn_per_channel_quant_params *quant_params,
+                                    const cmsis_nn_dims *input_dims,
+                                    const int8_t *input_data,
+                                    const cmsis_nn_dims *filter_dims,
+                                    const int8_t *filter_data,
+                                    const cmsis_nn_dims *bias_dims,
+                                    const int32_t *bias_data,
+                                    const cmsis_nn_dims *upscale_dims,
+                                    const cmsis_nn_dims *output_dims,
+                                    int8_t *output_data);
+
+/* 1x1 convolution, no padding, stride 1: one matrix product over all pixels. */
+arm_cmsis_nn_status arm_convolve_1x1_s8_fast(const cmsis_nn_context *ctx,
+                                             const cmsis_nn_context *weight_sum_ctx,
+                                             const cmsis_nn_conv_params *conv_params,
+                                             const cmsis_nn_per_channel_quant_params *quant_params,
+                                             const cmsis_nn_dims *input_dims,
+                                             const int8_t *input_data,
+                                             const cmsis_nn_dims *filter_dims,
+                                             const int8_t *filter_data,
+                                             const cmsis_nn_dims *bias_dims,
+                                             const int32_t *bias_data,
+                                             const cmsis_nn_dims *output_dims,
+                                             int8_t *output_data);
+
+/* 1x1 convolution, no padding, any stride. */
+arm_cmsis_nn_status arm_convolve_1x1_s8(const cmsis_nn_context *ctx,
+                                        const cmsis_nn_context *weight_sum_ctx,
+                                        const cmsis_nn_conv_params *conv_params,
+                                        const cmsis_nn_per_channel_quant_params *quant_params,
+                                        const cmsis_nn_dims *input_dims,
+                                        const int8_t *input_data,
+                                        const cmsis_nn_dims *filter_dims,
+                                        const int8_t *filter_data,
+                                        const cmsis_nn_dims *bias_dims,
+                                        const int32_t *bias_data,
+                                        const cmsis_nn_dims *output_dims,
+                                        int8_t *output_data);
+
+/* 1xN convolution on a single input row. */
+arm_cmsis_nn_status arm_convolve_1_x_n_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_context *weight_sum_ctx,
+                                          const cmsis_nn_conv_params *conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
+/* Picks 1x1_fast, 1x1, 1_x_n or the general convolution from the shapes. */
+arm_cmsis_nn_status arm_convolve_wrapper_s8(const cmsis_nn_context *ctx,
+                                            const cmsis_nn_context *weight_sum_ctx,
+                                            const cmsis_nn_conv_params *conv_params,
+                                            const cmsis_nn_per_channel_quant_params *quant_params,
+                                            const cmsis_nn_dims *input_dims,
+                                            const int8_t *input_data,
+                                            const cmsis_nn_dims *filter_dims,
+                                            const int8_t *filter_data,
+                                            const cmsis_nn_dims *bias_dims,
+                                            const int32_t *bias_data,
+                                            const cmsis_nn_dims *output_dims,
+                                            int8_t *output_data);
+
+int32_t arm_convolve_s8_get_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
+
+int32_t arm_convolve_1x1_s8_fast_get_buffer_size(const cmsis_nn_dims *input_dims);
+
+int32_t arm_convolve_1_x_n_s8_get_buffer_size(const cmsis_nn_conv_params *conv_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const cmsis_nn_dims *output_dims);
+
+int32_t arm_convolve_wrapper_s8_get_buffer_size(const cmsis_nn_conv_params *conv_params,
+                                                const cmsis_nn_dims *input_dims,
+                                                const cmsis_nn_dims *filter_dims,
+                                                const cmsis_nn_dims *output_dims);
+
+int32_t arm_convolve_wrapper_s8_get_buffer_size_mve(const cmsis_nn_conv_params *conv_params,
+                                                    const cmsis_nn_dims *input_dims,
+                                                    const cmsis_nn_dims *filter_dims,
+                                                    const cmsis_nn_dims *output_dims);
+
+int32_t arm_convolve_wrapper_s8_get_buffer_size_dsp(const cmsis_nn_conv_params *conv_params,
+                                                    const cmsis_nn_dims *input_dims,
+                                                    const cmsis_nn_dims *filter_dims,
+                                                    const cmsis_nn_dims *output_dims);
+
+int32_t arm_convolve_s8_get_buffer_size_mve(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
+
+int32_t arm_convolve_s8_get_weights_sum_size(const cmsis_nn_dims *output_dims);
+
+/* Per output channel: bias + lhs_offset * sum of that channel's weights. */
+arm_cmsis_nn_status arm_convolve_weight_sum(int32_t *vector_sum_buf,
+                                            const int8_t *rhs,
+                                            const cmsis_nn_dims *input_dims,
+                                            const cmsis_nn_dims *filter_dims,
+                                            const cmsis_nn_dims *output_dims,
+                                            const int32_t lhs_offset,
+                                            const int32_t *bias_data);
+
+/* ---- DEPTHWISE_CONV_2D -------------------------------------------------------------------- */
+
+arm_cmsis_nn_status arm_depthwise_conv_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_dw_conv_params *dw_conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
+arm_cmsis_nn_status arm_depthwise_conv_s8_opt(const cmsis_nn_context *ctx,
+                                              const cmsis_nn_context *weight_sum_ctx,
+                                              const cmsis_nn_dw_conv_params *dw_conv_params,
+                                              const cmsis_nn_per_channel_quant_params *quant_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const int8_t *input_data,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const int8_t *filter_data,
+                                              const cmsis_nn_dims *bias_dims,
+                                              const int32_t *bias_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              int8_t *output_data);
+
+arm_cmsis_nn_status arm_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
+                                              const cmsis_nn_dw_conv_params *dw_conv_params,
+                                              const cmsis_nn_per_channel_quant_params *quant_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const int8_t *input_data,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const int8_t *filter_data,
+                                              const cmsis_nn_dims *bias_dims,
+                                              const int32_t *bias_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              int8_t *output_data);
+
+arm_cmsis_nn_status arm_depthwise_conv_wrapper_s8(const cmsis_nn_context *ctx,
+                                                  const cmsis_nn_context *weight_sum_ctx,
+                                                  const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                  const cmsis_nn_per_channel_quant_params *quant_params,
+                                                  const cmsis_nn_dims *input_dims,
+                                                  const int8_t *input_data,
+                                                  const cmsis_nn_dims *filter_dims,
+                                                  const int8_t *filter_data,
+                                                  const cmsis_nn_dims *bias_dims,
+                                                  const int32_t *bias_data,
+                                                  const cmsis_nn_dims *output_dims,
+                                                  int8_t *output_data);
+
+int32_t arm_depthwise_conv_s8_opt_get_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
+
+int32_t arm_depthwise_conv_wrapper_s8_get_buffer_size(const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                      const cmsis_nn_dims *input_dims,
+                                                      const cmsis_nn_dims *filter_dims,
+                                                      const cmsis_nn_dims *output_dims);
+
+int32_t arm_depthwise_conv_wrapper_s8_get_buffer_size_mve(const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                          const cmsis_nn_dims *input_dims,
+                                                          const cmsis_nn_dims *filter_dims,
+                                                          const cmsis_nn_dims *output_dims);
+
+int32_t arm_depthwise_conv_wrapper_s8_get_buffer_size_dsp(const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                          const cmsis_nn_dims *input_dims,
+                                                          const cmsis_nn_dims *filter_dims,
+                                                          const cmsis_nn_dims *output_dims);
+
+/* Per output channel: bias + lhs_offset * sum of that channel's kernel taps. */
+arm_cmsis_nn_status arm_depthwise_convolve_weight_sum(int32_t *vector_sum_buf,
+                                                      int8_t *scratch_buf,
+                                                      const int8_t *rhs,
+                                                      const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                      const cmsis_nn_dims *input_dims,
+                                                      const cmsis_nn_dims *filter_dims,
+                                                      const cmsis_nn_dims *output_dims,
+                                                      const int32_t lhs_offset,
+                                                      const int32_t *bias_data);
+
+/* ---- FULLY_CONNECTED ---------------------------------------------------------------------- */
+
+arm_cmsis_nn_status arm_fully_connected_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_fc_params *fc_params,
+                                          const cmsis_nn_per_tensor_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
+arm_cmsis_nn_status arm_fully_connected_per_channel_s8(const cmsis_nn_context *ctx,
+                                                       const cmsis_nn_fc_params *fc_params,
+                                                       const cmsis_nn_per_channel_quant_params *quant_params,
+                                                       const cmsis_nn_dims *input_dims,
+                                                       const int8_t *input_data,
+                                                       const cmsis_nn_dims *filter_dims,
+                                                       const int8_t *filter_data,
+                                                       const cmsis_nn_dims *bias_dims,
+                                                       const int32_t *bias_data,
+                                                       const cmsis_nn_dims *output_dims,
+                                                       int8_t *output_data);
+
+arm_cmsis_nn_status arm_fully_connected_wrapper_s8(const cmsis_nn_context *ctx,
+                                                   const cmsis_nn_fc_params *fc_params,
+                                                   const cmsis_nn_quant_params *quant_params,
+                                                   const cmsis_nn_dims *input_dims,
+                                                   const int8_t *input_data,
+                                                   const cmsis_nn_dims *filter_dims,
+                                                   const int8_t *filter_data,
+                                                   const cmsis_nn_dims *bias_dims,
+                                                   const int32_t *bias_data,
+                                                   const cmsis_nn_dims *output_dims,
+                                                   int8_t *output_data);
+
+/* Per row: bias + lhs_offset * (sum of the row + vector_cols * rhs_offset). */
+arm_cmsis_nn_status arm_vector_sum_s8(int32_t *vector_sum_buf,
+                                      const int32_t vector_cols,
+                                      const int32_t vector_rows,
+                                      const int8_t *vector_data,
+                                      const int32_t lhs_offset,
+                                      const int32_t rhs_offset,
+                                      const int32_t *bias_data);
+
+int32_t arm_fully_connected_s8_get_buffer_size(const cmsis_nn_dims *filter_dims);
+
+int32_t arm_fully_connected_s8_get_buffer_size_mve(const cmsis_nn_dims *filter_dims);
+
+int32_t arm_fully_connected_s8_get_buffer_size_dsp(const cmsis_nn_dims *filter_dims);
+
+/* ---- AVERAGE_POOL_2D / MAX_POOL_2D ---------------------------------------------------------- */
+
+arm_cmsis_nn_status arm_avgpool_s8(const cmsis_nn_context *ctx,
+                                   const cmsis_nn_pool_params *pool_params,
+                                   const cmsis_nn_dims *input_dims,
+                                   const int8_t *input_data,
+                                   const cmsis_nn_dims *filter_dims,
+                                   const cmsis_nn_dims *output_dims,
+                                   int8_t *output_data);
+
+int32_t arm_avgpool_s8_get_buffer_size(const int dim_dst_width, const int ch_src);
+
+int32_t arm_avgpool_s8_get_buffer_size_mve(const int dim_dst_width, const int ch_src);
+
+int32_t arm_avgpool_s8_get_buffer_size_dsp(const int dim_dst_width, const int ch_src);
+
+arm_cmsis_nn_status arm_max_pool_s8(const cmsis_nn_context *ctx,
+                                    const cmsis_nn_pool_params *pool_params,
+                                    const cmsis_nn_dims *input_dims,
+                                    const int8_t *input_data,
+                                    const cmsis_nn_dims *filter_dims,
+                                    const cmsis_nn_dims *output_dims,
+                                    int8_t *output_data);
+
+/* ---- SOFTMAX -------------------------------------------------------------------------------- */
+
+void arm_softmax_s8(const int8_t *input,
+                    const int32_t num_rows,
+                    const int32_t row_size,
+                    const int32_t mult,
+                    const int32_t shift,
+                    const int32_t diff_min,
+                    int8_t *output);
+
+/* ---- ADD / SUB / MUL ------------------------------------------------------------------------ */
+
+arm_cmsis_nn_status arm_elementwise_add_s8(const int8_t *input_1_vect,
+                                           const int8_t *input_2_vect,
+                                           const int32_t input_1_offset,
+                                           const int32_t input_1_mult,
+                                           const int32_t input_1_shift,
+                                           const int32_t input_2_offset,
+                                           const int32_t input_2_mult,
+                                           const int32_t input_2_shift,
+                                           const int32_t left_shift,
+                                           int8_t *output,
+                                           const int32_t out_offset,
+                                           const int32_t out_mult,
+                                           const int32_t out_shift,
+                                           const int32_t out_activation_min,
+                                           const int32_t out_activation_max,
+                                           const int32_t block_size);
+
+arm_cmsis_nn_status arm_elementwise_sub_s8(const int8_t *input_1_vect,
+                                           const int8_t *input_2_vect,
+                                           const int32_t input_1_offset,
+                                           const int32_t input_1_mult,
+                                           const int32_t input_1_shift,
+                                           const int32_t input_2_offset,
+                                           const int32_t input_2_mult,
+                                           const int32_t input_2_shift,
+                                           const int32_t left_shift,
+                                           int8_t *output,
+                                           const int32_t out_offset,
+                                           const int32_t out_mult,
+                                           const int32_t out_shift,
+                                           const int32_t out_activation_min,
+                                           const int32_t out_activation_max,
+                                           const int32_t block_size);
+
+arm_cmsis_nn_status arm_elementwise_mul_s8(const int8_t *input_1_vect,
+                                           const int8_t *input_2_vect,
+                                           const int32_t input_1_offset,
+                                           const int32_t input_2_offset,
+                                           int8_t *output,
+                                           const int32_t out_offset,
+                                           const int32_t out_mult,
+                                           const int32_t out_shift,
+                                           const int32_t out_activation_min,
+                                           const int32_t out_activation_max,
+                                           const int32_t block_size);
+
+/* Broadcasting entries: a dimension of size 1 in one input repeats along the other input's size. */
+arm_cmsis_nn_status arm_add_s8(const int8_t *input1_data,
+                               const cmsis_nn_dims *input1_dims,
+                               const int8_t *input2_data,
+                               const cmsis_nn_dims *input2_dims,
+                               const int32_t input1_offset,
+                               const int32_t input1_mult,
+                               const int32_t input1_shift,
+                               const int32_t input2_offset,
+                               const int32_t input2_mult,
+                               const int32_t input2_shift,
+                               const int32_t left_shift,
+                               int8_t *output_data,
+                               const cmsis_nn_dims *output_dims,
+                               const int32_t out_offset,
+                               const int32_t out_mult,
+                               const int32_t out_shift,
+                               const int32_t out_activation_min,
+                               const int32_t out_activation_max);
+
+arm_cmsis_nn_status arm_sub_s8(const int8_t *input1_data,
+                               const cmsis_nn_dims *input1_dims,
+                               const int8_t *input2_data,
+                               const cmsis_nn_dims *input2_dims,
+                               const int32_t input1_offset,
+                               const int32_t input1_mult,
+                               const int32_t input1_shift,
+                               const int32_t input2_offset,
+                               const int32_t input2_mult,
+                               const int32_t input2_shift,
+                               const int32_t left_shift,
+                               int8_t *output_data,
+                               const cmsis_nn_dims *output_dims,
+                               const int32_t out_offset,
+                               const int32_t out_mult,
+                               const int32_t out_shift,
+                               const int32_t out_activation_min,
+                               const int32_t out_activation_max);
+
+arm_cmsis_nn_status arm_mul_s8(const int8_t *input1_data,
+                               const cmsis_nn_dims *input1_dims,
+                               const int8_t *input2_data,
+                               const cmsis_nn_dims *input2_dims,
+                               const int32_t input1_offset,
+                               const int32_t input2_offset,
+                               int8_t *output_data,
+                               const cmsis_nn_dims *output_dims,
+                               const int32_t out_offset,
+                               const int32_t out_mult,
+                               const int32_t out_shift,
+                               const int32_t out_activation_min,
+                               const int32_t out_activation_max);
+
+/* ---- QUANTIZE (int8 -> int8) ------------------------------------------------------------------ */
+
+arm_cmsis_nn_status arm_requantize_s8_s8(const int8_t *input,
+                                         int8_t *output,
+                                         int32_t size,
+                                         int32_t effective_scale_multiplier,
+                                         int32_t effective_scale_shift,
+                                         int32_t input_zeropoint,
+                                         int32_t output_zeropoint);
+
+/* ---- CONCATENATION (x is the innermost axis, w the outermost) --------------------------------- */
+
+void arm_concatenation_s8_x(const int8_t *input,
+                            const uint16_t input_x,
+                            const uint16_t input_y,
+                            const uint16_t input_z,
+                            const uint16_t input_w,
+                            int8_t *output,
+                            const uint16_t output_x,
+                            const uint32_t offset_x);
+
+void arm_concatenation_s8_y(const int8_t *input,
+                            const uint16_t input_x,
+                            const uint16_t input_y,
+                            const uint16_t input_z,
+                            const uint16_t input_w,
+                            int8_t *output,
+                            const uint16_t output_y,
+                            const uint32_t offset_y);
+
+void arm_concatenation_s8_z(const int8_t *input,
+                            const uint16_t input_x,
+                            const uint16_t input_y,
+                            const uint16_t input_z,
+                            const uint16_t input_w,
+                            int8_t *output,
+                            const uint16_t output_z,
+                            const uint32_t offset_z);
+
+void arm_concatenation_s8_w(const int8_t *input,
+                            const uint16_t input_x,
+                            const uint16_t input_y,
+                            const uint16_t input_z,
+                            const uint16_t input_w,
+                            int8_t *output,
+                            const uint32_t offset_w);
+
+/* ---- PAD / TRANSPOSE / STRIDED_SLICE / MEAN / RESHAPE ----------------------------------------- */
+
+arm_cmsis_nn_status arm_pad_s8(const int8_t *input,
+                               int8_t *output,
+                               const int8_t pad_value,
+                               const cmsis_nn_dims *input_size,
+                               const cmsis_nn_dims *pre_pad,
+                               const cmsis_nn_dims *post_pad);
+
+arm_cmsis_nn_status arm_transpose_s8(const int8_t *input_data,
+                                     int8_t *const output_data,
+                                     const cmsis_nn_dims *const input_dims,
+                                     const cmsis_nn_dims *const output_dims,
+                                     const cmsis_nn_transpose_params *const transpose_params);
+
+arm_cmsis_nn_status arm_strided_slice_s8(const int8_t *input_data,
+                                         int8_t *output_data,
+                                         const cmsis_nn_dims *const input_dims,
+                                         const cmsis_nn_dims *const begin_dims,
+                                         const cmsis_nn_dims *const stride_dims,
+                                         const cmsis_nn_dims *const output_dims);
+
+/* axis_dims: a non-zero field marks that axis as reduced. The 1/count factor is part of out_mult/out_shift. */
+arm_cmsis_nn_status arm_mean_s8(const int8_t *input_data,
+                                const cmsis_nn_dims *input_dims,
+                                const int32_t input_offset,
+                                const cmsis_nn_dims *axis_dims,
+                                int8_t *output_data,
+                                const cmsis_nn_dims *output_dims,
+                                const int32_t out_offset,
+                                const int32_t out_mult,
+                                const int32_t out_shift);
+
+void arm_reshape_s8(const int8_t *input, int8_t *output, const uint32_t total_size);
+
+/* ---- Activations ------------------------------------------------------------------------------ */
+
+arm_cmsis_nn_status arm_relu_s8(const int8_t *input,
+                                const int32_t input_offset,
+                                const int32_t output_offset,
+                                const int32_t output_multiplier,
+                                const int32_t output_shift,
+                                int8_t *output,
+                                const int32_t output_size);
+
+arm_cmsis_nn_status
+arm_clamp_s8(const int8_t *input, const int8_t act_min, const int8_t act_max, int8_t *output, const int32_t output_size);
+
+void arm_relu6_q7(int8_t *data, uint16_t size);
+
+arm_cmsis_nn_status arm_leaky_relu_s8(const int8_t *input,
+                                      const int32_t input_offset,
+                                      const int32_t output_offset,
+                                      const int32_t output_multiplier_alpha,
+                                      const int32_t output_shift_alpha,
+                                      const int32_t output_multiplier_identity,
+                                      const int32_t output_shift_identity,
+                                      int8_t *output,
+                                      const int32_t output_size);
+
+arm_cmsis_nn_status arm_hard_swish_precise_s8(const int8_t *input,
+                                              const int32_t input_offset,
+                                              const int32_t output_offset,
+                                              const int32_t output_multiplier,
+                                              const int32_t output_shift,
+                                              const int32_t relu_q3,
+                                              const int32_t relu_q6,
+                                              const int32_t prescale,
+                                              int8_t *output,
+                                              const int32_t output_size);
+
+arm_cmsis_nn_status arm_hard_swish_compat_s8(const int8_t *input,
+                                             const int32_t input_offset,
+                                             const int32_t output_offset,
+                                             const int32_t output_multiplier_fp,
+                                             const int32_t output_multiplier_exp,
+                                             const int32_t relu_multiplier_fp,
+                                             const int32_t relu_multiplier_exp,
+                                             int8_t *output,
+                                             const int32_t output_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ARM_NNFUNCTIONS_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: per-element ADD / SUB / MUL arithmetic (TFLite integer reference math). */
+
+#include "elementwise_ops.h"
+
+#include "../support/fixed_point.h"
+
+/* (x + offset) * 2^left_shift, then scaled by that input's multiplier/shift onto the common scale. */
+static int32_t to_common_scale(int8_t x, int32_t offset, int32_t left_shift, int32_t mult, int32_t shift)
+{
+    return helia_requantize(helia_shift_left((int32_t)x + offset, left_shift), mult, shift);
+}
+
+int8_t helia_add_sub_s8(int8_t a, int8_t b, const helia_add_sub_quant *q, int subtract)
+{
+    const int32_t a_common = to_common_scale(a, q->input_1_offset, q->left_shift, q->input_1_mult, q->input_1_shift);
+    const int32_t b_common = to_common_scale(b, q->input_2_offset, q->left_shift, q->input_2_mult, q->input_2_shift);
+    const int32_t combined = subtract ? a_common - b_common : a_common + b_common;
+    const int32_t result = helia_requantize(combined, q->out_mult, q->out_shift) + q->out_offset;
+    return (int8_t)helia_clamp(result, q->out_activation_min, q->out_activation_max);
+}
+
+int8_t helia_mul_s8(int8_t a, int8_t b, const helia_mul_quant *q)
+{
+    const int32_t product = ((int32_t)a + q->input_1_offset) * ((int32_t)b + q->input_2_offset);
+    const int32_t result = helia_requantize(product, q->out_mult, q->out_shift) + q->out_offset;
+    return (int8_t)helia_clamp(result, q->out_activation_min, q->out_activation_max);
+}
+
+size_t helia_broadcast_offset(const cmsis_nn_dims *input_dims, int32_t n, int32_t h, int32_t w, int32_t c)
+{
+    const size_t in_n = input_dims->n == 1 ? 0 : (size_t)n;
+    const size_t in_h = input_dims->h == 1 ? 0 : (size_t)h;
+    const size_t in_w = input_dims->w == 1 ? 0 : (size_t)w;
+    const size_t in_c = input_dims->c == 1 ? 0 : (size_t)c;
+    return ((in_n * (size_t)input_dims->h + in_h) * (size_t)input_dims->w + in_w) * (size_t)input_dims->c + in_c;
+}

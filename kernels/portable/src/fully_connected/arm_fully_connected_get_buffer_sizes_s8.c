@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: FULLY_CONNECTED scratch sizers, as each ns-cmsis-nn build reports them. */
+
+#include "arm_nnfunctions.h"
+
+/* Plain C and DSP compute the input offset inline; Helium keeps one int32 kernel sum per filter column. */
+int32_t arm_fully_connected_s8_get_buffer_size(const cmsis_nn_dims *filter_dims)
+{
+    return arm_fully_connected_s8_get_buffer_size_dsp(filter_dims);
+}
+
+int32_t arm_fully_connected_s8_get_buffer_size_dsp(const cmsis_nn_dims *filter_dims)
+{
+    (void)filter_dims;
+    return 0;
+}
+
+int32_t arm_fully_connected_s8_get_buffer_size_mve(const cmsis_nn_dims *filter_dims)
+{
+    return filter_dims->c * (int32_t)sizeof(int32_t);
+}

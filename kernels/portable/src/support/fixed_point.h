@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: private fixed-point helpers shared by the kernels (gemmlowp arithmetic). */
+
+#ifndef HELIA_PORTABLE_FIXED_POINT_H
+#define HELIA_PORTABLE_FIXED_POINT_H
+
+#include <stdint.h>
+
+/* Clamp v into [lo, hi]; expects lo <= hi. */
+int32_t helia_clamp(int32_t v, int32_t lo, int32_t hi);
+
+/* round(a * b / 2^31), saturating the one overflowing case INT32_MIN * INT32_MIN. */
+int32_t helia_sat_rounding_doubling_high_mul(int32_t a, int32_t b);
+
+/* round(a * b / 2^31) without the saturation case; used where b is a positive multiplier. */
+int32_t helia_rounding_doubling_high_mul(int32_t a, int32_t b);
+
+/* round(x / 2^exponent), ties away from zero. Exponents above 31 are handled exactly as well. */
+int32_t helia_rounding_divide_by_pot(int32_t x, int32_t exponent);
+
+/* x * 2^exponent for exponent in [1, 30], saturated to the int32 range. */
+int32_t helia_saturating_mul_by_pot(int32_t x, int32_t exponent);
+
+/*
+ * Requantize an int32 accumulator by multiplier * 2^shift, multiplier a Q31 value:
+ * a positive shift scales x up before the doubling high multiply; a negative shift is a
+ * rounding right shift after it ("double rounding", as TFLite's reference kernels do).
+ */
+int32_t helia_requantize(int32_t x, int32_t multiplier, int32_t shift);
+
+/* Plain (wrapping) left shift of a signed value, without the undefined behaviour of << on negatives. */
+int32_t helia_shift_left(int32_t x, int32_t shift);
+
+/* exp(x) for x <= 0 given in Q5.26; result in Q0.31. */
+int32_t helia_exp_on_negative_values(int32_t x_q5_26);
+
+/* 1 / (1 + x) for x in [0, 1) given in Q0.31; result in Q0.31. */
+int32_t helia_one_over_one_plus_x(int32_t x_q0_31);
+
+/* Count of leading zero bits of a 32-bit value; 32 for zero. */
+int32_t helia_count_leading_zeros(uint32_t x);
+
+/* 16-bit helpers used by the hard-swish kernel. */
+int16_t helia_saturating_shift_left_s16(int16_t x, int32_t shift);
+int16_t helia_sat_rounding_doubling_high_mul_s16(int16_t a, int16_t b);
+int16_t helia_sat_truncating_doubling_high_mul_s16(int16_t a, int16_t b);
+int16_t helia_rounding_divide_by_pot_s16(int16_t x, int32_t exponent);
+
+#endif /* HELIA_PORTABLE_FIXED_POINT_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Test driver for the portable kernels' private fixed-point helpers: "<helper> <args...>" in, result out. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "support/fixed_point.h"
+
+static long long rd(void)
+{
+    long long v = 0;
+    if (scanf("%lld", &v) != 1)
+    {
+        fprintf(stderr, "fixed_point_driver: expected an integer\n");
+    }
+    return v;
+}
+
+int main(void)
+{
+    char name[64];
+    while (scanf("%63s", name) == 1)
+    {
+        long long result;
+        if (strcmp(name, "requantize") == 0)
+        {
+            const int32_t x = (int32_t)rd();
+            const int32_t m = (int32_t)rd();
+            result = helia_requantize(x, m, (int32_t)rd());
+        }
+        else if (strcmp(name, "sat_rounding_doubling_high_mul") == 0)
+        {
+            const int32_t a = (int32_t)rd();
+            result = helia_sat_rounding_doubling_high_mul(a, (int32_t)rd());
+        }
+        else if (strcmp(name, "rounding_doubling_high_mul") == 0)
+        {
+            const int32_t a = (int32_t)rd();
+            result = helia_rounding_doubling_high_mul(a, (int32_t)rd());
+        }
+        else if (strcmp(name, "rounding_divide_by_pot") == 0)
+        {
+            const int32_t x = (int32_t)rd();
+            result = helia_rounding_divide_by_pot(x, (int32_t)rd());
+        }
+        else if (strcmp(name, "saturating_mul_by_pot") == 0)
+        {
+            const int32_t x = (int32_t)rd();
+            result = helia_saturating_mul_by_pot(x, (int32_t)rd());
+        }
+        else if (strcmp(name, "exp_on_negative_values") == 0)
+        {
+            result = helia_exp_on_negative_values((int32_t)rd());
+        }
+        else if (strcmp(name, "one_over_one_plus_x") == 0)
+        {
+            result = helia_one_over_one_plus_x((int32_t)rd());
+        }
+        else if (strcmp(name, "count_leading_zeros") == 0)
+        {
+            result = helia_count_leading_zeros((uint32_t)rd());
+        }
+        else if (strcmp(name, "sat_rounding_doubling_high_mul_s16") == 0)
+        {
+            const int16_t a = (int16_t)rd();
+            result = helia_sat_rounding_doubling_high_mul_s16(a, (int16_t)rd());
+        }
+        else if (strcmp(name, "sat_truncating_doubling_high_mul_s16") == 0)
+        {
+            const int16_t a = (int16_t)rd();
+            result = helia_sat_truncating_doubling_high_mul_s16(a, (int16_t)rd());
+        }
+        else if (strcmp(name, "saturating_shift_left_s16") == 0)
+        {
+            const int16_t x = (int16_t)rd();
+            result = helia_saturating_shift_left_s16(x, (int32_t)rd());
+        }
+        else
+        {
+            fprintf(stderr, "fixed_point_driver: unknown helper %s\n", name);
+            return 2;
+        }
+        printf("%lld\n", result);
+    }
+    return 0;
+}

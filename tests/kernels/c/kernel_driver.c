@@ -1,0 +1,957 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Test driver: reads kernel calls as whitespace-separated integers on stdin, prints status and outputs. */
+
+/*
+ * Built twice from this one file: against the helia-aot portable kernels, and (for parity tests)
+ * against ns-cmsis-nn. Both builds get identical inputs and print identical lines when the
+ * libraries agree. Protocol, one call per record:
+ *
+ *   <function name> <scalar args...> <arrays...>
+ *
+ * Arrays are "<count> <values...>"; a bias array of count 0 is passed as NULL. Each record prints
+ * one line "<status> <count> <values...>" (status 0 for void functions); *_get_buffer_size
+ * records print "0 1 <size>". The portable build passes ctx->buf = NULL to every kernel (they must
+ * not need scratch); the ns-cmsis-nn build passes a buffer of the size its sizer reports, filled
+ * with junk. Outputs start filled with a fixed pattern so untouched bytes compare equal too.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arm_nnfunctions.h"
+
+#ifndef DRIVER_GIVES_SCRATCH
+#define DRIVER_GIVES_SCRATCH 0
+#endif
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "kernel_driver: %s\n", what);
+    exit(2);
+}
+
+static int32_t rd(void)
+{
+    long long v;
+    if (scanf("%lld", &v) != 1)
+    {
+        fail("expected an integer");
+    }
+    return (int32_t)v;
+}
+
+static void rd_dims(cmsis_nn_dims *d)
+{
+    d->n = rd();
+    d->h = rd();
+    d->w = rd();
+    d->c = rd();
+}
+
+static int8_t *rd_s8(int32_t *count)
+{
+    const int32_t n = rd();
+    int8_t *a = malloc((size_t)(n > 0 ? n : 1));
+    if (a == NULL)
+    {
+        fail("out of memory");
+    }
+    for (int32_t i = 0; i < n; ++i)
+    {
+        a[i] = (int8_t)rd();
+    }
+    if (count != NULL)
+    {
+        *count = n;
+    }
+    return a;
+}
+
+/* Returns NULL for an empty array (used for optional bias). */
+static int32_t *rd_s32(int32_t *count)
+{
+    const int32_t n = rd();
+    int32_t *a = NULL;
+    if (n > 0)
+    {
+        a = malloc((size_t)n * sizeof(int32_t));
+        if (a == NULL)
+        {
+            fail("out of memory");
+        }
+        for (int32_t i = 0; i < n; ++i)
+        {
+            a[i] = rd();
+        }
+    }
+    if (count != NULL)
+    {
+        *count = n;
+    }
+    return a;
+}
+
+static int8_t *new_output(int32_t count)
+{
+    int8_t *out = malloc((size_t)(count > 0 ? count : 1));
+    if (out == NULL)
+    {
+        fail("out of memory");
+    }
+    for (int32_t i = 0; i < count; ++i)
+    {
+        out[i] = (int8_t)(0x5A ^ (i & 0x7F));
+    }
+    return out;
+}
+
+static void print_s8(int32_t status, const int8_t *values, int32_t count)
+{
+    printf("%d %d", (int)status, (int)count);
+    for (int32_t i = 0; i < count; ++i)
+    {
+        printf(" %d", (int)values[i]);
+    }
+    printf("\n");
+}
+
+static void print_s32(int32_t status, const int32_t *values, int32_t count)
+{
+    printf("%d %d", (int)status, (int)count);
+    for (int32_t i = 0; i < count; ++i)
+    {
+        printf(" %ld", (long)values[i]);
+    }
+    printf("\n");
+}
+
+static void print_size(int32_t size)
+{
+    printf("0 1 %ld\n", (long)size);
+}
+
+/* Scratch for one call: NULL for the portable kernels, a junk-filled buffer of `size` bytes otherwise. */
+static cmsis_nn_context scratch(int32_t size)
+{
+    cmsis_nn_context ctx = {NULL, 0};
+    if (DRIVER_GIVES_SCRATCH)
+    {
+        ctx.buf = malloc((size_t)(size > 0 ? size : 1));
+        if (ctx.buf == NULL)
+        {
+            fail("out of memory");
+        }
+        memset(ctx.buf, 0xA5, (size_t)(size > 0 ? size : 1));
+        ctx.size = size;
+    }
+    return ctx;
+}
+
+static int32_t volume(const cmsis_nn_dims *d)
+{
+    return d->n * d->h * d->w * d->c;
+}
+
+/* ---- CONV_2D ------------------------------------------------------------------------------ */
+
+static void rd_conv_params(cmsis_nn_conv_params *p)
+{
+    p->input_offset = rd();
+    p->output_offset = rd();
+    p->stride.w = rd();
+    p->stride.h = rd();
+    p->padding.w = rd();
+    p->padding.h = rd();
+    p->dilation.w = rd();
+    p->dilation.h = rd();
+    p->activation.min = rd();
+    p->activation.max = rd();
+}
+
+static void run_conv(const char *name)
+{
+    cmsis_nn_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d, up_d, bias_d;
+    rd_conv_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    up_d.n = 1;
+    up_d.c = 1;
+    up_d.h = rd();
+    up_d.w = rd();
+    const int has_upscale = up_d.h > 0;
+    int8_t *input = rd_s8(NULL);
+    int8_t *filter = rd_s8(NULL);
+    int32_t bias_count = 0;
+    int32_t *bias = rd_s32(&bias_count);
+    int32_t *mult = rd_s32(NULL);
+    int32_t *shift = rd_s32(NULL);
+    bias_d.n = 1;
+    bias_d.h = 1;
+    bias_d.w = 1;
+    bias_d.c = bias_count;
+    const cmsis_nn_per_channel_quant_params q = {mult, shift};
+    const int32_t out_count = volume(&out_d);
+    int8_t *out = new_output(out_count);
+    cmsis_nn_context weight_sum = {NULL, 0};
+    cmsis_nn_context ctx;
+    arm_cmsis_nn_status status;
+
+    if (strcmp(name, "arm_convolve_s8") == 0)
+    {
+        ctx = scratch(arm_convolve_s8_get_buffer_size(&in_d, &f_d));
+        status = arm_convolve_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+                                 has_upscale ? &up_d : NULL, &out_d, out);
+    }
+    else if (strcmp(name, "arm_convolve_1x1_s8_fast") == 0)
+    {
+        ctx = scratch(arm_convolve_1x1_s8_fast_get_buffer_size(&in_d));
+        status = arm_convolve_1x1_s8_fast(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+                                          &out_d, out);
+    }
+    else if (strcmp(name, "arm_convolve_1x1_s8") == 0)
+    {
+        ctx = scratch(0);
+        status =
+            arm_convolve_1x1_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+    }
+    else if (strcmp(name, "arm_convolve_1_x_n_s8") == 0)
+    {
+        ctx = scratch(arm_convolve_1_x_n_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        status =
+            arm_convolve_1_x_n_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+    }
+    else
+    {
+        ctx = scratch(arm_convolve_wrapper_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        status = arm_convolve_wrapper_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+                                         &out_d, out);
+    }
+    print_s8(status, out, out_count);
+    free(ctx.buf);
+    free(input);
+    free(filter);
+    free(bias);
+    free(mult);
+    free(shift);
+    free(out);
+}
+
+static void run_conv_sizer(const char *name)
+{
+    cmsis_nn_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    rd_conv_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    int32_t size;
+    if (strcmp(name, "arm_convolve_s8_get_buffer_size") == 0)
+    {
+        size = arm_convolve_s8_get_buffer_size(&in_d, &f_d);
+    }
+    else if (strcmp(name, "arm_convolve_s8_get_buffer_size_mve") == 0)
+    {
+        size = arm_convolve_s8_get_buffer_size_mve(&in_d, &f_d);
+    }
+    else if (strcmp(name, "arm_convolve_1x1_s8_fast_get_buffer_size") == 0)
+    {
+        size = arm_convolve_1x1_s8_fast_get_buffer_size(&in_d);
+    }
+    else if (strcmp(name, "arm_convolve_1_x_n_s8_get_buffer_size") == 0)
+    {
+        size = arm_convolve_1_x_n_s8_get_buffer_size(&p, &in_d, &f_d, &out_d);
+    }
+    else if (strcmp(name, "arm_convolve_wrapper_s8_get_buffer_size") == 0)
+    {
+        size = arm_convolve_wrapper_s8_get_buffer_size(&p, &in_d, &f_d, &out_d);
+    }
+    else if (strcmp(name, "arm_convolve_wrapper_s8_get_buffer_size_mve") == 0)
+    {
+        size = arm_convolve_wrapper_s8_get_buffer_size_mve(&p, &in_d, &f_d, &out_d);
+    }
+    else if (strcmp(name, "arm_convolve_wrapper_s8_get_buffer_size_dsp") == 0)
+    {
+        size = arm_convolve_wrapper_s8_get_buffer_size_dsp(&p, &in_d, &f_d, &out_d);
+    }
+    else
+    {
+        size = arm_convolve_s8_get_weights_sum_size(&out_d);
+    }
+    print_size(size);
+}
+
+static void run_convolve_weight_sum(void)
+{
+    cmsis_nn_dims in_d, f_d, out_d;
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    const int32_t lhs_offset = rd();
+    int8_t *rhs = rd_s8(NULL);
+    int32_t *bias = rd_s32(NULL);
+    int32_t *sums = calloc((size_t)out_d.c + 1, sizeof(int32_t));
+    const arm_cmsis_nn_status status = arm_convolve_weight_sum(sums, rhs, &in_d, &f_d, &out_d, lhs_offset, bias);
+    print_s32(status, sums, out_d.c);
+    free(rhs);
+    free(bias);
+    free(sums);
+}
+
+/* ---- DEPTHWISE_CONV_2D -------------------------------------------------------------------- */
+
+static void rd_dw_params(cmsis_nn_dw_conv_params *p)
+{
+    p->input_offset = rd();
+    p->output_offset = rd();
+    p->ch_mult = rd();
+    p->stride.w = rd();
+    p->stride.h = rd();
+    p->padding.w = rd();
+    p->padding.h = rd();
+    p->dilation.w = rd();
+    p->dilation.h = rd();
+    p->activation.min = rd();
+    p->activation.max = rd();
+}
+
+static void run_depthwise(const char *name)
+{
+    cmsis_nn_dw_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d, bias_d;
+    rd_dw_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    int8_t *input = rd_s8(NULL);
+    int8_t *filter = rd_s8(NULL);
+    int32_t bias_count = 0;
+    int32_t *bias = rd_s32(&bias_count);
+    int32_t *mult = rd_s32(NULL);
+    int32_t *shift = rd_s32(NULL);
+    bias_d.n = 1;
+    bias_d.h = 1;
+    bias_d.w = 1;
+    bias_d.c = bias_count;
+    const cmsis_nn_per_channel_quant_params q = {mult, shift};
+    const int32_t out_count = volume(&out_d);
+    int8_t *out = new_output(out_count);
+    cmsis_nn_context weight_sum = {NULL, 0};
+    cmsis_nn_context ctx;
+    arm_cmsis_nn_status status;
+
+    if (strcmp(name, "arm_depthwise_conv_s8") == 0)
+    {
+        ctx = scratch(0);
+        status = arm_depthwise_conv_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+    }
+    else if (strcmp(name, "arm_depthwise_conv_s8_opt") == 0)
+    {
+        ctx = scratch(arm_depthwise_conv_s8_opt_get_buffer_size(&in_d, &f_d));
+        status = arm_depthwise_conv_s8_opt(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+                                           &out_d, out);
+    }
+    else if (strcmp(name, "arm_depthwise_conv_3x3_s8") == 0)
+    {
+        ctx = scratch(0);
+        status = arm_depthwise_conv_3x3_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+    }
+    else
+    {
+        ctx = scratch(arm_depthwise_conv_wrapper_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        status = arm_depthwise_conv_wrapper_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+                                               &out_d, out);
+    }
+    print_s8(status, out, out_count);
+    free(ctx.buf);
+    free(input);
+    free(filter);
+    free(bias);
+    free(mult);
+    free(shift);
+    free(out);
+}
+
+static void run_depthwise_sizer(const char *name)
+{
+    cmsis_nn_dw_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    rd_dw_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    int32_t size;
+    if (strcmp(name, "arm_depthwise_conv_s8_opt_get_buffer_size") == 0)
+    {
+        size = arm_depthwise_conv_s8_opt_get_buffer_size(&in_d, &f_d);
+    }
+    else if (strcmp(name, "arm_depthwise_conv_wrapper_s8_get_buffer_size") == 0)
+    {
+        size = arm_depthwise_conv_wrapper_s8_get_buffer_size(&p, &in_d, &f_d, &out_d);
+    }
+    else if (strcmp(name, "arm_depthwise_conv_wrapper_s8_get_buffer_size_mve") == 0)
+    {
+        size = arm_depthwise_conv_wrapper_s8_get_buffer_size_mve(&p, &in_d, &f_d, &out_d);
+    }
+    else
+    {
+        size = arm_depthwise_conv_wrapper_s8_get_buffer_size_dsp(&p, &in_d, &f_d, &out_d);
+    }
+    print_size(size);
+}
+
+static void run_depthwise_weight_sum(void)
+{
+    cmsis_nn_dw_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    rd_dw_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    const int32_t lhs_offset = rd();
+    int8_t *rhs = rd_s8(NULL);
+    int32_t *bias = rd_s32(NULL);
+    int32_t *sums = calloc((size_t)out_d.c + 1, sizeof(int32_t));
+    const arm_cmsis_nn_status status =
+        arm_depthwise_convolve_weight_sum(sums, NULL, rhs, &p, &in_d, &f_d, &out_d, lhs_offset, bias);
+    print_s32(status, sums, out_d.c);
+    free(rhs);
+    free(bias);
+    free(sums);
+}
+
+/* ---- FULLY_CONNECTED ---------------------------------------------------------------------- */
+
+static void run_fully_connected(const char *name)
+{
+    cmsis_nn_fc_params p;
+    cmsis_nn_dims in_d, f_d, out_d, bias_d;
+    p.input_offset = rd();
+    p.filter_offset = rd();
+    p.output_offset = rd();
+    p.activation.min = rd();
+    p.activation.max = rd();
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    const int32_t is_per_channel = rd();
+    int8_t *input = rd_s8(NULL);
+    int8_t *filter = rd_s8(NULL);
+    int32_t bias_count = 0;
+    int32_t *bias = rd_s32(&bias_count);
+    int32_t *mult = rd_s32(NULL);
+    int32_t *shift = rd_s32(NULL);
+    bias_d.n = 1;
+    bias_d.h = 1;
+    bias_d.w = 1;
+    bias_d.c = bias_count;
+    const int32_t out_count = in_d.n * out_d.c;
+    int8_t *out = new_output(out_count);
+    cmsis_nn_context ctx = scratch(arm_fully_connected_s8_get_buffer_size(&f_d));
+    arm_cmsis_nn_status status;
+
+    if (strcmp(name, "arm_fully_connected_s8") == 0)
+    {
+        const cmsis_nn_per_tensor_quant_params q = {mult[0], shift[0]};
+        status = arm_fully_connected_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+    }
+    else if (strcmp(name, "arm_fully_connected_per_channel_s8") == 0)
+    {
+        const cmsis_nn_per_channel_quant_params q = {mult, shift};
+        status =
+            arm_fully_connected_per_channel_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+    }
+    else
+    {
+        const cmsis_nn_quant_params q = {mult, shift, is_per_channel};
+        status = arm_fully_connected_wrapper_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+    }
+    print_s8(status, out, out_count);
+    free(ctx.buf);
+    free(input);
+    free(filter);
+    free(bias);
+    free(mult);
+    free(shift);
+    free(out);
+}
+
+static void run_fc_sizer(const char *name)
+{
+    cmsis_nn_dims f_d;
+    rd_dims(&f_d);
+    if (strcmp(name, "arm_fully_connected_s8_get_buffer_size") == 0)
+    {
+        print_size(arm_fully_connected_s8_get_buffer_size(&f_d));
+    }
+    else if (strcmp(name, "arm_fully_connected_s8_get_buffer_size_mve") == 0)
+    {
+        print_size(arm_fully_connected_s8_get_buffer_size_mve(&f_d));
+    }
+    else
+    {
+        print_size(arm_fully_connected_s8_get_buffer_size_dsp(&f_d));
+    }
+}
+
+static void run_vector_sum(void)
+{
+    const int32_t cols = rd();
+    const int32_t rows = rd();
+    const int32_t lhs_offset = rd();
+    const int32_t rhs_offset = rd();
+    int8_t *data = rd_s8(NULL);
+    int32_t *bias = rd_s32(NULL);
+    int32_t *sums = calloc((size_t)rows + 1, sizeof(int32_t));
+    const arm_cmsis_nn_status status = arm_vector_sum_s8(sums, cols, rows, data, lhs_offset, rhs_offset, bias);
+    print_s32(status, sums, rows);
+    free(data);
+    free(bias);
+    free(sums);
+}
+
+/* ---- Pooling / softmax ---------------------------------------------------------------------- */
+
+static void run_pool(const char *name)
+{
+    cmsis_nn_pool_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    p.stride.w = rd();
+    p.stride.h = rd();
+    p.padding.w = rd();
+    p.padding.h = rd();
+    p.activation.min = rd();
+    p.activation.max = rd();
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    int8_t *input = rd_s8(NULL);
+    const int32_t out_count = volume(&out_d);
+    int8_t *out = new_output(out_count);
+    cmsis_nn_context ctx;
+    arm_cmsis_nn_status status;
+    if (strcmp(name, "arm_avgpool_s8") == 0)
+    {
+        ctx = scratch(arm_avgpool_s8_get_buffer_size(out_d.w, in_d.c));
+        status = arm_avgpool_s8(&ctx, &p, &in_d, input, &f_d, &out_d, out);
+    }
+    else
+    {
+        ctx = scratch(0);
+        status = arm_max_pool_s8(&ctx, &p, &in_d, input, &f_d, &out_d, out);
+    }
+    print_s8(status, out, out_count);
+    free(ctx.buf);
+    free(input);
+    free(out);
+}
+
+static void run_avgpool_sizer(const char *name)
+{
+    const int width = rd();
+    const int channels = rd();
+    if (strcmp(name, "arm_avgpool_s8_get_buffer_size") == 0)
+    {
+        print_size(arm_avgpool_s8_get_buffer_size(width, channels));
+    }
+    else if (strcmp(name, "arm_avgpool_s8_get_buffer_size_mve") == 0)
+    {
+        print_size(arm_avgpool_s8_get_buffer_size_mve(width, channels));
+    }
+    else
+    {
+        print_size(arm_avgpool_s8_get_buffer_size_dsp(width, channels));
+    }
+}
+
+static void run_softmax(void)
+{
+    const int32_t rows = rd();
+    const int32_t row_size = rd();
+    const int32_t mult = rd();
+    const int32_t shift = rd();
+    const int32_t diff_min = rd();
+    int32_t count = 0;
+    int8_t *input = rd_s8(&count);
+    int8_t *out = new_output(count);
+    arm_softmax_s8(input, rows, row_size, mult, shift, diff_min, out);
+    print_s8(0, out, count);
+    free(input);
+    free(out);
+}
+
+/* ---- ADD / SUB / MUL ------------------------------------------------------------------------ */
+
+static void run_add_sub(const char *name)
+{
+    const int broadcast = strcmp(name, "arm_add_s8") == 0 || strcmp(name, "arm_sub_s8") == 0;
+    const int subtract = strstr(name, "sub") != NULL;
+    cmsis_nn_dims d1 = {0, 0, 0, 0}, d2 = {0, 0, 0, 0}, d_out = {0, 0, 0, 0};
+    if (broadcast)
+    {
+        rd_dims(&d1);
+        rd_dims(&d2);
+        rd_dims(&d_out);
+    }
+    int32_t s[12];
+    for (int i = 0; i < 12; ++i)
+    {
+        s[i] = rd();
+    }
+    int32_t count1 = 0, count2 = 0;
+    int8_t *in1 = rd_s8(&count1);
+    int8_t *in2 = rd_s8(&count2);
+    const int32_t out_count = broadcast ? volume(&d_out) : count1;
+    int8_t *out = new_output(out_count);
+    arm_cmsis_nn_status status;
+    if (broadcast && subtract)
+    {
+        status = arm_sub_s8(in1, &d1, in2, &d2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, &d_out, s[7], s[8],
+                            s[9], s[10], s[11]);
+    }
+    else if (broadcast)
+    {
+        status = arm_add_s8(in1, &d1, in2, &d2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, &d_out, s[7], s[8],
+                            s[9], s[10], s[11]);
+    }
+    else if (subtract)
+    {
+        status = arm_elementwise_sub_s8(in1, in2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, s[7], s[8], s[9],
+                                        s[10], s[11], count1);
+    }
+    else
+    {
+        status = arm_elementwise_add_s8(in1, in2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, s[7], s[8], s[9],
+                                        s[10], s[11], count1);
+    }
+    print_s8(status, out, out_count);
+    free(in1);
+    free(in2);
+    free(out);
+}
+
+static void run_mul(const char *name)
+{
+    const int broadcast = strcmp(name, "arm_mul_s8") == 0;
+    cmsis_nn_dims d1 = {0, 0, 0, 0}, d2 = {0, 0, 0, 0}, d_out = {0, 0, 0, 0};
+    if (broadcast)
+    {
+        rd_dims(&d1);
+        rd_dims(&d2);
+        rd_dims(&d_out);
+    }
+    int32_t s[7];
+    for (int i = 0; i < 7; ++i)
+    {
+        s[i] = rd();
+    }
+    int32_t count1 = 0, count2 = 0;
+    int8_t *in1 = rd_s8(&count1);
+    int8_t *in2 = rd_s8(&count2);
+    const int32_t out_count = broadcast ? volume(&d_out) : count1;
+    int8_t *out = new_output(out_count);
+    arm_cmsis_nn_status status;
+    if (broadcast)
+    {
+        status = arm_mul_s8(in1, &d1, in2, &d2, s[0], s[1], out, &d_out, s[2], s[3], s[4], s[5], s[6]);
+    }
+    else
+    {
+        status = arm_elementwise_mul_s8(in1, in2, s[0], s[1], out, s[2], s[3], s[4], s[5], s[6], count1);
+    }
+    print_s8(status, out, out_count);
+    free(in1);
+    free(in2);
+    free(out);
+}
+
+/* ---- Data movement ---------------------------------------------------------------------------- */
+
+static void run_concatenation(const char *name)
+{
+    const int32_t x = rd();
+    const int32_t y = rd();
+    const int32_t z = rd();
+    const int32_t w = rd();
+    const int32_t out_axis = rd();
+    const int32_t offset = rd();
+    const int32_t out_count = rd();
+    int8_t *input = rd_s8(NULL);
+    int8_t *out = new_output(out_count);
+    const char axis = name[strlen(name) - 1];
+    if (axis == 'x')
+    {
+        arm_concatenation_s8_x(input, (uint16_t)x, (uint16_t)y, (uint16_t)z, (uint16_t)w, out, (uint16_t)out_axis,
+                               (uint32_t)offset);
+    }
+    else if (axis == 'y')
+    {
+        arm_concatenation_s8_y(input, (uint16_t)x, (uint16_t)y, (uint16_t)z, (uint16_t)w, out, (uint16_t)out_axis,
+                               (uint32_t)offset);
+    }
+    else if (axis == 'z')
+    {
+        arm_concatenation_s8_z(input, (uint16_t)x, (uint16_t)y, (uint16_t)z, (uint16_t)w, out, (uint16_t)out_axis,
+                               (uint32_t)offset);
+    }
+    else
+    {
+        arm_concatenation_s8_w(input, (uint16_t)x, (uint16_t)y, (uint16_t)z, (uint16_t)w, out, (uint32_t)offset);
+    }
+    print_s8(0, out, out_count);
+    free(input);
+    free(out);
+}
+
+static void run_pad(void)
+{
+    cmsis_nn_dims in_d, pre, post;
+    const int8_t pad_value = (int8_t)rd();
+    rd_dims(&in_d);
+    rd_dims(&pre);
+    rd_dims(&post);
+    int8_t *input = rd_s8(NULL);
+    const int32_t out_count = (in_d.n + pre.n + post.n) * (in_d.h + pre.h + post.h) * (in_d.w + pre.w + post.w) *
+        (in_d.c + pre.c + post.c);
+    int8_t *out = new_output(out_count);
+    const arm_cmsis_nn_status status = arm_pad_s8(input, out, pad_value, &in_d, &pre, &post);
+    print_s8(status, out, out_count);
+    free(input);
+    free(out);
+}
+
+static void run_transpose(void)
+{
+    const int32_t num_dims = rd();
+    uint32_t perm[4];
+    for (int i = 0; i < 4; ++i)
+    {
+        perm[i] = (uint32_t)rd();
+    }
+    cmsis_nn_dims in_d, out_d;
+    rd_dims(&in_d);
+    rd_dims(&out_d);
+    int32_t count = 0;
+    int8_t *input = rd_s8(&count);
+    int8_t *out = new_output(count);
+    const cmsis_nn_transpose_params params = {num_dims, perm};
+    const arm_cmsis_nn_status status = arm_transpose_s8(input, out, &in_d, &out_d, &params);
+    print_s8(status, out, count);
+    free(input);
+    free(out);
+}
+
+static void run_strided_slice(void)
+{
+    cmsis_nn_dims in_d, begin, stride, out_d;
+    rd_dims(&in_d);
+    rd_dims(&begin);
+    rd_dims(&stride);
+    rd_dims(&out_d);
+    int8_t *input = rd_s8(NULL);
+    const int32_t out_count = volume(&out_d);
+    int8_t *out = new_output(out_count);
+    const arm_cmsis_nn_status status = arm_strided_slice_s8(input, out, &in_d, &begin, &stride, &out_d);
+    print_s8(status, out, out_count);
+    free(input);
+    free(out);
+}
+
+static void run_mean(void)
+{
+    cmsis_nn_dims in_d, axis, out_d;
+    const int32_t input_offset = rd();
+    rd_dims(&in_d);
+    rd_dims(&axis);
+    rd_dims(&out_d);
+    const int32_t out_offset = rd();
+    const int32_t out_mult = rd();
+    const int32_t out_shift = rd();
+    int8_t *input = rd_s8(NULL);
+    const int32_t out_count = volume(&out_d);
+    int8_t *out = new_output(out_count);
+    const arm_cmsis_nn_status status =
+        arm_mean_s8(input, &in_d, input_offset, &axis, out, &out_d, out_offset, out_mult, out_shift);
+    print_s8(status, out, out_count);
+    free(input);
+    free(out);
+}
+
+static void run_reshape(void)
+{
+    int32_t count = 0;
+    int8_t *input = rd_s8(&count);
+    int8_t *out = new_output(count);
+    arm_reshape_s8(input, out, (uint32_t)count);
+    print_s8(0, out, count);
+    free(input);
+    free(out);
+}
+
+/* ---- Quantize and activations ----------------------------------------------------------------- */
+
+/* Reads `n` scalars, then the input array; runs `name` and prints the output array. */
+static void run_unary(const char *name, int n)
+{
+    int32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < n; ++i)
+    {
+        s[i] = rd();
+    }
+    int32_t count = 0;
+    int8_t *input = rd_s8(&count);
+    int8_t *out = new_output(count);
+    arm_cmsis_nn_status status = ARM_CMSIS_NN_SUCCESS;
+    if (strcmp(name, "arm_requantize_s8_s8") == 0)
+    {
+        status = arm_requantize_s8_s8(input, out, count, s[0], s[1], s[2], s[3]);
+    }
+    else if (strcmp(name, "arm_relu_s8") == 0)
+    {
+        status = arm_relu_s8(input, s[0], s[1], s[2], s[3], out, count);
+    }
+    else if (strcmp(name, "arm_clamp_s8") == 0)
+    {
+        status = arm_clamp_s8(input, (int8_t)s[0], (int8_t)s[1], out, count);
+    }
+    else if (strcmp(name, "arm_relu6_q7") == 0)
+    {
+        memcpy(out, input, (size_t)count);
+        arm_relu6_q7(out, (uint16_t)count);
+    }
+    else if (strcmp(name, "arm_leaky_relu_s8") == 0)
+    {
+        status = arm_leaky_relu_s8(input, s[0], s[1], s[2], s[3], s[4], s[5], out, count);
+    }
+    else if (strcmp(name, "arm_hard_swish_precise_s8") == 0)
+    {
+        status = arm_hard_swish_precise_s8(input, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, count);
+    }
+    else
+    {
+        status = arm_hard_swish_compat_s8(input, s[0], s[1], s[2], s[3], s[4], s[5], out, count);
+    }
+    print_s8(status, out, count);
+    free(input);
+    free(out);
+}
+
+int main(void)
+{
+    char name[128];
+    while (scanf("%127s", name) == 1)
+    {
+        if (strstr(name, "_get_buffer_size") != NULL || strcmp(name, "arm_convolve_s8_get_weights_sum_size") == 0)
+        {
+            if (strncmp(name, "arm_convolve", 12) == 0)
+            {
+                run_conv_sizer(name);
+            }
+            else if (strncmp(name, "arm_depthwise", 13) == 0)
+            {
+                run_depthwise_sizer(name);
+            }
+            else if (strncmp(name, "arm_fully_connected", 19) == 0)
+            {
+                run_fc_sizer(name);
+            }
+            else
+            {
+                run_avgpool_sizer(name);
+            }
+        }
+        else if (strcmp(name, "arm_convolve_weight_sum") == 0)
+        {
+            run_convolve_weight_sum();
+        }
+        else if (strcmp(name, "arm_depthwise_convolve_weight_sum") == 0)
+        {
+            run_depthwise_weight_sum();
+        }
+        else if (strncmp(name, "arm_convolve", 12) == 0)
+        {
+            run_conv(name);
+        }
+        else if (strncmp(name, "arm_depthwise_conv", 18) == 0)
+        {
+            run_depthwise(name);
+        }
+        else if (strncmp(name, "arm_fully_connected", 19) == 0)
+        {
+            run_fully_connected(name);
+        }
+        else if (strcmp(name, "arm_vector_sum_s8") == 0)
+        {
+            run_vector_sum();
+        }
+        else if (strcmp(name, "arm_avgpool_s8") == 0 || strcmp(name, "arm_max_pool_s8") == 0)
+        {
+            run_pool(name);
+        }
+        else if (strcmp(name, "arm_softmax_s8") == 0)
+        {
+            run_softmax();
+        }
+        else if (strstr(name, "add_s8") != NULL || strstr(name, "sub_s8") != NULL)
+        {
+            run_add_sub(name);
+        }
+        else if (strstr(name, "mul_s8") != NULL)
+        {
+            run_mul(name);
+        }
+        else if (strncmp(name, "arm_concatenation_s8_", 21) == 0)
+        {
+            run_concatenation(name);
+        }
+        else if (strcmp(name, "arm_pad_s8") == 0)
+        {
+            run_pad();
+        }
+        else if (strcmp(name, "arm_transpose_s8") == 0)
+        {
+            run_transpose();
+        }
+        else if (strcmp(name, "arm_strided_slice_s8") == 0)
+        {
+            run_strided_slice();
+        }
+        else if (strcmp(name, "arm_mean_s8") == 0)
+        {
+            run_mean();
+        }
+        else if (strcmp(name, "arm_reshape_s8") == 0)
+        {
+            run_reshape();
+        }
+        else if (strcmp(name, "arm_requantize_s8_s8") == 0 || strcmp(name, "arm_relu_s8") == 0)
+        {
+            run_unary(name, 4);
+        }
+        else if (strcmp(name, "arm_clamp_s8") == 0)
+        {
+            run_unary(name, 2);
+        }
+        else if (strcmp(name, "arm_relu6_q7") == 0)
+        {
+            run_unary(name, 0);
+        }
+        else if (strcmp(name, "arm_leaky_relu_s8") == 0 || strcmp(name, "arm_hard_swish_compat_s8") == 0)
+        {
+            run_unary(name, 6);
+        }
+        else if (strcmp(name, "arm_hard_swish_precise_s8") == 0)
+        {
+            run_unary(name, 7);
+        }
+        else
+        {
+            fprintf(stderr, "kernel_driver: unknown function %s\n", name);
+            return 2;
+        }
+        fflush(stdout);
+    }
+    return 0;
+}

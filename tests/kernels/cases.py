@@ -1,0 +1,499 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Seeded random but realistic kernel calls (TFLite-style shapes and quantization) for tests and parity."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+import records as R
+from records import ConvCall, FcCall
+
+
+# ---- quantization helpers (TFLite QuantizeMultiplier) ------------------------------------------
+
+def quantize_multiplier(real: float) -> tuple[int, int]:
+    """real = m * 2^shift / 2^31 with m in [2^30, 2^31)."""
+    if real == 0.0:
+        return 0, 0
+    fraction, exponent = math.frexp(real)
+    q = round(fraction * (1 << 31))
+    if q == 1 << 31:
+        q //= 2
+        exponent += 1
+    if exponent < -31:
+        return 0, 0
+    return q, exponent
+
+
+def rand_i8(rng: np.random.Generator, size) -> np.ndarray:
+    return rng.integers(-128, 128, size=size, dtype=np.int64)
+
+
+def rand_act(rng: np.random.Generator) -> tuple[int, int]:
+    if rng.random() < 0.6:
+        return -128, 127
+    lo = int(rng.integers(-128, 60))
+    return lo, int(rng.integers(lo, 128))
+
+
+def out_size(in_size: int, kernel: int, stride: int, dilation: int, same: bool) -> tuple[int, int]:
+    """TFLite output size and leading padding for SAME / VALID."""
+    effective = (kernel - 1) * dilation + 1
+    if same:
+        out = (in_size + stride - 1) // stride
+        pad = max((out - 1) * stride + effective - in_size, 0) // 2
+        return out, pad
+    return (in_size - effective) // stride + 1, 0
+
+
+def per_channel_quant(rng: np.random.Generator, channels: int, accumulation: int) -> tuple[np.ndarray, np.ndarray]:
+    """Multipliers in [2^30, 2^31) and shifts that bring a typical accumulator to about +-64."""
+    typical = math.sqrt(max(accumulation, 1)) * 75 * 75
+    base_shift = -max(0, int(round(math.log2(typical / 64))))
+    mult = rng.integers(1 << 30, (1 << 31) - 1, size=channels, dtype=np.int64)
+    shift = base_shift + rng.integers(-1, 2, size=channels, dtype=np.int64)
+    return mult, np.minimum(shift, 0)
+
+
+# ---- CONV_2D ------------------------------------------------------------------------------------
+
+def conv_call(rng, *, batches=None, in_hw=None, in_ch=None, groups=1, out_ch=None, kernel_hw=None, stride=None,
+              dilation=None, same=None, upscale=(0, 0)) -> ConvCall:
+    n = batches or int(rng.integers(1, 3))
+    ih, iw = in_hw or (int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    ic = in_ch or int(rng.integers(1, 9)) * groups
+    oc = out_ch or int(rng.integers(1, 7)) * groups
+    kh, kw = kernel_hw or (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    sw, sh = stride or (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    dw, dh = dilation or ((1, 1) if rng.random() < 0.7 else (int(rng.integers(1, 3)), int(rng.integers(1, 3))))
+    same = bool(rng.random() < 0.5) if same is None else same
+    grid_h = ih * (2 if upscale[0] == 2 else 1)
+    grid_w = iw * (2 if upscale[1] == 2 else 1)
+    oh, ph = out_size(grid_h, kh, sh, dh, same)
+    ow, pw = out_size(grid_w, kw, sw, dw, same)
+    if oh < 1 or ow < 1:  # kernel larger than the input under VALID: use SAME instead
+        oh, ph = out_size(grid_h, kh, sh, dh, True)
+        ow, pw = out_size(grid_w, kw, sw, dw, True)
+    kc = ic // groups
+    # ns-cmsis-nn v7.29.2 advances a NULL bias pointer per group and then reads it, so grouped
+    # calls always get a bias here (the portable kernels accept NULL; see test_convolution.py).
+    has_bias = groups > 1 or rng.random() < 0.85
+    bias = rng.integers(-5000, 5000, size=oc, dtype=np.int64) if has_bias else None
+    mult, shift = per_channel_quant(rng, oc, kh * kw * kc)
+    return ConvCall(
+        input_offset=int(rng.integers(-127, 129)), output_offset=int(rng.integers(-128, 128)),
+        stride=(sw, sh), padding=(pw, ph), dilation=(dw, dh), act=rand_act(rng),
+        input_dims=(n, grid_h, grid_w, ic), filter_dims=(oc, kh, kw, kc), output_dims=(n, oh, ow, oc),
+        input=rand_i8(rng, n * ih * iw * ic), filter=rand_i8(rng, oc * kh * kw * kc), bias=bias,
+        mult=mult, shift=shift, upscale=upscale)
+
+
+def conv_1x1_call(rng, stride_1: bool) -> ConvCall:
+    stride = (1, 1) if stride_1 else (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    return conv_call(rng, kernel_hw=(1, 1), stride=stride, dilation=(1, 1), same=False)
+
+
+def conv_1_x_n_call(rng) -> ConvCall:
+    ic = int(rng.choice([2, 4, 8]))
+    sw = int(rng.choice([s for s in (1, 2, 3, 4) if (s * ic) % 4 == 0]))
+    return conv_call(rng, in_hw=(1, int(rng.integers(1, 13))), in_ch=ic, kernel_hw=(1, int(rng.integers(1, 6))),
+                     stride=(sw, 1), dilation=(1, 1))
+
+
+def conv_any_call(rng) -> ConvCall:
+    kind = int(rng.integers(0, 5))
+    if kind == 0:
+        return conv_1x1_call(rng, True)
+    if kind == 1:
+        return conv_1x1_call(rng, False)
+    if kind == 2:
+        return conv_1_x_n_call(rng)
+    if kind == 3:
+        return conv_call(rng, groups=int(rng.integers(2, 4)))
+    return conv_call(rng)
+
+
+CONV_SIZERS = [
+    "arm_convolve_s8_get_buffer_size", "arm_convolve_s8_get_buffer_size_mve",
+    "arm_convolve_1x1_s8_fast_get_buffer_size", "arm_convolve_1_x_n_s8_get_buffer_size",
+    "arm_convolve_wrapper_s8_get_buffer_size", "arm_convolve_wrapper_s8_get_buffer_size_mve",
+    "arm_convolve_wrapper_s8_get_buffer_size_dsp", "arm_convolve_s8_get_weights_sum_size",
+]
+
+
+# ---- DEPTHWISE_CONV_2D -----------------------------------------------------------------------------
+
+def depthwise_call(rng, *, ch_mult=None, batches=None, kernel_hw=None, stride=None, dilation=None, same=None,
+                   in_ch=None) -> ConvCall:
+    m = ch_mult or int(rng.choice([1, 1, 2, 3, 4, 8]))
+    n = batches or int(rng.integers(1, 3))
+    ih, iw = int(rng.integers(1, 10)), int(rng.integers(1, 10))
+    ic = in_ch or int(rng.integers(1, 11))
+    kh, kw = kernel_hw or (int(rng.integers(1, 5)), int(rng.integers(1, 5)))
+    sw, sh = stride or (int(rng.integers(1, 3)), int(rng.integers(1, 3)))
+    dw, dh = dilation or ((1, 1) if rng.random() < 0.7 else (int(rng.integers(1, 3)), int(rng.integers(1, 3))))
+    same = bool(rng.random() < 0.5) if same is None else same
+    oh, ph = out_size(ih, kh, sh, dh, same)
+    ow, pw = out_size(iw, kw, sw, dw, same)
+    if oh < 1 or ow < 1:
+        oh, ph = out_size(ih, kh, sh, dh, True)
+        ow, pw = out_size(iw, kw, sw, dw, True)
+    oc = ic * m
+    bias = rng.integers(-5000, 5000, size=oc, dtype=np.int64) if rng.random() < 0.85 else None
+    mult, shift = per_channel_quant(rng, oc, kh * kw)
+    return ConvCall(
+        input_offset=int(rng.integers(-127, 129)), output_offset=int(rng.integers(-128, 128)),
+        stride=(sw, sh), padding=(pw, ph), dilation=(dw, dh), act=rand_act(rng),
+        input_dims=(n, ih, iw, ic), filter_dims=(1, kh, kw, oc), output_dims=(n, oh, ow, oc),
+        input=rand_i8(rng, n * ih * iw * ic), filter=rand_i8(rng, kh * kw * oc), bias=bias,
+        mult=mult, shift=shift, ch_mult=m)
+
+
+def depthwise_3x3_call(rng) -> ConvCall:
+    return depthwise_call(rng, ch_mult=1, batches=1, kernel_hw=(3, 3), dilation=(1, 1),
+                          stride=(int(rng.integers(1, 3)), int(rng.integers(1, 3))))
+
+
+def depthwise_any_call(rng) -> ConvCall:
+    kind = int(rng.integers(0, 3))
+    if kind == 0:
+        return depthwise_3x3_call(rng)
+    if kind == 1:
+        return depthwise_call(rng, ch_mult=1, batches=1, dilation=(1, 1))
+    return depthwise_call(rng)
+
+
+DEPTHWISE_SIZERS = [
+    "arm_depthwise_conv_s8_opt_get_buffer_size", "arm_depthwise_conv_wrapper_s8_get_buffer_size",
+    "arm_depthwise_conv_wrapper_s8_get_buffer_size_mve", "arm_depthwise_conv_wrapper_s8_get_buffer_size_dsp",
+]
+
+
+# ---- FULLY_CONNECTED ---------------------------------------------------------------------------------
+
+def fc_call(rng, per_channel: bool) -> FcCall:
+    batches, depth, outputs = int(rng.integers(1, 4)), int(rng.integers(1, 60)), int(rng.integers(1, 25))
+    filter_offset = 0 if rng.random() < 0.7 else int(rng.integers(-10, 11))
+    mult, shift = per_channel_quant(rng, outputs if per_channel else 1, depth)
+    return FcCall(
+        input_offset=int(rng.integers(-127, 129)), filter_offset=filter_offset,
+        output_offset=int(rng.integers(-128, 128)), act=rand_act(rng), batches=batches, depth=depth,
+        outputs=outputs, input=rand_i8(rng, batches * depth), filter=rand_i8(rng, outputs * depth),
+        bias=rng.integers(-20000, 20000, size=outputs, dtype=np.int64) if rng.random() < 0.85 else None,
+        mult=mult, shift=shift, per_channel=per_channel)
+
+
+# ---- Pooling ------------------------------------------------------------------------------------------
+
+def pool_args(rng) -> dict:
+    n, ih, iw, c = int(rng.integers(1, 3)), int(rng.integers(1, 9)), int(rng.integers(1, 9)), int(rng.integers(1, 21))
+    fh, fw = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    sw, sh = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    same = bool(rng.random() < 0.5)
+    oh, ph = out_size(ih, fh, sh, 1, same)
+    ow, pw = out_size(iw, fw, sw, 1, same)
+    if oh < 1 or ow < 1:
+        oh, ph = out_size(ih, fh, sh, 1, True)
+        ow, pw = out_size(iw, fw, sw, 1, True)
+    return dict(stride=(sw, sh), padding=(pw, ph), act=rand_act(rng), input_dims=(n, ih, iw, c),
+                filter_hw=(fh, fw), output_dims=(n, oh, ow, c), data=rand_i8(rng, n * ih * iw * c))
+
+
+# ---- SOFTMAX --------------------------------------------------------------------------------------------
+
+def softmax_params(input_scale: float, beta: float = 1.0) -> tuple[int, int, int]:
+    """TFLite's PreprocessSoftmaxScaling / CalculateInputRadius for 5 integer bits."""
+    real = min(beta * input_scale * (1 << (31 - 5)), (1 << 31) - 1.0)
+    mult, shift = quantize_multiplier(real)
+    radius = math.floor(((1 << 5) - 1) * (1 << (31 - 5)) / (1 << shift))
+    return mult, shift, -radius
+
+
+def softmax_args(rng) -> dict:
+    rows, row_size = int(rng.integers(1, 5)), int(rng.integers(1, 41))
+    mult, shift, diff_min = softmax_params(float(rng.uniform(1 / 256, 1 / 4)))
+    return dict(rows=rows, row_size=row_size, mult=mult, shift=shift, diff_min=diff_min,
+                data=rand_i8(rng, rows * row_size))
+
+
+# ---- ADD / SUB / MUL -------------------------------------------------------------------------------------
+
+def add_sub_quant(rng) -> list[int]:
+    """TFLite's ADD/SUB preparation: both inputs onto twice the larger scale with 20 bits of headroom."""
+    s1, s2 = float(rng.uniform(0.005, 0.2)), float(rng.uniform(0.005, 0.2))
+    so = max(s1, s2) * float(rng.uniform(0.7, 3.0))  # keeps most sums inside the int8 range
+    left_shift = 20
+    twice_max = 2 * max(s1, s2)
+    m1, sh1 = quantize_multiplier(s1 / twice_max)
+    m2, sh2 = quantize_multiplier(s2 / twice_max)
+    mo, sho = quantize_multiplier(twice_max / ((1 << left_shift) * so))
+    lo, hi = rand_act(rng)
+    return [int(rng.integers(-127, 129)), m1, sh1, int(rng.integers(-127, 129)), m2, sh2, left_shift,
+            int(rng.integers(-128, 128)), mo, sho, lo, hi]
+
+
+def mul_quant(rng) -> list[int]:
+    s1, s2 = float(rng.uniform(0.005, 0.2)), float(rng.uniform(0.005, 0.2))
+    so = s1 * s2 * float(rng.uniform(64, 512))  # products of int8 magnitudes land mostly in range
+    mo, sho = quantize_multiplier(s1 * s2 / so)
+    lo, hi = rand_act(rng)
+    return [int(rng.integers(-127, 129)), int(rng.integers(-127, 129)), int(rng.integers(-128, 128)), mo, sho, lo, hi]
+
+
+def ns_broadcast_overreads(d1, d2) -> bool:
+    """Shapes on which ns-cmsis-nn v7.29.2's broadcast walk steps its input pointer backwards.
+
+    When one input is a single value per row (w == c == 1) but not a scalar, is broadcast along h
+    and the other input has w == 1 and c > 1, arm_add_s8/arm_sub_s8/arm_mul_s8 rewind that pointer
+    by one element per row and read before the tensor. The portable kernels broadcast correctly.
+    """
+    def overreads(a, b):
+        return a[2] == 1 and a[3] == 1 and int(np.prod(a)) > 1 and a[1] < b[1] and b[2] == 1 and b[3] > 1
+    return overreads(d1, d2) or overreads(d2, d1)
+
+
+def broadcast_dims(rng) -> tuple[tuple, tuple, tuple]:
+    while True:
+        out = tuple(int(rng.integers(1, 5)) for _ in range(4))
+        d1, d2 = [], []
+        for size in out:
+            choice = int(rng.integers(0, 3))
+            d1.append(1 if choice == 1 else size)
+            d2.append(1 if choice == 2 else size)
+        out = tuple(max(a, b) for a, b in zip(d1, d2))
+        if not ns_broadcast_overreads(d1, d2):
+            return tuple(d1), tuple(d2), out
+
+
+# ---- unary ---------------------------------------------------------------------------------------------
+
+def requantize_args(rng) -> list[int]:
+    m, s = quantize_multiplier(float(rng.uniform(0.1, 4.0)))
+    return [m, s, int(rng.integers(-128, 128)), int(rng.integers(-128, 128))]
+
+
+def relu_args(rng) -> list[int]:
+    m, s = quantize_multiplier(float(rng.uniform(0.2, 2.0)))
+    return [int(rng.integers(-128, 128)), int(rng.integers(-128, 128)), m, s]
+
+
+def leaky_relu_args(rng) -> list[int]:
+    ratio = float(rng.uniform(0.3, 2.0))
+    ma, sa = quantize_multiplier(ratio * float(rng.uniform(0.01, 0.5)))
+    mi, si = quantize_multiplier(ratio)
+    return [int(rng.integers(-128, 128)), int(rng.integers(-128, 128)), ma, sa, mi, si]
+
+
+def hard_swish_precise_args(rng) -> list[int]:
+    in_scale, out_scale = float(rng.uniform(0.01, 0.1)), float(rng.uniform(0.01, 0.1))
+    prescale = int(rng.integers(0, 4))
+    m, s = quantize_multiplier(in_scale * in_scale * (1 << prescale) / (6 * out_scale))
+    return [int(rng.integers(-128, 128)), int(rng.integers(-128, 128)), m, s, round(3 / in_scale),
+            round(6 / in_scale), prescale]
+
+
+def hard_swish_compat_args(rng) -> list[int]:
+    return [int(rng.integers(-128, 128)), int(rng.integers(-128, 128)), int(rng.integers(1 << 14, 1 << 15)),
+            int(rng.integers(-8, 1)), int(rng.integers(1 << 14, 1 << 15)), int(rng.integers(-3, 6))]
+
+
+# ---- one record generator per contract function ---------------------------------------------------------
+
+def _conv(name: str, make: Callable) -> Callable:
+    return lambda rng: R.conv_record(name, make(rng))
+
+
+def _dw(name: str, make: Callable) -> Callable:
+    return lambda rng: R.depthwise_record(name, make(rng))
+
+
+def _conv_upscaled(rng):
+    upscale = (int(rng.choice([1, 2])), int(rng.choice([1, 2])))
+    return conv_call(rng, upscale=upscale if upscale != (1, 1) else (2, 2))
+
+
+def _pool(name):
+    return lambda rng: R.pool_record(name, **pool_args(rng))
+
+
+def _add_sub(name, broadcast):
+    def make(rng):
+        q = add_sub_quant(rng)
+        if broadcast:
+            d1, d2, out = broadcast_dims(rng)
+            return R.add_sub_record(name, q, rand_i8(rng, int(np.prod(d1))), rand_i8(rng, int(np.prod(d2))),
+                                    (d1, d2, out))
+        size = int(rng.integers(1, 70))
+        return R.add_sub_record(name, q, rand_i8(rng, size), rand_i8(rng, size))
+    return make
+
+
+def _mul(name, broadcast):
+    def make(rng):
+        q = mul_quant(rng)
+        if broadcast:
+            d1, d2, out = broadcast_dims(rng)
+            return R.mul_record(name, q, rand_i8(rng, int(np.prod(d1))), rand_i8(rng, int(np.prod(d2))), (d1, d2, out))
+        size = int(rng.integers(1, 70))
+        return R.mul_record(name, q, rand_i8(rng, size), rand_i8(rng, size))
+    return make
+
+
+def _concatenation(axis):
+    def make(rng):
+        xyzw = [int(rng.integers(1, 5)) for _ in range(4)]
+        index = "xyzw".index(axis)
+        extra = int(rng.integers(0, 4))
+        out = list(xyzw)
+        out[index] += extra
+        return R.concatenation_record(axis, xyzw, out[index], int(rng.integers(0, extra + 1)), int(np.prod(out)),
+                                      rand_i8(rng, int(np.prod(xyzw))))
+    return make
+
+
+def _pad(rng):
+    dims = tuple(int(rng.integers(1, 4)) for _ in range(4))
+    pre = tuple(int(rng.integers(0, 3)) for _ in range(4))
+    post = tuple(int(rng.integers(0, 3)) for _ in range(4))
+    return R.pad_record(int(rng.integers(-128, 128)), dims, pre, post, rand_i8(rng, int(np.prod(dims))))
+
+
+def transpose_case(rng) -> tuple[int, list[int], tuple, tuple]:
+    rank = int(rng.integers(1, 5))
+    shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+    perm = [1, 0] if rank == 2 else [int(p) for p in rng.permutation(rank)]
+    out_shape = [shape[p] for p in perm]
+    pad = [1] * (4 - rank)
+    return rank, perm, tuple(shape + pad), tuple(out_shape + pad)
+
+
+def _transpose(rng):
+    rank, perm, in_dims, out_dims = transpose_case(rng)
+    return R.transpose_record(rank, perm, in_dims, out_dims, rand_i8(rng, int(np.prod(in_dims))))
+
+
+def strided_slice_case(rng) -> tuple[tuple, tuple, tuple, tuple]:
+    in_dims, begin, stride, out_dims = [], [], [], []
+    for _ in range(4):
+        size = int(rng.integers(1, 7))
+        step = int(rng.choice([1, 1, 2, 3, -1, -2]))
+        start = int(rng.integers(0, size))
+        count = (size - start + step - 1) // step if step > 0 else (start + 1 + (-step) - 1) // (-step)
+        in_dims.append(size)
+        begin.append(start)
+        stride.append(step)
+        out_dims.append(int(rng.integers(1, count + 1)))
+    return tuple(in_dims), tuple(begin), tuple(stride), tuple(out_dims)
+
+
+def _strided_slice(rng):
+    in_dims, begin, stride, out_dims = strided_slice_case(rng)
+    return R.strided_slice_record(in_dims, begin, stride, out_dims, rand_i8(rng, int(np.prod(in_dims))))
+
+
+def mean_case(rng) -> tuple:
+    dims = tuple(int(rng.integers(1, 6)) for _ in range(4))
+    axis = tuple(int(rng.random() < 0.5) for _ in range(4))
+    if not any(axis):
+        axis = (0, 1, 1, 0)
+    out = tuple(1 if a else d for d, a in zip(dims, axis))
+    count = int(np.prod([d for d, a in zip(dims, axis) if a]))
+    m, s = quantize_multiplier(float(rng.uniform(0.5, 2.0)) / count)
+    return int(rng.integers(-127, 129)), dims, axis, out, int(rng.integers(-128, 128)), m, s
+
+
+def _mean(rng):
+    input_offset, dims, axis, out, out_offset, m, s = mean_case(rng)
+    return R.mean_record(input_offset, dims, axis, out, out_offset, m, s, rand_i8(rng, int(np.prod(dims))))
+
+
+def _unary(name, make_args):
+    return lambda rng: R.unary_record(name, make_args(rng), rand_i8(rng, int(rng.integers(1, 100))))
+
+
+def _clamp_args(rng):
+    return list(rand_act(rng))
+
+
+def _vector_sum(rng):
+    cols, rows = int(rng.integers(1, 50)), int(rng.integers(1, 20))
+    bias = rng.integers(-5000, 5000, size=rows, dtype=np.int64) if rng.random() < 0.8 else None
+    return R.vector_sum_record(cols, rows, int(rng.integers(-127, 129)), int(rng.integers(-10, 11)),
+                               rand_i8(rng, cols * rows), bias)
+
+
+def _fc(name, per_channel):
+    return lambda rng: R.fc_record(name, fc_call(rng, per_channel if per_channel is not None else
+                                                 bool(rng.random() < 0.5)))
+
+
+def _sizer(make_call, make_record, names):
+    def make(rng):
+        call = make_call(rng)
+        return [make_record(n, call) for n in names]
+    return make
+
+
+GENERATORS: dict[str, Callable] = {
+    "arm_convolve_s8": _conv("arm_convolve_s8", lambda rng: conv_call(rng, groups=int(rng.choice([1, 1, 2, 3])))),
+    "arm_convolve_s8 (upscaled input)": _conv("arm_convolve_s8", _conv_upscaled),
+    "arm_convolve_1x1_s8_fast": _conv("arm_convolve_1x1_s8_fast", lambda rng: conv_1x1_call(rng, True)),
+    "arm_convolve_1x1_s8": _conv("arm_convolve_1x1_s8", lambda rng: conv_1x1_call(rng, False)),
+    "arm_convolve_1_x_n_s8": _conv("arm_convolve_1_x_n_s8", conv_1_x_n_call),
+    "arm_convolve_wrapper_s8": _conv("arm_convolve_wrapper_s8", conv_any_call),
+    "conv buffer sizers": _sizer(conv_any_call, R.conv_sizer_record, CONV_SIZERS),
+    "arm_depthwise_conv_s8": _dw("arm_depthwise_conv_s8", depthwise_call),
+    "arm_depthwise_conv_s8_opt": _dw("arm_depthwise_conv_s8_opt", lambda rng: depthwise_call(rng, ch_mult=1)),
+    "arm_depthwise_conv_3x3_s8": _dw("arm_depthwise_conv_3x3_s8", depthwise_3x3_call),
+    "arm_depthwise_conv_wrapper_s8": _dw("arm_depthwise_conv_wrapper_s8", depthwise_any_call),
+    "depthwise buffer sizers": _sizer(depthwise_any_call, R.depthwise_sizer_record, DEPTHWISE_SIZERS),
+    "arm_fully_connected_s8": _fc("arm_fully_connected_s8", False),
+    "arm_fully_connected_per_channel_s8": _fc("arm_fully_connected_per_channel_s8", True),
+    "arm_fully_connected_wrapper_s8": _fc("arm_fully_connected_wrapper_s8", None),
+    "arm_vector_sum_s8": _vector_sum,
+    "fully connected buffer sizers": lambda rng: [
+        R.fc_sizer_record(n, (int(rng.integers(1, 300)), 1, 1, int(rng.integers(1, 300))))
+        for n in ("arm_fully_connected_s8_get_buffer_size", "arm_fully_connected_s8_get_buffer_size_mve",
+                  "arm_fully_connected_s8_get_buffer_size_dsp")],
+    "arm_avgpool_s8": _pool("arm_avgpool_s8"),
+    "arm_max_pool_s8": _pool("arm_max_pool_s8"),
+    "avgpool buffer sizers": lambda rng: [
+        R.avgpool_sizer_record(n, int(rng.integers(1, 100)), int(rng.integers(1, 300)))
+        for n in ("arm_avgpool_s8_get_buffer_size", "arm_avgpool_s8_get_buffer_size_mve",
+                  "arm_avgpool_s8_get_buffer_size_dsp")],
+    "arm_softmax_s8": lambda rng: R.softmax_record(**softmax_args(rng)),
+    "arm_elementwise_add_s8": _add_sub("arm_elementwise_add_s8", False),
+    "arm_elementwise_sub_s8": _add_sub("arm_elementwise_sub_s8", False),
+    "arm_elementwise_mul_s8": _mul("arm_elementwise_mul_s8", False),
+    "arm_add_s8": _add_sub("arm_add_s8", True),
+    "arm_sub_s8": _add_sub("arm_sub_s8", True),
+    "arm_mul_s8": _mul("arm_mul_s8", True),
+    "arm_requantize_s8_s8": _unary("arm_requantize_s8_s8", requantize_args),
+    "arm_concatenation_s8_x": _concatenation("x"),
+    "arm_concatenation_s8_y": _concatenation("y"),
+    "arm_concatenation_s8_z": _concatenation("z"),
+    "arm_concatenation_s8_w": _concatenation("w"),
+    "arm_pad_s8": _pad,
+    "arm_transpose_s8": _transpose,
+    "arm_strided_slice_s8": _strided_slice,
+    "arm_mean_s8": _mean,
+    "arm_reshape_s8": lambda rng: R.reshape_record(rand_i8(rng, int(rng.integers(1, 100)))),
+    "arm_relu_s8": _unary("arm_relu_s8", relu_args),
+    "arm_clamp_s8": _unary("arm_clamp_s8", _clamp_args),
+    "arm_relu6_q7": _unary("arm_relu6_q7", lambda rng: []),
+    "arm_leaky_relu_s8": _unary("arm_leaky_relu_s8", leaky_relu_args),
+    "arm_hard_swish_precise_s8": _unary("arm_hard_swish_precise_s8", hard_swish_precise_args),
+    "arm_hard_swish_compat_s8": _unary("arm_hard_swish_compat_s8", hard_swish_compat_args),
+}
+
+
+def generate(name: str, seed: int, count: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    out: list[str] = []
+    for _ in range(count):
+        made = GENERATORS[name](rng)
+        out.extend(made if isinstance(made, list) else [made])
+    return out

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Session fixtures: the portable kernels and test drivers built once per test session, outside the repo."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import kernel_build as kb  # noqa: E402
+from records import parse  # noqa: E402
+
+
+class Driver:
+    """A built kernel_driver: feed it records, get one parsed result per record."""
+
+    def __init__(self, program: Path):
+        self.program = program
+
+    def run_text(self, records: list[str]) -> str:
+        return kb.run_program(self.program, "\n".join(records) + "\n")
+
+    def run(self, records: list[str]):
+        results = parse(self.run_text(records))
+        assert len(results) == len(records)
+        return results
+
+    def one(self, record: str):
+        return self.run([record])[0]
+
+
+@pytest.fixture(scope="session")
+def build_root(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("kernel_builds")
+
+
+@pytest.fixture(scope="session")
+def portable_library(build_root) -> Path:
+    return kb.build_portable_library(build_root / "portable")
+
+
+@pytest.fixture(scope="session")
+def portable_driver(build_root, portable_library) -> Driver:
+    program = kb.link_program([kb.DRIVER_DIR / "kernel_driver.c"], [portable_library], [kb.PORTABLE_INCLUDE],
+                              build_root / "kernel_driver_portable", ["DRIVER_GIVES_SCRATCH=0"])
+    return Driver(program)
+
+
+@pytest.fixture(scope="session")
+def fixed_point_program(build_root, portable_library) -> Path:
+    return kb.link_program([kb.DRIVER_DIR / "fixed_point_driver.c"], [portable_library],
+                           [kb.PORTABLE_INCLUDE, kb.PORTABLE_SRC], build_root / "fixed_point_driver")
+
+
+@pytest.fixture(scope="session")
+def ns_dir() -> Path:
+    path = kb.ns_cmsis_nn_dir()
+    if path is None:
+        pytest.skip(kb.NS_SKIP_REASON)
+    return path
+
+
+@pytest.fixture(scope="session")
+def ns_library(build_root, ns_dir) -> Path:
+    return kb.build_ns_library(ns_dir, build_root / "ns_cmsis_nn")
+
+
+@pytest.fixture(scope="session")
+def ns_driver(build_root, ns_dir, ns_library) -> Driver:
+    program = kb.link_program([kb.DRIVER_DIR / "kernel_driver.c"], [ns_library], [ns_dir / "Include"],
+                              build_root / "kernel_driver_ns", ["DRIVER_GIVES_SCRATCH=1"])
+    return Driver(program)

@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Builds the portable kernels (and, when configured, ns-cmsis-nn) for host tests, and lists exports.
+
+Everything is compiled into directories the caller chooses (pytest temporary directories), never
+into the repository. ns-cmsis-nn is only ever found through HELIA_NS_CMSIS_NN_DIR.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PORTABLE_DIR = REPO_ROOT / "kernels" / "portable"
+PORTABLE_INCLUDE = PORTABLE_DIR / "include"
+PORTABLE_SRC = PORTABLE_DIR / "src"
+DRIVER_DIR = Path(__file__).resolve().parent / "c"
+
+NS_ENV_VAR = "HELIA_NS_CMSIS_NN_DIR"
+NS_SKIP_REASON = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+
+CC = os.environ.get("CC", "gcc")
+STRICT_C99 = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
+SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+DEBUG_OPT = ["-O1", "-g"]
+JOBS = 2  # the machine is shared; never more than two compiles at once
+
+
+class BuildError(RuntimeError):
+    """A compile or link step failed; the message carries the command and the compiler output."""
+
+
+def _run(cmd: list[str]) -> None:
+    result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise BuildError(f"command failed ({result.returncode}): {' '.join(cmd)}\n{result.stdout}{result.stderr}")
+
+
+def portable_sources() -> list[Path]:
+    return sorted(PORTABLE_SRC.rglob("*.c"))
+
+
+def compile_objects(sources: list[Path], out_dir: Path, flags: list[str], root: Path) -> list[Path]:
+    """Compiles each source to out_dir, naming objects after their path below root (no clashes)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def compile_one(src: Path) -> Path:
+        obj = out_dir / (str(src.relative_to(root)).replace(os.sep, "__") + ".o")
+        _run([CC, *flags, "-c", str(src), "-o", str(obj)])
+        return obj
+
+    with ThreadPoolExecutor(max_workers=JOBS) as pool:
+        return list(pool.map(compile_one, sources))
+
+
+def archive(objects: list[Path], lib: Path) -> Path:
+    lib.unlink(missing_ok=True)
+    _run(["ar", "rcs", str(lib), *map(str, objects)])
+    return lib
+
+
+def build_portable_library(out_dir: Path, flags: list[str] | None = None) -> Path:
+    """Static library of the portable kernels, built with the strict flags plus sanitizers."""
+    flags = flags if flags is not None else [*STRICT_C99, *DEBUG_OPT, *SANITIZE]
+    objects = compile_objects(portable_sources(), out_dir / "obj", [*flags, f"-I{PORTABLE_INCLUDE}"], PORTABLE_SRC)
+    return archive(objects, out_dir / "libhelia_portable_kernels.a")
+
+
+def ns_cmsis_nn_dir() -> Path | None:
+    value = os.environ.get(NS_ENV_VAR, "").strip()
+    if not value:
+        return None
+    path = Path(value)
+    if not (path / "Include" / "arm_nnfunctions.h").is_file():
+        raise BuildError(f"{NS_ENV_VAR}={value} does not look like an ns-cmsis-nn checkout (no Include/arm_nnfunctions.h)")
+    return path
+
+
+def ns_sources(ns_dir: Path) -> list[Path]:
+    """Integer sources of ns-cmsis-nn: everything under Source/ except the float16/float32 kernels."""
+    return sorted(
+        p for p in (ns_dir / "Source").rglob("*.c") if not (p.name.endswith("_f16.c") or p.name.endswith("_f32.c"))
+    )
+
+
+def build_ns_library(ns_dir: Path, out_dir: Path) -> Path:
+    """Static library of ns-cmsis-nn's plain-C (host) build, with sanitizers. Its warnings are not ours.
+
+    ns-cmsis-nn left-shifts negative values and lets some int32 arithmetic wrap by design, so those
+    two UBSan checks are off for its objects (memory errors are still caught).
+    """
+    flags = ["-std=c99", *DEBUG_OPT, *SANITIZE, "-fno-sanitize=shift,signed-integer-overflow", "-w",
+             f"-I{ns_dir / 'Include'}"]
+    objects = compile_objects(ns_sources(ns_dir), out_dir / "obj", flags, ns_dir / "Source")
+    return archive(objects, out_dir / "libns_cmsis_nn_host.a")
+
+
+def link_program(sources: list[Path], libraries: list[Path], include_dirs: list[Path], out: Path,
+                 defines: list[str] | None = None) -> Path:
+    cmd = [CC, *STRICT_C99, *DEBUG_OPT, *SANITIZE]
+    cmd += [f"-I{d}" for d in include_dirs]
+    cmd += [f"-D{d}" for d in (defines or [])]
+    cmd += [*map(str, sources), *map(str, libraries), "-o", str(out)]
+    _run(cmd)
+    return out
+
+
+def run_program(program: Path, stdin_text: str, timeout: float = 600) -> str:
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0", UBSAN_OPTIONS="print_stacktrace=1")
+    result = subprocess.run([str(program)], input=stdin_text, capture_output=True, text=True, timeout=timeout,
+                            env=env, check=False)
+    if result.returncode != 0:
+        raise BuildError(f"{program.name} exited with {result.returncode}\n{result.stderr[-4000:]}")
+    if result.stderr.strip():
+        raise BuildError(f"{program.name} reported on stderr:\n{result.stderr[-4000:]}")
+    return result.stdout
+
+
+def defined_functions(objects_or_lib: list[Path]) -> set[str]:
+    """Global function symbols defined by the given objects or archives (from nm)."""
+    nm = shutil.which("nm") or "nm"
+    result = subprocess.run([nm, "--defined-only", "-g", "-P", *map(str, objects_or_lib)], capture_output=True,
+                            text=True, check=True)
+    names = set()
+    for line in result.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[1] in ("T", "t"):
+            names.add(parts[0])
+    return names

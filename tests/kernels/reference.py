@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Python reference of the integer math the portable kernels implement (gemmlowp / TFLite rounding).
+
+Written from the published definitions (gemmlowp fixedpoint, TFLite reference kernels) with
+Python's unbounded integers, so it shares no code with the C library it checks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def wrap32(x: int) -> int:
+    return ((x + 2**31) % 2**32) - 2**31
+
+
+def sat_rounding_doubling_high_mul(a: int, b: int) -> int:
+    """gemmlowp SaturatingRoundingDoublingHighMul: round(a*b / 2^31), INT32_MIN^2 saturates."""
+    if a == b == INT32_MIN:
+        return INT32_MAX
+    ab = a * b
+    nudge = (1 << 30) if (a < 0) == (b < 0) else 1 - (1 << 30)
+    total = ab + nudge
+    quotient = abs(total) // 2**31  # C division truncates towards zero
+    return quotient if total >= 0 else -quotient
+
+
+def rounding_doubling_high_mul(a: int, b: int) -> int:
+    return wrap32((a * b + (1 << 30)) >> 31)
+
+
+def rounding_divide_by_pot(x: int, exponent: int) -> int:
+    """gemmlowp RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away from zero."""
+    mask = (1 << exponent) - 1
+    remainder = x & mask
+    quotient = x >> exponent
+    threshold = (mask >> 1) + (1 if quotient < 0 else 0)
+    return quotient + 1 if remainder > threshold else quotient
+
+
+def saturating_mul_by_pot(x: int, exponent: int) -> int:
+    return max(INT32_MIN, min(INT32_MAX, x * 2**exponent))
+
+
+def requantize(x: int, multiplier: int, shift: int) -> int:
+    """TFLite MultiplyByQuantizedMultiplier (double rounding)."""
+    left, right = max(shift, 0), max(-shift, 0)
+    return rounding_divide_by_pot(rounding_doubling_high_mul(wrap32(x << left), multiplier), right)
+
+
+def exp_on_negative_values(a: int) -> int:
+    """gemmlowp exp_on_negative_values for a Q5.26 input <= 0; Q0.31 result."""
+    if a == 0:
+        return INT32_MAX
+    quarter = 1 << 24
+    r = (a & (quarter - 1)) - quarter
+    whole = r - a
+    x = r * 32 + (1 << 28)
+    x2 = sat_rounding_doubling_high_mul(x, x)
+    x3 = sat_rounding_doubling_high_mul(x2, x)
+    x4 = sat_rounding_doubling_high_mul(x2, x2)
+    x4_over_4 = rounding_divide_by_pot(x4, 2)
+    poly = x + rounding_divide_by_pot(sat_rounding_doubling_high_mul(x4_over_4 + x3, 715827883) + x2, 1)
+    result = 1895147668 + sat_rounding_doubling_high_mul(1895147668, poly)
+    for k, factor in enumerate([1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242]):
+        if whole & (1 << (24 + k)):
+            result = sat_rounding_doubling_high_mul(result, factor)
+    return result
+
+
+def one_over_one_plus_x(a: int) -> int:
+    """gemmlowp one_over_one_plus_x_for_x_in_0_1: Q0.31 in and out."""
+    total = a + INT32_MAX
+    half = (total + (1 if total >= 0 else -1))
+    half = abs(half) // 2 * (1 if half >= 0 else -1)
+    x = 1515870810 + sat_rounding_doubling_high_mul(half, -1010580540)
+    for _ in range(3):
+        err = (1 << 29) - sat_rounding_doubling_high_mul(half, x)
+        x = x + saturating_mul_by_pot(sat_rounding_doubling_high_mul(x, err), 2)
+    return saturating_mul_by_pot(x, 1)
+
+
+def clamp(v: int, lo: int, hi: int) -> int:
+    return min(max(v, lo), hi)
+
+
+# ---- kernels -------------------------------------------------------------------------------------
+
+def conv2d(c) -> np.ndarray:
+    """Grouped, dilated convolution of records.ConvCall (no upscale), NHWC / OHWI."""
+    n, ih, iw, ic = c.input_dims
+    oc, kh, kw, kc = c.filter_dims
+    _, oh, ow, _ = c.output_dims
+    groups = ic // kc
+    per_group = c.output_dims[3] // groups
+    x = np.asarray(c.input, dtype=np.int64).reshape(n, ih, iw, ic)
+    f = np.asarray(c.filter, dtype=np.int64).reshape(oc, kh, kw, kc)
+    out = np.zeros((n, oh, ow, c.output_dims[3]), dtype=np.int64)
+    sw, sh = c.stride
+    pw, ph = c.padding
+    dw, dh = c.dilation
+    for b in range(n):
+        for y in range(oh):
+            for xo in range(ow):
+                for o in range(c.output_dims[3]):
+                    g = o // per_group
+                    acc = int(c.bias[o]) if c.bias is not None else 0
+                    for ky in range(kh):
+                        iy = y * sh - ph + ky * dh
+                        if not 0 <= iy < ih:
+                            continue
+                        for kx in range(kw):
+                            ix = xo * sw - pw + kx * dw
+                            if not 0 <= ix < iw:
+                                continue
+                            pixel = x[b, iy, ix, g * kc:(g + 1) * kc] + c.input_offset
+                            acc += int(np.dot(pixel, f[o, ky, kx]))
+                    v = requantize(acc, int(c.mult[o]), int(c.shift[o])) + c.output_offset
+                    out[b, y, xo, o] = clamp(v, *c.act)
+    return out.reshape(-1)
+
+
+def depthwise_conv2d(c) -> np.ndarray:
+    n, ih, iw, ic = c.input_dims
+    _, kh, kw, oc = c.filter_dims
+    _, oh, ow, _ = c.output_dims
+    x = np.asarray(c.input, dtype=np.int64).reshape(n, ih, iw, ic)
+    f = np.asarray(c.filter, dtype=np.int64).reshape(kh, kw, oc)
+    out = np.zeros((n, oh, ow, oc), dtype=np.int64)
+    sw, sh = c.stride
+    pw, ph = c.padding
+    dw, dh = c.dilation
+    for b in range(n):
+        for y in range(oh):
+            for xo in range(ow):
+                for o in range(oc):
+                    acc = int(c.bias[o]) if c.bias is not None else 0
+                    for ky in range(kh):
+                        for kx in range(kw):
+                            iy, ix = y * sh - ph + ky * dh, xo * sw - pw + kx * dw
+                            if 0 <= iy < ih and 0 <= ix < iw:
+                                acc += (int(x[b, iy, ix, o // c.ch_mult]) + c.input_offset) * int(f[ky, kx, o])
+                    v = requantize(acc, int(c.mult[o]), int(c.shift[o])) + c.output_offset
+                    out[b, y, xo, o] = clamp(v, *c.act)
+    return out.reshape(-1)
+
+
+def fully_connected(c) -> np.ndarray:
+    x = np.asarray(c.input, dtype=np.int64).reshape(c.batches, c.depth) + c.input_offset
+    w = np.asarray(c.filter, dtype=np.int64).reshape(c.outputs, c.depth) + c.filter_offset
+    acc = x @ w.T
+    if c.bias is not None:
+        acc = acc + np.asarray(c.bias, dtype=np.int64)
+    out = np.zeros_like(acc)
+    for b in range(c.batches):
+        for o in range(c.outputs):
+            m, s = (c.mult[o], c.shift[o]) if c.per_channel else (c.mult[0], c.shift[0])
+            out[b, o] = clamp(requantize(int(acc[b, o]), int(m), int(s)) + c.output_offset, *c.act)
+    return out.reshape(-1)
+
+
+def pool(kind: str, stride, padding, act, input_dims, filter_hw, output_dims, data) -> np.ndarray:
+    n, ih, iw, ch = input_dims
+    _, oh, ow, _ = output_dims
+    x = np.asarray(data, dtype=np.int64).reshape(n, ih, iw, ch)
+    out = np.zeros((n, oh, ow, ch), dtype=np.int64)
+    for b in range(n):
+        for y in range(oh):
+            for xo in range(ow):
+                y0, x0 = y * stride[1] - padding[1], xo * stride[0] - padding[0]
+                window = x[b, max(y0, 0):min(y0 + filter_hw[0], ih), max(x0, 0):min(x0 + filter_hw[1], iw), :]
+                window = window.reshape(-1, ch)
+                for c in range(ch):
+                    if kind == "max":
+                        v = int(window[:, c].max())
+                    else:
+                        total, count = int(window[:, c].sum()), window.shape[0]
+                        q = (abs(total) + count // 2) // count
+                        v = q if total > 0 else -q
+                    out[b, y, xo, c] = clamp(v, *act)
+    return out.reshape(-1)
+
+
+def softmax(rows: int, row_size: int, mult: int, shift: int, diff_min: int, data) -> np.ndarray:
+    x = np.asarray(data, dtype=np.int64).reshape(rows, row_size)
+    out = np.full((rows, row_size), -128, dtype=np.int64)
+    for r in range(rows):
+        mx = int(x[r].max())
+        exps = {}
+        total = 0
+        for i in range(row_size):
+            d = int(x[r, i]) - mx
+            if d >= diff_min:
+                exps[i] = exp_on_negative_values(sat_rounding_doubling_high_mul(wrap32(d << shift), mult))
+                total += rounding_divide_by_pot(exps[i], 12)
+        headroom = 32 - total.bit_length()
+        reciprocal = one_over_one_plus_x(wrap32((total << headroom) - 2**31))
+        for i, e in exps.items():
+            p = rounding_divide_by_pot(sat_rounding_doubling_high_mul(reciprocal, e), 35 - headroom)
+            out[r, i] = clamp(p - 128, -128, 127)
+    return out.reshape(-1)
+
+
+def add_sub(q, a, b, subtract: bool) -> np.ndarray:
+    (o1, m1, s1, o2, m2, s2, ls, oo, om, os_, lo, hi) = q
+    res = []
+    for x, y in zip(np.asarray(a).reshape(-1), np.asarray(b).reshape(-1)):
+        xa = requantize((int(x) + o1) << ls, m1, s1)
+        yb = requantize((int(y) + o2) << ls, m2, s2)
+        res.append(clamp(requantize(xa - yb if subtract else xa + yb, om, os_) + oo, lo, hi))
+    return np.array(res, dtype=np.int64)
+
+
+def mul(q, a, b) -> np.ndarray:
+    (o1, o2, oo, om, os_, lo, hi) = q
+    return np.array([clamp(requantize((int(x) + o1) * (int(y) + o2), om, os_) + oo, lo, hi)
+                     for x, y in zip(np.asarray(a).reshape(-1), np.asarray(b).reshape(-1))], dtype=np.int64)
+
+
+def broadcast_pair(a, a_dims, b, b_dims, out_dims):
+    """NumPy broadcasting of two NHWC tensors to out_dims, flattened."""
+    xa = np.broadcast_to(np.asarray(a).reshape(a_dims), out_dims).reshape(-1)
+    xb = np.broadcast_to(np.asarray(b).reshape(b_dims), out_dims).reshape(-1)
+    return xa, xb
+
+
+def requantize_s8(data, mult, shift, in_zp, out_zp) -> np.ndarray:
+    return np.array([clamp(requantize(int(v) - in_zp, mult, shift) + out_zp, -128, 127) for v in data],
+                    dtype=np.int64)
+
+
+def mean(input_offset, input_dims, axis, out_offset, out_mult, out_shift, data) -> np.ndarray:
+    x = np.asarray(data, dtype=np.int64).reshape(input_dims)
+    axes = tuple(i for i, flag in enumerate(axis) if flag)
+    count = int(np.prod([input_dims[i] for i in axes])) if axes else 1
+    sums = x.sum(axis=axes, keepdims=True) + count * input_offset
+    return np.array([clamp(requantize(int(s), out_mult, out_shift) + out_offset, -128, 127)
+                     for s in sums.reshape(-1)], dtype=np.int64)
