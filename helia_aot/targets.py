@@ -71,10 +71,12 @@ _register(Target(
     cpu="cortex-m55",
     capabilities=("dsp", "mve", "fpu", "fp16"),
     memories=(
+        # The AN547 map as QEMU mps3-an547 models it (non-secure addresses; secure = +0x10000000),
+        # matching toolchains/corstone300/corstone300.ld.
         Memory("ITCM", 512 * KIB, 0x00000000),
-        Memory("BRAM", 1 * MIB, 0x01000000),
+        Memory("SRAM", 2 * MIB, 0x01000000),
         Memory("DTCM", 512 * KIB, 0x20000000),
-        Memory("SRAM", 2 * MIB, 0x21000000),
+        Memory("ISRAM", 4 * MIB, 0x21000000),
         Memory("DDR", 256 * MIB, 0x60000000),
     ),
     scratch_memory="DTCM",

@@ -99,9 +99,9 @@ def helia_aot_golden_test(
             srcs = [":" + name + "_golden"],
             copts = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-include", "golden_profile.h"],
             local_defines = defines,
-            target_compatible_with = ["//toolchains/constraints:cortex_m55"],
+            target_compatible_with = [Label("//toolchains/constraints:cortex_m55")],
             testonly = True,
-            deps = [module, "//toolchains/corstone300:golden_profile"],
+            deps = [module, Label("//toolchains/corstone300:golden_profile")],
         )
         cortex_m_test(
             name = name,
