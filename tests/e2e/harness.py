@@ -57,10 +57,10 @@ NS_CMSIS_NN_HOST_CFLAGS = ["-O1"]
 
 ARM_CC = "arm-none-eabi-gcc"
 ARM_ARCH = ["-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb"]
-ARM_CFLAGS = WARNINGS + ARM_ARCH + ["-O2"]
-NS_CMSIS_NN_ARM_CFLAGS = ARM_ARCH + ["-O2"]
-ARM_LDFLAGS = ARM_ARCH + ["--specs=picolibc.specs", "--oslib=semihost", "-nostartfiles",
-                          "-T", str(CORSTONE300_DIR / "corstone300.ld"), "-O2"]
+# picolibc's specs also select its headers, so compiles need them as well as the link.
+ARM_CFLAGS = WARNINGS + ARM_ARCH + ["--specs=picolibc.specs", "-O2"]
+NS_CMSIS_NN_ARM_CFLAGS = ARM_ARCH + ["--specs=picolibc.specs", "-O2"]
+ARM_LDFLAGS = ["--oslib=semihost", "-nostartfiles", "-T", str(CORSTONE300_DIR / "corstone300.ld")]
 QEMU = "qemu-system-arm"
 QEMU_ARGS = ["-M", "mps3-an547", "-nographic", "-monitor", "none", "-serial", "none",
              "-icount", "shift=0", "-semihosting-config", "enable=on,target=native"]
@@ -426,7 +426,10 @@ def run_firmware(elf: pathlib.Path, model: ModelUnderTest, qemu: str) -> QemuRun
     out_infos = model.output_infos
     outputs: dict[tuple[int, int], np.ndarray] = {}
     instructions = None
-    for line in proc.stdout.decode("utf-8", "replace").splitlines():
+    # Semihosting console output lands on QEMU's stdout or stderr depending on the QEMU version
+    # and on whether they are terminals, so both are read.
+    console = proc.stdout + b"\n" + proc.stderr
+    for line in console.decode("utf-8", "replace").splitlines():
         line = line.strip()
         if match := _OUT_LINE.match(line):
             s, o = int(match[1]), int(match[2])
@@ -443,7 +446,7 @@ def run_firmware(elf: pathlib.Path, model: ModelUnderTest, qemu: str) -> QemuRun
                if (s, o) not in outputs]
     if missing or instructions is None:
         raise E2EError(f"{model.name}: QEMU printed no output for (sample, output) {missing[:5]} "
-                       f"or no instruction count:\n{_tail(proc.stdout)}")
+                       f"or no instruction count:\n{_tail(console)}")
     return QemuRun([[outputs[(s, o)] for o in range(len(out_infos))] for s in range(samples)],
                    instructions)
 
