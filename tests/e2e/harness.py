@@ -17,7 +17,9 @@ import shutil
 import subprocess
 from typing import Callable
 
+import flatbuffers
 import numpy as np
+from ai_edge_litert import schema_py_generated as schema
 
 import helia_aot
 from tests.modelgen import quant
@@ -449,6 +451,63 @@ def run_firmware(elf: pathlib.Path, model: ModelUnderTest, qemu: str) -> QemuRun
                        f"or no instruction count:\n{_tail(console)}")
     return QemuRun([[outputs[(s, o)] for o in range(len(out_infos))] for s in range(samples)],
                    instructions)
+
+
+# --------------------------------------------------------------------------- per-operator diagnosis
+
+
+@dataclasses.dataclass(frozen=True)
+class OperatorDiff:
+    """Max |diff| against LiteRT of one operator's output inside a model."""
+
+    index: int
+    op_type: str
+    tensor: str
+    max_abs_diff: float
+
+    def __str__(self) -> str:
+        return f"#{self.index} {self.op_type} ({self.tensor}): {self.max_abs_diff:g}"
+
+
+def expose_operator_outputs(model_bytes: bytes) -> tuple[bytes, list[tuple[int, str, str]]]:
+    """The same model with every operator's output made a model output (subgraph 0, in execution
+    order), so the module and LiteRT can be compared operator by operator. Returns the new
+    flatbuffer and, per output, (operator index, operator type, tensor name)."""
+    model = schema.ModelT.InitFromPackedBuf(model_bytes, 0)
+    graph = model.subgraphs[0]
+    names = {v: k for k, v in vars(schema.BuiltinOperator).items() if not k.startswith("_")}
+    exposed, seen = [], set()
+    for index, op in enumerate(graph.operators):
+        code = model.operatorCodes[op.opcodeIndex]
+        op_type = names.get(max(code.builtinCode, code.deprecatedBuiltinCode), "?")
+        for tensor in op.outputs:
+            if tensor >= 0 and tensor not in seen:
+                seen.add(tensor)
+                name = graph.tensors[tensor].name
+                exposed.append((tensor, (index, op_type,
+                                         name.decode() if isinstance(name, bytes) else str(name))))
+    graph.outputs = [tensor for tensor, _ in exposed]
+    builder = flatbuffers.Builder(len(model_bytes) + 1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output()), [info for _, info in exposed]
+
+
+def operator_diffs(session: "E2ESession", model: ModelUnderTest,
+                   library: KernelLibrary) -> list[OperatorDiff]:
+    """Every operator's max |diff| against LiteRT on the model's samples (module built with
+    `library`), to name the operator where a model first departs from LiteRT."""
+    exposed_bytes, infos = expose_operator_outputs(model.model_bytes)
+    exposed = ModelUnderTest(name=f"{model.name}__all_operator_outputs", kind=model.kind,
+                             model_bytes=exposed_bytes, seed=model.seed,
+                             tolerance=model.tolerance)
+    exposed.__dict__["samples"] = model.samples   # the very same inputs
+    diffs = per_output_max_diff(session.host_outputs(exposed, library), exposed.reference)
+    return [OperatorDiff(index, op_type, tensor, diff)
+            for (index, op_type, tensor), diff in zip(infos, diffs)]
+
+
+def first_divergence(diffs: list[OperatorDiff]) -> OperatorDiff | None:
+    return next((d for d in diffs if d.max_abs_diff > 0), None)
 
 
 # --------------------------------------------------------------------------- session cache

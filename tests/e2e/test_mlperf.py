@@ -26,11 +26,20 @@ def test_mlperf_model_matches_litert(e2e, name, record_property):
         agree = len(model.samples) - len(mismatched)
         fields["argmax_agree"] = f"{agree}/{len(model.samples)}"
         message += f"; arg-max agrees on {agree}/{len(model.samples)}"
+    diagnosis = ""
+    if max(diffs) > 0:
+        # Name where the module first departs from LiteRT, and what each operator after it adds.
+        per_op = harness.operator_diffs(e2e, model, e2e.portable_host_library())
+        first = harness.first_divergence(per_op)
+        diverging = [str(d) for d in per_op if d.max_abs_diff > 0]
+        fields["first_divergence"] = str(first) if first else "none (only at model outputs)"
+        diagnosis = "; operators differing from LiteRT: " + ", ".join(diverging)
+        message += diagnosis
     print(message)
     record_property("max_abs_diff", diffs)
     e2e.record("MLPerf Tiny vs LiteRT", name, **fields)
     for index, diff in enumerate(diffs):
         assert diff <= harness.MLPERF_TOLERANCE, (
             f"{name} output {index}: max |diff| {diff:g} against LiteRT exceeds "
-            f"{harness.MLPERF_TOLERANCE} codes")
+            f"{harness.MLPERF_TOLERANCE} codes{diagnosis}")
     assert not mismatched, f"{name}: arg-max differs from LiteRT's on samples {mismatched}"
