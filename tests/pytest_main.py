@@ -14,7 +14,8 @@ _NO_TESTS_COLLECTED = 5
 
 
 def main() -> int:
-    args = sys.argv[1:] + ["-p", "no:cacheprovider", "-rs", "--tb=short"]
+    # xunit1 keeps the properties tests record (e.g. measured max |diff|) in test.xml.
+    args = sys.argv[1:] + ["-p", "no:cacheprovider", "-rs", "--tb=short", "-o", "junit_family=xunit1"]
     xml_output = os.environ.get("XML_OUTPUT_FILE")
     if xml_output:
         args += ["--junitxml", xml_output]
