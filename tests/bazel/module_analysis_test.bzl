@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Analysis tests of helia_aot_module: the target follows the platform, and a mismatch fails."""
+
+load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
+load("//rules:defs.bzl", "HeliaModuleInfo")
+
+def _mismatch_fails_impl(ctx):
+    env = analysistest.begin(ctx)
+    asserts.expect_failure(env, "target 'apollo4p_evb' runs on cortex-m4, but this build is for a cortex-m55 platform")
+    return analysistest.end(env)
+
+target_mismatch_fails_test = analysistest.make(
+    _mismatch_fails_impl,
+    expect_failure = True,
+    config_settings = {"//command_line_option:platforms": str(Label("//toolchains/platforms:corstone300"))},
+)
+
+def _make_default_target_test(expected_target, platform):
+    def _impl(ctx):
+        env = analysistest.begin(ctx)
+        info = analysistest.target_under_test(env)[HeliaModuleInfo]
+        asserts.equals(env, expected_target, info.target)
+        asserts.equals(env, "kws", info.prefix)
+        return analysistest.end(env)
+
+    settings = {"//command_line_option:platforms": str(Label(platform))} if platform else {}
+    return analysistest.make(_impl, config_settings = settings)
+
+default_target_corstone300_test = _make_default_target_test("corstone300", "//toolchains/platforms:corstone300")
+default_target_cortex_m4_test = _make_default_target_test("apollo4p_evb", "//toolchains/platforms:cortex_m4")
+default_target_host_test = _make_default_target_test("host", None)
