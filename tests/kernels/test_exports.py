@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The library exports exactly the functions its header declares and its README lists, and no stray names."""
+
+from __future__ import annotations
+
+import re
+
+import kernel_build as kb
+
+README = kb.PORTABLE_DIR / "README.md"
+HEADER = kb.PORTABLE_INCLUDE / "arm_nnfunctions.h"
+
+
+def readme_functions() -> set[str]:
+    text = README.read_text()
+    block = text.split("<!-- exports:begin -->", 1)[1].split("<!-- exports:end -->", 1)[0]
+    return set(re.findall(r"^- (arm_\w+)\s*$", block, flags=re.M))
+
+
+def header_functions() -> set[str]:
+    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
+    return set(re.findall(r"\b(arm_\w+)\s*\(", text))
+
+
+def test_readme_lists_every_header_declaration():
+    assert readme_functions() == header_functions()
+
+
+def test_every_declaration_has_a_definition(portable_library):
+    exported = kb.defined_functions([portable_library])
+    missing = header_functions() - exported
+    assert not missing, f"declared in arm_nnfunctions.h but not defined: {sorted(missing)}"
+
+
+def test_no_undeclared_public_symbols(portable_library):
+    exported = kb.defined_functions([portable_library])
+    undeclared = {name for name in exported if name.startswith("arm_")} - header_functions()
+    stray = {name for name in exported if not name.startswith(("arm_", "helia_"))}
+    assert not undeclared, f"exported but not declared: {sorted(undeclared)}"
+    assert not stray, f"exported without the arm_/helia_ prefix: {sorted(stray)}"
+
+
+def test_contract_core_entries_are_present():
+    # The entry points generated code calls for the MLPerf Tiny models; a typo in the header would hide them.
+    for name in ("arm_convolve_wrapper_s8", "arm_depthwise_conv_wrapper_s8", "arm_fully_connected_s8",
+                 "arm_avgpool_s8", "arm_softmax_s8", "arm_add_s8"):
+        assert name in header_functions()
