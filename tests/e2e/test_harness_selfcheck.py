@@ -109,3 +109,16 @@ def test_signed_overflow_is_a_failure(e2e, tmp_path, model):
 def test_output_size_mismatch_is_a_failure(e2e, tmp_path, model):
     with pytest.raises(harness.E2EError, match=r"module I/O sizes .* differ from the model's"):
         _build_and_run(e2e, tmp_path, model, fault=0, output_bytes=3)
+
+
+def test_missing_arm_tools_give_a_skip_reason(monkeypatch):
+    monkeypatch.setattr(harness.shutil, "which",
+                        lambda tool: None if tool == harness.ARM_CC else f"/usr/bin/{tool}")
+    reason = harness.arm_tools()
+    assert isinstance(reason, str) and "arm-none-eabi-gcc not on PATH" in reason
+
+
+def test_ns_cmsis_nn_dir_without_headers_is_an_error(monkeypatch, tmp_path):
+    monkeypatch.setenv(harness.NS_CMSIS_NN_ENV, str(tmp_path))
+    with pytest.raises(harness.E2EError, match="has no Include/arm_nnfunctions.h"):
+        harness.ns_cmsis_nn_dir()
