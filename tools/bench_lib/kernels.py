@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Kernel libraries for the benchmark firmware: our portable kernels and, when HELIA_NS_CMSIS_NN_DIR
+names a checkout, ns-cmsis-nn built for Cortex-M55 with MVE (its integer sources; the float
+kernels are never called by an int8 module). Each is a static archive of -ffunction-sections
+objects, so the firmware link keeps only the kernels a module calls."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+from . import toolchain
+
+PORTABLE = "portable"
+NS_CMSIS_NN = "ns-cmsis-nn"
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelLibrary:
+    backend: str
+    optimization: str
+    archive: Path
+    include_dir: Path
+
+
+def sources(backend: str) -> tuple[Path, Path, list[Path]]:
+    """(source root, include dir, C sources) of a backend."""
+    if backend == PORTABLE:
+        root = toolchain.PORTABLE_DIR
+        return root / "src", root / "include", sorted((root / "src").rglob("*.c"))
+    root = toolchain.ns_cmsis_nn_root()
+    if root is None:
+        raise toolchain.BenchError(f"backend {NS_CMSIS_NN} needs {toolchain.NS_CMSIS_NN_ENV}")
+    files = sorted(p for p in (root / "Source").rglob("*.c") if not p.name.endswith(("_f16.c", "_f32.c")))
+    return root / "Source", root / "Include", files
+
+
+def build(backend: str, optimization: str, work_dir: Path) -> KernelLibrary:
+    """Compiles a backend's sources (two at a time) into work_dir/lib<backend><opt>.a."""
+    source_root, include_dir, files = sources(backend)
+    if not files:
+        raise toolchain.BenchError(f"kernel library {backend}: no C sources under {source_root}")
+    tag = f"{backend}{optimization}"
+    archive = work_dir / f"lib{tag}.a"
+    # A kept --work-dir reuses an archive newer than every source (the flags never change).
+    if archive.is_file() and archive.stat().st_mtime > max(p.stat().st_mtime for p in files):
+        return KernelLibrary(backend, optimization, archive, include_dir)
+    obj_dir = work_dir / f"{tag}-obj"
+    # Our kernels are held to our warning flags; ns-cmsis-nn is built as its project builds it.
+    flags = toolchain.COMMON_CFLAGS + [optimization, "-I", str(include_dir)]
+    if backend == PORTABLE:
+        flags += toolchain.OUR_WARNINGS
+
+    def compile_one(src: Path) -> Path:
+        # Object names keep the relative path, so equal file names in two folders do not clash.
+        name = str(src.relative_to(source_root)).replace(os.sep, "__")[:-2] + ".o"
+        return toolchain.compile_c(src, obj_dir / name, flags, f"compile {backend} {src.name} ({optimization})")
+
+    objects = toolchain.parallel_map(compile_one, files)
+    archive.unlink(missing_ok=True)
+    toolchain.run([toolchain.ARM_AR, "rcsD", archive, *objects], f"archive {tag}")
+    return KernelLibrary(backend, optimization, archive, include_dir)
