@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# The benchmark: per model, conversion time, memory, code size, instructions per model_run on an
+# emulated Corstone-300 (portable kernels and ns-cmsis-nn), glue share and instructions per MAC.
+"""Usage: tools/bench [--json FILE] [--skip-mlperf] [--backend NAME]... [MODEL.tflite ...]
+
+Converts each MLPerf Tiny int8 model (HELIA_MODELS_DIR, default <repo>/../shared/models/mlperf-tiny)
+and each .tflite given for corstone300, builds Corstone-300 firmware around the module and prints
+one Markdown table row per model; --json writes the same data. Build artefacts live in a
+temporary directory outside the repository. Instruction counts and sizes repeat exactly."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # helia_aot from this clone
+
+import helia_aot  # noqa: E402
+from bench_lib import convert, firmware, kernels, table, toolchain  # noqa: E402
+
+TARGET = "corstone300"
+MLPERF_MODELS = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8")
+JSON_SCHEMA = "helia-bench/1"
+
+
+def _models_dir() -> Path:
+    return Path(os.environ.get("HELIA_MODELS_DIR", toolchain.REPO.parent / "shared" / "models" / "mlperf-tiny"))
+
+
+def _log(start: float, message: str) -> None:
+    print(f"[bench t={time.monotonic() - start:6.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def _tool_versions() -> dict:
+    def first_line(cmd: list[str]) -> str:
+        out = subprocess.run(cmd, capture_output=True, text=True).stdout
+        return out.splitlines()[0].strip() if out else "unknown"
+    return {"arm_gcc": first_line([toolchain.ARM_CC, "--version"]),
+            "qemu": first_line([toolchain.QEMU, "--version"]),
+            "python": sys.version.split()[0], "helia_aot": helia_aot.__version__}
+
+
+def _parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="tools/bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("models", nargs="*", type=Path, help="extra .tflite models to measure")
+    parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument("--skip-mlperf", action="store_true", help="measure only the models given")
+    parser.add_argument("--backend", action="append", choices=[kernels.PORTABLE, kernels.NS_CMSIS_NN],
+                        help="kernel libraries to run (default: portable, plus ns-cmsis-nn when "
+                             "HELIA_NS_CMSIS_NN_DIR is set)")
+    parser.add_argument("--work-dir", type=Path,
+                        help="keep build artefacts here (default: a temporary directory, removed)")
+    return parser.parse_args(argv)
+
+
+def _model_list(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    models = [] if args.skip_mlperf else [(name, _models_dir() / f"{name}.tflite") for name in MLPERF_MODELS]
+    models += [(path.stem, path.resolve()) for path in args.models]
+    names = [name for name, _ in models]
+    if len(set(names)) != len(names):
+        raise toolchain.BenchError(f"two models share a name in {names}; rename one of the files")
+    return models
+
+
+def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, start: float) -> list[dict]:
+    rows: list[dict] = []
+    builds: list[tuple[dict, firmware.ModuleBuild]] = []
+    # Conversions first and one at a time, so their wall time is not shared with our compiles.
+    for name, path in models:
+        row: dict = {"name": name, "model": str(path)}
+        rows.append(row)
+        if not path.is_file():
+            row["error"] = f"model file not found: {path} (set HELIA_MODELS_DIR or give the path)"
+            continue
+        try:
+            figures, result = convert.convert(path, work / name / "convert", firmware.PREFIX, TARGET)
+        except helia_aot.HeliaError as error:
+            row["error"] = f"conversion failed: {type(error).__name__}: {error}"
+            continue
+        row["conversion"] = figures
+        row["total_macs"] = figures["total_macs"]
+        _log(start, f"{name}: converted in {figures['seconds_median']:.3f} s (median of {convert.RUNS})")
+        builds.append((row, firmware.ModuleBuild(
+            name=name, model_path=path, module_dir=result.output_dir, work_dir=work / name,
+            operator_count=max(len(result.plan["operators"]), len(result.plan.get("schedule", []))),
+            kernel_symbols=result.kernel_symbols)))
+    if not builds:
+        return rows
+
+    libraries = {(kernels.PORTABLE, toolchain.SIZE_OPT): kernels.build(kernels.PORTABLE, toolchain.SIZE_OPT, work)}
+    for backend in backends:
+        libraries[backend, toolchain.SPEED_OPT] = kernels.build(backend, toolchain.SPEED_OPT, work)
+    _log(start, f"kernel libraries built: {', '.join(b + o for b, o in libraries)}")
+
+    for row, build in builds:
+        try:
+            firmware.write_inputs(build.model_path, build.work_dir / "bench_input.c")
+            row["code_size"] = firmware.code_size(build, libraries[kernels.PORTABLE, toolchain.SIZE_OPT])
+        except toolchain.BenchError as error:
+            row["error"] = str(error)
+            continue
+        row["backends"] = {}
+        for backend in backends:
+            try:
+                figures = firmware.instructions(build, libraries[backend, toolchain.SPEED_OPT])
+                figures["instructions_per_mac"] = (round(figures["model_run_instructions"] / row["total_macs"], 3)
+                                                   if row["total_macs"] else None)
+            except toolchain.BenchError as error:
+                figures = {"error": str(error)}
+            row["backends"][backend] = figures
+        _log(start, f"{build.name}: " + ", ".join(
+            f"{b} {f.get('model_run_instructions', 'error')} instructions" for b, f in row["backends"].items()))
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    start = time.monotonic()
+    args = _parse_args(argv)
+    missing = toolchain.missing_tools()
+    if missing:
+        print(f"error: {', '.join(missing)} not on PATH. Run the benchmark through tools/bench (it uses the "
+              "build environment made by tools/bootstrap).", file=sys.stderr)
+        return 2
+    try:
+        ns_root = toolchain.ns_cmsis_nn_root()
+        backends = args.backend or ([kernels.PORTABLE] + ([kernels.NS_CMSIS_NN] if ns_root else []))
+        if kernels.NS_CMSIS_NN in backends and ns_root is None:
+            raise toolchain.BenchError(f"--backend {kernels.NS_CMSIS_NN}: ns-cmsis-nn not configured "
+                                       f"(set {toolchain.NS_CMSIS_NN_ENV})")
+        models = _model_list(args)
+        if args.work_dir:
+            args.work_dir.mkdir(parents=True, exist_ok=True)
+            rows = _measure(models, backends, args.work_dir.resolve(), start)
+        else:
+            with tempfile.TemporaryDirectory(prefix="helia-bench-") as tmp:
+                rows = _measure(models, backends, Path(tmp), start)
+    except toolchain.BenchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    elapsed = time.monotonic() - start
+    print(table.markdown(rows))
+    print(table.notes(rows, ns_root is not None))
+    print(f"\nWhole run: {elapsed:.1f} s for {len(rows)} model(s), backends: {', '.join(backends)}.")
+    if args.json:
+        data = {"schema": JSON_SCHEMA, "target": TARGET, "backends": backends, "tools": _tool_versions(),
+                "method": table.METHOD, "elapsed_seconds": round(elapsed, 1), "models": rows}
+        args.json.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    failed = [row["name"] for row in rows
+              if "error" in row or any("error" in f for f in (row.get("backends") or {}).values())]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

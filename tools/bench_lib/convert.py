@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Conversion figures: wall time of helia_aot.convert (median of three runs) and the memory figures
+of its report (scratch arena, lower bound, ratio, constants, MACs). Folded in from the former
+tools/bench_convert."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+import helia_aot
+
+RUNS = 3
+# A peer compiler's scratch arenas for the MLPerf Tiny int8 models on a Cortex-M55 target (issue 3).
+PEER_SCRATCH_ARENA_BYTES = {"kws_ref_model": 19344, "vww_96_int8": 55296,
+                            "pretrainedResnet_quant": 49728, "ad01_int8": 768}
+
+
+def convert(model: Path, out_dir: Path, prefix: str, target: str) -> tuple[dict, helia_aot.ConversionResult]:
+    """Converts `model` RUNS times into out_dir/run<i>; returns its figures and the last result."""
+    seconds = []
+    for run in range(RUNS):
+        start = time.perf_counter()
+        result = helia_aot.convert(model, out_dir / f"run{run}", prefix=prefix, target=target)
+        seconds.append(time.perf_counter() - start)
+    memory = result.report["memory"]
+    figures = {
+        "seconds_median": round(statistics.median(seconds), 4),
+        "seconds_runs": [round(s, 4) for s in seconds],
+        "scratch_arena_bytes": memory["scratch_arena_bytes"],
+        "lower_bound_bytes": memory["lower_bound_bytes"],
+        "ratio": memory["ratio"],
+        "constant_bytes": memory["constant_bytes"],
+        "peer_scratch_arena_bytes": PEER_SCRATCH_ARENA_BYTES.get(model.stem),
+        "total_macs": result.report["total_macs"],
+        "operators": len(result.plan["operators"]),
+        "kernel_symbols": sorted(set(result.kernel_symbols)),
+    }
+    return figures, result
