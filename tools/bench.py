@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # helia_aot from this clone
+# bench_lib beside this file (explicitly: PYTHONSAFEPATH, set under Bazel, drops the script's folder).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import helia_aot  # noqa: E402
 from bench_lib import convert, firmware, kernels, table, toolchain  # noqa: E402

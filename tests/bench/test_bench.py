@@ -61,7 +61,8 @@ def check_backend(figures: dict, total_macs: int) -> None:
     slack = 32 * calls
     assert figures["kernel_instructions"] + figures["glue_instructions"] == pytest.approx(count, abs=1)
     assert -slack <= figures["glue_instructions"] <= count
-    assert figures["glue_share"] == pytest.approx(figures["glue_instructions"] / count, abs=1e-6)
+    # glue_instructions is rounded to a whole instruction, glue_share to 7 decimals.
+    assert figures["glue_share"] == pytest.approx(figures["glue_instructions"] / count, abs=0.5 / count + 1e-7)
     for op in figures["operators"]:
         assert 0 <= op["kernel_instructions"] <= op["instructions"] + slack
 

@@ -32,7 +32,12 @@ uint64_t helia_counter_ticks(void) {
     before = wraps;
     value = SYST_CVR;
   } while (before != wraps);
-  return (uint64_t)before * (SYST_RELOAD + 1u) + (SYST_RELOAD - value);
+  /* Started at 0, the counter reloads to SYST_RELOAD on the first tick and counts down to 0 by
+   * the (SYST_RELOAD + 1)-th, where the wrap interrupt fires; so a value v means
+   * (SYST_RELOAD + 1 - v) ticks into the current wrap, and 0 means none (or a whole wrap, which
+   * the wrap count already holds). */
+  const uint32_t into_wrap = value == 0u ? 0u : SYST_RELOAD + 1u - value;
+  return (uint64_t)before * (SYST_RELOAD + 1u) + into_wrap;
 }
 
 uint64_t helia_counter_instructions(void) {

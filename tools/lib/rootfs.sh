@@ -52,6 +52,36 @@ helia_unmount_all() {
   done
 }
 
+# Everything a command in the rootfs needs of the host, for the clone at $1: the system mounts,
+# the clone and Bazel's output root at their own paths, the shared models beside the clone
+# (read-only; also exported as HELIA_MODELS_DIR), and any ns-cmsis-nn checkout. Idempotent.
+helia_mount_workspace() {
+  local workspace="$1" shared
+  [ -f "$HELIA_ROOTFS/var/lib/helia/ready" ] ||
+    helia_die "the build environment is not set up: run tools/bootstrap first (about 3 minutes)."
+  helia_mount_system
+  mkdir -p "$HELIA_OUTPUT_ROOT"
+  helia_bind "$workspace" "$workspace"
+  helia_bind "$HELIA_OUTPUT_ROOT" "$HELIA_OUTPUT_ROOT"
+  shared="$(dirname "$workspace")/shared"
+  if [ -d "$shared" ]; then
+    helia_bind "$shared" "$shared" ro
+    if [ -z "${HELIA_MODELS_DIR:-}" ] && [ -d "$shared/models/mlperf-tiny" ]; then
+      export HELIA_MODELS_DIR="$shared/models/mlperf-tiny"
+    fi
+  fi
+  if [ -n "${HELIA_MODELS_DIR:-}" ]; then
+    HELIA_MODELS_DIR="$(cd "$HELIA_MODELS_DIR" && pwd)"
+    helia_bind "$HELIA_MODELS_DIR" "$HELIA_MODELS_DIR" ro
+  fi
+  if [ -n "${HELIA_NS_CMSIS_NN_DIR:-}" ]; then
+    [ -d "$HELIA_NS_CMSIS_NN_DIR/Include" ] ||
+      helia_die "HELIA_NS_CMSIS_NN_DIR=$HELIA_NS_CMSIS_NN_DIR is not an ns-cmsis-nn checkout (no Include/)."
+    HELIA_NS_CMSIS_NN_DIR="$(cd "$HELIA_NS_CMSIS_NN_DIR" && pwd)"
+    helia_bind "$HELIA_NS_CMSIS_NN_DIR" "$HELIA_NS_CMSIS_NN_DIR" ro
+  fi
+}
+
 # Run a command inside the rootfs with a clean, predictable environment.
 helia_chroot() { # helia_chroot DIR CMD...: run CMD in DIR inside the rootfs
   local dir="$1"; shift
