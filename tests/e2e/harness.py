@@ -22,7 +22,7 @@ import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 
 import helia_aot
-from tests.modelgen import quant
+from tests.modelgen import ModelBuilder, quant
 from tests.modelgen.cases import Case, build_case_model, load_case
 from tests.modelgen.litert import make_interpreter, random_inputs
 
@@ -582,3 +582,51 @@ class E2ESession:
                                  fw_dir / f"{model.name}.elf", cc)
             return run_firmware(elf, model, qemu)
         return self._once(("qemu-run", model.name, library.name), make)
+
+
+# --------------------------------------------------------------------------- softmax amplification
+
+
+@dataclasses.dataclass(frozen=True)
+class SoftmaxTail:
+    """How a classifier's final SOFTMAX relates to LiteRT: the max |diff| of its input (the logits),
+    and whether LiteRT's own SOFTMAX, given the module's logits, reproduces the module's output."""
+
+    logits_max_abs_diff: float
+    softmax_exact_on_module_logits: bool
+
+
+def softmax_tail(session: "E2ESession", model: ModelUnderTest, library: KernelLibrary) -> SoftmaxTail | None:
+    """None unless the model's only output comes from a SOFTMAX. A SOFTMAX whose input scale is much
+    larger than its output scale (1/256) turns a one-code difference of a logit into many codes of
+    probability, so a difference at the output says little until this separates the two causes."""
+    exposed_bytes, infos = expose_operator_outputs(model.model_bytes)
+    if not infos or infos[-1][1] != "SOFTMAX" or len(infos) < 2:
+        return None
+    exposed = ModelUnderTest(name=f"{model.name}__all_operator_outputs", kind=model.kind,
+                             model_bytes=exposed_bytes, seed=model.seed, tolerance=model.tolerance)
+    exposed.__dict__["samples"] = model.samples
+    module_outputs = session.host_outputs(exposed, library)
+    litert_outputs = exposed.reference
+    logits_diff = per_output_max_diff(module_outputs, litert_outputs)[-2]
+
+    graph = schema.ModelT.InitFromPackedBuf(model.model_bytes, 0).subgraphs[0]
+    softmax = graph.operators[-1]
+    logits_t, probs_t = graph.tensors[softmax.inputs[0]], graph.tensors[softmax.outputs[0]]
+    builder = ModelBuilder(description="softmax given the module's logits")
+    logits = builder.input("logits", tuple(logits_t.shape), dtype="int8",
+                           scale=float(logits_t.quantization.scale[0]),
+                           zero_point=int(logits_t.quantization.zeroPoint[0]))
+    probs = builder.tensor("probs", tuple(probs_t.shape), dtype="int8",
+                           scale=float(probs_t.quantization.scale[0]),
+                           zero_point=int(probs_t.quantization.zeroPoint[0]))
+    builder.op("SOFTMAX", inputs=[logits], outputs=[probs],
+               options={"beta": float(softmax.builtinOptions.beta)})
+    builder.output(probs)
+    interp = make_interpreter(builder.build())
+    exact = True
+    for sample in module_outputs:
+        interp.set_tensor(interp.get_input_details()[0]["index"], sample[-2])
+        interp.invoke()
+        exact &= bool(np.array_equal(interp.get_tensor(interp.get_output_details()[0]["index"]), sample[-1]))
+    return SoftmaxTail(logits_diff, exact)

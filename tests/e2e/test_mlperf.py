@@ -1,7 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The four MLPerf Tiny int8 models: the module built with the portable kernels (host gcc,
 ASan/UBSan) stays within MLPERF_TOLERANCE codes of LiteRT's reference kernels at every output on
-NUM_SAMPLES seeded inputs, and classifiers pick the same class as LiteRT on every input."""
+NUM_SAMPLES seeded inputs, and classifiers pick the same class as LiteRT on every input.
+
+One known difference is accepted, and only when it is proven to be the cause: LiteRT's reference
+FULLY_CONNECTED rounds once where ns-cmsis-nn (and our kernels, bit-identical to it) round twice,
+so a logit can be one code off; a final SOFTMAX whose input scale is much larger than its output
+scale multiplies that into several codes of probability. A classifier's output beyond the
+tolerance passes only if its logits are within the tolerance, LiteRT's own SOFTMAX given the
+module's logits reproduces the module's output exactly, the first operator to depart from LiteRT is
+a FULLY_CONNECTED off by at most one code, and the arg-max agrees on every input. The test prints
+and records the real figure either way."""
 
 from __future__ import annotations
 
@@ -38,8 +47,21 @@ def test_mlperf_model_matches_litert(e2e, name, record_property):
     print(message)
     record_property("max_abs_diff", diffs)
     e2e.record("MLPerf Tiny vs LiteRT", name, **fields)
-    for index, diff in enumerate(diffs):
-        assert diff <= harness.MLPERF_TOLERANCE, (
-            f"{name} output {index}: max |diff| {diff:g} against LiteRT exceeds "
-            f"{harness.MLPERF_TOLERANCE} codes{diagnosis}")
     assert not mismatched, f"{name}: arg-max differs from LiteRT's on samples {mismatched}"
+    if max(diffs) <= harness.MLPERF_TOLERANCE:
+        return
+    tail = harness.softmax_tail(e2e, model, e2e.portable_host_library())
+    explained = (
+        model.classifier and tail is not None
+        and tail.logits_max_abs_diff <= harness.MLPERF_TOLERANCE
+        and tail.softmax_exact_on_module_logits
+        and first is not None and first.op_type == "FULLY_CONNECTED" and first.max_abs_diff <= 1
+    )
+    print(f"{name}: softmax tail {tail}; known FULLY_CONNECTED rounding difference amplified by SOFTMAX: "
+          f"{explained}")
+    e2e.record("MLPerf Tiny vs LiteRT", name, **fields,
+               logits_max_abs_diff=tail.logits_max_abs_diff if tail else "n/a",
+               known_difference="FC single vs double rounding, amplified by SOFTMAX" if explained else "none")
+    assert explained, (
+        f"{name}: max |diff| {max(diffs):g} against LiteRT exceeds {harness.MLPERF_TOLERANCE} codes and is not "
+        f"the known FULLY_CONNECTED rounding difference amplified by SOFTMAX (tail: {tail}){diagnosis}")

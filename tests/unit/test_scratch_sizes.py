@@ -63,6 +63,7 @@ def _expected(case) -> list[int]:
 PROGRAM = r"""
 #include <stdio.h>
 #include "arm_nnfunctions.h"
+#include "arm_nnsupportfunctions.h" /* declares the _mve/_dsp depthwise opt sizers */
 static const int cases[][10] = { %(cases)s };
 int main(void)
 {
