@@ -26,21 +26,6 @@ arm_cmsis_nn_status arm_add_s8(const int8_t *input1_data,
     const helia_add_sub_quant q = {input1_offset, input1_mult, input1_shift, input2_offset, input2_mult,
                                    input2_shift,  left_shift,  out_offset,   out_mult,      out_shift,
                                    out_activation_min, out_activation_max};
-    int8_t *out = output_data;
-    for (int32_t n = 0; n < output_dims->n; ++n)
-    {
-        for (int32_t h = 0; h < output_dims->h; ++h)
-        {
-            for (int32_t w = 0; w < output_dims->w; ++w)
-            {
-                for (int32_t c = 0; c < output_dims->c; ++c)
-                {
-                    const int8_t a = input1_data[helia_broadcast_offset(input1_dims, n, h, w, c)];
-                    const int8_t b = input2_data[helia_broadcast_offset(input2_dims, n, h, w, c)];
-                    *out++ = helia_add_sub_s8(a, b, &q, 0);
-                }
-            }
-        }
-    }
+    helia_broadcast_s8(input1_data, input1_dims, input2_data, input2_dims, output_data, output_dims, helia_add_element_s8, &q);
     return ARM_CMSIS_NN_SUCCESS;
 }

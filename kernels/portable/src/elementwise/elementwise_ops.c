@@ -27,11 +27,50 @@ int8_t helia_mul_s8(int8_t a, int8_t b, const helia_mul_quant *q)
     return (int8_t)helia_clamp(result, q->out_activation_min, q->out_activation_max);
 }
 
-size_t helia_broadcast_offset(const cmsis_nn_dims *input_dims, int32_t n, int32_t h, int32_t w, int32_t c)
+static size_t broadcast_offset(const cmsis_nn_dims *input_dims, int32_t n, int32_t h, int32_t w, int32_t c)
 {
     const size_t in_n = input_dims->n == 1 ? 0 : (size_t)n;
     const size_t in_h = input_dims->h == 1 ? 0 : (size_t)h;
     const size_t in_w = input_dims->w == 1 ? 0 : (size_t)w;
     const size_t in_c = input_dims->c == 1 ? 0 : (size_t)c;
     return ((in_n * (size_t)input_dims->h + in_h) * (size_t)input_dims->w + in_w) * (size_t)input_dims->c + in_c;
+}
+
+int8_t helia_add_element_s8(int8_t a, int8_t b, const void *params)
+{
+    return helia_add_sub_s8(a, b, (const helia_add_sub_quant *)params, 0);
+}
+
+int8_t helia_sub_element_s8(int8_t a, int8_t b, const void *params)
+{
+    return helia_add_sub_s8(a, b, (const helia_add_sub_quant *)params, 1);
+}
+
+int8_t helia_mul_element_s8(int8_t a, int8_t b, const void *params)
+{
+    return helia_mul_s8(a, b, (const helia_mul_quant *)params);
+}
+
+void helia_broadcast_s8(const int8_t *a,
+                        const cmsis_nn_dims *a_dims,
+                        const int8_t *b,
+                        const cmsis_nn_dims *b_dims,
+                        int8_t *out,
+                        const cmsis_nn_dims *out_dims,
+                        int8_t (*op)(int8_t a, int8_t b, const void *params),
+                        const void *params)
+{
+    for (int32_t n = 0; n < out_dims->n; ++n)
+    {
+        for (int32_t h = 0; h < out_dims->h; ++h)
+        {
+            for (int32_t w = 0; w < out_dims->w; ++w)
+            {
+                for (int32_t c = 0; c < out_dims->c; ++c)
+                {
+                    *out++ = op(a[broadcast_offset(a_dims, n, h, w, c)], b[broadcast_offset(b_dims, n, h, w, c)], params);
+                }
+            }
+        }
+    }
 }

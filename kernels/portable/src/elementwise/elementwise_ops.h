@@ -43,7 +43,20 @@ int8_t helia_add_sub_s8(int8_t a, int8_t b, const helia_add_sub_quant *q, int su
 /* a * b in the output's quantization. */
 int8_t helia_mul_s8(int8_t a, int8_t b, const helia_mul_quant *q);
 
-/* Offset of element (n, h, w, c) of an output in an input whose size-1 dimensions are broadcast. */
-size_t helia_broadcast_offset(const cmsis_nn_dims *input_dims, int32_t n, int32_t h, int32_t w, int32_t c);
+/* The same three operations with one signature, for helia_broadcast_s8 (params: the quant struct). */
+int8_t helia_add_element_s8(int8_t a, int8_t b, const void *params);
+int8_t helia_sub_element_s8(int8_t a, int8_t b, const void *params);
+int8_t helia_mul_element_s8(int8_t a, int8_t b, const void *params);
+
+/* out[n][h][w][c] = op(a[...], b[...]) over the output's shape, NumPy-style: a size-1 dimension of
+ * an input is repeated along the output's. */
+void helia_broadcast_s8(const int8_t *a,
+                        const cmsis_nn_dims *a_dims,
+                        const int8_t *b,
+                        const cmsis_nn_dims *b_dims,
+                        int8_t *out,
+                        const cmsis_nn_dims *out_dims,
+                        int8_t (*op)(int8_t a, int8_t b, const void *params),
+                        const void *params);
 
 #endif /* HELIA_PORTABLE_ELEMENTWISE_OPS_H */
