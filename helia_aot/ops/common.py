@@ -7,8 +7,8 @@ import numpy as np
 
 from ..cmsis_nn_sizes import ConvGeometry
 from ..ir import Tensor
-from ..quant import activation_range
-from .base import OpContext
+from ..quant import activation_range, quantize_multiplier
+from .base import Lowered, OpContext, OpLowering
 
 
 def require_int8(ctx: OpContext, tensor: Tensor | None, role: str, per_tensor: bool = True) -> None:
@@ -204,3 +204,40 @@ def lut_from_function(ctx: OpContext, fn) -> np.ndarray:
     scaled = transformed * np.float32(1.0 / np.float32(y.quant.scale))
     rounded = np.sign(scaled) * np.floor(np.abs(scaled) + np.float32(0.5))
     return np.clip(rounded.astype(np.int64) + y.quant.zero_point, -128, 127)
+
+
+class AliasLowering(OpLowering):
+    """RESHAPE, SQUEEZE, EXPAND_DIMS: row-major layout is unchanged, so the output aliases the
+    input: no code, no copy. Subclasses name their op_types."""
+
+    dtypes = ("int8", "int16", "int32", "float32", "float16", "uint8", "bool", "int64")
+
+    def validate(self, ctx: OpContext) -> None:
+        alias_validate(ctx)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        return Lowered(template=None, alias=True, params=dict(input=ctx.inp(0).index, output=ctx.out(0).index))
+
+    def fold(self, ctx: OpContext):
+        return [np.asarray(ctx.inp(0).data).reshape(ctx.out(0).shape)]
+
+
+class ClampLowering(OpLowering):
+    """RELU and RELU6, int8: arm_clamp_s8 when the scales match, else arm_requantize_s8_s8 then an
+    in-place clamp. Subclasses name their op_types and `activation`."""
+
+    activation = ""
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        act_min, act_max = activation_range(self.activation, y.quant.scale, y.quant.zero_point)
+        same = x.quant.scale == y.quant.scale and x.quant.zero_point == y.quant.zero_point
+        mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+        calls = ["arm_clamp_s8"] if same else ["arm_requantize_s8_s8", "arm_clamp_s8"]
+        return Lowered(template="clamp.c.j2", entry=calls[0], calls=calls,
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, requantize=not same,
+                                   mult=mult, shift=shift, input_zp=x.quant.zero_point,
+                                   output_zp=y.quant.zero_point, act_min=act_min, act_max=act_max))

@@ -3,22 +3,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from .base import Lowered, OpContext, OpLowering, register
-from .common import alias_validate
+from .base import register
+from .common import AliasLowering
 
 
 @register
-class ExpandDims(OpLowering):
+class ExpandDims(AliasLowering):
     op_types = ("EXPAND_DIMS",)
-    dtypes = ("int8", "int16", "int32", "float32", "float16", "uint8", "bool", "int64")
-
-    def validate(self, ctx: OpContext) -> None:
-        alias_validate(ctx)
-
-    def lower(self, ctx: OpContext) -> Lowered:
-        return Lowered(template=None, alias=True, params=dict(input=ctx.inp(0).index, output=ctx.out(0).index))
-
-    def fold(self, ctx: OpContext):
-        return [np.asarray(ctx.inp(0).data).reshape(ctx.out(0).shape)]
