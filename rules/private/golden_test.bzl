@@ -9,6 +9,7 @@ def _helia_golden_data_impl(ctx):
     test_data = ctx.actions.declare_file("{}/{}_test_data.c".format(ctx.label.name, module.prefix))
     test_main = ctx.actions.declare_file("{}/{}_test_main.c".format(ctx.label.name, module.prefix))
     args = ctx.actions.args()
+    args.add("golden")
     args.add("--model", module.model)
     args.add("--prefix", module.prefix)
     args.add("--target", module.target)
@@ -36,7 +37,7 @@ helia_golden_data = rule(
         "num_samples": attr.int(default = 20),
         "seed": attr.int(default = 0),
         "_golden": attr.label(
-            default = "//rules/private:golden_action",
+            default = "//rules/private:helia_action",
             executable = True,
             cfg = "exec",
         ),

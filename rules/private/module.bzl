@@ -30,6 +30,7 @@ def _helia_aot_module_impl(ctx):
     report = ctx.actions.declare_file("{}/{}_report.json".format(ctx.label.name, prefix))
 
     args = ctx.actions.args()
+    args.add("module")
     args.add("--model", ctx.file.model)
     args.add("--prefix", prefix)
     args.add("--target", target)
@@ -130,7 +131,7 @@ The target is a cc dependency: list it in the `deps` of any cc_library or cc_bin
             doc = "Extra C compiler flags for the generated sources.",
         ),
         "_compiler": attr.label(
-            default = "//rules/private:convert_action",
+            default = "//rules/private:helia_action",
             executable = True,
             cfg = "exec",
         ),
