@@ -17,6 +17,7 @@ def _helia_golden_data_impl(ctx):
         args.add("--config", module.config)
     args.add("--num-samples", str(ctx.attr.num_samples))
     args.add("--seed", str(ctx.attr.seed))
+    args.add("--tolerance", str(ctx.attr.tolerance))
     args.add("--test-data", test_data)
     args.add("--test-main", test_main)
     ctx.actions.run(
@@ -36,6 +37,7 @@ helia_golden_data = rule(
         "module": attr.label(mandatory = True, providers = [HeliaModuleInfo]),
         "num_samples": attr.int(default = 20),
         "seed": attr.int(default = 0),
+        "tolerance": attr.int(default = 1),
         "_golden": attr.label(
             default = "//rules/private:helia_action",
             executable = True,
@@ -53,7 +55,6 @@ def helia_aot_golden_test(
         seed = 0,
         tolerance = 1,
         simulator = "qemu",
-        prefix = None,
         **kwargs):
     """Checks a helia_aot_module against LiteRT's reference kernels.
 
@@ -71,25 +72,22 @@ def helia_aot_golden_test(
       tolerance: the largest accepted difference, in output quantization codes.
       simulator: "qemu" (QEMU mps3-an547, Corstone-300), "fvp" (Arm's FVP_Corstone_SSE-300, see
         HELIA_FVP) or "host" (host build under ASan and UBSan).
-      prefix: the module's prefix, when it is not the module target's name.
       **kwargs: passed to the test rule (size, tags, timeout, ...).
     """
-    module_prefix = prefix or native.package_relative_label(module).name
     helia_golden_data(
         name = name + "_golden",
         module = module,
         num_samples = num_samples,
         seed = seed,
+        tolerance = tolerance,
         testonly = True,
     )
-    defines = ["{}_TEST_TOLERANCE={}".format(module_prefix.upper(), tolerance)]
     if simulator == "host":
         native.cc_test(
             name = name,
             srcs = [":" + name + "_golden"],
             copts = _SANITIZERS + ["-std=c99", "-Wall", "-Wextra", "-Werror"],
             linkopts = _SANITIZERS,
-            local_defines = defines,
             target_compatible_with = ["@platforms//os:linux"],
             deps = [module],
             **kwargs
@@ -99,7 +97,6 @@ def helia_aot_golden_test(
             name = name + "_firmware",
             srcs = [":" + name + "_golden"],
             copts = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-include", "golden_profile.h"],
-            local_defines = defines,
             target_compatible_with = [Label("//toolchains/constraints:cortex_m55")],
             testonly = True,
             deps = [module, Label("//toolchains/corstone300:golden_profile")],

@@ -4,7 +4,7 @@
   helia_action.py module --model M --prefix P --target T [--config C]
       --include-dir D --src-dir D --plan F --report F
   helia_action.py golden --model M --prefix P --target T [--config C]
-      --num-samples N --seed S --test-data F --test-main F
+      --num-samples N --seed S --tolerance T --test-data F --test-main F
 
 The compiler writes OUTDIR/{include,src,test}, <prefix>_plan.json and <prefix>_report.json; Bazel
 wants folders as tree artifacts and every other output as a file of its own. A compiler error is
@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 import helia_aot
+from helia_aot import config as helia_config
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--config")
     for flag in ("--include-dir", "--src-dir", "--plan", "--report"):
         module.add_argument(flag, required=True)
-    for flag in ("--num-samples", "--seed", "--test-data", "--test-main"):
+    for flag in ("--num-samples", "--seed", "--tolerance", "--test-data", "--test-main"):
         golden.add_argument(flag, required=True)
     return parser
 
@@ -54,8 +55,12 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="helia-aot-") as scratch:
         out = Path(scratch) / "module"
         try:
+            config = helia_config.load(args.config)
+            if golden:
+                # The harness compares with this tolerance (codes); the test rule's attribute wins.
+                config.set("test", "tolerance", int(args.tolerance))
             helia_aot.convert(
-                args.model, out, prefix=args.prefix, target=args.target, config=args.config,
+                args.model, out, prefix=args.prefix, target=args.target, config=config,
                 with_test_data=golden,
                 num_test_samples=int(args.num_samples) if golden else None,
                 seed=int(args.seed) if golden else None,
