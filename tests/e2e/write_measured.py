@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Runs the e2e suite and writes its measured figures to tests/e2e/MEASURED.md.
 
-    /opt/helia-dev/bin/python -m tests.e2e.write_measured [--out PATH] [pytest args...]
+    python3 -m tests.e2e.write_measured [--out PATH] [pytest args...]
 
 Set HELIA_NS_CMSIS_NN_DIR to include the ns-cmsis-nn parity figures. The table is produced from
 the run's own results (conftest.py writes them as JSON), never typed in by hand."""
@@ -20,7 +20,7 @@ from tests.e2e import conftest, harness
 from tests.modelgen.cases import all_case_paths, load_case
 
 DEFAULT_OUT = pathlib.Path(__file__).resolve().parent / "MEASURED.md"
-COMMAND = "/opt/helia-dev/bin/python -m tests.e2e.write_measured"
+COMMAND = "python3 -m tests.e2e.write_measured"
 
 
 def _tool_version(cmd: list[str]) -> str:
