@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The benchmark: per model, conversion time, memory, code size, instructions per model_run on an
 # emulated Corstone-300 (portable kernels and ns-cmsis-nn), glue share and instructions per MAC.
-"""Usage: tools/bench [--json FILE] [--skip-mlperf] [--backend NAME]... [MODEL.tflite ...]
+"""Usage: tools/bench [--json FILE] [--config FILE.yaml] [--skip-mlperf] [--backend NAME]... [MODEL.tflite ...]
 
 Converts each MLPerf Tiny int8 model (HELIA_MODELS_DIR, default <repo>/../shared/models/mlperf-tiny)
 and each .tflite given for corstone300, builds Corstone-300 firmware around the module and prints
@@ -58,6 +58,8 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--backend", action="append", choices=[kernels.PORTABLE, kernels.NS_CMSIS_NN],
                         help="kernel libraries to run (default: portable, plus ns-cmsis-nn when "
                              "HELIA_NS_CMSIS_NN_DIR is set)")
+    parser.add_argument("--config", type=Path,
+                        help="helia-aot YAML configuration for every conversion (e.g. optimization knobs)")
     parser.add_argument("--work-dir", type=Path,
                         help="keep build artefacts here (default: a temporary directory, removed)")
     return parser.parse_args(argv)
@@ -72,7 +74,8 @@ def _model_list(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return models
 
 
-def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, start: float) -> list[dict]:
+def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, start: float,
+             config: Path | None = None) -> list[dict]:
     rows: list[dict] = []
     builds: list[tuple[dict, firmware.ModuleBuild]] = []
     # Conversions first and one at a time, so their wall time is not shared with our compiles.
@@ -83,7 +86,8 @@ def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, st
             row["error"] = f"model file not found: {path} (set HELIA_MODELS_DIR or give the path)"
             continue
         try:
-            figures, result = convert.convert(path, work / name / "convert", firmware.PREFIX, TARGET)
+            figures, result = convert.convert(path, work / name / "convert", firmware.PREFIX, TARGET,
+                                              config=config)
         except helia_aot.HeliaError as error:
             row["error"] = f"conversion failed: {type(error).__name__}: {error}"
             continue
@@ -140,10 +144,10 @@ def main(argv: list[str]) -> int:
         models = _model_list(args)
         if args.work_dir:
             args.work_dir.mkdir(parents=True, exist_ok=True)
-            rows = _measure(models, backends, args.work_dir.resolve(), start)
+            rows = _measure(models, backends, args.work_dir.resolve(), start, args.config)
         else:
             with tempfile.TemporaryDirectory(prefix="helia-bench-") as tmp:
-                rows = _measure(models, backends, Path(tmp), start)
+                rows = _measure(models, backends, Path(tmp), start, args.config)
     except toolchain.BenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -17,12 +17,13 @@ PEER_SCRATCH_ARENA_BYTES = {"kws_ref_model": 19344, "vww_96_int8": 55296,
                             "pretrainedResnet_quant": 49728, "ad01_int8": 768}
 
 
-def convert(model: Path, out_dir: Path, prefix: str, target: str) -> tuple[dict, helia_aot.ConversionResult]:
+def convert(model: Path, out_dir: Path, prefix: str, target: str,
+            config: Path | None = None) -> tuple[dict, helia_aot.ConversionResult]:
     """Converts `model` RUNS times into out_dir/run<i>; returns its figures and the last result."""
     seconds = []
     for run in range(RUNS):
         start = time.perf_counter()
-        result = helia_aot.convert(model, out_dir / f"run{run}", prefix=prefix, target=target)
+        result = helia_aot.convert(model, out_dir / f"run{run}", prefix=prefix, target=target, config=config)
         seconds.append(time.perf_counter() - start)
     memory = result.report["memory"]
     figures = {
