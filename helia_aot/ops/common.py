@@ -241,3 +241,32 @@ class ClampLowering(OpLowering):
                        params=dict(input=x.index, output=y.index, size=y.num_elements, requantize=not same,
                                    mult=mult, shift=shift, input_zp=x.quant.zero_point,
                                    output_zp=y.quant.zero_point, act_min=act_min, act_max=act_max))
+
+
+def validate_filter_and_bias(ctx: OpContext, w: Tensor, b: Tensor | None, channel_axis: int) -> None:
+    """The weight rules CONV_2D and DEPTHWISE_CONV_2D share: a constant, symmetric int8 filter whose
+    per-channel scales run along `channel_axis` (the output channels), and a constant int32 bias."""
+    require_int8(ctx, w, "filter", per_tensor=False)
+    if not w.is_constant:
+        raise ctx.error("filter must be a constant tensor", w, "Freeze the weights into the model")
+    if len(w.shape) != 4:
+        raise ctx.error("filter must be 4-D", w)
+    if any(z != 0 for z in w.quant.zero_points):
+        raise ctx.error("filter zero points must be 0 (symmetric weights)", w)
+    if w.quant.per_channel and (w.quant.axis != channel_axis or len(w.quant.scales) != w.shape[channel_axis]):
+        raise ctx.error(f"per-channel filter scales must run along the output-channel axis {channel_axis}", w)
+    if b is not None and (b.dtype != "int32" or not b.is_constant):
+        raise ctx.error(f"bias must be a constant int32 tensor (got {b.dtype})", b)
+
+
+def windowed_output_shape(ctx: OpContext, x: Tensor, w: Tensor, out_channels: int) -> tuple:
+    """NHWC output shape of a convolution-like window (padding, strides, dilations from options)."""
+    pad = ctx.options("padding", "VALID")
+    oh = output_size(pad, x.shape[1], w.shape[1], ctx.options("stride_h", 1), ctx.options("dilation_h_factor", 1))
+    ow = output_size(pad, x.shape[2], w.shape[2], ctx.options("stride_w", 1), ctx.options("dilation_w_factor", 1))
+    return (x.shape[0], oh, ow, out_channels)
+
+
+def check_output_shape(ctx: OpContext, y: Tensor, expected: tuple) -> None:
+    if tuple(y.shape) != tuple(expected):
+        raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)

@@ -8,7 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import fused_activation, geometry, nhwc, output_size, require_int8, requantization_kind
+from .common import (check_output_shape, fused_activation, geometry, nhwc, require_int8, requantization_kind,
+                     validate_filter_and_bias, windowed_output_shape)
 
 
 def depthwise_weight_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
@@ -28,31 +29,18 @@ class DepthwiseConv2D(OpLowering):
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         require_int8(ctx, x, "input")
         require_int8(ctx, y, "output")
-        require_int8(ctx, w, "filter", per_tensor=False)
-        if not w.is_constant:
-            raise ctx.error("filter must be a constant tensor", w, "Freeze the weights into the model")
         if len(x.shape) != 4 or len(w.shape) != 4 or w.shape[0] != 1:
             raise ctx.error("input must be NHWC and the filter [1, H, W, C_out]", w)
-        if any(z != 0 for z in w.quant.zero_points):
-            raise ctx.error("filter zero points must be 0 (symmetric weights)", w)
-        if w.quant.per_channel and (w.quant.axis != 3 or len(w.quant.scales) != w.shape[3]):
-            raise ctx.error("per-channel filter scales must run along the output-channel axis 3", w)
+        validate_filter_and_bias(ctx, w, b, channel_axis=3)
         # The channel counts define the multiplier; some exporters leave depth_multiplier at 0.
         if w.shape[3] % x.shape[3] != 0:
             raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
-        if b is not None and (b.dtype != "int32" or not b.is_constant):
-            raise ctx.error(f"bias must be a constant int32 tensor (got {b.dtype})", b)
         fused_activation(ctx, y)
-        expected = self.infer_shapes(ctx)[0]
-        if tuple(y.shape) != expected:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)
+        check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
 
     def infer_shapes(self, ctx: OpContext):
         x, w = ctx.inp(0), ctx.inp(1)
-        pad = ctx.options("padding", "VALID")
-        oh = output_size(pad, x.shape[1], w.shape[1], ctx.options("stride_h", 1), ctx.options("dilation_h_factor", 1))
-        ow = output_size(pad, x.shape[2], w.shape[2], ctx.options("stride_w", 1), ctx.options("dilation_w_factor", 1))
-        return [(x.shape[0], oh, ow, w.shape[3])]
+        return [windowed_output_shape(ctx, x, w, w.shape[3])]
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
