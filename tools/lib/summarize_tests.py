@@ -2,7 +2,7 @@
 """Sums the test cases in Bazel's test.xml files into one closing line.
 
 Usage: summarize_tests.py TESTLOGS_DIR LABEL... ; prints
-`helia tests: N passed, N failed, N skipped` (counting test cases, e.g. each pytest case; a Bazel
+`tests: N passed, N failed, N skipped` (counting test cases, e.g. each pytest case; a Bazel
 test without cases counts as one) and exits non-zero when anything failed.
 """
 
@@ -33,13 +33,14 @@ def main(argv):
         package, _, name = label.lstrip("/").partition(":")
         xml_path = os.path.join(testlogs, package, name, "test.xml")
         if not os.path.exists(xml_path):
-            print(f"helia tests: no result for {label}", file=sys.stderr)
+            print(f"summarize_tests: no result for {label}", file=sys.stderr)
             totals[1] += 1
             continue
         for index, value in enumerate(_count(xml_path)):
             totals[index] += value
     passed, failed, skipped = totals
-    print(f"helia tests: {passed} passed, {failed} failed, {skipped} skipped")
+    # One word and a colon, then "N passed, N failed": the closing line CI reads.
+    print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
 
