@@ -270,3 +270,13 @@ def windowed_output_shape(ctx: OpContext, x: Tensor, w: Tensor, out_channels: in
 def check_output_shape(ctx: OpContext, y: Tensor, expected: tuple) -> None:
     if tuple(y.shape) != tuple(expected):
         raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)
+
+
+def offset_weight_sums(channel_weight_sums: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
+    """What ns-cmsis-nn's MVE convolutions read from weight_sum_ctx, per output channel:
+    bias + input_offset * (sum of that channel's weights), computed once at conversion instead of
+    on the device (arm_convolve_weight_sum / arm_depthwise_convolve_weight_sum)."""
+    sums = channel_weight_sums.astype(np.int64) * int(input_offset)
+    if bias is not None:
+        sums = sums + bias.astype(np.int64)
+    return sums

@@ -8,18 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import (check_output_shape, fused_activation, geometry, nhwc, require_int8, requantization_kind,
-                     validate_filter_and_bias, windowed_output_shape)
-
-
-def conv_weight_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
-    """What ns-cmsis-nn's MVE convolutions read from weight_sum_ctx: bias + input_offset * row sum
-    (arm_convolve_weight_sum), computed once here instead of at run time on the device."""
-    rows = weights.reshape(weights.shape[0], -1).astype(np.int64).sum(axis=1)
-    sums = rows * int(input_offset)
-    if bias is not None:
-        sums = sums + bias.astype(np.int64)
-    return sums
+from .common import (check_output_shape, fused_activation, geometry, nhwc, offset_weight_sums, require_int8,
+                     requantization_kind, validate_filter_and_bias, windowed_output_shape)
 
 
 @register
@@ -84,7 +74,8 @@ class Conv2D(OpLowering):
         ]
         weight_sums = None
         if build == "mve":
-            sums = conv_weight_sums(w.data, b.data if b is not None else None, -in_zp)
+            rows = np.asarray(w.data).reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
+            sums = offset_weight_sums(rows, b.data if b is not None else None, -in_zp)
             constants.append(ConstArray("weight_sum", "int32_t", sums,
                                         "bias + input_offset * filter row sum, read by the MVE kernels"))
             weight_sums = "precomputed"

@@ -8,17 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import (check_output_shape, fused_activation, geometry, nhwc, require_int8, requantization_kind,
-                     validate_filter_and_bias, windowed_output_shape)
-
-
-def depthwise_weight_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
-    """arm_depthwise_convolve_weight_sum: bias + input_offset * sum over the kernel window, per channel."""
-    per_channel = weights.reshape(-1, weights.shape[-1]).astype(np.int64).sum(axis=0)
-    sums = per_channel * int(input_offset)
-    if bias is not None:
-        sums = sums + bias.astype(np.int64)
-    return sums
+from .common import (check_output_shape, fused_activation, geometry, nhwc, offset_weight_sums, require_int8,
+                     requantization_kind, validate_filter_and_bias, windowed_output_shape)
 
 
 @register
@@ -94,7 +85,8 @@ class DepthwiseConv2D(OpLowering):
         takes_weight_sum = entry in ("arm_depthwise_conv_wrapper_s8", "arm_depthwise_conv_s8_opt")
         weight_sums = None
         if build == "mve" and takes_weight_sum:
-            sums = depthwise_weight_sums(w.data, b.data if b is not None else None, -in_zp)
+            per_channel = np.asarray(w.data).reshape(-1, w.shape[-1]).astype(np.int64).sum(axis=0)
+            sums = offset_weight_sums(per_channel, b.data if b is not None else None, -in_zp)
             constants.append(ConstArray("weight_sum", "int32_t", sums,
                                         "bias + input_offset * kernel-window sum, read by the MVE kernels"))
             weight_sums = "precomputed"

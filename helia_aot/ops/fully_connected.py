@@ -7,18 +7,14 @@ import numpy as np
 
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import fused_activation, require_int8, requantization_kind
+from .common import fused_activation, offset_weight_sums, require_int8, requantization_kind
 
 
 def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int, filter_offset: int) -> np.ndarray:
     """arm_vector_sum_s8: bias + input_offset * (row sum + cols * filter_offset), read from ctx->buf
     by the MVE FC kernels. Precomputed so the module needs neither the RAM nor the init-time pass."""
-    cols = weights.shape[1]
-    rows = weights.astype(np.int64).sum(axis=1)
-    sums = (rows + cols * int(filter_offset)) * int(input_offset)
-    if bias is not None:
-        sums = sums + bias.astype(np.int64)
-    return sums
+    rows = weights.astype(np.int64).sum(axis=1) + weights.shape[1] * int(filter_offset)
+    return offset_weight_sums(rows, bias, input_offset)
 
 
 @register
