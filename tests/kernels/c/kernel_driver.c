@@ -169,10 +169,46 @@ static void rd_conv_params(cmsis_nn_conv_params *p)
     p->activation.max = rd();
 }
 
+/* The operands conv, depthwise and fully connected kernels read after their dimensions. */
+typedef struct
+{
+    int8_t *input;
+    int8_t *filter;
+    int32_t *bias;
+    int32_t *mult;
+    int32_t *shift;
+    cmsis_nn_dims bias_dims;
+} weighted_operands;
+
+static weighted_operands rd_weighted_operands(void)
+{
+    weighted_operands o;
+    int32_t bias_count = 0;
+    o.input = rd_s8(NULL);
+    o.filter = rd_s8(NULL);
+    o.bias = rd_s32(&bias_count);
+    o.mult = rd_s32(NULL);
+    o.shift = rd_s32(NULL);
+    o.bias_dims.n = 1;
+    o.bias_dims.h = 1;
+    o.bias_dims.w = 1;
+    o.bias_dims.c = bias_count;
+    return o;
+}
+
+static void free_weighted_operands(weighted_operands *o)
+{
+    free(o->input);
+    free(o->filter);
+    free(o->bias);
+    free(o->mult);
+    free(o->shift);
+}
+
 static void run_conv(const char *name)
 {
     cmsis_nn_conv_params p;
-    cmsis_nn_dims in_d, f_d, out_d, up_d, bias_d;
+    cmsis_nn_dims in_d, f_d, out_d, up_d;
     rd_conv_params(&p);
     rd_dims(&in_d);
     rd_dims(&f_d);
@@ -182,17 +218,8 @@ static void run_conv(const char *name)
     up_d.h = rd();
     up_d.w = rd();
     const int has_upscale = up_d.h > 0;
-    int8_t *input = rd_s8(NULL);
-    int8_t *filter = rd_s8(NULL);
-    int32_t bias_count = 0;
-    int32_t *bias = rd_s32(&bias_count);
-    int32_t *mult = rd_s32(NULL);
-    int32_t *shift = rd_s32(NULL);
-    bias_d.n = 1;
-    bias_d.h = 1;
-    bias_d.w = 1;
-    bias_d.c = bias_count;
-    const cmsis_nn_per_channel_quant_params q = {mult, shift};
+    weighted_operands o = rd_weighted_operands();
+    const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
     const int32_t out_count = volume(&out_d);
     int8_t *out = new_output(out_count);
     cmsis_nn_context weight_sum = {NULL, 0};
@@ -202,40 +229,36 @@ static void run_conv(const char *name)
     if (strcmp(name, "arm_convolve_s8") == 0)
     {
         ctx = scratch(arm_convolve_s8_get_buffer_size(&in_d, &f_d));
-        status = arm_convolve_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+        status = arm_convolve_s8(&ctx, &weight_sum, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
                                  has_upscale ? &up_d : NULL, &out_d, out);
     }
     else if (strcmp(name, "arm_convolve_1x1_s8_fast") == 0)
     {
         ctx = scratch(arm_convolve_1x1_s8_fast_get_buffer_size(&in_d));
-        status = arm_convolve_1x1_s8_fast(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+        status = arm_convolve_1x1_s8_fast(&ctx, &weight_sum, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
                                           &out_d, out);
     }
     else if (strcmp(name, "arm_convolve_1x1_s8") == 0)
     {
         ctx = scratch(0);
         status =
-            arm_convolve_1x1_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+            arm_convolve_1x1_s8(&ctx, &weight_sum, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
     }
     else if (strcmp(name, "arm_convolve_1_x_n_s8") == 0)
     {
         ctx = scratch(arm_convolve_1_x_n_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
         status =
-            arm_convolve_1_x_n_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+            arm_convolve_1_x_n_s8(&ctx, &weight_sum, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
     }
     else
     {
         ctx = scratch(arm_convolve_wrapper_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
-        status = arm_convolve_wrapper_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+        status = arm_convolve_wrapper_s8(&ctx, &weight_sum, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
                                          &out_d, out);
     }
     print_s8(status, out, out_count);
     free(ctx.buf);
-    free(input);
-    free(filter);
-    free(bias);
-    free(mult);
-    free(shift);
+    free_weighted_operands(&o);
     free(out);
 }
 
@@ -320,22 +343,13 @@ static void rd_dw_params(cmsis_nn_dw_conv_params *p)
 static void run_depthwise(const char *name)
 {
     cmsis_nn_dw_conv_params p;
-    cmsis_nn_dims in_d, f_d, out_d, bias_d;
+    cmsis_nn_dims in_d, f_d, out_d;
     rd_dw_params(&p);
     rd_dims(&in_d);
     rd_dims(&f_d);
     rd_dims(&out_d);
-    int8_t *input = rd_s8(NULL);
-    int8_t *filter = rd_s8(NULL);
-    int32_t bias_count = 0;
-    int32_t *bias = rd_s32(&bias_count);
-    int32_t *mult = rd_s32(NULL);
-    int32_t *shift = rd_s32(NULL);
-    bias_d.n = 1;
-    bias_d.h = 1;
-    bias_d.w = 1;
-    bias_d.c = bias_count;
-    const cmsis_nn_per_channel_quant_params q = {mult, shift};
+    weighted_operands o = rd_weighted_operands();
+    const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
     const int32_t out_count = volume(&out_d);
     int8_t *out = new_output(out_count);
     cmsis_nn_context weight_sum = {NULL, 0};
@@ -345,32 +359,28 @@ static void run_depthwise(const char *name)
     if (strcmp(name, "arm_depthwise_conv_s8") == 0)
     {
         ctx = scratch(0);
-        status = arm_depthwise_conv_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+        status = arm_depthwise_conv_s8(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
     }
     else if (strcmp(name, "arm_depthwise_conv_s8_opt") == 0)
     {
         ctx = scratch(arm_depthwise_conv_s8_opt_get_buffer_size(&in_d, &f_d));
-        status = arm_depthwise_conv_s8_opt(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+        status = arm_depthwise_conv_s8_opt(&ctx, &weight_sum, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
                                            &out_d, out);
     }
     else if (strcmp(name, "arm_depthwise_conv_3x3_s8") == 0)
     {
         ctx = scratch(0);
-        status = arm_depthwise_conv_3x3_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+        status = arm_depthwise_conv_3x3_s8(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
     }
     else
     {
         ctx = scratch(arm_depthwise_conv_wrapper_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
-        status = arm_depthwise_conv_wrapper_s8(&ctx, &weight_sum, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias,
+        status = arm_depthwise_conv_wrapper_s8(&ctx, &weight_sum, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
                                                &out_d, out);
     }
     print_s8(status, out, out_count);
     free(ctx.buf);
-    free(input);
-    free(filter);
-    free(bias);
-    free(mult);
-    free(shift);
+    free_weighted_operands(&o);
     free(out);
 }
 
@@ -427,7 +437,7 @@ static void run_depthwise_weight_sum(void)
 static void run_fully_connected(const char *name)
 {
     cmsis_nn_fc_params p;
-    cmsis_nn_dims in_d, f_d, out_d, bias_d;
+    cmsis_nn_dims in_d, f_d, out_d;
     p.input_offset = rd();
     p.filter_offset = rd();
     p.output_offset = rd();
@@ -437,16 +447,7 @@ static void run_fully_connected(const char *name)
     rd_dims(&f_d);
     rd_dims(&out_d);
     const int32_t is_per_channel = rd();
-    int8_t *input = rd_s8(NULL);
-    int8_t *filter = rd_s8(NULL);
-    int32_t bias_count = 0;
-    int32_t *bias = rd_s32(&bias_count);
-    int32_t *mult = rd_s32(NULL);
-    int32_t *shift = rd_s32(NULL);
-    bias_d.n = 1;
-    bias_d.h = 1;
-    bias_d.w = 1;
-    bias_d.c = bias_count;
+    weighted_operands o = rd_weighted_operands();
     const int32_t out_count = in_d.n * out_d.c;
     int8_t *out = new_output(out_count);
     cmsis_nn_context ctx = scratch(arm_fully_connected_s8_get_buffer_size(&f_d));
@@ -454,27 +455,23 @@ static void run_fully_connected(const char *name)
 
     if (strcmp(name, "arm_fully_connected_s8") == 0)
     {
-        const cmsis_nn_per_tensor_quant_params q = {mult[0], shift[0]};
-        status = arm_fully_connected_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+        const cmsis_nn_per_tensor_quant_params q = {o.mult[0], o.shift[0]};
+        status = arm_fully_connected_s8(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
     }
     else if (strcmp(name, "arm_fully_connected_per_channel_s8") == 0)
     {
-        const cmsis_nn_per_channel_quant_params q = {mult, shift};
+        const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
         status =
-            arm_fully_connected_per_channel_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+            arm_fully_connected_per_channel_s8(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
     }
     else
     {
-        const cmsis_nn_quant_params q = {mult, shift, is_per_channel};
-        status = arm_fully_connected_wrapper_s8(&ctx, &p, &q, &in_d, input, &f_d, filter, &bias_d, bias, &out_d, out);
+        const cmsis_nn_quant_params q = {o.mult, o.shift, is_per_channel};
+        status = arm_fully_connected_wrapper_s8(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
     }
     print_s8(status, out, out_count);
     free(ctx.buf);
-    free(input);
-    free(filter);
-    free(bias);
-    free(mult);
-    free(shift);
+    free_weighted_operands(&o);
     free(out);
 }
 
