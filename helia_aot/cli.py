@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Command line: `helia-aot convert MODEL -o OUTDIR ...` and `helia-aot targets` (absl flags)."""
+"""Command line: `helia-aot convert MODEL -o OUTDIR ...`, `helia-aot targets`, `helia-aot operators`."""
 
 from __future__ import annotations
 
@@ -13,10 +13,15 @@ flags.DEFINE_string("output", None, "Output directory of the generated module (c
 flags.DEFINE_string("prefix", None, "C symbol prefix of the module (default: module.prefix or 'model').")
 flags.DEFINE_string("target", None, "Target name (default: target.name or 'host'); see `helia-aot targets`.")
 flags.DEFINE_string("config", None, "YAML configuration file; command-line flags override it.")
+flags.DEFINE_enum("kernel_library", None, ["ns_cmsis_nn", "portable"],
+                  "Kernel library the module links (default: module.kernel_library or ns_cmsis_nn); scratch "
+                  "sizes and entries follow it.")
 flags.DEFINE_bool("test", False, "Also write LiteRT golden data and a C test harness under OUTDIR/test.")
 
-_USAGE = ("usage: helia-aot convert MODEL -o OUTDIR [--prefix P] [--target NAME] [--config FILE.yaml] [--test]\n"
-          "       helia-aot targets [--config FILE.yaml]")
+_USAGE = ("usage: helia-aot convert MODEL -o OUTDIR [--prefix P] [--target NAME] [--kernel_library L] "
+          "[--config FILE.yaml] [--test]\n"
+          "       helia-aot targets [--config FILE.yaml]\n"
+          "       helia-aot operators")
 
 
 def _fail(kind: str, message: str) -> None:
@@ -50,17 +55,32 @@ def _debug() -> bool:
 
 def _cmd_targets(config_path) -> int:
     from . import config as config_mod
-    from .targets import builtin_targets, load_custom_targets
-    targets = builtin_targets()
-    if config_path:
-        cfg = config_mod.load(config_path)
-        if cfg.values["target"].get("file"):
-            targets += load_custom_targets(cfg.values["target"]["file"])
+    from .options import custom_targets, resolve_target
+    from .targets import builtin_targets
+    cfg = config_mod.load(config_path)
+    # The same resolution as convert: custom targets from the configuration, memory overrides applied.
+    targets = [resolve_target(cfg, t.name) for t in builtin_targets()]
+    targets += [resolve_target(cfg, t.name) for t in custom_targets(cfg)]
     for t in targets:
         caps = ", ".join(t.capabilities) or "none"
         mems = ", ".join(f"{m.name} {m.size // 1024} KiB" for m in t.memories)
         print(f"{t.name:16} cpu={t.cpu:12} capabilities=[{caps}] kernels={t.kernel_build} memories=[{mems}]"
               f" ({t.source})")
+    return 0
+
+
+def _cmd_operators() -> int:
+    """The catalog: every operator, its variants, their operands' rules and kernel entries."""
+    from . import ops
+    for op_type, variant in ops.catalog():
+        print(f"{op_type} [{variant.name}]")
+        for direction, operands in (("in", variant.inputs), ("out", variant.outputs)):
+            for operand in operands:
+                rules = ", ".join(operand.rules())
+                print(f"    {direction:3} {operand.role:16} {'|'.join(operand.dtypes)}" + (f"  ({rules})" if rules else ""))
+        print(f"    calls {', '.join(variant.entries) or 'inline C' if variant.template else 'nothing (alias)'}")
+        for note in variant.notes:
+            print(f"    rule  {note}")
     return 0
 
 
@@ -70,26 +90,11 @@ def _cmd_convert(args: list[str]) -> int:
         _fail("UsageError", f"convert takes exactly one MODEL argument, got {len(args)}. {_USAGE.splitlines()[0]}")
     if not FLAGS.output:
         _fail("UsageError", "convert needs -o OUTDIR. " + _USAGE.splitlines()[0])
-    kwargs = {}
-    if FLAGS.prefix is not None:
-        kwargs["prefix"] = FLAGS.prefix
-    config = FLAGS.config
-    if FLAGS.target is not None:
-        kwargs["target"] = FLAGS.target
-        if FLAGS.target == "host":
-            # "host" is also the API default; make an explicit flag win over the config file.
-            from . import config as config_mod
-            cfg = config_mod.load(config)
-            cfg.values["target"]["name"] = "host"
-            config = cfg
-    if FLAGS.prefix == "model":
-        from . import config as config_mod
-        cfg = config if isinstance(config, config_mod.Config) else config_mod.load(config)
-        cfg.values["module"]["prefix"] = "model"
-        config = cfg
-    result = convert(args[0], FLAGS.output, config=config, with_test_data=FLAGS.test, **kwargs)
+    result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
+                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test)
     mem = result.report["memory"]
-    print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']})")
+    print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']}, "
+          f"kernels {result.plan['kernel_library']['name']})")
     print(f"  scratch arena {mem['scratch_arena_bytes']} B (lower bound {mem['lower_bound_bytes']} B, "
           f"ratio {mem['ratio']}), constants {mem['constant_bytes']} B, {result.report['total_macs']} MACs, "
           f"{result.seconds:.3f} s")
@@ -110,6 +115,8 @@ def main(argv: list[str]) -> int:
             return _cmd_convert(rest)
         if command == "targets":
             return _cmd_targets(FLAGS.config)
+        if command == "operators":
+            return _cmd_operators()
         _fail("UsageError", f"unknown command {command!r}. {_USAGE.splitlines()[0]}")
     except HeliaError as exc:
         if _debug():

@@ -21,6 +21,8 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any]]] = {
         "prefix": ((str,), None, "model"),
         # static: the module owns its arenas; caller: <prefix>_model_bind_arena() supplies it.
         "arena": ((str,), ("static", "caller"), "static"),
+        # The kernel library the module links: scratch sizes and entry choice follow it.
+        "kernel_library": ((str,), ("ns_cmsis_nn", "portable"), "ns_cmsis_nn"),
     },
     "target": {
         "name": ((str,), None, "host"),
@@ -54,14 +56,14 @@ class Config:
         return self.values[section][key]
 
     def set(self, section: str, key: str, value) -> None:
-        _check_value(section, key, value, "override")
+        check_value(section, key, value, "override")
         self.values[section][key] = value
 
     def as_dict(self) -> dict:
         return copy.deepcopy(self.values)
 
 
-def _check_value(section: str, key: str, value, where: str) -> None:
+def check_value(section: str, key: str, value, where: str) -> None:
     types, allowed, _ = _SPEC[section][key]
     if value is None:
         return
@@ -104,7 +106,7 @@ def from_mapping(doc, where: str = "config", base_dir: Path | None = None) -> Co
                 raise InvalidConfigError(
                     f"{where}: unknown key {section}.{key} (allowed in {section}: {sorted(_SPEC[section])})",
                     "Remove or rename the key")
-            _check_value(section, key, value, where)
+            check_value(section, key, value, where)
             cfg.values[section][key] = value
     return cfg
 

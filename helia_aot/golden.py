@@ -45,12 +45,12 @@ def _float_step(graph: Graph, t: int) -> float:
     return 1e-6
 
 
-def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, test_cfg: dict) -> list[str]:
+def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, test) -> list[str]:
     if graph.subgraph_index != 0:
         raise UnsupportedModelError(f"golden data needs subgraph 0, the conversion used subgraph "
                                     f"'{graph.name}' ({graph.subgraph_index})",
                                     "Convert without --test, or supply your own golden data")
-    num, seed, tolerance = int(test_cfg["num_samples"]), int(test_cfg["seed"]), int(test_cfg["tolerance"])
+    num, seed, tolerance = test.num_samples, test.seed, test.tolerance
     rng = np.random.default_rng(seed)
     in_tensors = [graph.tensors[t] for t in graph.inputs]
     out_tensors = [graph.tensors[t] for t in graph.outputs]

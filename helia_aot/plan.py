@@ -43,6 +43,15 @@ class Platform:
 
 
 @dataclass
+class KernelLibraryInfo:
+    name: Literal["ns_cmsis_nn", "portable"] = doc("the kernel library the module is planned for")
+    version: str = doc("ns-cmsis-nn API release the library provides")
+    build: Literal["mve", "dsp", "plain"] = doc("whose entry dispatch and scratch sizes the plan follows")
+    scratch: bool = doc("false: the library needs no ctx->buf, every scratch size is 0")
+    weight_sums: Literal["precomputed"] | None = doc("how the library's Helium kernels get weight sums")
+
+
+@dataclass
 class Optimization:
     goal: Literal["latency", "balanced", "size", "accuracy"]
     allow_approximate: bool
@@ -82,6 +91,7 @@ class PlanOperator:
     node_id: str = doc("opaque node id: n<model operator index>")
     op_type: str
     source_index: int = doc("operator index in the model's subgraph")
+    variant: str = doc("the operator's precision path (see `helia-aot operators`)")
     inputs: list[str]
     outputs: list[str]
     alias_of: str | None = doc("for RESHAPE-like operators, the tensor whose bytes the output reuses")
@@ -144,6 +154,7 @@ class Plan:
     model: ModelInfo
     module_prefix: str
     platform: Platform
+    kernel_library: KernelLibraryInfo
     optimization: Optimization
     operators: list[PlanOperator]
     tensors: list[PlanConstant]
@@ -194,6 +205,7 @@ class Report:
     model: ModelInfo
     module_prefix: str
     platform: Platform
+    kernel_library: KernelLibraryInfo
     operators: list[ReportOperator]
     total_macs: int
     kernel_calls: list[KernelCall]

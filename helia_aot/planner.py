@@ -108,3 +108,55 @@ def plan(buffers: list[Buffer], steps: int, alignment: int) -> ArenaPlan:
     for b in buffers:
         b.offset = offsets[b.name]
     return ArenaPlan(buffers, arena, bound, alignment, strategy, peak)
+
+
+@dataclass(frozen=True)
+class MemoryLayout:
+    """The planner stage's result: where every non-constant tensor and scratch block lives."""
+
+    arena: ArenaPlan
+    alias_root: dict[int, int]  # tensor -> the tensor whose bytes it shares (RESHAPE-like chains)
+    members: dict[int, list[int]]  # root tensor -> every tensor sharing its bytes
+
+    def root(self, tensor: int) -> int:
+        while tensor in self.alias_root:
+            tensor = self.alias_root[tensor]
+        return tensor
+
+    def tensor_offset(self, tensor: int) -> int:
+        return self.arena.offset_of_tensor(self.root(tensor))
+
+
+def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
+    """Lifetimes (aliases share one buffer) and scratch blocks, placed in one arena."""
+    alias_root = {s.op.outputs[0]: s.op.inputs[0] for s in steps if s.lowering.alias}
+    layout = MemoryLayout(ArenaPlan([], 0, 0, alignment, "", 0), alias_root, {})
+    n = len(steps)
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    members = layout.members
+
+    def touch(t: int, pos: int) -> None:
+        r = layout.root(t)
+        first[r] = min(first.get(r, pos), pos)
+        last[r] = max(last.get(r, pos), pos)
+        if t not in members.setdefault(r, []):
+            members[r].append(t)
+
+    for t in graph.inputs:
+        touch(t, 0)
+    for s in steps:
+        for t in s.op.inputs:
+            if t >= 0 and not graph.tensors[t].is_constant:
+                touch(t, s.position)
+        for t in s.op.outputs:
+            touch(t, s.position)
+    for t in graph.outputs:
+        touch(t, n - 1)
+    buffers = [Buffer(name=f"t{r}", size=graph.tensors[r].nbytes, first=first[r], last=last[r], kind="tensor",
+                      tensor=r)
+               for r in sorted(first) if not graph.tensors[r].is_constant]
+    buffers += [Buffer(name=f"scratch{s.position}", size=s.lowering.scratch_bytes, first=s.position,
+                       last=s.position, kind="scratch", op_position=s.position)
+                for s in steps if s.lowering.scratch_bytes > 0]
+    return MemoryLayout(plan(buffers, n, alignment), alias_root, members)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import OpLowering, registry
+from .base import OpLowering, Variant, registry
 
 _loaded = False
 
@@ -28,3 +28,8 @@ def get(op_type: str) -> OpLowering | None:
 
 def supported_operators() -> list[str]:
     return sorted(load_all())
+
+
+def catalog() -> list[tuple[str, Variant]]:
+    """Every (operator type, variant) the compiler lowers, sorted: the data the validator uses."""
+    return [(op_type, v) for op_type, module in sorted(load_all().items()) for v in module.variants]

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, register
-from .common import add_sub_params, binary_validate
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import BINARY_RULES, add_sub_params, binary_validate, int8_act
 
 
 @register
 class Add(OpLowering):
     op_types = ("ADD",)
+    variants = (
+        Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
+                entries=("arm_elementwise_add_s8", "arm_add_s8"), template="add_sub.c.j2", notes=BINARY_RULES),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         binary_validate(ctx)
@@ -17,5 +21,5 @@ class Add(OpLowering):
     def lower(self, ctx: OpContext) -> Lowered:
         p = add_sub_params(ctx)
         entry = "arm_add_s8" if p["broadcast"] else "arm_elementwise_add_s8"
-        return Lowered(template="add_sub.c.j2", entry=entry, calls=[entry],
+        return Lowered(entry=entry,
                        candidates=["arm_elementwise_add_s8", "arm_add_s8"], params=p)

@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 from .. import cmsis_nn_sizes as sizes
-from .base import Lowered, OpContext, OpLowering, register
-from .common import pool_params, pool_validate
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import POOL_RULES, int8_act, pool_params, pool_validate
 
 
 @register
 class AveragePool2D(OpLowering):
     op_types = ("AVERAGE_POOL_2D",)
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_avgpool_s8",),
+                template="pool_2d.c.j2", notes=POOL_RULES),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         pool_validate(ctx)
@@ -19,8 +23,8 @@ class AveragePool2D(OpLowering):
         p = pool_params(ctx)
         out = p["output_dims"]
         return Lowered(
-            template="pool_2d.c.j2", entry="arm_avgpool_s8", calls=["arm_avgpool_s8"],
-            scratch_bytes=sizes.avgpool_s8(ctx.build, out[2], p["input_dims"][3]),
+            entry="arm_avgpool_s8",
+            scratch_bytes=ctx.kernels.scratch(sizes.avgpool_s8, out[2], p["input_dims"][3]),
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )

@@ -1,18 +1,30 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The contract every operator module implements, and the registry they join."""
+"""The contract every operator module implements, and the registry they join.
+
+An operator module declares its precision paths as `Variant`s keyed by the data types of its
+operands. Validation selects exactly one variant from the model's dtypes, checks the operand rules
+the variant declares (constant, quantized, symmetric, per-channel axis), then the module's own
+semantic rules, and lowers with the variant's method. `helia-aot operators` prints the same
+declarations, so the catalog cannot drift from what the validator accepts.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..errors import UnsupportedModelError
 from ..ir import Graph, Operator, Tensor
+from ..kernel_library import KernelLibrary
 from ..targets import Target
 
 _REGISTRY: dict[str, "OpLowering"] = {}
+
+# dtype groups operand declarations use
+ANY = ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "bool")
+INDEX = ("int32", "int64")
 
 
 def register(cls):
@@ -22,11 +34,93 @@ def register(cls):
         if op_type in _REGISTRY:
             raise RuntimeError(f"operator {op_type} registered twice")
         _REGISTRY[op_type] = instance
+    names = [v.name for v in cls.variants]
+    if not names or len(set(names)) != len(names):
+        raise RuntimeError(f"{cls.__name__} must declare variants with distinct names")
     return cls
 
 
 def registry() -> dict[str, "OpLowering"]:
     return dict(_REGISTRY)
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One input or output position of a variant and the rules its tensor must meet."""
+
+    role: str
+    dtypes: tuple[str, ...]
+    optional: bool = False  # the position may be omitted (-1) or absent
+    repeated: bool = False  # the last input declaration: matches every remaining input
+    constant: bool = False  # must be a constant tensor (weights, shapes, axes)
+    quantized: bool = False  # must carry a scale and zero point
+    symmetric: bool = False  # zero points must be 0 (int16 activations, weights)
+    per_channel_axis: int | None = None  # per-channel scales allowed along this axis (else per tensor)
+
+    def accepts(self, tensor: Tensor | None) -> bool:
+        if tensor is None:
+            return self.optional
+        return tensor.dtype in self.dtypes
+
+    def rules(self) -> list[str]:
+        """The operand's rules in words (the catalog's text)."""
+        words = []
+        if self.constant:
+            words.append("constant")
+        if self.quantized:
+            if self.per_channel_axis is None:
+                words.append("per-tensor quantized")
+            else:
+                words.append(f"per-tensor or per-channel (axis {self.per_channel_axis}) quantized")
+        if self.symmetric:
+            words.append("zero point 0")
+        if self.optional:
+            words.append("optional")
+        if self.repeated:
+            words.append("one or more")
+        return words
+
+
+def q(role: str, *dtypes: str, **rules) -> Operand:
+    """A quantized operand (activations of integer variants)."""
+    return Operand(role, dtypes, quantized=True, **rules)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One precision path of an operator: the dtype signature it accepts and what it lowers to."""
+
+    name: str
+    inputs: tuple[Operand, ...]
+    outputs: tuple[Operand, ...]
+    entries: tuple[str, ...] = ()  # kernel entries it may call; empty: inline C or no code
+    template: str | None = None  # under ops/templates; None for aliases
+    lower: str = "lower"  # the operator module's method that lowers this variant
+    notes: tuple[str, ...] = ()  # further rules validate() enforces, in words (catalog)
+
+    def operand_for_input(self, k: int) -> Operand | None:
+        if k < len(self.inputs):
+            return self.inputs[k]
+        if self.inputs and self.inputs[-1].repeated:
+            return self.inputs[-1]
+        return None
+
+    def matches(self, inputs: list[Tensor | None], outputs: list[Tensor]) -> bool:
+        if len(outputs) != len(self.outputs):
+            return False
+        if not all(o.accepts(t) for o, t in zip(self.outputs, outputs)):
+            return False
+        for k, tensor in enumerate(inputs):
+            operand = self.operand_for_input(k)
+            if operand is None or not operand.accepts(tensor):
+                return False
+        return all(o.optional or o.repeated for o in self.inputs[len(inputs):])
+
+    def signature(self) -> str:
+        def part(operands):
+            return ", ".join(f"{o.role}:{'|'.join(o.dtypes)}" + ("*" if o.repeated else "")
+                             + ("?" if o.optional else "") for o in operands)
+        return f"({part(self.inputs)}) -> ({part(self.outputs)})"
 
 
 @dataclass
@@ -43,10 +137,9 @@ class ConstArray:
 class Lowered:
     """What an operator lowers to; codegen and the planner follow it, never re-decide it."""
 
-    template: str | None  # template file under ops/templates, None for aliases
-    entry: str | None = None  # the ns-cmsis-nn function called (plan kernel.entry)
+    template: str | None = None  # under ops/templates; None: the variant's (aliases have none)
+    entry: str | None = None  # the kernel function the plan names (kernel.entry)
     candidates: list[str] | None = None  # entries whose rules matched, in precedence order
-    calls: list[str] = field(default_factory=list)  # every library symbol the emitted code calls
     scratch_bytes: int = 0  # ctx->buf bytes in the scratch arena while this operator runs
     macs: int = 0
     params: dict[str, Any] = field(default_factory=dict)
@@ -58,18 +151,21 @@ class Lowered:
 
 
 class OpContext:
-    """What an operator module sees: its operator, the graph's tensors, target and knobs."""
+    """What an operator module sees: its operator, the graph's tensors, target, kernel library,
+    knobs, and (once selected) its variant."""
 
-    def __init__(self, graph: Graph, op: Operator, op_id: str, target: Target, optimization: dict):
+    def __init__(self, graph: Graph, op: Operator, op_id: str, target: Target, kernels: KernelLibrary,
+                 optimization, variant: Variant | None = None):
         self.graph = graph
         self.op = op
         self.op_id = op_id
         self.target = target
+        self.kernels = kernels
         self.optimization = optimization
+        self.variant = variant
 
-    @property
-    def build(self) -> str:
-        return self.target.kernel_build
+    def with_variant(self, variant: Variant) -> "OpContext":
+        return OpContext(self.graph, self.op, self.op_id, self.target, self.kernels, self.optimization, variant)
 
     def options(self, key: str, default=None):
         return self.op.options.get(key, default)
@@ -79,11 +175,20 @@ class OpContext:
             return None
         return self.graph.tensors[self.op.inputs[k]]
 
+    def inputs(self) -> list[Tensor | None]:
+        return [self.inp(k) for k in range(len(self.op.inputs))]
+
     def out(self, k: int = 0) -> Tensor:
         return self.graph.tensors[self.op.outputs[k]]
 
+    def outputs(self) -> list[Tensor]:
+        return [self.out(k) for k in range(len(self.op.outputs))]
+
+    def where(self) -> str:
+        return f"operator {self.op_id} ({self.op.op_type}, index {self.op.index})"
+
     def error(self, rule: str, tensor: Tensor | None = None, hint: str = "") -> UnsupportedModelError:
-        where = f"operator {self.op_id} ({self.op.op_type}, index {self.op.index})"
+        where = self.where()
         if tensor is not None:
             where += f", tensor '{tensor.name}'"
         return UnsupportedModelError(f"{where}: {rule}",
@@ -91,35 +196,77 @@ class OpContext:
                                              "replace the operator")
 
     def kernel_knob(self) -> str:
-        """Resolve optimization.kernel: auto picks specialized entries for every goal but size,
-        where only depthwise keeps them (they need no scratch there)."""
-        knob = self.optimization.get("kernel", "auto")
-        if knob != "auto":
-            return knob
-        return "specialized"
+        """Resolve optimization.kernel: auto picks the specialized entries."""
+        knob = self.optimization.kernel
+        return "specialized" if knob == "auto" else knob
+
+
+def _dtype_list(tensors) -> str:
+    return ", ".join(t.dtype if t is not None else "none" for t in tensors)
 
 
 class OpLowering:
-    """Base class of an operator module. Subclasses set op_types and dtypes, and implement
-    validate() and lower(); fold() when the operator can run at conversion time."""
+    """Base class of an operator module. Subclasses set op_types and variants, and implement
+    validate() (semantic rules) and each variant's lower method; fold() when the operator can run
+    at conversion time."""
 
     op_types: ClassVar[tuple[str, ...]] = ()
-    # input dtype -> description; the error for a wrong dtype lists these.
-    dtypes: ClassVar[tuple[str, ...]] = ("int8",)
+    variants: ClassVar[tuple[Variant, ...]] = ()
 
-    def check_dtypes(self, ctx: OpContext) -> None:
-        data = ctx.inp(0)
-        if data is None:
-            raise ctx.error("has no data input")
-        if data.dtype not in self.dtypes:
-            raise ctx.error(f"input dtype {data.dtype} is not supported (supported: {', '.join(self.dtypes)})",
-                            data, "Quantize the model to int8 (full-integer post-training quantization)")
+    def select(self, ctx: OpContext) -> Variant:
+        """The one variant whose dtype signature matches the operator's tensors."""
+        inputs, outputs = ctx.inputs(), ctx.outputs()
+        found = [v for v in self.variants if v.matches(inputs, outputs)]
+        if len(found) != 1:
+            listed = "; ".join(f"{v.name} {v.signature()}" for v in self.variants)
+            what = "match no variant" if not found else f"match {len(found)} variants"
+            raise UnsupportedModelError(
+                f"{ctx.where()}: dtypes (inputs {_dtype_list(inputs)}; outputs {_dtype_list(outputs)}) {what} "
+                f"(variants: {listed})",
+                "Quantize the model to a supported precision (see `helia-aot operators`)")
+        return found[0]
+
+    def check_operands(self, ctx: OpContext) -> None:
+        """The operand rules the selected variant declares."""
+        variant = ctx.variant
+        checks = [(variant.operand_for_input(k), t) for k, t in enumerate(ctx.inputs())]
+        checks += list(zip(variant.outputs, ctx.outputs()))
+        for operand, tensor in checks:
+            if tensor is None:
+                continue
+            role = operand.role
+            if operand.constant and not tensor.is_constant:
+                raise ctx.error(f"{role} must be a constant tensor", tensor,
+                                "Freeze the value into the model (static shapes, constant weights)")
+            if operand.quantized:
+                if tensor.quant is None:
+                    raise ctx.error(f"{role} ({tensor.dtype}) has no quantization parameters", tensor,
+                                    "Export with full-integer quantization so every integer tensor has a scale "
+                                    "and zero point")
+                quant = tensor.quant
+                if quant.per_channel and operand.per_channel_axis is None:
+                    raise ctx.error(f"{role} must be quantized per tensor, it has {len(quant.scales)} scales",
+                                    tensor)
+                if quant.per_channel and (quant.axis != operand.per_channel_axis
+                                          or len(quant.scales) != tensor.shape[quant.axis]):
+                    raise ctx.error(f"per-channel {role} scales must run along axis {operand.per_channel_axis} "
+                                    f"(one per channel)", tensor)
+                if operand.symmetric and any(z != 0 for z in quant.zero_points):
+                    raise ctx.error(f"{role} zero point must be 0 for {variant.name} (has "
+                                    f"{quant.zero_points[0] if len(set(quant.zero_points)) == 1 else 'mixed'})",
+                                    tensor, "Re-quantize with symmetric quantization for this tensor")
 
     def validate(self, ctx: OpContext) -> None:
-        self.check_dtypes(ctx)
+        """Semantic rules (shapes, options, scales) of the selected variant."""
 
     def lower(self, ctx: OpContext) -> Lowered:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def lower_variant(self, ctx: OpContext) -> Lowered:
+        lowered = getattr(self, ctx.variant.lower)(ctx)
+        if lowered.template is None and not lowered.alias:
+            lowered = replace(lowered, template=ctx.variant.template)
+        return lowered
 
     def infer_shapes(self, ctx: OpContext) -> list[tuple[int, ...]] | None:
         """Output shapes computed from inputs and options; None when the model's are trusted."""

@@ -8,20 +8,33 @@ import numpy as np
 from ..cmsis_nn_sizes import ConvGeometry
 from ..ir import Tensor
 from ..quant import activation_range, quantize_multiplier
-from .base import Lowered, OpContext, OpLowering
+from .base import ANY, INDEX, Lowered, OpContext, OpLowering, Operand, Variant
 
 
-def require_int8(ctx: OpContext, tensor: Tensor | None, role: str, per_tensor: bool = True) -> None:
-    if tensor is None:
-        raise ctx.error(f"{role} tensor is missing")
-    if tensor.dtype != "int8":
-        raise ctx.error(f"{role} dtype {tensor.dtype} is not supported (supported: int8)", tensor,
-                        "Quantize the model to int8 (full-integer post-training quantization)")
-    if tensor.quant is None:
-        raise ctx.error(f"{role} has no quantization parameters", tensor,
-                        "Export with full-integer quantization so every int8 tensor has a scale and zero point")
-    if per_tensor and tensor.quant.per_channel:
-        raise ctx.error(f"{role} must be quantized per tensor, it has {len(tensor.quant.scales)} scales", tensor)
+# Operand declarations the variants share. int16 activations are symmetric in LiteRT (zero point 0).
+def int8_act(role: str = "input", **rules) -> Operand:
+    return Operand(role, ("int8",), quantized=True, **rules)
+
+
+def int16_act(role: str = "input", **rules) -> Operand:
+    return Operand(role, ("int16",), quantized=True, symmetric=True, **rules)
+
+
+def activation(dtype: str, role: str = "input", **rules) -> Operand:
+    return int16_act(role, **rules) if dtype == "int16" else int8_act(role, **rules)
+
+
+def weights(role: str = "filter", per_channel_axis: int | None = 0) -> Operand:
+    """Constant symmetric int8 weights."""
+    return Operand(role, ("int8",), constant=True, quantized=True, symmetric=True, per_channel_axis=per_channel_axis)
+
+
+def bias(*dtypes: str) -> Operand:
+    return Operand("bias", dtypes, optional=True, constant=True)
+
+
+def const_ints(role: str) -> Operand:
+    return Operand(role, INDEX, constant=True)
 
 
 def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str) -> None:
@@ -83,13 +96,17 @@ def requantization_kind(multipliers, shifts) -> str:
     return "rshift_only" if ok else "general"
 
 
+POOL_RULES = ("input 4-D NHWC", "input and output share scale and zero point",
+              "output shape from filter, strides and padding", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+BINARY_RULES = ("input shapes broadcast (NumPy rules) up to rank 4",
+                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+
+
 def pool_validate(ctx: OpContext) -> None:
     x, y = ctx.inp(0), ctx.out(0)
-    require_int8(ctx, x, "input")
-    require_int8(ctx, y, "output")
     if len(x.shape) != 4:
         raise ctx.error(f"input must be 4-D NHWC, got {list(x.shape)}", x)
-    require_same_quant(ctx, x, y, "int8 pooling")
+    require_same_quant(ctx, x, y, f"{ctx.variant.name} pooling")
     fused_activation(ctx, y)
     pad = ctx.options("padding", "VALID")
     oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
@@ -128,9 +145,6 @@ def broadcast_shape(a, b):
 
 def binary_validate(ctx: OpContext) -> None:
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-    require_int8(ctx, a, "input 0")
-    require_int8(ctx, b, "input 1")
-    require_int8(ctx, y, "output")
     fused_activation(ctx, y)
     shape = broadcast_shape(a.shape, b.shape)
     if shape is None:
@@ -178,8 +192,6 @@ def alias_validate(ctx: OpContext) -> None:
 
 def unary_validate(ctx: OpContext, same_quant: bool = False) -> None:
     x, y = ctx.inp(0), ctx.out(0)
-    require_int8(ctx, x, "input")
-    require_int8(ctx, y, "output")
     if tuple(x.shape) != tuple(y.shape):
         raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
     if same_quant:
@@ -210,7 +222,11 @@ class AliasLowering(OpLowering):
     """RESHAPE, SQUEEZE, EXPAND_DIMS: row-major layout is unchanged, so the output aliases the
     input: no code, no copy. Subclasses name their op_types."""
 
-    dtypes = ("int8", "int16", "int32", "float32", "float16", "uint8", "bool", "int64")
+    variants = (
+        Variant("any", inputs=(Operand("input", ANY), Operand("shape", INDEX, optional=True)),
+                outputs=(Operand("output", ANY),),
+                notes=("output dtype, element count and quantization equal the input's",)),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         alias_validate(ctx)
@@ -227,6 +243,11 @@ class ClampLowering(OpLowering):
     in-place clamp. Subclasses name their op_types and `activation`."""
 
     activation = ""
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
+                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2",
+                notes=("input and output shapes equal",)),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
@@ -236,27 +257,15 @@ class ClampLowering(OpLowering):
         act_min, act_max = activation_range(self.activation, y.quant.scale, y.quant.zero_point)
         same = x.quant.scale == y.quant.scale and x.quant.zero_point == y.quant.zero_point
         mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
-        calls = ["arm_clamp_s8"] if same else ["arm_requantize_s8_s8", "arm_clamp_s8"]
-        return Lowered(template="clamp.c.j2", entry=calls[0], calls=calls,
+        return Lowered(entry="arm_clamp_s8" if same else "arm_requantize_s8_s8",
                        params=dict(input=x.index, output=y.index, size=y.num_elements, requantize=not same,
                                    mult=mult, shift=shift, input_zp=x.quant.zero_point,
                                    output_zp=y.quant.zero_point, act_min=act_min, act_max=act_max))
 
 
-def validate_filter_and_bias(ctx: OpContext, w: Tensor, b: Tensor | None, channel_axis: int) -> None:
-    """The weight rules CONV_2D and DEPTHWISE_CONV_2D share: a constant, symmetric int8 filter whose
-    per-channel scales run along `channel_axis` (the output channels), and a constant int32 bias."""
-    require_int8(ctx, w, "filter", per_tensor=False)
-    if not w.is_constant:
-        raise ctx.error("filter must be a constant tensor", w, "Freeze the weights into the model")
+def check_filter_rank(ctx: OpContext, w: Tensor) -> None:
     if len(w.shape) != 4:
         raise ctx.error("filter must be 4-D", w)
-    if any(z != 0 for z in w.quant.zero_points):
-        raise ctx.error("filter zero points must be 0 (symmetric weights)", w)
-    if w.quant.per_channel and (w.quant.axis != channel_axis or len(w.quant.scales) != w.shape[channel_axis]):
-        raise ctx.error(f"per-channel filter scales must run along the output-channel axis {channel_axis}", w)
-    if b is not None and (b.dtype != "int32" or not b.is_constant):
-        raise ctx.error(f"bias must be a constant int32 tensor (got {b.dtype})", b)
 
 
 def windowed_output_shape(ctx: OpContext, x: Tensor, w: Tensor, out_channels: int) -> tuple:

@@ -7,17 +7,21 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, register
-from .common import fused_activation, require_int8, require_same_quant
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import fused_activation, int8_act, require_same_quant
 
 
 @register
 class Concatenation(OpLowering):
     op_types = ("CONCATENATION",)
+    variants = (
+        Variant("int8", inputs=(int8_act("inputs", repeated=True),), outputs=(int8_act("output"),),
+                entries=("arm_concatenation_s8_x",), template="concatenation.c.j2",
+                notes=("all tensors share scale and zero point", "no fused activation")),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         y = ctx.out(0)
-        require_int8(ctx, y, "output")
         axis = int(ctx.options("axis", 0))
         rank = len(y.shape)
         if not -rank <= axis < rank:
@@ -26,7 +30,6 @@ class Concatenation(OpLowering):
         total = 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)
-            require_int8(ctx, x, f"input {k}")
             require_same_quant(ctx, x, y, "int8 CONCATENATION")
             if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
                 raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis {axis}", x)
@@ -51,6 +54,5 @@ class Concatenation(OpLowering):
             inner = x.num_elements // max(rows, 1)
             parts.append(dict(input=x.index, inner=inner, offset=offset))
             offset += inner
-        return Lowered(template="concatenation.c.j2", entry="arm_concatenation_s8_x",
-                       calls=["arm_concatenation_s8_x"],
+        return Lowered(entry="arm_concatenation_s8_x",
                        params=dict(parts=parts, rows=rows, output_inner=out_inner, output=y.index))

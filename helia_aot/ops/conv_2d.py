@@ -7,22 +7,29 @@ import numpy as np
 
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
-from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import (check_output_shape, fused_activation, geometry, nhwc, offset_weight_sums, require_int8,
-                     requantization_kind, validate_filter_and_bias, windowed_output_shape)
+from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, nhwc, offset_weight_sums,
+                     requantization_kind, weights, windowed_output_shape)
+
+_SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
+                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
 @register
 class Conv2D(OpLowering):
     op_types = ("CONV_2D",)
+    variants = (
+        Variant("int8", inputs=(int8_act(), weights(per_channel_axis=0), bias("int32")),
+                outputs=(int8_act("output"),),
+                entries=("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8",
+                         "arm_convolve_s8", "arm_convolve_wrapper_s8"),
+                template="conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES),
+    )
 
     def validate(self, ctx: OpContext) -> None:
-        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
-        require_int8(ctx, x, "input")
-        require_int8(ctx, y, "output")
+        x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(x.shape) != 4 or len(w.shape) != 4 or len(y.shape) != 4:
             raise ctx.error("input, filter and output must be 4-D (NHWC / OHWI)", x)
-        validate_filter_and_bias(ctx, w, b, channel_axis=0)
         if x.shape[3] % w.shape[3] != 0:
             raise ctx.error(f"input channels {x.shape[3]} are not a multiple of filter channels {w.shape[3]}", w)
         fused_activation(ctx, y)
@@ -32,12 +39,13 @@ class Conv2D(OpLowering):
         x, w = ctx.inp(0), ctx.inp(1)
         return [windowed_output_shape(ctx, x, w, w.shape[0])]
 
-    def lower(self, ctx: OpContext) -> Lowered:
+    def lower_int8(self, ctx: OpContext) -> Lowered:
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)  # (O, H, W, I) read as cmsis (n, h, w, c)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
-        build = ctx.build
+        kernels = ctx.kernels
+        build = kernels.build
 
         candidates = []
         if sizes.is_convolve_1x1(g, in_dims, filter_dims):
@@ -61,9 +69,10 @@ class Conv2D(OpLowering):
         if "arm_convolve_wrapper_s8" not in candidates:
             candidates.append("arm_convolve_wrapper_s8")
 
-        scratch = sizes.convolve_wrapper_s8(build, g, in_dims, filter_dims, out_dims)
         if entry == "arm_convolve_s8":
-            scratch = sizes.convolve_s8(build, in_dims, filter_dims)
+            scratch = kernels.scratch(sizes.convolve_s8, in_dims, filter_dims)
+        else:
+            scratch = kernels.scratch(sizes.convolve_wrapper_s8, g, in_dims, filter_dims, out_dims)
 
         in_zp, out_zp = x.quant.zero_point, y.quant.zero_point
         mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
@@ -73,7 +82,7 @@ class Conv2D(OpLowering):
             ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
         ]
         weight_sums = None
-        if build == "mve":
+        if kernels.wants_weight_sums:
             rows = np.asarray(w.data).reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
             sums = offset_weight_sums(rows, b.data if b is not None else None, -in_zp)
             constants.append(ConstArray("weight_sum", "int32_t", sums,
@@ -81,10 +90,8 @@ class Conv2D(OpLowering):
             weight_sums = "precomputed"
         macs = out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2] * filter_dims[3]
         return Lowered(
-            template="conv_2d.c.j2",
             entry=entry,
             candidates=candidates,
-            calls=[entry],
             scratch_bytes=scratch,
             macs=macs,
             constants=constants,

@@ -7,22 +7,29 @@ import numpy as np
 
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
-from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import (check_output_shape, fused_activation, geometry, nhwc, offset_weight_sums, require_int8,
-                     requantization_kind, validate_filter_and_bias, windowed_output_shape)
+from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, nhwc, offset_weight_sums,
+                     requantization_kind, weights, windowed_output_shape)
+
+_SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
+                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
 @register
 class DepthwiseConv2D(OpLowering):
     op_types = ("DEPTHWISE_CONV_2D",)
+    variants = (
+        Variant("int8", inputs=(int8_act(), weights(per_channel_axis=3), bias("int32")),
+                outputs=(int8_act("output"),),
+                entries=("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
+                         "arm_depthwise_conv_wrapper_s8"),
+                template="depthwise_conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES),
+    )
 
     def validate(self, ctx: OpContext) -> None:
-        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
-        require_int8(ctx, x, "input")
-        require_int8(ctx, y, "output")
+        x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(x.shape) != 4 or len(w.shape) != 4 or w.shape[0] != 1:
             raise ctx.error("input must be NHWC and the filter [1, H, W, C_out]", w)
-        validate_filter_and_bias(ctx, w, b, channel_axis=3)
         # The channel counts define the multiplier; some exporters leave depth_multiplier at 0.
         if w.shape[3] % x.shape[3] != 0:
             raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
@@ -33,13 +40,14 @@ class DepthwiseConv2D(OpLowering):
         x, w = ctx.inp(0), ctx.inp(1)
         return [windowed_output_shape(ctx, x, w, w.shape[3])]
 
-    def lower(self, ctx: OpContext) -> Lowered:
+    def lower_int8(self, ctx: OpContext) -> Lowered:
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
         ch_mult = out_dims[3] // in_dims[3]
-        build = ctx.build
+        kernels = ctx.kernels
+        build = kernels.build
         knob = ctx.kernel_knob()
 
         one_in_ch_to_conv = build == "mve" and in_dims[3] == 1 and out_dims[3] > 1
@@ -68,10 +76,10 @@ class DepthwiseConv2D(OpLowering):
 
         if entry == "arm_depthwise_conv_wrapper_s8":
             # The one-input-channel threshold depends on the C compiler; size for the larger need.
-            scratch = max(sizes.depthwise_wrapper_s8(build, g, in_dims, filter_dims, out_dims, c)
+            scratch = max(kernels.scratch(sizes.depthwise_wrapper_s8, g, in_dims, filter_dims, out_dims, c)
                           for c in ("gcc", "armclang"))
         elif entry == "arm_depthwise_conv_s8_opt":
-            scratch = sizes.depthwise_conv_s8_opt(build, in_dims, filter_dims)
+            scratch = kernels.scratch(sizes.depthwise_conv_s8_opt, in_dims, filter_dims)
         else:
             scratch = 0
 
@@ -84,7 +92,7 @@ class DepthwiseConv2D(OpLowering):
         ]
         takes_weight_sum = entry in ("arm_depthwise_conv_wrapper_s8", "arm_depthwise_conv_s8_opt")
         weight_sums = None
-        if build == "mve" and takes_weight_sum:
+        if kernels.wants_weight_sums and takes_weight_sum:
             per_channel = np.asarray(w.data).reshape(-1, w.shape[-1]).astype(np.int64).sum(axis=0)
             sums = offset_weight_sums(per_channel, b.data if b is not None else None, -in_zp)
             constants.append(ConstArray("weight_sum", "int32_t", sums,
@@ -92,10 +100,8 @@ class DepthwiseConv2D(OpLowering):
             weight_sums = "precomputed"
         macs = out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
         return Lowered(
-            template="depthwise_conv_2d.c.j2",
             entry=entry,
             candidates=candidates,
-            calls=[entry],
             scratch_bytes=scratch,
             macs=macs,
             constants=constants,

@@ -5,24 +5,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Lowered, OpContext, OpLowering, register
-from .common import require_int8
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import int8_act
 
 
 @register
 class Dequantize(OpLowering):
     op_types = ("DEQUANTIZE",)
-
-    def validate(self, ctx: OpContext) -> None:
-        self.check_dtypes(ctx)
-        x, y = ctx.inp(0), ctx.out(0)
-        require_int8(ctx, x, "input")
-        if y.dtype != "float32":
-            raise ctx.error(f"output dtype {y.dtype} is not supported (supported: float32)", y)
+    variants = (
+        Variant("int8_to_float32", inputs=(int8_act(),), outputs=(Operand("output", ("float32",)),),
+                template="dequantize.c.j2", notes=("inline C",)),
+    )
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
-        return Lowered(template="dequantize.c.j2", entry=None, fixed={"implementation": "inline"},
+        return Lowered(entry=None, fixed={"implementation": "inline"},
                        params=dict(input=x.index, output=y.index, size=y.num_elements,
                                    scale=repr(float(x.quant.scale)), zero_point=x.quant.zero_point))
 

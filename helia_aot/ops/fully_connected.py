@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
-from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import fused_activation, offset_weight_sums, require_int8, requantization_kind
+from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from .common import bias, fused_activation, int8_act, offset_weight_sums, requantization_kind, weights
 
 
 def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int, filter_offset: int) -> np.ndarray:
@@ -20,30 +20,28 @@ def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: i
 @register
 class FullyConnected(OpLowering):
     op_types = ("FULLY_CONNECTED",)
+    variants = (
+        Variant("int8", inputs=(int8_act(), weights("weights", per_channel_axis=0), bias("int32")),
+                outputs=(int8_act("output"),),
+                entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
+                template="fully_connected.c.j2", lower="lower_int8",
+                notes=("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
+                       "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")),
+    )
 
     def validate(self, ctx: OpContext) -> None:
-        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
-        require_int8(ctx, x, "input")
-        require_int8(ctx, y, "output")
-        require_int8(ctx, w, "weights", per_tensor=False)
-        if not w.is_constant:
-            raise ctx.error("weights must be a constant tensor", w, "Freeze the weights into the model")
+        x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(w.shape) != 2:
             raise ctx.error(f"weights must be 2-D [outputs, depth], got {list(w.shape)}", w)
         if ctx.options("weights_format", "DEFAULT") != "DEFAULT":
             raise ctx.error("only the DEFAULT weights format is supported", w)
         if x.num_elements % w.shape[1] != 0:
             raise ctx.error(f"input size {x.num_elements} is not a multiple of the weight depth {w.shape[1]}", x)
-        if w.quant.per_channel:
-            if len(w.quant.scales) != w.shape[0] or any(z != 0 for z in w.quant.zero_points):
-                raise ctx.error("per-channel weights need one scale per output and zero points 0", w)
-        if b is not None and (b.dtype != "int32" or not b.is_constant):
-            raise ctx.error(f"bias must be a constant int32 tensor (got {b.dtype})", b)
         fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
 
-    def lower(self, ctx: OpContext) -> Lowered:
+    def lower_int8(self, ctx: OpContext) -> Lowered:
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         depth, outputs = int(w.shape[1]), int(w.shape[0])
         batches = x.num_elements // depth
@@ -65,16 +63,14 @@ class FullyConnected(OpLowering):
                 ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift"),
             ]
         weight_sums = None
-        if ctx.build == "mve":
+        if ctx.kernels.wants_weight_sums:
             sums = fc_kernel_sums(w.data, b.data if b is not None else None, -in_zp, -w_zp)
             constants.append(ConstArray("kernel_sum", "int32_t", sums,
                                         "bias + input_offset * weight row sums, ctx->buf of the MVE kernel"))
             weight_sums = "precomputed"
         return Lowered(
-            template="fully_connected.c.j2",
             entry=entry,
             candidates=[entry, "arm_fully_connected_wrapper_s8"],
-            calls=[entry],
             scratch_bytes=0,
             macs=batches * depth * outputs,
             constants=constants,

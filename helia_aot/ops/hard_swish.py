@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, register
-from .common import unary_validate
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import int8_act, unary_validate
 
 
 def downscale_to_int16(multiplier: int) -> int:
@@ -20,6 +20,10 @@ def downscale_to_int16(multiplier: int) -> int:
 @register
 class HardSwish(OpLowering):
     op_types = ("HARD_SWISH",)
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
+                template="hard_swish.c.j2", notes=("input and output shapes equal",)),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
@@ -31,9 +35,9 @@ class HardSwish(OpLowering):
         reluish_scale = np.float32(3.0 / 32768.0)
         out_m, out_e = quantize_multiplier(float(np.float32(hires_input_scale / np.float32(y.quant.scale))))
         relu_m, relu_e = quantize_multiplier(float(np.float32(hires_input_scale / reluish_scale)))
-        return Lowered(template="hard_swish.c.j2", entry="arm_hard_swish_compat_s8",
+        return Lowered(entry="arm_hard_swish_compat_s8",
                        candidates=["arm_hard_swish_compat_s8", "arm_hard_swish_precise_s8"],
-                       calls=["arm_hard_swish_compat_s8"], fixed={"compat_variant": "tflite", "use_lut": "false"},
+                       fixed={"compat_variant": "tflite", "use_lut": "false"},
                        params=dict(input=x.index, output=y.index, size=y.num_elements,
                                    input_zp=x.quant.zero_point, output_zp=y.quant.zero_point,
                                    out_mult=downscale_to_int16(out_m), out_exp=out_e,

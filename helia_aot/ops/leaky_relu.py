@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, register
-from .common import unary_validate
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import int8_act, unary_validate
 
 
 @register
 class LeakyRelu(OpLowering):
     op_types = ("LEAKY_RELU",)
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_leaky_relu_s8",),
+                template="leaky_relu.c.j2", notes=("input and output shapes equal",)),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
@@ -20,7 +24,7 @@ class LeakyRelu(OpLowering):
         alpha = float(ctx.options("alpha", 0.2))
         ma, sa = quantize_multiplier(float(x.quant.scale) * alpha / float(y.quant.scale))
         mi, si = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
-        return Lowered(template="leaky_relu.c.j2", entry="arm_leaky_relu_s8", calls=["arm_leaky_relu_s8"],
+        return Lowered(entry="arm_leaky_relu_s8",
                        params=dict(input=x.index, output=y.index, size=y.num_elements,
                                    input_zp=x.quant.zero_point, output_zp=y.quant.zero_point,
                                    mult_alpha=ma, shift_alpha=sa, mult_identity=mi, shift_identity=si))

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, register
-from .common import pool_params, pool_validate
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import POOL_RULES, int8_act, pool_params, pool_validate
 
 
 @register
 class MaxPool2D(OpLowering):
     op_types = ("MAX_POOL_2D",)
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_max_pool_s8",),
+                template="pool_2d.c.j2", notes=POOL_RULES),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         pool_validate(ctx)
@@ -18,7 +22,7 @@ class MaxPool2D(OpLowering):
         p = pool_params(ctx)
         out = p["output_dims"]
         return Lowered(
-            template="pool_2d.c.j2", entry="arm_max_pool_s8", calls=["arm_max_pool_s8"], scratch_bytes=0,
+            entry="arm_max_pool_s8", scratch_bytes=0,
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, register
-from .common import constant_ints, nhwc, require_int8
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import const_ints, constant_ints, int8_act, nhwc
 
 
 def _axes(ctx: OpContext) -> list[int]:
@@ -17,11 +17,13 @@ def _axes(ctx: OpContext) -> list[int]:
 @register
 class Mean(OpLowering):
     op_types = ("MEAN",)
+    variants = (
+        Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
+                entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank <= 4",)),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        require_int8(ctx, x, "input")
-        require_int8(ctx, y, "output")
         rank = len(x.shape)
         if rank > 4:
             raise ctx.error(f"rank {rank} input is not supported (up to 4)", x)
@@ -44,7 +46,7 @@ class Mean(OpLowering):
             if axis_dims[d]:
                 count *= in_dims[d]
         mult, shift = quantize_multiplier(float(x.quant.scale) / (float(y.quant.scale) * count))
-        return Lowered(template="mean.c.j2", entry="arm_mean_s8", calls=["arm_mean_s8"],
+        return Lowered(entry="arm_mean_s8",
                        fixed={"division": "folded_into_multiplier"},
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, axis_dims=axis_dims,
                                    output_dims=out_dims, input_offset=-x.quant.zero_point,

@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, register
-from .common import binary_validate, fused_activation, nhwc
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import BINARY_RULES, binary_validate, fused_activation, int8_act, nhwc
 
 
 @register
 class Mul(OpLowering):
     op_types = ("MUL",)
+    variants = (
+        Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
+                entries=("arm_elementwise_mul_s8", "arm_mul_s8"), template="mul.c.j2", notes=BINARY_RULES),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         binary_validate(ctx)
@@ -21,7 +25,7 @@ class Mul(OpLowering):
         act_min, act_max = fused_activation(ctx, y)
         broadcast = tuple(a.shape) != tuple(b.shape)
         entry = "arm_mul_s8" if broadcast else "arm_elementwise_mul_s8"
-        return Lowered(template="mul.c.j2", entry=entry, calls=[entry],
+        return Lowered(entry=entry,
                        candidates=["arm_elementwise_mul_s8", "arm_mul_s8"],
                        params=dict(input1=a.index, input2=b.index, output=y.index, broadcast=broadcast,
                                    input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),

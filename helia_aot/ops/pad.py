@@ -3,18 +3,21 @@
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, register
-from .common import constant_ints, nhwc, require_int8, require_same_quant
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import const_ints, constant_ints, int8_act, nhwc, require_same_quant
 
 
 @register
 class Pad(OpLowering):
     op_types = ("PAD", "PADV2")
+    variants = (
+        Variant("int8", inputs=(int8_act(), const_ints("paddings"), Operand("constant value", ("int8",), optional=True, constant=True)),
+                outputs=(int8_act("output"),), entries=("arm_pad_s8",), template="pad.c.j2",
+                notes=("rank <= 4", "non-negative paddings", "input and output share scale and zero point")),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        require_int8(ctx, x, "input")
-        require_int8(ctx, y, "output")
         require_same_quant(ctx, x, y, "int8 PAD")
         pads = constant_ints(ctx, 1, "paddings")
         rank = len(x.shape)
@@ -37,6 +40,6 @@ class Pad(OpLowering):
         value = y.quant.zero_point
         if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
             value = constant_ints(ctx, 2, "constant value")[0]
-        return Lowered(template="pad.c.j2", entry="arm_pad_s8", calls=["arm_pad_s8"],
+        return Lowered(entry="arm_pad_s8",
                        params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape), before=before,
                                    after=after, value=value))

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, register
-from .common import constant_ints, require_int8
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import const_ints, constant_ints, int8_act
 
 
 def resolve(ctx: OpContext):
@@ -43,11 +43,14 @@ def resolve(ctx: OpContext):
 @register
 class StridedSlice(OpLowering):
     op_types = ("STRIDED_SLICE",)
+    variants = (
+        Variant("int8", inputs=(int8_act(), const_ints("begin"), const_ints("end"), const_ints("strides")),
+                outputs=(int8_act("output"),), entries=("arm_strided_slice_s8",), template="strided_slice.c.j2",
+                notes=("rank <= 4", "positive strides", "no ellipsis_mask, new_axis_mask or offset")),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        require_int8(ctx, x, "input")
-        require_int8(ctx, y, "output")
         if len(x.shape) > 4:
             raise ctx.error(f"rank {len(x.shape)} input is not supported (up to 4)", x)
         axes = resolve(ctx)
@@ -63,6 +66,6 @@ class StridedSlice(OpLowering):
         begin = [0] * pad + [a[0] for a in axes]
         stride = [1] * pad + [a[2] for a in axes]
         out = [1] * pad + [a[1] for a in axes]
-        return Lowered(template="strided_slice.c.j2", entry="arm_strided_slice_s8", calls=["arm_strided_slice_s8"],
+        return Lowered(entry="arm_strided_slice_s8",
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, begin=begin, stride=stride,
                                    output_dims=out))

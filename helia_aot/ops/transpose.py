@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ConstArray, Lowered, OpContext, OpLowering, register
-from .common import constant_ints, nhwc, require_int8
+from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from .common import const_ints, constant_ints, int8_act, nhwc
 
 
 @register
 class Transpose(OpLowering):
     op_types = ("TRANSPOSE",)
+    variants = (
+        Variant("int8", inputs=(int8_act(), const_ints("perm")), outputs=(int8_act("output"),),
+                entries=("arm_transpose_s8",), template="transpose.c.j2", notes=("rank <= 4",)),
+    )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        require_int8(ctx, x, "input")
-        require_int8(ctx, y, "output")
         perm = constant_ints(ctx, 1, "perm")
         rank = len(x.shape)
         if rank > 4 or sorted(perm) != list(range(rank)):
@@ -29,7 +31,7 @@ class Transpose(OpLowering):
         rank = len(x.shape)
         pad = 4 - rank
         perm = list(range(pad)) + [p + pad for p in constant_ints(ctx, 1, "perm")]
-        return Lowered(template="transpose.c.j2", entry="arm_transpose_s8", calls=["arm_transpose_s8"],
+        return Lowered(entry="arm_transpose_s8",
                        constants=[ConstArray("perm", "uint32_t", np.asarray(perm, dtype=np.int64),
                                              "permutation padded to 4-D")],
                        params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape),

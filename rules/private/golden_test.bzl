@@ -13,6 +13,7 @@ def _helia_golden_data_impl(ctx):
     args.add("--model", module.model)
     args.add("--prefix", module.prefix)
     args.add("--target", module.target)
+    args.add("--kernel-library", module.kernel_library)
     if module.config:
         args.add("--config", module.config)
     args.add("--num-samples", str(ctx.attr.num_samples))

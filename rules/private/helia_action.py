@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The actions behind the helia-aot rules, laying the compiler's output out as Bazel declared it.
 
-  helia_action.py module --model M --prefix P --target T [--config C]
+  helia_action.py module --model M --prefix P --target T --kernel-library L [--config C]
       --include-dir D --src-dir D --plan F --report F
-  helia_action.py golden --model M --prefix P --target T [--config C]
+  helia_action.py golden --model M --prefix P --target T --kernel-library L [--config C]
       --num-samples N --seed S --tolerance T --test-data F --test-main F
 
 The compiler writes OUTDIR/{include,src,test}, <prefix>_plan.json and <prefix>_report.json; Bazel
@@ -18,7 +18,6 @@ import tempfile
 from pathlib import Path
 
 import helia_aot
-from helia_aot import config as helia_config
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     module = kinds.add_parser("module", help="the module's sources, headers, plan and report")
     golden = kinds.add_parser("golden", help="LiteRT golden data and the C test harness")
     for sub in (module, golden):
-        for flag in ("--model", "--prefix", "--target"):
+        for flag in ("--model", "--prefix", "--target", "--kernel-library"):
             sub.add_argument(flag, required=True)
         sub.add_argument("--config")
     for flag in ("--include-dir", "--src-dir", "--plan", "--report"):
@@ -55,15 +54,13 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="helia-aot-") as scratch:
         out = Path(scratch) / "module"
         try:
-            config = helia_config.load(args.config)
-            if golden:
-                # The harness compares with this tolerance (codes); the test rule's attribute wins.
-                config.set("test", "tolerance", int(args.tolerance))
+            # The rule's attributes win over the configuration file (the golden test's tolerance too).
             helia_aot.convert(
-                args.model, out, prefix=args.prefix, target=args.target, config=config,
-                with_test_data=golden,
+                args.model, out, prefix=args.prefix, target=args.target, kernel_library=args.kernel_library,
+                config=args.config, with_test_data=golden,
                 num_test_samples=int(args.num_samples) if golden else None,
                 seed=int(args.seed) if golden else None,
+                tolerance=int(args.tolerance) if golden else None,
             )
         except helia_aot.HeliaError as error:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)

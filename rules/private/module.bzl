@@ -2,7 +2,7 @@
 """helia_aot_module: a .tflite model compiled into a C module, usable as a cc dependency."""
 
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_cpp_toolchain")
-load(":providers.bzl", "HeliaModuleInfo")
+load(":providers.bzl", "HeliaKernelLibraryInfo", "HeliaModuleInfo")
 load(":targets.bzl", "DEFAULT_TARGET_FOR_CORE", "PLATFORM_CORE_ATTRS", "TARGET_CORES", "platform_core")
 
 def _resolve_target(ctx):
@@ -29,11 +29,17 @@ def _helia_aot_module_impl(ctx):
     plan = ctx.actions.declare_file("{}/{}_plan.json".format(ctx.label.name, prefix))
     report = ctx.actions.declare_file("{}/{}_report.json".format(ctx.label.name, prefix))
 
+    # Plan for the library the module links; a cc target without the provider is taken as ns-cmsis-nn.
+    kernel_library = "ns_cmsis_nn"
+    if HeliaKernelLibraryInfo in ctx.attr.kernels:
+        kernel_library = ctx.attr.kernels[HeliaKernelLibraryInfo].name
+
     args = ctx.actions.args()
     args.add("module")
     args.add("--model", ctx.file.model)
     args.add("--prefix", prefix)
     args.add("--target", target)
+    args.add("--kernel-library", kernel_library)
     if ctx.file.config:
         args.add("--config", ctx.file.config)
     args.add("--include-dir", include_dir.path)
@@ -88,6 +94,7 @@ def _helia_aot_module_impl(ctx):
         HeliaModuleInfo(
             prefix = prefix,
             target = target,
+            kernel_library = kernel_library,
             model = ctx.file.model,
             config = ctx.file.config,
             plan = plan,
@@ -124,8 +131,9 @@ The target is a cc dependency: list it in the `deps` of any cc_library or cc_bin
         "kernels": attr.label(
             default = "//kernels",
             providers = [CcInfo],
-            doc = "The kernel library the module calls. The default follows the build setting " +
-                  "//kernels:backend (portable or ns_cmsis_nn).",
+            doc = "The kernel library the module calls, and plans entries and scratch for. The default " +
+                  "follows the build setting //kernels:backend (portable or ns_cmsis_nn); a cc target " +
+                  "without HeliaKernelLibraryInfo is planned as ns-cmsis-nn.",
         ),
         "copts": attr.string_list(
             doc = "Extra C compiler flags for the generated sources.",

@@ -52,15 +52,16 @@ def test_unsupported_operator_lists_supported(tmp_path):
     assert "main:y" in message and "GELU" in message and "CONV_2D" in message
 
 
-def test_unsupported_float_where_int8_required(tmp_path):
+def test_dtypes_matching_no_variant_name_operator_dtypes_and_variants(tmp_path):
     b = ModelBuilder()
     x = b.input("x", (1, 4, 4, 2), dtype="float32")
     w = b.const("w", np.ones((2, 1, 1, 2), np.float32))
     y = b.tensor("y", (1, 4, 4, 2), dtype="float32")
     b.op("CONV_2D", [x, w, None], [y], {"padding": "VALID", "stride_h": 1, "stride_w": 1})
     b.output(y)
-    with pytest.raises(UnsupportedModelError, match=r"tensor 'x': input dtype float32 is not supported "
-                                                    r"\(supported: int8\)"):
+    with pytest.raises(UnsupportedModelError, match=r"operator main:y \(CONV_2D, index 0\): dtypes \(inputs "
+                                                    r"float32, float32, none; outputs float32\) match no variant "
+                                                    r"\(variants: int8 \(input:int8, filter:int8, bias:int32\?\)"):
         helia_aot.convert(b.build(), tmp_path / "out")
 
 

@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Lowering stage: a graph in, every operator's decided lowering out (in execution order).
+
+`prepare` refuses what no operator module lowers and folds constant subgraphs; `lower` gives each
+operator its stable id, selects its variant, validates it and lowers it against the kernel library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from . import ops
+from .errors import InvalidModelError, UnsupportedModelError
+from .ir import Graph, Operator
+from .ops.base import Lowered, OpContext, Variant
+from .options import ConversionOptions
+from .plan import Knob, KnobSource
+
+_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One operator in execution order with everything decided about it."""
+
+    position: int
+    op: Operator
+    op_id: str
+    id_source: str
+    variant: Variant
+    lowering: Lowered
+    knob: Knob | None
+
+
+def _context(graph: Graph, op: Operator, op_id: str, options: ConversionOptions) -> OpContext:
+    return OpContext(graph, op, op_id, options.target, options.kernels, options.optimization)
+
+
+def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
+    """The graph with every operator known and constant subgraphs folded (a new Graph)."""
+    if not graph.operators:
+        raise InvalidModelError(f"model {source} subgraph '{graph.name}' has no operators",
+                                "Pass a model with at least one operator")
+    supported = ops.supported_operators()
+    for op in graph.operators:
+        if ops.get(op.op_type) is None:
+            out = graph.tensors[op.outputs[0]].name if op.outputs else "?"
+            raise UnsupportedModelError(
+                f"operator {graph.name}:{out} (index {op.index}) is {op.op_type}, which helia_aot does not lower "
+                f"(supported: {', '.join(supported)})",
+                "Replace the operator in the model, or file an issue asking for it")
+    for t in graph.inputs + graph.outputs:
+        tensor = graph.tensors[t]
+        if tensor.dtype not in _IO_DTYPES:
+            raise UnsupportedModelError(f"model input/output '{tensor.name}' has dtype {tensor.dtype} "
+                                        f"(supported: {', '.join(_IO_DTYPES)})",
+                                        "Export the model with int8, int16 or float32 inputs and outputs")
+        if any(d <= 0 for d in tensor.shape):
+            raise UnsupportedModelError(f"model input/output '{tensor.name}' has a dynamic or empty shape "
+                                        f"{list(tensor.shape)}", "Export the model with fixed shapes (batch 1)")
+    return _fold_constants(graph, options)
+
+
+def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:
+    """Run operators whose inputs are all constant at conversion time (when their module can)."""
+    tensors = list(graph.tensors)
+    kept = []
+    outputs = set(graph.outputs)
+    folded = replace(graph, tensors=tensors)
+    for op in graph.operators:
+        module = ops.get(op.op_type)
+        inputs = [t for t in op.inputs if t >= 0]
+        if inputs and all(tensors[t].is_constant for t in inputs) and not any(t in outputs for t in op.outputs):
+            values = module.fold(_context(folded, op, f"{graph.name}:{op.op_type}@{op.index}", options))
+            if values is not None:
+                for t, v in zip(op.outputs, values):
+                    tensor = tensors[t]
+                    tensors[t] = replace(tensor, data=np.asarray(v).astype(
+                        tensor.dtype if tensor.dtype != "bool" else "uint8"))
+                continue
+        kept.append(op)
+    return replace(folded, operators=kept)
+
+
+def operator_ids(graph: Graph) -> list[tuple[str, str]]:
+    """Stable ids "<subgraph>:<first output name>", #1/#2 on repeats, fallback "<op_type>@<pos>"."""
+    names = [graph.tensors[op.outputs[0]].name if op.outputs else "" for op in graph.operators]
+    counts: dict[str, int] = {}
+    for n in names:
+        if n:
+            counts[n] = counts.get(n, 0) + 1
+    seen: dict[str, int] = {}
+    result = []
+    for pos, (op, n) in enumerate(zip(graph.operators, names)):
+        if not n:
+            result.append((f"{graph.name}:{op.op_type}@{pos}", "fallback"))
+        elif counts[n] > 1:
+            seen[n] = seen.get(n, 0) + 1
+            result.append((f"{graph.name}:{n}#{seen[n]}", "output_name"))
+        else:
+            result.append((f"{graph.name}:{n}", "output_name"))
+    return result
+
+
+def _kernel_knob(options: ConversionOptions, lowering: Lowered) -> Knob | None:
+    if lowering.candidates is None or len(lowering.candidates) <= 1:
+        return None
+    requested = options.optimization.kernel
+    value = "specialized" if requested == "auto" else requested
+    return Knob(value=value, requested=requested,
+                resolved_by="auto_table" if requested == "auto" else "explicit",
+                approximate=False, source=KnobSource(kind="model" if requested != "auto" else "default"))
+
+
+def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
+    steps = []
+    for pos, (op, (op_id, id_source)) in enumerate(zip(graph.operators, operator_ids(graph))):
+        module = ops.get(op.op_type)
+        ctx = _context(graph, op, op_id, options)
+        ctx = ctx.with_variant(module.select(ctx))
+        module.check_operands(ctx)
+        module.validate(ctx)
+        lowering = module.lower_variant(ctx)
+        steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering)))
+    return steps

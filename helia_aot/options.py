@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Conversion options: the configuration file and the caller's overrides, resolved once.
+
+Every face of the compiler (Python API, CLI, Bazel action) passes what its user said and lets
+`resolve` apply the precedence: an explicit argument wins over the configuration file, which wins
+over the defaults. The result is frozen; no stage re-reads the configuration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import config as config_mod
+from . import kernel_library
+from .errors import InvalidConfigError, InvalidPrefixError
+from .kernel_library import KernelLibrary
+from .targets import Target, get_target, load_custom_targets, target_from_dict
+
+_C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_C_KEYWORDS = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+    "_Bool", "_Complex", "_Imaginary",
+}
+
+
+@dataclass(frozen=True)
+class OptimizationOptions:
+    goal: str
+    allow_approximate: bool
+    kernel: str
+
+
+@dataclass(frozen=True)
+class TestOptions:
+    tolerance: int
+    num_samples: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class ConversionOptions:
+    prefix: str
+    target: Target
+    kernels: KernelLibrary
+    subgraph: int | str
+    arena: str  # "static" or "caller"
+    optimization: OptimizationOptions
+    test: TestOptions
+
+
+def check_prefix(prefix) -> str:
+    if not isinstance(prefix, str) or not _C_IDENTIFIER.match(prefix) or prefix in _C_KEYWORDS:
+        raise InvalidPrefixError(f"module prefix {prefix!r} is not a C identifier",
+                                 "Use letters, digits and underscores, starting with a letter or underscore "
+                                 "(and not a C keyword)")
+    if len(prefix) > 40:
+        raise InvalidPrefixError(f"module prefix {prefix!r} is {len(prefix)} characters long",
+                                 "Use at most 40 characters so generated symbols stay portable")
+    return prefix
+
+
+def custom_targets(cfg: config_mod.Config) -> list[Target]:
+    """Targets the configuration defines (target.file and target.custom)."""
+    section = cfg.values["target"]
+    found: list[Target] = []
+    if section.get("file"):
+        path = Path(section["file"])
+        if not path.is_absolute() and cfg.base_dir is not None:
+            path = cfg.base_dir / path
+        found += load_custom_targets(path)
+    if section.get("custom"):
+        found.append(target_from_dict(section["custom"], "target.custom"))
+    return found
+
+
+def resolve_target(cfg: config_mod.Config, name: str | None = None) -> Target:
+    """The target `name` (else target.name), with the configuration's memory overrides applied."""
+    target = get_target(name if name is not None else cfg.values["target"]["name"], custom_targets(cfg))
+    memory = cfg.values["memory"]
+    overrides = {}
+    for key in ("scratch_memory", "constant_memory"):
+        if memory.get(key):
+            if target.memory(memory[key]) is None:
+                raise InvalidConfigError(
+                    f"memory.{key} {memory[key]!r} is not a memory of target {target.name} "
+                    f"({[m.name for m in target.memories]})", "Name one of the target's memories")
+            overrides[key] = target.memory(memory[key]).name
+    alignment = memory.get("arena_alignment")
+    if alignment:
+        if alignment <= 0 or alignment & (alignment - 1):
+            raise InvalidConfigError(f"memory.arena_alignment {alignment} is not a power of two", "Use 4, 8 or 16")
+        overrides["arena_alignment"] = max(alignment, 4)
+    return replace(target, **overrides) if overrides else target
+
+
+def resolve(config=None, *, prefix: str | None = None, target: str | None = None,
+            kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
+            tolerance: int | None = None) -> ConversionOptions:
+    """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given)."""
+    cfg = config_mod.load(config)
+    values = cfg.values
+    resolved_target = resolve_target(cfg, target)
+    test = values["test"]
+    for key, value in (("num_samples", num_test_samples), ("seed", seed), ("tolerance", tolerance)):
+        if value is not None:
+            config_mod.check_value("test", key, value, "override")
+    opt = values["optimization"]
+    return ConversionOptions(
+        prefix=check_prefix(prefix if prefix is not None else values["module"]["prefix"]),
+        target=resolved_target,
+        kernels=kernel_library.resolve(kernels if kernels is not None
+                                       else values["module"]["kernel_library"], resolved_target),
+        subgraph=values["model"]["subgraph"],
+        arena=values["module"]["arena"],
+        optimization=OptimizationOptions(opt["goal"], opt["allow_approximate"], opt["kernel"]),
+        test=TestOptions(
+            tolerance=test["tolerance"] if tolerance is None else int(tolerance),
+            num_samples=test["num_samples"] if num_test_samples is None else int(num_test_samples),
+            seed=test["seed"] if seed is None else int(seed),
+        ),
+    )
+
