@@ -173,3 +173,38 @@ def fully_connected_s8(build: str, filter_dims) -> int:
 
 def avgpool_s8(build: str, output_x: int, ch_src: int) -> int:
     return ch_src * 4 if build == "dsp" else 0
+
+
+# ---- int16 activations (A16W8) ------------------------------------------------------------------
+
+def convolve_wrapper_s16(build: str, input_dims, filter_dims) -> int:
+    """arm_convolve_wrapper_s16_get_buffer_size{,_mve,_dsp}: the im2col columns of arm_convolve_s16."""
+    col_length = input_dims[3] * filter_dims[2] * filter_dims[1]
+    if build == "mve":
+        return 4 * ((col_length + 7) // 8) * 8 * 2
+    return 2 * col_length * 2
+
+
+def use_fast_depthwise_s16(ch_mult: int, g: ConvGeometry, filter_dims) -> bool:
+    """USE_FAST_DW_CONV_S16_FUNCTION: the wrapper's choice of arm_depthwise_conv_fast_s16."""
+    return ch_mult == 1 and g.dilation_w == 1 and g.dilation_h == 1 and filter_dims[2] * filter_dims[1] < 512
+
+
+def depthwise_wrapper_s16(build: str, ch_mult: int, g: ConvGeometry, input_dims, filter_dims) -> int:
+    if not use_fast_depthwise_s16(ch_mult, g, filter_dims):
+        return 0
+    window = input_dims[3] * filter_dims[2] * filter_dims[1]
+    if build == "mve":
+        return 4 * window * 2 + 8
+    if build == "dsp":
+        return window * 2
+    return 0
+
+
+def fully_connected_per_channel_s16(build: str, filter_dims) -> int:
+    """ctx->buf of arm_fully_connected_per_channel_s16: its reduced multipliers, one int32 per output."""
+    return filter_dims[3] * 4
+
+
+def avgpool_s16(build: str, output_x: int, ch_src: int) -> int:
+    return ch_src * 4 if build == "dsp" else 0

@@ -8,7 +8,7 @@ import numpy as np
 from ..cmsis_nn_sizes import ConvGeometry
 from ..ir import Tensor
 from ..quant import activation_range, quantize_multiplier
-from .base import ANY, INDEX, Lowered, OpContext, OpLowering, Operand, Variant
+from .base import ANY, INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant
 
 
 # Operand declarations the variants share. int16 activations are symmetric in LiteRT (zero point 0).
@@ -49,7 +49,13 @@ def fused_activation(ctx: OpContext, out: Tensor) -> tuple[int, int]:
     act = ctx.options("fused_activation_function", "NONE")
     if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
         raise ctx.error(f"fused activation {act} is not supported (supported: NONE, RELU, RELU6, RELU_N1_TO_1)")
-    return activation_range(act, out.quant.scale, out.quant.zero_point)
+    return activation_range(act, out.quant.scale, out.quant.zero_point, *dtype_range(out.dtype))
+
+
+def dtype_range(dtype: str) -> tuple[int, int]:
+    """The integer range of an activation dtype (int8 or int16)."""
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
 
 
 def output_size(padding: str, in_size: int, filter_size: int, stride: int, dilation: int = 1) -> int:
@@ -254,7 +260,7 @@ class ClampLowering(OpLowering):
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
-        act_min, act_max = activation_range(self.activation, y.quant.scale, y.quant.zero_point)
+        act_min, act_max = activation_range(self.activation, y.quant.scale, y.quant.zero_point, *dtype_range(y.dtype))
         same = x.quant.scale == y.quant.scale and x.quant.zero_point == y.quant.zero_point
         mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
         return Lowered(entry="arm_clamp_s8" if same else "arm_requantize_s8_s8",
@@ -289,3 +295,11 @@ def offset_weight_sums(channel_weight_sums: np.ndarray, bias: np.ndarray | None,
     if bias is not None:
         sums = sums + bias.astype(np.int64)
     return sums
+
+
+def int64_bias(b: Tensor | None) -> list[ConstArray]:
+    """The s16 kernels read an int64 bias: an int32 bias is widened once, at conversion."""
+    if b is None or b.dtype == "int64":
+        return []
+    return [ConstArray("bias64", "int64_t", np.asarray(b.data, dtype=np.int64).reshape(-1),
+                       f"bias '{b.name}' widened to int64 for the s16 kernel")]

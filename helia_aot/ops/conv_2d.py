@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, nhwc, offset_weight_sums,
-                     requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
+                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -24,6 +24,11 @@ class Conv2D(OpLowering):
                 entries=("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8",
                          "arm_convolve_s8", "arm_convolve_wrapper_s8"),
                 template="conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES),
+        Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=0), bias("int64", "int32")),
+                outputs=(int16_act("output"),), entries=("arm_convolve_wrapper_s16",),
+                template="conv_2d_s16.c.j2", lower="lower_a16w8",
+                notes=_SHAPE_RULES[:1] + ("input channels equal filter channels, or filter channels 1 with as many "
+                                          "outputs as inputs", _SHAPE_RULES[2])),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -32,6 +37,11 @@ class Conv2D(OpLowering):
             raise ctx.error("input, filter and output must be 4-D (NHWC / OHWI)", x)
         if x.shape[3] % w.shape[3] != 0:
             raise ctx.error(f"input channels {x.shape[3]} are not a multiple of filter channels {w.shape[3]}", w)
+        if ctx.variant.name == "a16w8" and not (x.shape[3] == w.shape[3] or (w.shape[3] == 1 and
+                                                                              w.shape[0] == x.shape[3])):
+            raise ctx.error(f"int16 grouped convolution ({x.shape[3]} input channels, filter channels "
+                            f"{w.shape[3]}) is not supported: ns-cmsis-nn's s16 convolutions take one group or "
+                            "one channel per group", w)
         fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
 
@@ -105,5 +115,33 @@ class Conv2D(OpLowering):
                 stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
                 dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,
                 has_upscale=(entry == "arm_convolve_s8"),
+            ),
+        )
+
+    def lower_a16w8(self, ctx: OpContext) -> Lowered:
+        """int16 activations, int8 weights: arm_convolve_wrapper_s16 on every build (its dispatch needs no
+        weight sums), per-channel multipliers as for int8, int64 or int32 bias as the model has it."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
+        act_min, act_max = fused_activation(ctx, y)
+        return Lowered(
+            entry="arm_convolve_wrapper_s16",
+            scratch_bytes=ctx.kernels.scratch(sizes.convolve_wrapper_s16, in_dims, filter_dims),
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
+            * filter_dims[3],
+            constants=[
+                ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
+                ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
+            ],
+            requantization=requantization_kind(mults, shifts),
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                bias_is_int32=b is not None and b.dtype == "int32",
+                input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, bias_dims=(1, 1, 1, out_dims[3]),
+                stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
+                act_min=act_min, act_max=act_max,
             ),
         )

@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, nhwc, offset_weight_sums,
-                     requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, int64_bias, nhwc,
+                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -24,6 +24,9 @@ class DepthwiseConv2D(OpLowering):
                 entries=("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
                          "arm_depthwise_conv_wrapper_s8"),
                 template="depthwise_conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES),
+        Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=3), bias("int64", "int32")),
+                outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
+                template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8", notes=_SHAPE_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -115,5 +118,33 @@ class DepthwiseConv2D(OpLowering):
                 stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
                 dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,
                 takes_weight_sum=takes_weight_sum,
+            ),
+        )
+
+    def lower_a16w8(self, ctx: OpContext) -> Lowered:
+        """int16 activations, int8 weights: arm_depthwise_conv_wrapper_s16 (fast path for multiplier 1
+        without dilation), int64 bias (an int32 one widened at conversion)."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        ch_mult = out_dims[3] // in_dims[3]
+        mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
+        act_min, act_max = fused_activation(ctx, y)
+        return Lowered(
+            entry="arm_depthwise_conv_wrapper_s16",
+            scratch_bytes=ctx.kernels.scratch(sizes.depthwise_wrapper_s16, ch_mult, g, in_dims, filter_dims),
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2],
+            constants=[
+                ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
+                ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
+            ] + int64_bias(b),
+            requantization=requantization_kind(mults, shifts),
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                bias_widened=b is not None and b.dtype == "int32",
+                input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, bias_dims=(1, 1, 1, out_dims[3]),
+                ch_mult=ch_mult, stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
+                dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,
             ),
         )

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import bias, fused_activation, int8_act, offset_weight_sums, requantization_kind, weights
+from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind,
+                     weights)
+
+_RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
+          "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
 def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int, filter_offset: int) -> np.ndarray:
@@ -24,9 +29,11 @@ class FullyConnected(OpLowering):
         Variant("int8", inputs=(int8_act(), weights("weights", per_channel_axis=0), bias("int32")),
                 outputs=(int8_act("output"),),
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
-                template="fully_connected.c.j2", lower="lower_int8",
-                notes=("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
-                       "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")),
+                template="fully_connected.c.j2", lower="lower_int8", notes=_RULES),
+        Variant("a16w8", inputs=(int16_act(), weights("weights", per_channel_axis=0), bias("int64", "int32")),
+                outputs=(int16_act("output"),),
+                entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),
+                template="fully_connected_s16.c.j2", lower="lower_a16w8", notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -83,5 +90,45 @@ class FullyConnected(OpLowering):
                 input_offset=-in_zp, filter_offset=-w_zp, output_offset=out_zp,
                 act_min=act_min, act_max=act_max, per_channel=per_channel,
                 multiplier=mults[0], shift=shifts[0],
+            ),
+        )
+
+    def lower_a16w8(self, ctx: OpContext) -> Lowered:
+        """int16 activations, int8 weights: arm_fully_connected_s16 or its per-channel twin, int64 bias
+        (an int32 one widened at conversion). The per-channel kernel keeps its reduced multipliers in
+        ctx->buf, so ns-cmsis-nn needs one int32 per output there."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        depth, outputs = int(w.shape[1]), int(w.shape[0])
+        batches = x.num_elements // depth
+        act_min, act_max = fused_activation(ctx, y)
+        per_channel = w.quant.per_channel
+        constants = int64_bias(b)
+        filter_dims = (depth, 1, 1, outputs)
+        scratch = 0
+        if per_channel:
+            mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, outputs)
+            entry = "arm_fully_connected_per_channel_s16"
+            constants += [
+                ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
+                ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift"),
+            ]
+            scratch = ctx.kernels.scratch(sizes.fully_connected_per_channel_s16, filter_dims)
+        else:
+            m, s = quantize_multiplier(f32(x.quant.scale * w.quant.scale) / float(y.quant.scale))
+            mults, shifts = [m], [s]
+            entry = "arm_fully_connected_s16"
+        return Lowered(
+            entry=entry,
+            candidates=[entry, "arm_fully_connected_wrapper_s16"],
+            scratch_bytes=scratch,
+            macs=batches * depth * outputs,
+            constants=constants,
+            requantization=requantization_kind(mults, shifts),
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                bias_widened=b is not None and b.dtype == "int32",
+                input_dims=(batches, 1, 1, depth), filter_dims=filter_dims,
+                bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
+                act_min=act_min, act_max=act_max, per_channel=per_channel, multiplier=mults[0], shift=shifts[0],
             ),
         )
