@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""AVERAGE_POOL_2D, int8 (same scale in and out), lowered to arm_avgpool_s8."""
+"""AVERAGE_POOL_2D, int8 and int16 (same scale in and out), lowered to arm_avgpool_s8 / arm_avgpool_s16."""
 
 from __future__ import annotations
 
 from .. import cmsis_nn_sizes as sizes
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, int8_act, pool_params, pool_validate
+from .common import POOL_RULES, int8_act, int16_act, pool_params, pool_validate
 
 
 @register
@@ -14,7 +14,10 @@ class AveragePool2D(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_avgpool_s8",),
                 template="pool_2d.c.j2", notes=POOL_RULES),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_avgpool_s16",),
+                template="pool_2d.c.j2", notes=POOL_RULES),
     )
+    _sizer = {"arm_avgpool_s8": sizes.avgpool_s8, "arm_avgpool_s16": sizes.avgpool_s16}
 
     def validate(self, ctx: OpContext) -> None:
         pool_validate(ctx)
@@ -22,9 +25,10 @@ class AveragePool2D(OpLowering):
     def lower(self, ctx: OpContext) -> Lowered:
         p = pool_params(ctx)
         out = p["output_dims"]
+        entry = ctx.variant.entries[0]
         return Lowered(
-            entry="arm_avgpool_s8",
-            scratch_bytes=ctx.kernels.scratch(sizes.avgpool_s8, out[2], p["input_dims"][3]),
+            entry=entry,
+            scratch_bytes=ctx.kernels.scratch(self._sizer[entry], out[2], p["input_dims"][3]),
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )

@@ -8,7 +8,9 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import fused_activation, int8_act, require_same_quant
+from .common import dtype_range, fused_activation, int8_act, int16_act, require_same_quant
+
+_RULES = ("all tensors share scale and zero point", "no fused activation")
 
 
 @register
@@ -16,8 +18,11 @@ class Concatenation(OpLowering):
     op_types = ("CONCATENATION",)
     variants = (
         Variant("int8", inputs=(int8_act("inputs", repeated=True),), outputs=(int8_act("output"),),
-                entries=("arm_concatenation_s8_x",), template="concatenation.c.j2",
-                notes=("all tensors share scale and zero point", "no fused activation")),
+                entries=("arm_concatenation_s8_x",), template="concatenation.c.j2", lower="lower_int8",
+                notes=_RULES),
+        Variant("int16", inputs=(int16_act("inputs", repeated=True),), outputs=(int16_act("output"),),
+                entries=("arm_concatenation_s16",), template="concatenation_s16.c.j2", lower="lower_int16",
+                notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -30,16 +35,17 @@ class Concatenation(OpLowering):
         total = 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)
-            require_same_quant(ctx, x, y, "int8 CONCATENATION")
+            require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION")
             if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
-                raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis {axis}", x)
+                raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis "
+                                f"{axis}", x)
             total += x.shape[axis]
         if total != y.shape[axis]:
             raise ctx.error(f"inputs add up to {total} on axis {axis}, the output has {y.shape[axis]}", y)
-        if fused_activation(ctx, y) != (-128, 127):
+        if fused_activation(ctx, y) != dtype_range(y.dtype):
             raise ctx.error("a fused activation on CONCATENATION is not supported", y)
 
-    def lower(self, ctx: OpContext) -> Lowered:
+    def lower_int8(self, ctx: OpContext) -> Lowered:
         y = ctx.out(0)
         axis = int(ctx.options("axis", 0)) % len(y.shape)
         rows = 1
@@ -56,3 +62,12 @@ class Concatenation(OpLowering):
             offset += inner
         return Lowered(entry="arm_concatenation_s8_x",
                        params=dict(parts=parts, rows=rows, output_inner=out_inner, output=y.index))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """arm_concatenation_s16: the inputs' pointers and their sizes along the axis, the output shape."""
+        y = ctx.out(0)
+        axis = int(ctx.options("axis", 0)) % len(y.shape)
+        inputs = [ctx.inp(k) for k in range(len(ctx.op.inputs))]
+        return Lowered(entry="arm_concatenation_s16",
+                       params=dict(inputs=[x.index for x in inputs], concat_dims=[int(x.shape[axis]) for x in inputs],
+                                   axis=axis, output=y.index, output_shape=[int(d) for d in y.shape]))

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MAX_POOL_2D, int8 (same scale in and out), lowered to arm_max_pool_s8."""
+"""MAX_POOL_2D, int8 and int16 (same scale in and out), lowered to arm_max_pool_s8 / _s16."""
 
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, int8_act, pool_params, pool_validate
+from .common import POOL_RULES, int8_act, int16_act, pool_params, pool_validate
 
 
 @register
@@ -12,6 +12,8 @@ class MaxPool2D(OpLowering):
     op_types = ("MAX_POOL_2D",)
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_max_pool_s8",),
+                template="pool_2d.c.j2", notes=POOL_RULES),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_max_pool_s16",),
                 template="pool_2d.c.j2", notes=POOL_RULES),
     )
 
@@ -22,7 +24,7 @@ class MaxPool2D(OpLowering):
         p = pool_params(ctx)
         out = p["output_dims"]
         return Lowered(
-            entry="arm_max_pool_s8", scratch_bytes=0,
+            entry=ctx.variant.entries[0], scratch_bytes=0,
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )

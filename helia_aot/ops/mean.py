@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MEAN, int8 up to rank 4, lowered to arm_mean_s8 with the 1/count folded into the multiplier."""
+"""MEAN, int8 and int16 up to rank 4, lowered to arm_mean_s8 / _s16 with the 1/count folded into the multiplier."""
 
 from __future__ import annotations
 
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act, nhwc
+from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
 
 
 def _axes(ctx: OpContext) -> list[int]:
@@ -20,6 +20,8 @@ class Mean(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
                 entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank <= 4",)),
+        Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
+                entries=("arm_mean_s16",), template="mean.c.j2", notes=("rank <= 4",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -46,7 +48,7 @@ class Mean(OpLowering):
             if axis_dims[d]:
                 count *= in_dims[d]
         mult, shift = quantize_multiplier(float(x.quant.scale) / (float(y.quant.scale) * count))
-        return Lowered(entry="arm_mean_s8",
+        return Lowered(entry=ctx.variant.entries[0],
                        fixed={"division": "folded_into_multiplier"},
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, axis_dims=axis_dims,
                                    output_dims=out_dims, input_offset=-x.quant.zero_point,

@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""PAD (and PADV2 with an explicit value), int8 up to rank 4, lowered to arm_pad_s8."""
+"""PAD (and PADV2 with an explicit value), int8 and int16 up to rank 4, lowered to arm_pad_s8 / arm_pad_s16."""
 
 from __future__ import annotations
 
+from ..codegen import c_type
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import const_ints, constant_ints, int8_act, nhwc, require_same_quant
+from .common import const_ints, constant_ints, int8_act, int16_act, nhwc, require_same_quant
+
+
+_RULES = ("rank <= 4", "non-negative paddings", "input and output share scale and zero point")
 
 
 @register
@@ -13,12 +17,15 @@ class Pad(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("paddings"), Operand("constant value", ("int8",), optional=True, constant=True)),
                 outputs=(int8_act("output"),), entries=("arm_pad_s8",), template="pad.c.j2",
-                notes=("rank <= 4", "non-negative paddings", "input and output share scale and zero point")),
+                notes=_RULES),
+        Variant("int16", inputs=(int16_act(), const_ints("paddings"),
+                                 Operand("constant value", ("int16",), optional=True, constant=True)),
+                outputs=(int16_act("output"),), entries=("arm_pad_s16",), template="pad.c.j2", notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        require_same_quant(ctx, x, y, "int8 PAD")
+        require_same_quant(ctx, x, y, f"{ctx.variant.name} PAD")
         pads = constant_ints(ctx, 1, "paddings")
         rank = len(x.shape)
         if rank > 4 or len(pads) != 2 * rank:
@@ -40,6 +47,6 @@ class Pad(OpLowering):
         value = y.quant.zero_point
         if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
             value = constant_ints(ctx, 2, "constant value")[0]
-        return Lowered(entry="arm_pad_s8",
-                       params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape), before=before,
+        return Lowered(entry=ctx.variant.entries[0],
+                       params=dict(input=x.index, output=y.index, ctype=c_type(y.dtype), input_dims=nhwc(x.shape), before=before,
                                    after=after, value=value))

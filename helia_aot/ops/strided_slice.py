@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""STRIDED_SLICE, int8 up to rank 4 with positive strides, lowered to arm_strided_slice_s8."""
+"""STRIDED_SLICE, int8 and int16 up to rank 4 with positive strides, lowered to arm_strided_slice_s8 / _s16."""
 
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act
+from .common import const_ints, constant_ints, int8_act, int16_act
 
 
 def resolve(ctx: OpContext):
@@ -40,13 +40,19 @@ def resolve(ctx: OpContext):
     return result
 
 
+_RULES = ("rank <= 4", "positive strides", "no ellipsis_mask, new_axis_mask or offset")
+
+
 @register
 class StridedSlice(OpLowering):
     op_types = ("STRIDED_SLICE",)
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                 outputs=(int8_act("output"),), entries=("arm_strided_slice_s8",), template="strided_slice.c.j2",
-                notes=("rank <= 4", "positive strides", "no ellipsis_mask, new_axis_mask or offset")),
+                notes=_RULES),
+        Variant("int16", inputs=(int16_act(), const_ints("begin"), const_ints("end"), const_ints("strides")),
+                outputs=(int16_act("output"),), entries=("arm_strided_slice_s16",), template="strided_slice.c.j2",
+                notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -66,6 +72,6 @@ class StridedSlice(OpLowering):
         begin = [0] * pad + [a[0] for a in axes]
         stride = [1] * pad + [a[2] for a in axes]
         out = [1] * pad + [a[1] for a in axes]
-        return Lowered(entry="arm_strided_slice_s8",
+        return Lowered(entry=ctx.variant.entries[0],
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, begin=begin, stride=stride,
                                    output_dims=out))

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""TRANSPOSE, int8 up to rank 4, lowered to arm_transpose_s8 (ranks below 4 padded to 4-D)."""
+"""TRANSPOSE, int8 and int16 up to rank 4, lowered to arm_transpose_s8 / _s16 (ranks below 4 padded to 4-D)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act, nhwc
+from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
 
 
 @register
@@ -15,6 +15,8 @@ class Transpose(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("perm")), outputs=(int8_act("output"),),
                 entries=("arm_transpose_s8",), template="transpose.c.j2", notes=("rank <= 4",)),
+        Variant("int16", inputs=(int16_act(), const_ints("perm")), outputs=(int16_act("output"),),
+                entries=("arm_transpose_s16",), template="transpose.c.j2", notes=("rank <= 4",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -31,7 +33,7 @@ class Transpose(OpLowering):
         rank = len(x.shape)
         pad = 4 - rank
         perm = list(range(pad)) + [p + pad for p in constant_ints(ctx, 1, "perm")]
-        return Lowered(entry="arm_transpose_s8",
+        return Lowered(entry=ctx.variant.entries[0],
                        constants=[ConstArray("perm", "uint32_t", np.asarray(perm, dtype=np.int64),
                                              "permutation padded to 4-D")],
                        params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape),
