@@ -140,6 +140,10 @@ _QUANTIZED_BIAS_TYPE_OPS = {"CONV_2D": 2, "FULLY_CONNECTED": 2, "TRANSPOSE_CONV"
 
 def _check_int16_bias(op_name: str, inputs: Sequence["TensorRef | None"],
                       options: dict[str, Any]) -> None:
+    if op_name == "DEPTHWISE_CONV_2D" and len(inputs) > 2 and inputs[0] is not None and \
+            inputs[2] is not None and inputs[0].dtype == "int16" and inputs[2].dtype != "int64":
+        raise BuilderError(f"operator {op_name}: LiteRT's int16 depthwise convolution takes "
+                           f"an int64 bias only, '{inputs[2].name}' is {inputs[2].dtype}")
     if op_name not in _QUANTIZED_BIAS_TYPE_OPS:
         return
     bias_index = _QUANTIZED_BIAS_TYPE_OPS[op_name]

@@ -237,3 +237,13 @@ def test_int16_operator_versions_follow_the_converter(op_name, options, bias, ve
 def test_quantized_bias_type_must_match_the_bias():
     with pytest.raises(BuilderError, match="quantized_bias_type does not match the int64 bias"):
         _int16_op_version("CONV_2D", {"quantized_bias_type": "INT32"})
+
+
+def test_int16_depthwise_bias_must_be_int64():
+    b = ModelBuilder()
+    x = b.input("x", (1, 4, 4, 2), "int16", 0.001, 0)
+    w = b.const("w", np.ones((1, 3, 3, 2), np.int8), "int8", [0.01, 0.02], 0, 3)
+    bias = b.const("b", np.zeros(2, np.int32), "int32", [1e-5, 2e-5])
+    y = b.tensor("y", (1, 4, 4, 2), "int16", 0.001, 0)
+    with pytest.raises(BuilderError, match="int64 bias only, 'b' is int32"):
+        b.op("DEPTHWISE_CONV_2D", [x, w, bias], [y], {"padding": "SAME", "depth_multiplier": 1})
