@@ -42,6 +42,7 @@ OPTIONS_TABLE: dict[str, str | None] = {
     "MEAN": "ReducerOptions",
     "MUL": "MulOptions",
     "PAD": "PadOptions",
+    "PADV2": "PadV2Options",
     "QUANTIZE": None,
     "RELU": None,
     "RELU6": None,
@@ -52,6 +53,7 @@ OPTIONS_TABLE: dict[str, str | None] = {
     "SUB": "SubOptions",
     "TANH": None,
     "TRANSPOSE": "TransposeOptions",
+    "TRANSPOSE_CONV": "TransposeConvOptions",
 }
 
 # Options fields whose values are schema enums; a string value names the member.
@@ -72,6 +74,93 @@ INT8_OP_VERSIONS: dict[str, int] = {
     "SOFTMAX": 2, "STRIDED_SLICE": 2, "SUB": 2, "TANH": 2, "TRANSPOSE": 2,
     "LEAKY_RELU": 2, "QUANTIZE": 2,
 }
+
+
+# Versions the converter writes when the operator's data input is int16 (A16W8), from
+# its op-version rules (tflite/converter/tools/versioning/op_version.cc). Several int16
+# forms stay at version 1 there (CONV_2D and DEPTHWISE_CONV_2D 16x8, STRIDED_SLICE,
+# RESHAPE, ...); the option-dependent ones are in converter_op_version().
+INT16_OP_VERSIONS: dict[str, int] = {
+    "AVERAGE_POOL_2D": 3, "CONCATENATION": 3, "DEQUANTIZE": 3, "LEAKY_RELU": 2,
+    "LOGISTIC": 3, "MAX_POOL_2D": 3, "MEAN": 3, "MUL": 4, "PAD": 3, "PADV2": 3, "RELU": 3,
+    "RELU6": 3, "SOFTMAX": 3, "TANH": 3, "TRANSPOSE": 5,
+}
+
+
+def _option_set(options: dict[str, Any], key: str, unset: tuple = (None, 0)) -> bool:
+    value = options.get(key)
+    return value not in unset and not (isinstance(value, str) and
+                                       value in ("NONE", "FLOAT32"))
+
+
+def converter_op_version(op_name: str, inputs: Sequence["TensorRef | None"],
+                         outputs: Sequence["TensorRef"], options: dict[str, Any] | None) -> int:
+    """The operator-code version the LiteRT converter writes for these tensor types and
+    options: INT8_OP_VERSIONS for int8 (unchanged), the op-version rules for int16 data,
+    TRANSPOSE_CONV and the int16 QUANTIZE/DEQUANTIZE boundaries."""
+    options = options or {}
+    data = inputs[2] if op_name == "TRANSPOSE_CONV" and len(inputs) > 2 else \
+        (inputs[0] if inputs else None)
+    in_type = data.dtype if data is not None else None
+    out_type = outputs[0].dtype if outputs else None
+    if op_name == "TRANSPOSE_CONV":
+        if in_type == "int16" and _option_set(options, "quantized_bias_type"):
+            return 5  # quantized_bias_type (int32 or int64 bias named explicitly)
+        if _option_set(options, "fused_activation_function"):
+            return 4
+        if len(inputs) > 3 and inputs[3] is not None:
+            return 3
+        return 2 if len(inputs) > 1 and inputs[1] is not None and \
+            inputs[1].dtype == "int8" else 1
+    if op_name == "QUANTIZE" and "int16" in (in_type, out_type):
+        return 2 if out_type == "int16" else 1
+    if in_type != "int16":
+        return INT8_OP_VERSIONS.get(op_name, 1)
+    if op_name == "CONV_2D":
+        return 8 if _option_set(options, "quantized_bias_type") else 1
+    if op_name == "FULLY_CONNECTED":
+        if _option_set(options, "quantized_bias_type"):
+            return 11
+        if len(inputs) < 3 or inputs[2] is None:
+            return 6
+        return 5 if options.get("keep_num_dims") else 1
+    if op_name in ("ADD", "SUB"):
+        # pot_scale_int16 defaults to true in the schema; the converter writes false
+        # (general scales), which is version 3 (ADD) / 5 (SUB).
+        if options.get("pot_scale_int16", True) is False:
+            return 3 if op_name == "ADD" else 5
+        return 1
+    return INT16_OP_VERSIONS.get(op_name, 1)
+
+
+# Operators whose int16 form reads an int32 bias only when the options say
+# quantized_bias_type INT32; otherwise the kernel reads the bias as int64.
+_QUANTIZED_BIAS_TYPE_OPS = {"CONV_2D": 2, "FULLY_CONNECTED": 2, "TRANSPOSE_CONV": 3}
+
+
+def _check_int16_bias(op_name: str, inputs: Sequence["TensorRef | None"],
+                      options: dict[str, Any]) -> None:
+    if op_name == "DEPTHWISE_CONV_2D" and len(inputs) > 2 and inputs[0] is not None and \
+            inputs[2] is not None and inputs[0].dtype == "int16" and inputs[2].dtype != "int64":
+        raise BuilderError(f"operator {op_name}: LiteRT's int16 depthwise convolution takes "
+                           f"an int64 bias only, '{inputs[2].name}' is {inputs[2].dtype}")
+    if op_name not in _QUANTIZED_BIAS_TYPE_OPS:
+        return
+    bias_index = _QUANTIZED_BIAS_TYPE_OPS[op_name]
+    data = inputs[2 if op_name == "TRANSPOSE_CONV" else 0] if len(inputs) > 2 else None
+    bias = inputs[bias_index] if len(inputs) > bias_index else None
+    if data is None or bias is None or data.dtype != "int16":
+        return
+    declared = options.get("quantized_bias_type")
+    declared = _enum_members(schema.TensorType).get(declared, declared) \
+        if isinstance(declared, str) else declared
+    if bias.dtype == "int32" and declared != schema.TensorType.INT32:
+        raise BuilderError(
+            f"operator {op_name}: int16 input with int32 bias '{bias.name}' needs option "
+            "quantized_bias_type: INT32 (LiteRT reads the bias as int64 otherwise)")
+    if declared not in (None, 0) and declared != DTYPES[bias.dtype][0]:
+        raise BuilderError(f"operator {op_name}: quantized_bias_type does not match the "
+                           f"{bias.dtype} bias '{bias.name}'")
 
 
 def _enum_members(enum_cls: type) -> dict[str, int]:
@@ -229,8 +318,9 @@ class ModelBuilder:
         if op_name not in BUILTIN_OPERATORS:
             raise BuilderError(f"operator '{op_name}' is not a LiteRT BuiltinOperator name")
         code = BUILTIN_OPERATORS[op_name]
+        _check_int16_bias(op_name, inputs, options or {})
         if version is None:
-            version = INT8_OP_VERSIONS.get(op_name, 1)
+            version = converter_op_version(op_name, inputs, outputs, options)
         op = schema.OperatorT()
         op.opcodeIndex = self._opcode(code, version)
         op.inputs = np.array([-1 if r is None else r.index for r in inputs], dtype=np.int32)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Single-operator test cases: YAML case files -> Case -> int8 LiteRT model bytes.
+"""Single-operator test cases: YAML case files -> Case -> quantized LiteRT model bytes.
 
 A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these keys:
 
@@ -20,25 +20,33 @@ A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these key
   tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
 
 Input kinds:
-  activation  a model input. int8/int16 need `range: [lo, hi]` (scale and zero point
-              derived as the converter does) or `scale` + `zero_point`; float32 none.
-  weights     seeded He-normal float weights, quantized symmetric int8; per channel
-              along `per_channel_axis`, per tensor when it is absent. `fan_in`
-              defaults to the element count divided by the channel dimension
-              (`per_channel_axis`, else dimension 0).
-  bias        seeded float bias (`std`, default 0.1), int32 with scale
+  activation  a model input of `dtype` int8 (default), int16, int32 or float32.
+              Quantized ones need `range: [lo, hi]` (parameters derived as the
+              converter does: asymmetric for int8; symmetric, zero point 0 and scale
+              max(|lo|, |hi|) / 32767 for int16 (A16W8), likewise for int32) or
+              `scale` + `zero_point`; float32 none.
+  weights     seeded He-normal float weights, quantized symmetric int8 (A16W8 keeps
+              int8 weights); per channel along `per_channel_axis`, per tensor when it
+              is absent. `fan_in` defaults to the element count divided by the channel
+              dimension (`per_channel_axis`, else dimension 0).
+  bias        seeded float bias (`std`, default 0.1) with scale
               input_scale * weight_scale per channel; `input` and `weights` name them.
-              Its length is the weights' channel dimension, or `size` when the
-              weights are per tensor along another axis (depthwise).
+              `dtype`: int32 (default for int8 inputs) or int64 (default for int16
+              inputs, the converter's choice). An int32 bias on an int16 CONV_2D,
+              FULLY_CONNECTED or TRANSPOSE_CONV also needs the option
+              `quantized_bias_type: INT32`. Its length is the weights' channel
+              dimension, or `size` when the weights are per tensor along another axis.
   const       literal `value` (nested list) of `dtype`; optional `shape` reshapes it
-              (`shape: []` for a scalar).
+              (`shape: []` for a scalar). `same_as: <input name>` gives it that
+              input's quantization (`value` is then in codes), e.g. PADV2's pad value.
 
-Output quantization, exactly one of:
+Outputs have `dtype` int8 (default), int16, int32 or float32. Quantization, exactly one of:
   calibrate: true   run a float32 twin of the model (same dequantized weights) in
                     LiteRT over seeded inputs spanning the input ranges and quantize
-                    the observed output range;
-  range: [lo, hi]   quantize this float range;
-  scale + zero_point  fixed values (e.g. LOGISTIC's 1/256, -128);
+                    the observed output range (symmetric for int16/int32);
+  range: [lo, hi]   quantize this float range (likewise);
+  scale + zero_point  fixed values (e.g. LOGISTIC's 1/256, -128; int16 LOGISTIC, TANH
+                    and SOFTMAX 1/32768, 0; int8 -> int16 SOFTMAX 1/65536, -32768);
   same_as: <input name>  copy that input's quantization (operators that require it);
   nothing, for float32 outputs.
 """
@@ -67,8 +75,8 @@ _REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance"
 _INPUT_KEYS = {
     "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point"},
     "weights": {"name", "kind", "shape", "dtype", "per_channel_axis", "fan_in"},
-    "bias": {"name", "kind", "input", "weights", "std", "size"},
-    "const": {"name", "kind", "dtype", "value", "shape"},
+    "bias": {"name", "kind", "input", "weights", "std", "size", "dtype"},
+    "const": {"name", "kind", "dtype", "value", "shape", "same_as"},
 }
 _OUTPUT_KEYS = {"name", "shape", "dtype", "calibrate", "range", "scale", "zero_point",
                 "same_as"}
@@ -173,6 +181,14 @@ def _check_input(path, spec, names) -> None:
         if has_range == has_explicit:
             raise CaseFileError(f"{path}: input '{spec['name']}' needs either 'range' or "
                                 "'scale' + 'zero_point'")
+    if kind == "weights" and spec.get("dtype", "int8") != "int8":
+        raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 keeps "
+                            "int8 weights)")
+    if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64"):
+        raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32 or int64")
+    if kind == "const" and "same_as" in spec and spec["same_as"] not in names:
+        raise CaseFileError(f"{path}: const '{spec['name']}' same_as '{spec['same_as']}' "
+                            "names no earlier input")
     if kind == "bias":
         for ref in ("input", "weights"):
             if spec[ref] not in names:
@@ -257,9 +273,10 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
             channels = int(spec.get("size", wts.shape[w_axis]))
             b = generator.normal(0.0, float(spec.get("std", 0.1)), size=channels)
             w_scales = wts.scale if isinstance(wts.scale, list) else [wts.scale]
-            q, scales = quant.quantize_bias(b, inp.scale, w_scales)
+            dtype = spec.get("dtype", "int64" if inp.dtype == "int16" else "int32")
+            q, scales = quant.quantize_bias(b, inp.scale, w_scales, dtype)
             per_channel = isinstance(wts.scale, list)
-            r = _Resolved(spec, "int32", (channels,), scales if per_channel else scales[0],
+            r = _Resolved(spec, dtype, (channels,), scales if per_channel else scales[0],
                           0, 0, q)
             r.float_data = q.astype(np.float64) * np.array(scales, dtype=np.float64)
         else:  # const
@@ -269,6 +286,10 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
                 value = value.reshape(tuple(spec["shape"]))
             r = _Resolved(spec, dtype, value.shape, data=value)
             r.float_data = value
+            if "same_as" in spec:
+                src = resolved[spec["same_as"]]
+                r.scale, r.zero_point = src.scale, src.zero_point
+                r.float_data = quant.dequantize(value, src.scale, src.zero_point)
         resolved[name] = r
         order.append(r)
     return order
@@ -291,7 +312,7 @@ def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool) -> l
                 refs.append(b.input(name, r.shape, "float32"))
             else:
                 refs.append(b.input(name, r.shape, r.dtype, r.scale, r.zero_point))
-        elif float_twin and kind in ("weights", "bias"):
+        elif float_twin and (kind in ("weights", "bias") or r.scale is not None):
             refs.append(b.const(name, r.float_data.astype(np.float32), "float32"))
         else:
             refs.append(b.const(name, r.data, r.dtype, r.scale, r.zero_point,
@@ -311,8 +332,8 @@ def _build_float_twin(case: Case, inputs: list[_Resolved]) -> bytes:
 
 
 def build_float_twin(case: Case) -> bytes:
-    """The case's operator in float32, with the int8 model's weights and bias
-    dequantized: the exact-math reference the int8 model approximates."""
+    """The case's operator in float32, with the quantized model's weights, bias and
+    quantized constants dequantized: the exact-math reference it approximates."""
     inputs = _resolve_inputs(case)
     for r in inputs:
         if r.spec.get("kind", "activation") == "activation" and r.dtype == "float32":
@@ -322,7 +343,7 @@ def build_float_twin(case: Case) -> bytes:
 
 
 def input_float_range(case: Case, name: str) -> tuple[float, float]:
-    """The real-value range an int8 activation input of the case can represent."""
+    """The real-value range a quantized activation input of the case can represent."""
     for r in _resolve_inputs(case):
         if r.spec["name"] == name and r.scale is not None:
             return _float_range_of_input(r)
@@ -365,7 +386,7 @@ def _add_op(case: Case, b: ModelBuilder, inputs: list[TensorRef],
 
 
 def build_case_model(case: Case) -> bytes:
-    """The int8 single-operator model a case describes; same case, same bytes."""
+    """The quantized single-operator model a case describes; same case, same bytes."""
     inputs = _resolve_inputs(case)
     by_name = {r.spec["name"]: r for r in inputs}
     needs_calibration = any(spec.get("calibrate") for spec in case.outputs)

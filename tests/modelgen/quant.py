@@ -9,7 +9,12 @@ import numpy as np
 
 from tests.modelgen.errors import BuilderError
 
-_INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+_INT_RANGES = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767),
+               "int32": (-2**31, 2**31 - 1), "int64": (-2**63, 2**63 - 1)}
+# Activations of these types are quantized symmetrically (zero point 0): the
+# converter's A16W8 (16x8) mode does so for int16, and LiteRT's int16 kernels
+# refuse a non-zero zero point. int32 activations (QUANTIZE int16 <-> int32) follow.
+SYMMETRIC_ACTIVATION_DTYPES = ("int16", "int32")
 
 
 def round_half_away(x):
@@ -32,9 +37,14 @@ def int_range(dtype: str) -> tuple[int, int]:
 
 
 def range_to_scale_zp(lo: float, hi: float, dtype: str = "int8") -> tuple[float, int]:
-    """Asymmetric parameters for [lo, hi], widened to contain 0 as TFLite requires
-    (zero must be exactly representable for padding and ReLU)."""
+    """Parameters the converter gives an activation observed over [lo, hi].
+
+    int8/uint8: asymmetric, the range widened to contain 0 (zero must be exactly
+    representable for padding and ReLU). int16/int32: symmetric, zero point 0 and
+    scale max(|lo|, |hi|) / qmax, as the converter's 16x8 mode does."""
     qmin, qmax = int_range(dtype)
+    if dtype in SYMMETRIC_ACTIVATION_DTYPES:
+        return symmetric_scale(max(abs(float(lo)), abs(float(hi))), dtype), 0
     lo, hi = min(float(lo), 0.0), max(float(hi), 0.0)
     if hi - lo <= 0.0:
         hi = lo + 1e-6
@@ -81,15 +91,21 @@ def quantize_per_tensor_symmetric(w: np.ndarray, dtype: str = "int8") -> tuple[n
 
 
 def quantize_bias(b: np.ndarray, input_scale: float,
-                  weight_scales: float | Sequence[float]) -> tuple[np.ndarray, list[float]]:
-    """int32 bias with scale input_scale * weight_scale (per channel when the weights
-    are), the layout LiteRT's int8 kernels expect."""
+                  weight_scales: float | Sequence[float],
+                  dtype: str = "int32") -> tuple[np.ndarray, list[float]]:
+    """Bias with scale input_scale * weight_scale (per channel when the weights are),
+    zero point 0: int32 for int8 activations; int64 (the converter's default) or int32
+    for int16 activations."""
+    if dtype not in ("int32", "int64"):
+        raise BuilderError(f"bias dtype '{dtype}' is not int32 or int64")
     ws = np.atleast_1d(np.asarray(weight_scales, dtype=np.float64))
     scales = (np.float64(input_scale) * ws).astype(np.float32)
     if scales.size == 1:
         scales = np.full(np.asarray(b).shape[-1], scales[0], dtype=np.float32)
     q = round_half_away(np.asarray(b, dtype=np.float64) / scales.astype(np.float64))
-    q = np.clip(q, -(2**31 - 1), 2**31 - 1).astype(np.int32)
+    # Symmetric: the most negative code is left out, as the converter does.
+    limit = 2**31 - 1 if dtype == "int32" else 2**63 - 1
+    q = np.clip(q, -limit, limit).astype(np.dtype(dtype))
     return q, [float(s) for s in scales]
 
 

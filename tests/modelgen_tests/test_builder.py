@@ -187,3 +187,63 @@ def test_per_channel_weights_use_the_full_int8_range_per_channel():
     bias, bias_scales = quant.quantize_bias(np.array([1.0, 1.0]), 0.1, scales)
     assert bias_scales == pytest.approx([0.1 * 0.5 / 127, 0.1 * 2.0 / 127], rel=1e-6)
     assert bias.tolist() == [2540, 635]
+
+
+def test_int16_and_int32_ranges_are_symmetric():
+    scale, zp = quant.range_to_scale_zp(-1.0, 3.0, "int16")
+    assert (scale, zp) == (pytest.approx(3.0 / 32767), 0)
+    assert quant.range_to_scale_zp(0.0, 6.0, "int16") == (pytest.approx(6.0 / 32767), 0)
+    assert quant.range_to_scale_zp(-2.0, 1.0, "int32") == (pytest.approx(2.0 / (2**31 - 1)), 0)
+    assert quant.quantize(np.array([3.0, -3.0, 4.0]), scale, 0, "int16").tolist() == \
+        [32767, -32767, 32767]
+
+
+def test_bias_can_be_int64_for_int16_activations():
+    q, scales = quant.quantize_bias(np.array([1.0, -2.0]), 1e-4, [0.01, 0.02], "int64")
+    assert q.dtype == np.int64 and q.tolist() == [1000000, -1000000]
+    assert scales == pytest.approx([1e-6, 2e-6])
+    with pytest.raises(BuilderError, match="bias dtype 'int16'"):
+        quant.quantize_bias(np.array([1.0]), 1.0, [1.0], "int16")
+
+
+def _int16_op_version(op_name, options=None, bias=True, act_dtype="int16"):
+    b = ModelBuilder()
+    x = b.input("x", (1, 4, 4, 2), act_dtype, 0.001, 0)
+    w = b.const("w", np.ones((2, 1, 1, 2), np.int8), "int8", [0.01, 0.02], 0, 0)
+    bias_ref = b.const("b", np.zeros(2, np.int64), "int64", [1e-5, 2e-5]) if bias else None
+    y = b.tensor("y", (1, 4, 4, 2), act_dtype, 0.001, 0)
+    if op_name == "TRANSPOSE_CONV":
+        shape = b.const("s", np.array([1, 4, 4, 2], np.int32))
+        b.op(op_name, [shape, w, x, bias_ref], [y], options)
+    else:
+        b.op(op_name, [x, w, bias_ref], [y], options)
+    b.output(y)
+    data = b.build()
+    return _unpack(data).operatorCodes[0].version
+
+
+@pytest.mark.parametrize("op_name, options, bias, version", [
+    ("CONV_2D", {"padding": "SAME"}, True, 1),
+    ("CONV_2D", {"padding": "SAME", "quantized_bias_type": "INT64"}, True, 8),
+    ("TRANSPOSE_CONV", {"padding": "SAME"}, False, 2),
+    ("TRANSPOSE_CONV", {"padding": "SAME"}, True, 3),
+    ("TRANSPOSE_CONV", {"padding": "SAME", "fused_activation_function": "RELU"}, True, 4),
+    ("TRANSPOSE_CONV", {"padding": "SAME", "quantized_bias_type": "INT64"}, True, 5),
+])
+def test_int16_operator_versions_follow_the_converter(op_name, options, bias, version):
+    assert _int16_op_version(op_name, options, bias) == version
+
+
+def test_quantized_bias_type_must_match_the_bias():
+    with pytest.raises(BuilderError, match="quantized_bias_type does not match the int64 bias"):
+        _int16_op_version("CONV_2D", {"quantized_bias_type": "INT32"})
+
+
+def test_int16_depthwise_bias_must_be_int64():
+    b = ModelBuilder()
+    x = b.input("x", (1, 4, 4, 2), "int16", 0.001, 0)
+    w = b.const("w", np.ones((1, 3, 3, 2), np.int8), "int8", [0.01, 0.02], 0, 3)
+    bias = b.const("b", np.zeros(2, np.int32), "int32", [1e-5, 2e-5])
+    y = b.tensor("y", (1, 4, 4, 2), "int16", 0.001, 0)
+    with pytest.raises(BuilderError, match="int64 bias only, 'b' is int32"):
+        b.op("DEPTHWISE_CONV_2D", [x, w, bias], [y], {"padding": "SAME", "depth_multiplier": 1})
