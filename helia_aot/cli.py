@@ -77,7 +77,8 @@ def _cmd_operators() -> int:
         for direction, operands in (("in", variant.inputs), ("out", variant.outputs)):
             for operand in operands:
                 rules = ", ".join(operand.rules())
-                print(f"    {direction:3} {operand.role:16} {'|'.join(operand.dtypes)}" + (f"  ({rules})" if rules else ""))
+                print(f"    {direction:3} {operand.role:16} {'|'.join(operand.dtypes)}"
+                      + (f"  ({rules})" if rules else ""))
         print(f"    calls {', '.join(variant.entries) or 'inline C' if variant.template else 'nothing (alias)'}")
         for note in variant.notes:
             print(f"    rule  {note}")

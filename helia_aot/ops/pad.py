@@ -15,7 +15,8 @@ _RULES = ("rank <= 4", "non-negative paddings", "input and output share scale an
 class Pad(OpLowering):
     op_types = ("PAD", "PADV2")
     variants = (
-        Variant("int8", inputs=(int8_act(), const_ints("paddings"), Operand("constant value", ("int8",), optional=True, constant=True)),
+        Variant("int8", inputs=(int8_act(), const_ints("paddings"),
+                                Operand("constant value", ("int8",), optional=True, constant=True)),
                 outputs=(int8_act("output"),), entries=("arm_pad_s8",), template="pad.c.j2",
                 notes=_RULES),
         Variant("int16", inputs=(int16_act(), const_ints("paddings"),
@@ -48,5 +49,5 @@ class Pad(OpLowering):
         if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
             value = constant_ints(ctx, 2, "constant value")[0]
         return Lowered(entry=ctx.variant.entries[0],
-                       params=dict(input=x.index, output=y.index, ctype=c_type(y.dtype), input_dims=nhwc(x.shape), before=before,
-                                   after=after, value=value))
+                       params=dict(input=x.index, output=y.index, ctype=c_type(y.dtype), input_dims=nhwc(x.shape),
+                                   before=before, after=after, value=value))

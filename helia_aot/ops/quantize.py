@@ -1,11 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
-"""QUANTIZE: float32 -> int8 (inline C) and int8 -> int8 requantization (arm_requantize_s8_s8)."""
+"""QUANTIZE: float32 -> int8/int16 (inline C), int8 -> int8 and int16 -> int16 requantization
+(arm_requantize_s8_s8 / arm_requantize_s16_s16), and the int8/int16/int32 rescales no entry covers
+(inline C with TFLite's MultiplyByQuantizedMultiplier)."""
 
 from __future__ import annotations
 
+from ..codegen import c_type
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import int8_act
+from .common import dtype_range, int8_act, int16_act
+
+
+def _rescale(name: str, src: str, dst: str) -> Variant:
+    """An integer-to-integer rescale no library entry covers: inline C."""
+    return Variant(name, inputs=(Operand("input", (src,), quantized=True),),
+                   outputs=(Operand("output", (dst,), quantized=True),), template="requantize_inline.c.j2",
+                   lower="lower_inline_rescale", notes=("inline C",))
 
 
 @register
@@ -14,8 +24,16 @@ class Quantize(OpLowering):
     variants = (
         Variant("float32_to_int8", inputs=(Operand("input", ("float32",)),), outputs=(int8_act("output"),),
                 template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",)),
+        Variant("float32_to_int16", inputs=(Operand("input", ("float32",)),), outputs=(int16_act("output"),),
+                template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",)),
         Variant("int8_to_int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
                 entries=("arm_requantize_s8_s8",), template="requantize.c.j2", lower="lower_requantize"),
+        Variant("int16_to_int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
+                entries=("arm_requantize_s16_s16",), template="requantize.c.j2", lower="lower_requantize"),
+        _rescale("int8_to_int16", "int8", "int16"),
+        _rescale("int16_to_int8", "int16", "int8"),
+        _rescale("int16_to_int32", "int16", "int32"),
+        _rescale("int32_to_int16", "int32", "int16"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -25,14 +43,23 @@ class Quantize(OpLowering):
 
     def lower_from_float(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
+        qmin, qmax = dtype_range(y.dtype)
         return Lowered(entry=None,
-                       params=dict(input=x.index, output=y.index, size=y.num_elements,
-                                   scale=repr(float(y.quant.scale)), zero_point=y.quant.zero_point),
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, ctype=c_type(y.dtype),
+                                   qmin=qmin, qmax=qmax, scale=repr(float(y.quant.scale)),
+                                   zero_point=y.quant.zero_point),
                        fixed={"implementation": "inline"})
 
-    def lower_requantize(self, ctx: OpContext) -> Lowered:
+    def _rescale_params(self, ctx: OpContext) -> dict:
         x, y = ctx.inp(0), ctx.out(0)
         mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
-        return Lowered(entry="arm_requantize_s8_s8",
-                       params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift,
-                                   input_zp=x.quant.zero_point, output_zp=y.quant.zero_point))
+        qmin, qmax = dtype_range(y.dtype)
+        return dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift,
+                    input_zp=x.quant.zero_point, output_zp=y.quant.zero_point, in_ctype=c_type(x.dtype),
+                    out_ctype=c_type(y.dtype), qmin=qmin, qmax=qmax)
+
+    def lower_requantize(self, ctx: OpContext) -> Lowered:
+        return Lowered(entry=ctx.variant.entries[0], params=self._rescale_params(ctx))
+
+    def lower_inline_rescale(self, ctx: OpContext) -> Lowered:
+        return Lowered(entry=None, params=self._rescale_params(ctx), fixed={"implementation": "inline"})

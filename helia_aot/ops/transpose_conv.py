@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: Apache-2.0
+"""TRANSPOSE_CONV: int8 on arm_transpose_conv_s8; int16 (A16W8) as inline C, because ns-cmsis-nn
+v7.29.2 has no s16 transposed convolution. The int16 arithmetic follows LiteRT's reference kernel:
+an int64 accumulator rescaled with the multiplier rounded to 16 bits, or, with a declared int32
+bias, an int32 accumulator rescaled like the int8 path."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..quant import per_channel_multipliers
+from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
+                     output_size, requantization_kind, weights)
+
+_RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
+          "no dilation (LiteRT's TRANSPOSE_CONV has none)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+
+
+def _int16(name: str, bias_operand: Operand, accumulator: str) -> Variant:
+    return Variant(name, inputs=(const_ints("output_shape"), weights(per_channel_axis=0), int16_act(), bias_operand),
+                   outputs=(int16_act("output"),), template="transpose_conv_s16.c.j2",
+                   lower=f"lower_int16_{accumulator}", notes=_RULES + (f"inline C, {accumulator} accumulator",))
+
+
+@register
+class TransposeConv(OpLowering):
+    op_types = ("TRANSPOSE_CONV",)
+    variants = (
+        Variant("int8", inputs=(const_ints("output_shape"), weights(per_channel_axis=0), int8_act(), bias("int32")),
+                outputs=(int8_act("output"),), entries=("arm_transpose_conv_s8",),
+                template="transpose_conv.c.j2", lower="lower_int8", notes=_RULES),
+        _int16("a16w8", bias("int64"), "int64"),
+        # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
+        _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32"),
+    )
+
+    def validate(self, ctx: OpContext) -> None:
+        w, x, y = ctx.inp(1), ctx.inp(2), ctx.out(0)
+        check_filter_rank(ctx, w)
+        if len(x.shape) != 4 or len(y.shape) != 4:
+            raise ctx.error("input and output must be 4-D NHWC", x)
+        if constant_ints(ctx, 0, "output_shape") != [int(d) for d in y.shape]:
+            raise ctx.error(f"output_shape {constant_ints(ctx, 0, 'output_shape')} differs from the output's "
+                            f"shape {list(y.shape)}", y)
+        if w.shape[3] != x.shape[3] or w.shape[0] != y.shape[3] or x.shape[0] != y.shape[0]:
+            raise ctx.error(f"filter {list(w.shape)} does not map input channels {x.shape[3]} to output channels "
+                            f"{y.shape[3]}", w)
+        padding = ctx.options("padding", "SAME")
+        for axis, stride in ((1, int(ctx.options("stride_h", 1))), (2, int(ctx.options("stride_w", 1)))):
+            if stride < 1:
+                raise ctx.error(f"stride {stride} must be at least 1", y)
+            # The input is what a forward convolution of the output would give.
+            if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
+                raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
+                                f"input {list(x.shape)} with filter {list(w.shape)} and stride {stride}", y)
+        fused_activation(ctx, y)
+
+    def _geometry(self, ctx: OpContext) -> dict:
+        """Strides and TFLite's leading padding (computed on the output, as the forward convolution's input)."""
+        w, x, y = ctx.inp(1), ctx.inp(2), ctx.out(0)
+        padding = ctx.options("padding", "SAME")
+        result = {}
+        for name, axis in (("h", 1), ("w", 2)):
+            stride = int(ctx.options(f"stride_{name}", 1))
+            total = max((int(x.shape[axis]) - 1) * stride + int(w.shape[axis]) - int(y.shape[axis]), 0)
+            result[f"stride_{name}"] = stride
+            result[f"pad_{name}"] = total // 2 if padding == "SAME" else 0
+            result[f"pad_offset_{name}"] = total % 2 if padding == "SAME" else 0
+        return result
+
+    def _common(self, ctx: OpContext):
+        w, x, b, y = ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.out(0)
+        mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, int(y.shape[3]))
+        act_min, act_max = fused_activation(ctx, y)
+        g = self._geometry(ctx)
+        params = dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                      input_dims=tuple(int(d) for d in x.shape), filter_dims=tuple(int(d) for d in w.shape),
+                      output_dims=tuple(int(d) for d in y.shape), bias_dims=(1, 1, 1, int(y.shape[3])),
+                      stride=(g["stride_w"], g["stride_h"]), padding=(g["pad_w"], g["pad_h"]),
+                      padding_offsets=(g["pad_offset_w"], g["pad_offset_h"]), act_min=act_min, act_max=act_max,
+                      input_offset=-x.quant.zero_point, output_offset=y.quant.zero_point)
+        constants = [
+            ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
+            ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
+        ]
+        macs = int(x.num_elements) * int(w.shape[0]) * int(w.shape[1]) * int(w.shape[2])
+        return params, constants, macs, requantization_kind(mults, shifts)
+
+    def lower_int8(self, ctx: OpContext) -> Lowered:
+        params, constants, macs, requantization = self._common(ctx)
+        x, w, y = ctx.inp(2), ctx.inp(1), ctx.out(0)
+        # arm_transpose_conv_s8 accumulates a rolling window of filter-height output rows in ctx->buf.
+        stride_w, stride_h = params["stride"]
+        rows = max(int(w.shape[1]), stride_h)
+        row = ((int(x.shape[2]) - 1) * stride_w + max(int(w.shape[2]), stride_w)) * int(y.shape[3])
+        scratch = ctx.kernels.scratch(lambda build: rows * row * 4)
+        return Lowered(entry="arm_transpose_conv_s8", scratch_bytes=scratch, macs=macs, constants=constants,
+                       requantization=requantization, params=params)
+
+    def lower_int16_int64(self, ctx: OpContext) -> Lowered:
+        """MultiplyByQuantizedMultiplier for int64 accumulators: the multiplier rounded to 16 bits and one
+        rounding shift by 15 - shift, both precomputed per channel."""
+        params, constants, macs, requantization = self._common(ctx)
+        mults, shifts = constants[0].values, constants[1].values
+        reduced = np.where(mults < 0x7FFF0000, (mults + (1 << 15)) >> 16, 0x7FFF)
+        constants = [ConstArray("multiplier", "int32_t", reduced, "per-channel multiplier rounded to 16 bits"),
+                     ConstArray("shift", "int32_t", 15 - shifts, "per-channel right shift (15 - shift)")]
+        return Lowered(entry=None, macs=macs, constants=constants, requantization=requantization,
+                       params=dict(params, wide=True), fixed={"implementation": "inline", "accumulator": "int64"})
+
+    def lower_int16_int32(self, ctx: OpContext) -> Lowered:
+        """An int32 accumulator rescaled like the int8 path (doubling high multiply, rounding shift)."""
+        params, constants, macs, requantization = self._common(ctx)
+        return Lowered(entry=None, macs=macs, constants=constants, requantization=requantization,
+                       params=dict(params, wide=False), fixed={"implementation": "inline", "accumulator": "int32"})
