@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import codegen
-from .errors import UnsupportedModelError
 from .ir import Graph
 from .lowering import Step
 from .options import ConversionOptions
@@ -107,12 +106,6 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
             notes.append(f"entry: {low.entry or 'inline C'}; scratch {low.scratch_bytes} B"
                          + (f" at arena offset {scratch_off}" if scratch_off is not None else ""))
         calls = tuple(dict.fromkeys(_CALL.findall(body or "")))
-        for symbol in calls:
-            if not options.kernels.has(symbol):
-                raise UnsupportedModelError(
-                    f"operator {s.op_id} ({s.op.op_type}, index {s.op.index}) calls {symbol}, which the "
-                    f"{options.kernels.description} do not provide",
-                    "Link ns-cmsis-nn (module.kernel_library: ns_cmsis_nn) for this operator")
         result.append(OperatorCode(s.position, body, tuple(notes), uses_arena[0], calls, tuple(reads)))
     return result
 

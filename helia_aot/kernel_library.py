@@ -9,7 +9,6 @@ API, plain-C dispatch, no scratch). A lowering never looks at the target for the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from typing import Callable
 
 from .errors import InvalidConfigError
@@ -26,28 +25,17 @@ class KernelLibrary:
     build: str  # whose dispatch rules the module follows: "mve", "dsp" or "plain"
     needs_scratch: bool  # False: every ctx->buf may be NULL / 0 bytes
     wants_weight_sums: bool  # the Helium kernels read bias + offset * weight sums from a context
-    provides: frozenset[str] | None = None  # entry points; None: the library's whole public API
 
     def scratch(self, sizer: Callable[..., int], *args, **kwargs) -> int:
         """Bytes of ctx->buf an entry needs here: the library's own sizer for its build, 0 when the
         library needs none."""
         return int(sizer(self.build, *args, **kwargs)) if self.needs_scratch else 0
 
-    def has(self, entry: str) -> bool:
-        return self.provides is None or entry in self.provides
-
     @property
     def description(self) -> str:
         if self.name == "portable":
             return f"helia-aot portable kernels (ns-cmsis-nn {self.version} API, no scratch)"
         return f"ns-cmsis-nn {self.version}, {self.build} build"
-
-
-def portable_entries() -> frozenset[str]:
-    """The entry points kernels/portable exports (tests/kernels/test_exports.py keeps this list,
-    the library's README and its objects in step)."""
-    text = resources.files("helia_aot").joinpath("data/portable_exports.txt").read_text()
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
 
 
 def resolve(name: str | None, target: Target) -> KernelLibrary:
@@ -58,7 +46,7 @@ def resolve(name: str | None, target: Target) -> KernelLibrary:
                                  "Use ns_cmsis_nn or portable")
     version = ns_cmsis_nn_required_str()
     if name == "portable":
-        return KernelLibrary("portable", version, "plain", needs_scratch=False, wants_weight_sums=False,
-                             provides=portable_entries())
+        # Both libraries provide every entry a variant declares (tests/kernels/test_exports.py).
+        return KernelLibrary("portable", version, "plain", needs_scratch=False, wants_weight_sums=False)
     build = target.kernel_build
     return KernelLibrary("ns_cmsis_nn", version, build, needs_scratch=True, wants_weight_sums=build == "mve")

@@ -104,12 +104,3 @@ def test_plan_names_each_operators_variant(tmp_path):
     for op in result.plan["operators"]:
         declared = [v.name for v in ops.get(op["op_type"]).variants]
         assert op["variant"] in declared
-
-
-def test_entry_missing_from_the_linked_library_is_refused(tmp_path, monkeypatch):
-    from helia_aot import kernel_library
-    monkeypatch.setattr(kernel_library, "portable_entries", lambda: frozenset({"arm_softmax_s8"}))
-    with pytest.raises(UnsupportedModelError, match=r"calls arm_convolve_s8, which the helia-aot portable kernels .* "
-                                                    r"do not provide"):
-        helia_aot.convert(conv_model(), tmp_path / "o", kernel_library="portable")
-    assert not (tmp_path / "o").exists()
