@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # The benchmark: per model, conversion time, memory, code size, instructions per model_run on an
 # emulated Corstone-300 (portable kernels and ns-cmsis-nn), glue share and instructions per MAC.
-"""Usage: tools/bench [--json FILE] [--config FILE.yaml] [--skip-mlperf] [--backend NAME]... [MODEL.tflite ...]
+"""Usage: tools/bench [--json FILE] [--config FILE.yaml] [--skip-mlperf] [--skip-int16] [--backend NAME]...
+                   [MODEL.tflite ...]
 
-Converts each MLPerf Tiny int8 model (HELIA_MODELS_DIR, default <repo>/../shared/models/mlperf-tiny)
-and each .tflite given for corstone300, builds Corstone-300 firmware around the module and prints
+Converts each MLPerf Tiny int8 model (HELIA_MODELS_DIR, default <repo>/../shared/models/mlperf-tiny),
+the multi-layer int16 test networks (tests/modelgen/int16_models.py) and each .tflite given for
+corstone300, builds Corstone-300 firmware around the module and prints
 one Markdown table row per model; --json writes the same data. Build artefacts live in a
 temporary directory outside the repository. Instruction counts and sizes repeat exactly."""
 
@@ -54,7 +56,8 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("models", nargs="*", type=Path, help="extra .tflite models to measure")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
-    parser.add_argument("--skip-mlperf", action="store_true", help="measure only the models given")
+    parser.add_argument("--skip-mlperf", action="store_true", help="leave out the MLPerf Tiny models")
+    parser.add_argument("--skip-int16", action="store_true", help="leave out the int16 test networks")
     parser.add_argument("--backend", action="append", choices=[kernels.PORTABLE, kernels.NS_CMSIS_NN],
                         help="kernel libraries to run (default: portable, plus ns-cmsis-nn when "
                              "HELIA_NS_CMSIS_NN_DIR is set)")
@@ -65,8 +68,22 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _model_list(args: argparse.Namespace) -> list[tuple[str, Path]]:
+def _int16_networks(work: Path) -> list[tuple[str, Path]]:
+    """The int16 (A16W8) test networks, written as .tflite files into the work directory."""
+    from tests.modelgen import int16_models
+    folder = work / "int16_models"
+    folder.mkdir(parents=True, exist_ok=True)
+    models = []
+    for name in int16_models.NAMES:
+        path = folder / f"int16_{name}.tflite"
+        path.write_bytes(int16_models.build(name))
+        models.append((path.stem, path))
+    return models
+
+
+def _model_list(args: argparse.Namespace, work: Path) -> list[tuple[str, Path]]:
     models = [] if args.skip_mlperf else [(name, _models_dir() / f"{name}.tflite") for name in MLPERF_MODELS]
+    models += [] if args.skip_int16 else _int16_networks(work)
     models += [(path.stem, path.resolve()) for path in args.models]
     names = [name for name, _ in models]
     if len(set(names)) != len(names):
@@ -141,13 +158,13 @@ def main(argv: list[str]) -> int:
         if kernels.NS_CMSIS_NN in backends and ns_root is None:
             raise toolchain.BenchError(f"--backend {kernels.NS_CMSIS_NN}: ns-cmsis-nn not configured "
                                        f"(set {toolchain.NS_CMSIS_NN_ENV})")
-        models = _model_list(args)
         if args.work_dir:
             args.work_dir.mkdir(parents=True, exist_ok=True)
-            rows = _measure(models, backends, args.work_dir.resolve(), start, args.config)
+            work = args.work_dir.resolve()
+            rows = _measure(_model_list(args, work), backends, work, start, args.config)
         else:
             with tempfile.TemporaryDirectory(prefix="helia-bench-") as tmp:
-                rows = _measure(models, backends, Path(tmp), start, args.config)
+                rows = _measure(_model_list(args, Path(tmp)), backends, Path(tmp), start, args.config)
     except toolchain.BenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

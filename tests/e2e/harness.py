@@ -35,6 +35,9 @@ PREFIX = "e2e"
 NUM_SAMPLES = 20
 # Every MLPerf Tiny output may differ from LiteRT by at most this many codes.
 MLPERF_TOLERANCE = 2
+# Multi-layer int16 networks: each layer within one code of LiteRT; what a code becomes after the
+# following layers is measured per model (tests/e2e/test_int16_models.py).
+INT16_MODEL_TOLERANCE = 8
 # MLPerf Tiny int8 models: name -> is it a classifier (arg-max must agree with LiteRT)?
 MLPERF_MODELS = {
     "kws_ref_model": True,
@@ -242,6 +245,13 @@ def mlperf_model(name: str) -> ModelUnderTest:
     return ModelUnderTest(name=name, kind="mlperf", model_bytes=path.read_bytes(),
                           seed=MLPERF_SEED, tolerance=MLPERF_TOLERANCE,
                           classifier=MLPERF_MODELS[name])
+
+
+def int16_model(name: str) -> ModelUnderTest:
+    """A multi-layer int16 (A16W8) network of tests/modelgen/int16_models.py."""
+    from tests.modelgen import int16_models
+    return ModelUnderTest(name=f"int16_{name}", kind="int16", model_bytes=int16_models.build(name),
+                          seed=int16_models.SEED, tolerance=INT16_MODEL_TOLERANCE)
 
 
 def max_abs_diff(got: np.ndarray, want: np.ndarray) -> float:
@@ -536,6 +546,9 @@ class E2ESession:
 
     def mlperf(self, name: str) -> ModelUnderTest:
         return self._once(("mlperf", name), lambda: mlperf_model(name))
+
+    def int16(self, name: str) -> ModelUnderTest:
+        return self._once(("int16", name), lambda: int16_model(name))
 
     # libraries
     def portable_host_library(self) -> KernelLibrary:

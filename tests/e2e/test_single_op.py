@@ -9,8 +9,8 @@ import pytest
 from tests.e2e import harness
 from tests.modelgen.cases import all_case_paths
 
-# The acceptance bound for single-operator int8 outputs, whatever a case file says.
-INT8_CASE_BOUND = 1
+# The acceptance bound for single-operator integer (int8, int16, int32) outputs, whatever a case file says.
+INTEGER_CASE_BOUND = 1
 
 CASE_PATHS = all_case_paths()
 
@@ -31,6 +31,6 @@ def test_case_matches_litert(e2e, path, record_property):
     e2e.record("single-op vs LiteRT", model.name, max_abs_diff=diffs,
                tolerance=model.tolerance, samples=len(model.samples))
     for index, (diff, is_float) in enumerate(zip(diffs, float_outputs)):
-        bound = model.tolerance if is_float else min(model.tolerance, INT8_CASE_BOUND)
+        bound = model.tolerance if is_float else min(model.tolerance, INTEGER_CASE_BOUND)
         assert diff <= bound, (f"{model.name} output {index}: max |diff| {diff:g} against LiteRT "
                                f"exceeds {bound:g} ({model.case.tolerance_reason})")
