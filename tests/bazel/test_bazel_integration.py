@@ -116,6 +116,9 @@ def test_second_module_from_mlperf_model_builds(monorepo):
     plan = json.loads((bin_dir / "vww_module" / "vww_plan.json").read_text())
     assert plan["module_prefix"] == "vww"
     assert plan["model"]["file"] == "vww_96_int8.tflite"
+    # The offline configuration links the portable kernels, so the module is planned for them.
+    assert plan["kernel_library"]["name"] == "portable"
+    assert all(not op["kernel"]["local_scratch_bytes"] for op in plan["operators"])
     assert (bin_dir / "vww_module" / "include" / "vww_model.h").is_file()
     run = subprocess.run([str(bin_dir / "app")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
