@@ -1,25 +1,30 @@
 # SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE_CONV: int8 on arm_transpose_conv_s8; int16 (A16W8) as inline C, because ns-cmsis-nn
-v7.29.2 has no s16 transposed convolution. The int16 arithmetic follows LiteRT's reference kernel:
-an int64 accumulator rescaled with the multiplier rounded to 16 bits, or, with a declared int32
-bias, an int32 accumulator rescaled like the int8 path."""
+v7.29.2 has no s16 transposed convolution. The inline arithmetic follows LiteRT's reference kernel:
+an int64 accumulator rescaled with the multiplier rounded to 16 bits, or (int8, and int16 with a
+declared int32 bias) an int32 accumulator rescaled with the doubling high multiply.
+
+arm_transpose_conv_s8 keeps a rolling window of output rows that ends at (I - 1) * s + max(K, s);
+an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
                      output_size, requantization_kind, weights)
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
+          "a forward convolution of the output gives the input's size",
           "no dilation (LiteRT's TRANSPOSE_CONV has none)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
 def _int16(name: str, bias_operand: Operand, accumulator: str) -> Variant:
     return Variant(name, inputs=(const_ints("output_shape"), weights(per_channel_axis=0), int16_act(), bias_operand),
-                   outputs=(int16_act("output"),), template="transpose_conv_s16.c.j2",
+                   outputs=(int16_act("output"),), template="transpose_conv_inline.c.j2",
                    lower=f"lower_int16_{accumulator}", notes=_RULES + (f"inline C, {accumulator} accumulator",))
 
 
@@ -47,23 +52,26 @@ class TransposeConv(OpLowering):
             raise ctx.error(f"filter {list(w.shape)} does not map input channels {x.shape[3]} to output channels "
                             f"{y.shape[3]}", w)
         padding = ctx.options("padding", "SAME")
-        for axis, stride in ((1, int(ctx.options("stride_h", 1))), (2, int(ctx.options("stride_w", 1)))):
+        for axis, name in ((1, "stride_h"), (2, "stride_w")):
+            stride = int(ctx.options(name, 1))
             if stride < 1:
-                raise ctx.error(f"stride {stride} must be at least 1", y)
-            # The input is what a forward convolution of the output would give.
+                raise ctx.error(f"{name} {stride} must be at least 1", y)
+            # LiteRT's rule: the input is what a forward convolution of the output gives.
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
-                                f"input {list(x.shape)} with filter {list(w.shape)} and stride {stride}", y)
+                                f"input {list(x.shape)} with filter {list(w.shape)} and {name} {stride}", y)
         fused_activation(ctx, y)
 
     def _geometry(self, ctx: OpContext) -> dict:
-        """Strides and TFLite's leading padding (computed on the output, as the forward convolution's input)."""
-        w, x, y = ctx.inp(1), ctx.inp(2), ctx.out(0)
+        """Strides and LiteRT's leading padding: computed on the output as if it were the input of the
+        forward convolution (so any output shape LiteRT accepts has one)."""
+        w, y = ctx.inp(1), ctx.out(0)
         padding = ctx.options("padding", "SAME")
         result = {}
         for name, axis in (("h", 1), ("w", 2)):
             stride = int(ctx.options(f"stride_{name}", 1))
-            total = max((int(x.shape[axis]) - 1) * stride + int(w.shape[axis]) - int(y.shape[axis]), 0)
+            forward = output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride)
+            total = max((forward - 1) * stride + int(w.shape[axis]) - int(y.shape[axis]), 0)
             result[f"stride_{name}"] = stride
             result[f"pad_{name}"] = total // 2 if padding == "SAME" else 0
             result[f"pad_offset_{name}"] = total % 2 if padding == "SAME" else 0
@@ -84,14 +92,23 @@ class TransposeConv(OpLowering):
             ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
             ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
         ]
+        params["ctype"] = c_type(x.dtype)
         macs = int(x.num_elements) * int(w.shape[0]) * int(w.shape[1]) * int(w.shape[2])
         return params, constants, macs, requantization_kind(mults, shifts)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
         params, constants, macs, requantization = self._common(ctx)
         x, w, y = ctx.inp(2), ctx.inp(1), ctx.out(0)
-        # arm_transpose_conv_s8 accumulates a rolling window of filter-height output rows in ctx->buf.
         stride_w, stride_h = params["stride"]
+        reach_h = (int(x.shape[1]) - 1) * stride_h + max(int(w.shape[1]), stride_h)
+        reach_w = (int(x.shape[2]) - 1) * stride_w + max(int(w.shape[2]), stride_w)
+        if params["padding"][1] + int(y.shape[1]) > reach_h or params["padding"][0] + int(y.shape[2]) > reach_w:
+            return Lowered(template="transpose_conv_inline.c.j2", entry=None, macs=macs, constants=constants,
+                           requantization=requantization,
+                           params=dict(params, wide=False),
+                           fixed={"implementation": "inline", "accumulator": "int32",
+                                  "why": "output extends past arm_transpose_conv_s8's row window"})
+        # arm_transpose_conv_s8 accumulates a rolling window of filter-height output rows in ctx->buf.
         rows = max(int(w.shape[1]), stride_h)
         row = ((int(x.shape[2]) - 1) * stride_w + max(int(w.shape[2]), stride_w)) * int(y.shape[3])
         scratch = ctx.kernels.scratch(lambda build: rows * row * 4)
