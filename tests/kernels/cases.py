@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Callable
 
@@ -497,3 +498,242 @@ def generate(name: str, seed: int, count: int) -> list[str]:
         made = GENERATORS[name](rng)
         out.extend(made if isinstance(made, list) else [made])
     return out
+
+
+# ---- int16 activations (A16W8) and TRANSPOSE_CONV ---------------------------------------------------
+# TFLite's 16x8 quantization: int16 activations symmetric (zero point 0, so the kernels take no
+# offsets), int8 weights symmetric per channel, int64 bias (int32 allowed for CONV_2D).
+
+def rand_i16(rng: np.random.Generator, size, magnitude: int | None = None) -> np.ndarray:
+    """int16 activations; the magnitude varies per call like real tensors that use part of the range."""
+    magnitude = magnitude or int(rng.choice([300, 4000, 20000, 32767]))
+    return rng.integers(-magnitude - (magnitude == 32767), magnitude + 1, size=size, dtype=np.int64)
+
+
+def rand_act_s16(rng: np.random.Generator) -> tuple[int, int]:
+    if rng.random() < 0.6:
+        return -32768, 32767
+    lo = int(rng.integers(-32768, 8000))
+    return lo, int(rng.integers(lo, 32768))
+
+
+def per_channel_quant_s16(rng: np.random.Generator, channels: int, accumulation: int,
+                          magnitude: int) -> tuple[np.ndarray, np.ndarray]:
+    """Multipliers in [2^30, 2^31) and shifts that bring a typical accumulator to about +-8000."""
+    typical = math.sqrt(max(accumulation, 1)) * (magnitude / math.sqrt(3)) * 73
+    base_shift = -int(round(math.log2(max(typical, 1.0) / 8000)))
+    mult = rng.integers(1 << 30, (1 << 31) - 1, size=channels, dtype=np.int64)
+    shift = base_shift + rng.integers(-1, 2, size=channels, dtype=np.int64)
+    return mult, np.minimum(shift, 2)
+
+
+def _to_s16(rng, base: ConvCall, accumulation: int, *, bias_kinds=(R.BIAS_INT64, R.BIAS_INT32)) -> R.ConvS16Call:
+    """A ConvCall's shapes with int16 activations, 16x8 quantization and a bias of a random kind."""
+    call = R.ConvS16Call(**{f.name: getattr(base, f.name) for f in dataclasses.fields(base)})
+    magnitude = int(rng.choice([300, 4000, 20000, 32767]))
+    call.input = rand_i16(rng, len(base.input), magnitude)
+    call.filter = rng.integers(-127, 128, size=len(base.filter), dtype=np.int64)
+    call.act = rand_act_s16(rng)
+    call.mult, call.shift = per_channel_quant_s16(rng, base.output_dims[3], accumulation, magnitude)
+    call.bias_kind = int(rng.choice(bias_kinds))
+    bound = (1 << 31) - 1 if call.bias_kind == R.BIAS_INT32 else 1 << 40
+    typical = min(int(math.sqrt(accumulation) * magnitude * 73) + 1, bound)
+    call.bias = rng.integers(-typical, typical, size=base.output_dims[3], dtype=np.int64) if rng.random() < 0.85 \
+        else None
+    if rng.random() < 0.7:  # the compiler passes 0; the kernels must not read them either way
+        call.input_offset = call.output_offset = 0
+    return call
+
+
+def conv_s16_call(rng, **shape) -> R.ConvS16Call:
+    base = conv_call(rng, **shape)
+    return _to_s16(rng, base, base.filter_dims[1] * base.filter_dims[2] * base.filter_dims[3])
+
+
+def conv_s16_group_ch_mult_1_call(rng) -> R.ConvS16Call:
+    """A depthwise convolution with channel multiplier 1 written as a grouped CONV_2D (filter c == 1)."""
+    ch = int(rng.integers(1, 9))
+    base = conv_call(rng, groups=ch, in_ch=ch, out_ch=ch)
+    call = _to_s16(rng, base, base.filter_dims[1] * base.filter_dims[2],
+                   bias_kinds=(R.BIAS_INT64, R.BIAS_INT32, R.NO_BIAS_STRUCT))
+    return call
+
+
+def conv_s16_any_call(rng) -> R.ConvS16Call:
+    kind = int(rng.integers(0, 4))
+    if kind == 0:
+        return conv_s16_group_ch_mult_1_call(rng)
+    if kind == 1:  # one input channel per group but a channel multiplier: the general kernel
+        ch = int(rng.integers(1, 5))
+        return conv_s16_call(rng, groups=ch, in_ch=ch, out_ch=ch * int(rng.integers(2, 4)))
+    if kind == 2:
+        return conv_s16_call(rng, groups=int(rng.integers(2, 4)))
+    return conv_s16_call(rng)
+
+
+def conv_s16_wraparound_call(rng) -> R.ConvS16Call:
+    """Near-full-scale activations and weights of one sign over 540-720 unpadded filter columns: the
+    sums leave the int32 range, so the accumulator widths of arm_convolve_s16 show (an int32 bias
+    wraps every sum, an int64 bias only the unpaired last pixel's; paired pixels stay exact)."""
+    kc = int(rng.integers(60, 81))
+    base = conv_call(rng, batches=1, in_hw=(int(rng.integers(3, 6)), int(rng.integers(3, 6))), in_ch=kc,
+                     out_ch=int(rng.integers(1, 4)), kernel_hw=(3, 3), stride=(1, 1), dilation=(1, 1), same=False)
+    call = _to_s16(rng, base, 9 * kc)
+    sign = int(rng.choice([-1, 1]))
+    call.input = sign * rng.integers(31000, 32768, size=len(base.input), dtype=np.int64)
+    call.filter = rng.integers(120, 128, size=len(base.filter), dtype=np.int64) * int(rng.choice([-1, 1]))
+    call.act = (-32768, 32767)
+    call.mult = rng.integers(1 << 30, (1 << 31) - 1, size=base.output_dims[3], dtype=np.int64)
+    call.shift = np.full(base.output_dims[3], -18, dtype=np.int64)
+    return call
+
+
+CONV_S16_SIZERS = [
+    "arm_convolve_s16_get_buffer_size", "arm_convolve_wrapper_s16_get_buffer_size",
+    "arm_convolve_wrapper_s16_get_buffer_size_dsp", "arm_convolve_wrapper_s16_get_buffer_size_mve",
+]
+
+
+def depthwise_s16_call(rng, **shape) -> R.ConvS16Call:
+    base = depthwise_call(rng, **shape)
+    return _to_s16(rng, base, base.filter_dims[1] * base.filter_dims[2], bias_kinds=(R.BIAS_INT64,))
+
+
+def depthwise_s16_any_call(rng) -> R.ConvS16Call:
+    kind = int(rng.integers(0, 3))
+    if kind == 0:
+        return depthwise_s16_call(rng, ch_mult=1, dilation=(1, 1))
+    if kind == 1:
+        return depthwise_s16_call(rng, ch_mult=1)
+    return depthwise_s16_call(rng)
+
+
+DEPTHWISE_S16_SIZERS = [
+    "arm_depthwise_conv_fast_s16_get_buffer_size", "arm_depthwise_conv_wrapper_s16_get_buffer_size",
+    "arm_depthwise_conv_wrapper_s16_get_buffer_size_dsp", "arm_depthwise_conv_wrapper_s16_get_buffer_size_mve",
+]
+
+
+def fc_s16_call(rng, per_channel: bool) -> FcCall:
+    base = fc_call(rng, per_channel)
+    magnitude = int(rng.choice([300, 4000, 20000, 32767]))
+    typical = int(math.sqrt(base.depth) * magnitude * 73) + 1
+    mult, shift = per_channel_quant_s16(rng, base.outputs if per_channel else 1, base.depth, magnitude)
+    zero_offsets = rng.random() < 0.7  # the compiler passes 0; the kernels must not read them either way
+    return dataclasses.replace(
+        base, input=rand_i16(rng, base.batches * base.depth, magnitude),
+        filter=rng.integers(-127, 128, size=base.outputs * base.depth, dtype=np.int64),
+        bias=rng.integers(-typical, typical, size=base.outputs, dtype=np.int64) if rng.random() < 0.85 else None,
+        mult=mult, shift=shift, act=rand_act_s16(rng),
+        input_offset=0 if zero_offsets else base.input_offset, filter_offset=0 if zero_offsets else base.filter_offset,
+        output_offset=0 if zero_offsets else base.output_offset)
+
+
+FC_S16_SIZERS = [
+    "arm_fully_connected_s16_get_buffer_size", "arm_fully_connected_s16_get_buffer_size_dsp",
+    "arm_fully_connected_s16_get_buffer_size_mve", "arm_fully_connected_per_channel_s16_get_buffer_size",
+    "arm_fully_connected_per_channel_s16_get_buffer_size_dsp",
+    "arm_fully_connected_per_channel_s16_get_buffer_size_mve",
+]
+
+
+def pool_s16_args(rng) -> dict:
+    args = pool_args(rng)
+    args["data"] = rand_i16(rng, len(args["data"]))
+    args["act"] = rand_act_s16(rng)
+    return args
+
+
+AVGPOOL_S16_SIZERS = ["arm_avgpool_s16_get_buffer_size", "arm_avgpool_s16_get_buffer_size_dsp",
+                      "arm_avgpool_s16_get_buffer_size_mve"]
+
+
+def transpose_conv_out_size(in_size: int, kernel: int, stride: int, same: bool, trim: int = 0) -> tuple[int, int, int]:
+    """TFLite TRANSPOSE_CONV: the output size a SAME (less `trim`, keeping ceil(out / stride) == in) or VALID
+    model gives, and the leading padding and trailing extra that TFLite's padding rule derives from it."""
+    if same:
+        out = in_size * stride - min(trim, stride - 1)
+        conv_out = (out + stride - 1) // stride
+    else:
+        out = (in_size - 1) * stride + max(kernel, stride)
+        conv_out = (out - kernel + stride) // stride
+    total = max(0, (conv_out - 1) * stride + kernel - out)
+    return out, total // 2, total % 2
+
+
+def transpose_conv_call(rng, *, in_ch=None, stride=None, dilation=(1, 1)) -> R.TransposeConvCall:
+    n = int(rng.integers(1, 3))
+    ih, iw = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+    ic = in_ch or int(rng.integers(1, 25))
+    oc = int(rng.integers(1, 7))
+    kh, kw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    sw, sh = stride or (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    same = bool(rng.random() < 0.6)
+    trim = int(rng.integers(0, 3)) if rng.random() < 0.3 else 0
+    oh, ph, oph = transpose_conv_out_size(ih, kh, sh, same, trim)
+    ow, pw, opw = transpose_conv_out_size(iw, kw, sw, same, trim)
+    bias = rng.integers(-5000, 5000, size=oc, dtype=np.int64) if rng.random() < 0.85 else None
+    taps = max(1, (kh + sh - 1) // sh) * max(1, (kw + sw - 1) // sw)
+    mult, shift = per_channel_quant(rng, oc, taps * ic)
+    return R.TransposeConvCall(
+        input_offset=int(rng.integers(-127, 129)), output_offset=int(rng.integers(-128, 128)),
+        stride=(sw, sh), padding=(pw, ph), dilation=dilation, act=rand_act(rng),
+        input_dims=(n, ih, iw, ic), filter_dims=(oc, kh, kw, ic), output_dims=(n, oh, ow, oc),
+        input=rand_i8(rng, n * ih * iw * ic), filter=rand_i8(rng, oc * kh * kw * ic), bias=bias,
+        mult=mult, shift=shift, padding_offsets=(opw, oph))
+
+
+def transpose_conv_any_call(rng) -> R.TransposeConvCall:
+    """Both routes of ns-cmsis-nn's wrapper (reverse convolution: strides <= 2 and > 16 input
+    channels), and now and then a dilation, which both entries reject."""
+    kind = int(rng.integers(0, 3))
+    if kind == 0:
+        return transpose_conv_call(rng, in_ch=int(rng.integers(17, 33)),
+                                   stride=(int(rng.integers(1, 3)), int(rng.integers(1, 3))))
+    if kind == 1 and rng.random() < 0.15:
+        return transpose_conv_call(rng, dilation=(int(rng.integers(1, 3)), 2))
+    return transpose_conv_call(rng)
+
+
+TRANSPOSE_CONV_SIZERS = ["arm_transpose_conv_s8_get_buffer_size", "arm_transpose_conv_s8_get_buffer_size_mve",
+                         "arm_transpose_conv_s8_get_reverse_conv_buffer_size"]
+
+
+def _conv_s16(name: str, make: Callable) -> Callable:
+    return lambda rng: R.conv_s16_record(name, make(rng))
+
+
+def _fc_s16(name, per_channel):
+    return lambda rng: R.fc_record(name, fc_s16_call(rng, per_channel if per_channel is not None else
+                                                     bool(rng.random() < 0.5)))
+
+
+GENERATORS_A16W8: dict[str, Callable] = {
+    "arm_convolve_s16": _conv_s16("arm_convolve_s16", lambda rng: conv_s16_call(
+        rng, groups=int(rng.choice([1, 1, 2, 3])))),
+    "arm_convolve_s16 (32-bit wraparound)": _conv_s16("arm_convolve_s16", conv_s16_wraparound_call),
+    "arm_convolve_s16_group_ch_mult_1": _conv_s16("arm_convolve_s16_group_ch_mult_1",
+                                                  conv_s16_group_ch_mult_1_call),
+    "arm_convolve_wrapper_s16": _conv_s16("arm_convolve_wrapper_s16", conv_s16_any_call),
+    "conv s16 buffer sizers": _sizer(conv_s16_any_call, R.conv_sizer_record, CONV_S16_SIZERS),
+    "arm_depthwise_conv_s16": _dw("arm_depthwise_conv_s16", depthwise_s16_call),
+    "arm_depthwise_conv_fast_s16": _dw("arm_depthwise_conv_fast_s16",
+                                       lambda rng: depthwise_s16_call(rng, ch_mult=1)),
+    "arm_depthwise_conv_wrapper_s16": _dw("arm_depthwise_conv_wrapper_s16", depthwise_s16_any_call),
+    "depthwise s16 buffer sizers": _sizer(depthwise_s16_any_call, R.depthwise_sizer_record, DEPTHWISE_S16_SIZERS),
+    "arm_fully_connected_s16": _fc_s16("arm_fully_connected_s16", False),
+    "arm_fully_connected_per_channel_s16": _fc_s16("arm_fully_connected_per_channel_s16", True),
+    "arm_fully_connected_wrapper_s16": _fc_s16("arm_fully_connected_wrapper_s16", None),
+    "fully connected s16 buffer sizers": lambda rng: [
+        R.fc_sizer_record(n, (int(rng.integers(1, 300)), 1, 1, int(rng.integers(1, 300)))) for n in FC_S16_SIZERS],
+    "arm_avgpool_s16": lambda rng: R.pool_record("arm_avgpool_s16", **pool_s16_args(rng)),
+    "arm_max_pool_s16": lambda rng: R.pool_record("arm_max_pool_s16", **pool_s16_args(rng)),
+    "avgpool s16 buffer sizers": lambda rng: [
+        R.avgpool_sizer_record(n, int(rng.integers(1, 100)), int(rng.integers(1, 300))) for n in AVGPOOL_S16_SIZERS],
+    "arm_transpose_conv_s8": lambda rng: R.transpose_conv_record("arm_transpose_conv_s8", transpose_conv_any_call(rng)),
+    "arm_transpose_conv_wrapper_s8": lambda rng: R.transpose_conv_record("arm_transpose_conv_wrapper_s8",
+                                                                         transpose_conv_any_call(rng)),
+    "transpose conv buffer sizers": _sizer(transpose_conv_any_call, R.transpose_conv_sizer_record,
+                                           TRANSPOSE_CONV_SIZERS),
+}
+GENERATORS.update(GENERATORS_A16W8)

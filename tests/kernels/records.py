@@ -211,3 +211,42 @@ def reshape_record(data) -> str:
 
 def unary_record(name: str, scalars: Sequence[int], data) -> str:
     return record(name, _ints(*scalars), _arr(data))
+
+
+# ---- int16-activation kernels (A16W8) and TRANSPOSE_CONV ----------------------------------------
+# Depthwise, fully connected and pooling int16 records have the int8 layout (depthwise_record,
+# fc_record, pool_record); the driver reads int16 activations and an int64 bias for the _s16 names.
+
+BIAS_INT64, BIAS_INT32, NO_BIAS_STRUCT = 0, 1, -1
+
+
+@dataclass
+class ConvS16Call(ConvCall):
+    """An int16 CONV_2D / DEPTHWISE_CONV_2D call. The offsets are passed but not read by the kernels.
+
+    bias_kind says how the bias reaches the kernel: an int64 or int32 cmsis_nn_bias_data (its data
+    NULL when bias is None), or a NULL struct pointer (NO_BIAS_STRUCT).
+    """
+    bias_kind: int = BIAS_INT64
+
+
+def conv_s16_record(name: str, c: ConvS16Call) -> str:
+    return record(name, c.conv_params(), c.dims(), _ints(c.bias_kind), c.tensors())
+
+
+@dataclass
+class TransposeConvCall(ConvCall):
+    """A TRANSPOSE_CONV call; padding is the leading padding, padding_offsets the extra trailing one."""
+    padding_offsets: tuple[int, int] = (0, 0)  # (w, h)
+
+    def transpose_conv_params(self) -> list[str]:
+        return _ints(self.input_offset, self.output_offset, *self.stride, *self.padding, *self.padding_offsets,
+                     *self.dilation, *self.act)
+
+
+def transpose_conv_record(name: str, c: TransposeConvCall) -> str:
+    return record(name, c.transpose_conv_params(), c.dims(), c.tensors())
+
+
+def transpose_conv_sizer_record(name: str, c: TransposeConvCall) -> str:
+    return record(name, c.transpose_conv_params(), c.dims())

@@ -238,3 +238,146 @@ def mean(input_offset, input_dims, axis, out_offset, out_mult, out_shift, data) 
     sums = x.sum(axis=axes, keepdims=True) + count * input_offset
     return np.array([clamp(requantize(int(s), out_mult, out_shift) + out_offset, -128, 127)
                      for s in sums.reshape(-1)], dtype=np.int64)
+
+
+# ---- int16 activations (A16W8) and TRANSPOSE_CONV -------------------------------------------------
+
+def reduce_multiplier(multiplier: int) -> int:
+    """A Q31 multiplier rounded to Q15 (capped at 0x7FFF), as ns-cmsis-nn's 64-bit kernels use it."""
+    return (multiplier + (1 << 15)) >> 16 if multiplier < 0x7FFF0000 else 0x7FFF
+
+
+def requantize_s64(acc: int, multiplier: int, shift: int) -> int:
+    """round(acc * m / 2^(15 - shift)) with m the Q15 multiplier, ties up, kept to 32 bits before the last halving."""
+    scaled = wrap32((acc * reduce_multiplier(multiplier)) >> (14 - shift))
+    return wrap32(scaled + 1) >> 1
+
+
+def requantize_s16_acc(acc: int, int32_route: bool, multiplier: int, shift: int) -> int:
+    """The two requantizations of the int16 convolutions: int32 bias -> 32-bit wrap and the Q31 multiplier."""
+    if int32_route:
+        return requantize(wrap32(acc), multiplier, shift)
+    return requantize_s64(acc, multiplier, shift)
+
+
+PAIRED_32_BIT_COLUMNS = 512
+
+
+def conv2d_s16(c, *, group_ch_mult_1: bool = False) -> np.ndarray:
+    """int16 CONV_2D (records.ConvS16Call): no offsets, grouped, dilated, NHWC / OHWI.
+
+    arm_convolve_s16 sums in the widths ns-cmsis-nn's plain-C build uses, which only shows when a
+    sum leaves the int32 range: pixels go in pairs (flattened per image); a pair sums its first 512
+    filter columns (all with an int32 bias) wrapping at 32 bits and the rest exactly, the unpaired
+    last pixel of an odd count wraps all of them. arm_convolve_s16_group_ch_mult_1 sums exactly and
+    takes the int32 route only when int32 bias data is given.
+    """
+    n, ih, iw, ic = c.input_dims
+    oc, kh, kw, kc = c.filter_dims
+    _, oh, ow, _ = c.output_dims
+    groups = ic // kc
+    per_group = oc // groups
+    x = np.asarray(c.input, dtype=np.int64).reshape(n, ih, iw, ic)
+    f = np.asarray(c.filter, dtype=np.int64).reshape(oc, kh, kw, kc)
+    sw, sh = c.stride
+    pw, ph = c.padding
+    dw, dh = c.dilation
+    has_bias = c.bias is not None and c.bias_kind != -1
+    if group_ch_mult_1:
+        int32_route = has_bias and c.bias_kind == 1
+    else:
+        int32_route = c.bias_kind == 1
+    columns = kh * kw * kc
+    pixels = oh * ow
+    out = np.zeros((n, oh, ow, oc), dtype=np.int64)
+    for b in range(n):
+        for y in range(oh):
+            for xo in range(ow):
+                unpaired = pixels % 2 == 1 and y * ow + xo == pixels - 1
+                all_32_bit = int32_route or unpaired
+                wrapped = columns if all_32_bit else min(columns, PAIRED_32_BIT_COLUMNS)
+                for o in range(oc):
+                    g = o // per_group
+                    products = []  # one per filter column (ky, kx, ic), zero for padding taps
+                    for ky in range(kh):
+                        for kx in range(kw):
+                            iy, ix = y * sh - ph + ky * dh, xo * sw - pw + kx * dw
+                            if 0 <= iy < ih and 0 <= ix < iw:
+                                products += [int(v) for v in x[b, iy, ix, g * kc:(g + 1) * kc] * f[o, ky, kx]]
+                            else:
+                                products += [0] * kc
+                    if group_ch_mult_1:
+                        acc = sum(products)
+                    else:
+                        acc = wrap32(sum(products[:wrapped])) + sum(products[wrapped:])
+                    acc += int(c.bias[o]) if has_bias else 0
+                    v = requantize_s16_acc(acc, int32_route, int(c.mult[o]), int(c.shift[o]))
+                    out[b, y, xo, o] = clamp(v, *c.act)
+    return out.reshape(-1)
+
+
+def depthwise_conv2d_s16(c) -> np.ndarray:
+    """int16 DEPTHWISE_CONV_2D: exact sums, int64 bias, Q15 multiplier, no offsets."""
+    n, ih, iw, ic = c.input_dims
+    _, kh, kw, oc = c.filter_dims
+    _, oh, ow, _ = c.output_dims
+    x = np.asarray(c.input, dtype=np.int64).reshape(n, ih, iw, ic)
+    f = np.asarray(c.filter, dtype=np.int64).reshape(kh, kw, oc)
+    out = np.zeros((n, oh, ow, oc), dtype=np.int64)
+    sw, sh = c.stride
+    pw, ph = c.padding
+    dw, dh = c.dilation
+    for b in range(n):
+        for y in range(oh):
+            for xo in range(ow):
+                for o in range(oc):
+                    acc = int(c.bias[o]) if c.bias is not None else 0
+                    for ky in range(kh):
+                        for kx in range(kw):
+                            iy, ix = y * sh - ph + ky * dh, xo * sw - pw + kx * dw
+                            if 0 <= iy < ih and 0 <= ix < iw:
+                                acc += int(x[b, iy, ix, o // c.ch_mult]) * int(f[ky, kx, o])
+                    out[b, y, xo, o] = clamp(requantize_s64(acc, int(c.mult[o]), int(c.shift[o])), *c.act)
+    return out.reshape(-1)
+
+
+def fully_connected_s16(c) -> np.ndarray:
+    """int16 FULLY_CONNECTED: exact sums, int64 bias, Q15 multiplier; the offsets are ignored."""
+    x = np.asarray(c.input, dtype=np.int64).reshape(c.batches, c.depth)
+    w = np.asarray(c.filter, dtype=np.int64).reshape(c.outputs, c.depth)
+    out = np.zeros((c.batches, c.outputs), dtype=np.int64)
+    for b in range(c.batches):
+        for o in range(c.outputs):
+            acc = int(np.dot(x[b], w[o])) + (int(c.bias[o]) if c.bias is not None else 0)
+            m, s = (c.mult[o], c.shift[o]) if c.per_channel else (c.mult[0], c.shift[0])
+            out[b, o] = clamp(requantize_s64(acc, int(m), int(s)), *c.act)
+    return out.reshape(-1)
+
+
+def transpose_conv2d(c) -> np.ndarray:
+    """int8 TRANSPOSE_CONV (records.TransposeConvCall): every input pixel scatters pixel x filter tap
+    products onto output (iy*sh + ky - ph, ix*sw + kx - pw); 32-bit wrapping sums."""
+    n, ih, iw, ic = c.input_dims
+    oc, kh, kw, _ = c.filter_dims
+    _, oh, ow, _ = c.output_dims
+    x = np.asarray(c.input, dtype=np.int64).reshape(n, ih, iw, ic) + c.input_offset
+    f = np.asarray(c.filter, dtype=np.int64).reshape(oc, kh, kw, ic)
+    sw, sh = c.stride
+    pw, ph = c.padding
+    acc = np.zeros((n, oh, ow, oc), dtype=np.int64)
+    if c.bias is not None:
+        acc += np.asarray(c.bias, dtype=np.int64)
+    for b in range(n):
+        for iy in range(ih):
+            for ix in range(iw):
+                for ky in range(kh):
+                    for kx in range(kw):
+                        y, xo = iy * sh + ky - ph, ix * sw + kx - pw
+                        if 0 <= y < oh and 0 <= xo < ow:
+                            acc[b, y, xo] += f[:, ky, kx, :] @ x[b, iy, ix]
+    out = np.zeros_like(acc)
+    for index in np.ndindex(acc.shape):
+        o = index[3]
+        v = requantize(wrap32(int(acc[index])), int(c.mult[o]), int(c.shift[o])) + c.output_offset
+        out[index] = clamp(v, *c.act)
+    return out.reshape(-1)

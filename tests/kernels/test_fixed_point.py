@@ -110,3 +110,44 @@ def test_requantize_is_within_one_of_real_scaling(fixed_point_program):
         real.append(x * mult / 2**31 * 2.0**shift)
     got = evaluate(fixed_point_program, calls)
     assert max(abs(g - r) for g, r in zip(got, real)) <= 1.0
+
+
+# ---- int64 accumulators (the int16-activation kernels) ---------------------------------------------
+
+@pytest.mark.parametrize("multiplier, expected", [
+    (2**30, 2**14),             # 0.5 is exact in Q15
+    (1518500250, 23170),        # 0.70710678: 1518500250 / 2^16 = 23170.48
+    (0x7FFEFFFF, 0x7FFF),       # rounds up to the cap
+    (0x7FFF0000, 0x7FFF),       # capped, not rounded to 0x8000
+    (INT32_MAX, 0x7FFF),
+])
+def test_reduce_multiplier(fixed_point_program, multiplier, expected):
+    assert evaluate(fixed_point_program, [("reduce_multiplier", multiplier)]) == [expected]
+
+
+@pytest.mark.parametrize("acc, mult, shift, expected", [
+    (100, 2**30, 1, 100),                 # 0.5 * 2: identity
+    (100000, 1518500250, -2, 17677),      # floor(100000 * 23170 / 2^16) = 35354, (35354 + 1) >> 1
+    (3, 2**30, -1, 1),                    # 0.75 rounds up
+    (-3, 2**30, -1, -1),                  # -0.75 rounds up to -1 (ties and all towards +infinity)
+    (-1, 2**30, 0, 0),                    # -0.5 is a tie: up to 0
+    (1, 2**30, 0, 1),                     # 0.5 is a tie: up to 1
+    (2**40, 2**30, -20, 2**19),           # 64-bit accumulators beyond int32
+    (2**31 + 2, 2**30, 0, -(2**30) + 1),  # kept to 32 bits before the last halving: 2^31 + 2 wraps negative
+    (2**31 - 1, 2**30, 0, -(2**30)),      # and so does adding the rounding half to INT32_MAX
+])
+def test_requantize_s64_hand_worked(fixed_point_program, acc, mult, shift, expected):
+    assert evaluate(fixed_point_program, [("requantize_s64", acc, mult, shift)]) == [expected]
+
+
+def test_requantize_s64_matches_reference(fixed_point_program):
+    rng = np.random.default_rng(64)
+    calls = [("requantize_s64", int(rng.integers(-(2**45), 2**45)) >> int(rng.integers(0, 40)),
+              int(rng.integers(2**30, 2**31)), int(rng.integers(-31, 15))) for _ in range(400)]
+    expected = [ref.requantize_s64(acc, mult, shift) for _, acc, mult, shift in calls]
+    assert evaluate(fixed_point_program, calls) == expected
+
+
+def test_wrap_s32(fixed_point_program):
+    values = [0, -1, INT32_MAX, INT32_MIN, 2**31, 2**32 + 5, -(2**31) - 1, -(2**40) - 7]
+    assert evaluate(fixed_point_program, [("wrap_s32", v) for v in values]) == [ref.wrap32(v) for v in values]

@@ -40,6 +40,11 @@ int main(void)
     S(cmsis_nn_fc_params) F(cmsis_nn_fc_params, input_offset) F(cmsis_nn_fc_params, filter_offset)
     F(cmsis_nn_fc_params, output_offset) F(cmsis_nn_fc_params, activation)
     S(cmsis_nn_transpose_params) F(cmsis_nn_transpose_params, num_dims) F(cmsis_nn_transpose_params, permutations)
+    S(cmsis_nn_bias_data) F(cmsis_nn_bias_data, data) F(cmsis_nn_bias_data, is_int32_bias)
+    S(cmsis_nn_transpose_conv_params) F(cmsis_nn_transpose_conv_params, input_offset)
+    F(cmsis_nn_transpose_conv_params, output_offset) F(cmsis_nn_transpose_conv_params, stride)
+    F(cmsis_nn_transpose_conv_params, padding) F(cmsis_nn_transpose_conv_params, padding_offsets)
+    F(cmsis_nn_transpose_conv_params, dilation) F(cmsis_nn_transpose_conv_params, activation)
     printf("status %d %d %d %d\n", ARM_CMSIS_NN_SUCCESS, ARM_CMSIS_NN_ARG_ERROR, ARM_CMSIS_NN_NO_IMPL_ERROR,
            ARM_CMSIS_NN_FAILURE);
     printf("version %d %d %d %d\n", NS_CMSIS_NN_VERSION_MAJOR, NS_CMSIS_NN_VERSION_MINOR, NS_CMSIS_NN_VERSION_PATCH,
@@ -64,6 +69,7 @@ def test_portable_layout_and_constants(tmp_path):
     assert "version 7 29 2 7029002" in out
     assert "status 0 -1 -2 -3" in out
     assert "cmsis_nn_conv_params 40" in out  # 2 offsets + 3 tiles + activation: ten int32
+    assert "cmsis_nn_transpose_conv_params 48" in out  # conv_params plus the padding_offsets tile
 
 
 def test_layout_identical_to_ns_cmsis_nn(tmp_path, ns_dir):

@@ -131,4 +131,29 @@ typedef struct
     const uint32_t *permutations;
 } cmsis_nn_transpose_params;
 
+/* ---- int16-activation kernels and TRANSPOSE_CONV ------------------------------------------------ */
+
+/** Bias of an int16-activation convolution: int32 entries when is_int32_bias, int64 otherwise; data may be NULL. */
+typedef struct
+{
+    const void *data;
+    const bool is_int32_bias;
+} cmsis_nn_bias_data;
+
+/**
+ * Transpose convolution parameters. input_offset is minus the input zero point, output_offset the
+ * output zero point. padding is the leading padding TFLite computes for the output; padding_offsets
+ * the extra trailing padding (not read by the int8 kernel). dilation must be 1.
+ */
+typedef struct
+{
+    int32_t input_offset;
+    int32_t output_offset;
+    cmsis_nn_tile stride;
+    cmsis_nn_tile padding;
+    cmsis_nn_tile padding_offsets;
+    cmsis_nn_tile dilation;
+    cmsis_nn_activation activation;
+} cmsis_nn_transpose_conv_params;
+
 #endif /* ARM_NN_TYPES_H */

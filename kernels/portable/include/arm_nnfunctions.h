@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* helia-aot portable kernels: the int8 subset of the ns-cmsis-nn v7.29.2 public API, same declarations. */
+/* helia-aot portable kernels: the int8 / int16 subset of the ns-cmsis-nn v7.29.2 public API, same declarations. */
 
 /*
  * Every function declared here is implemented in plain C99 under kernels/portable/src and gives
@@ -132,6 +132,112 @@ arm_cmsis_nn_status arm_convolve_weight_sum(int32_t *vector_sum_buf,
                                             const int32_t lhs_offset,
                                             const int32_t *bias_data);
 
+/* ---- CONV_2D, int16 activations and int8 weights (A16W8) -------------------------------------- */
+
+/* The int16 entries take no input/output offsets (int16 activations are symmetric) and accumulate
+ * in 64 bits. With bias_data->is_int32_bias the bias is int32 and requantization uses the full Q31
+ * multiplier; otherwise the bias is int64 (data may be NULL) and the multiplier is rounded to Q15. */
+arm_cmsis_nn_status arm_convolve_s16(const cmsis_nn_context *ctx,
+                                     const cmsis_nn_conv_params *conv_params,
+                                     const cmsis_nn_per_channel_quant_params *quant_params,
+                                     const cmsis_nn_dims *input_dims,
+                                     const int16_t *input_data,
+                                     const cmsis_nn_dims *filter_dims,
+                                     const int8_t *filter_data,
+                                     const cmsis_nn_dims *bias_dims,
+                                     const cmsis_nn_bias_data *bias_data,
+                                     const cmsis_nn_dims *output_dims,
+                                     int16_t *output_data);
+
+/* Grouped convolution with one input channel per group and output channels == input channels. */
+arm_cmsis_nn_status arm_convolve_s16_group_ch_mult_1(const cmsis_nn_context *ctx,
+                                                     const cmsis_nn_conv_params *conv_params,
+                                                     const cmsis_nn_per_channel_quant_params *quant_params,
+                                                     const cmsis_nn_dims *input_dims,
+                                                     const int16_t *input_data,
+                                                     const cmsis_nn_dims *filter_dims,
+                                                     const int8_t *filter_data,
+                                                     const cmsis_nn_dims *bias_dims,
+                                                     const cmsis_nn_bias_data *bias_data,
+                                                     const cmsis_nn_dims *output_dims,
+                                                     int16_t *output_data);
+
+/* Picks arm_convolve_s16_group_ch_mult_1 or arm_convolve_s16 as ns-cmsis-nn's plain-C build does. */
+arm_cmsis_nn_status arm_convolve_wrapper_s16(const cmsis_nn_context *ctx,
+                                             const cmsis_nn_conv_params *conv_params,
+                                             const cmsis_nn_per_channel_quant_params *quant_params,
+                                             const cmsis_nn_dims *input_dims,
+                                             const int16_t *input_data,
+                                             const cmsis_nn_dims *filter_dims,
+                                             const int8_t *filter_data,
+                                             const cmsis_nn_dims *bias_dims,
+                                             const cmsis_nn_bias_data *bias_data,
+                                             const cmsis_nn_dims *output_dims,
+                                             int16_t *output_data);
+
+int32_t arm_convolve_s16_get_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
+
+int32_t arm_convolve_wrapper_s16_get_buffer_size(const cmsis_nn_conv_params *conv_params,
+                                                 const cmsis_nn_dims *input_dims,
+                                                 const cmsis_nn_dims *filter_dims,
+                                                 const cmsis_nn_dims *output_dims);
+
+int32_t arm_convolve_wrapper_s16_get_buffer_size_dsp(const cmsis_nn_conv_params *conv_params,
+                                                     const cmsis_nn_dims *input_dims,
+                                                     const cmsis_nn_dims *filter_dims,
+                                                     const cmsis_nn_dims *output_dims);
+
+int32_t arm_convolve_wrapper_s16_get_buffer_size_mve(const cmsis_nn_conv_params *conv_params,
+                                                     const cmsis_nn_dims *input_dims,
+                                                     const cmsis_nn_dims *filter_dims,
+                                                     const cmsis_nn_dims *output_dims);
+
+/* ---- TRANSPOSE_CONV (int8) ------------------------------------------------------------------------ */
+
+/* out[oy, ox] gathers in[iy, ix] * filter[ky, kx] over oy = iy*stride_h + ky - padding.h (and the same
+ * along x). Dilation must be 1 (ARG_ERROR otherwise). output_ctx is never read. */
+arm_cmsis_nn_status arm_transpose_conv_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_context *output_ctx,
+                                          const cmsis_nn_transpose_conv_params *transpose_conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
+/* Same result as arm_transpose_conv_s8; ns-cmsis-nn may run it as a convolution of the upscaled input. */
+arm_cmsis_nn_status arm_transpose_conv_wrapper_s8(const cmsis_nn_context *ctx,
+                                                  const cmsis_nn_context *weight_sum_ctx,
+                                                  const cmsis_nn_context *reverse_conv_ctx,
+                                                  const cmsis_nn_transpose_conv_params *transpose_conv_params,
+                                                  const cmsis_nn_per_channel_quant_params *quant_params,
+                                                  const cmsis_nn_dims *input_dims,
+                                                  const int8_t *input_data,
+                                                  const cmsis_nn_dims *filter_dims,
+                                                  const int8_t *filter_data,
+                                                  const cmsis_nn_dims *bias_dims,
+                                                  const int32_t *bias_data,
+                                                  const cmsis_nn_dims *output_dims,
+                                                  int8_t *output_data);
+
+int32_t arm_transpose_conv_s8_get_buffer_size(const cmsis_nn_transpose_conv_params *transposed_conv_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const cmsis_nn_dims *out_dims);
+
+int32_t arm_transpose_conv_s8_get_reverse_conv_buffer_size(const cmsis_nn_transpose_conv_params *transposed_conv_params,
+                                                           const cmsis_nn_dims *input_dims,
+                                                           const cmsis_nn_dims *filter_dims);
+
+int32_t arm_transpose_conv_s8_get_buffer_size_mve(const cmsis_nn_transpose_conv_params *transposed_conv_params,
+                                                  const cmsis_nn_dims *input_dims,
+                                                  const cmsis_nn_dims *filter_dims,
+                                                  const cmsis_nn_dims *out_dims);
+
 /* ---- DEPTHWISE_CONV_2D -------------------------------------------------------------------- */
 
 arm_cmsis_nn_status arm_depthwise_conv_s8(const cmsis_nn_context *ctx,
@@ -212,6 +318,63 @@ arm_cmsis_nn_status arm_depthwise_convolve_weight_sum(int32_t *vector_sum_buf,
                                                       const int32_t lhs_offset,
                                                       const int32_t *bias_data);
 
+/* ---- DEPTHWISE_CONV_2D, int16 activations and int8 weights (A16W8) ----------------------------- */
+
+/* No offsets; int64 bias (may be NULL); 64-bit accumulators requantized with the Q15-rounded multiplier. */
+arm_cmsis_nn_status arm_depthwise_conv_s16(const cmsis_nn_context *ctx,
+                                           const cmsis_nn_dw_conv_params *dw_conv_params,
+                                           const cmsis_nn_per_channel_quant_params *quant_params,
+                                           const cmsis_nn_dims *input_dims,
+                                           const int16_t *input_data,
+                                           const cmsis_nn_dims *filter_dims,
+                                           const int8_t *filter_data,
+                                           const cmsis_nn_dims *bias_dims,
+                                           const int64_t *bias_data,
+                                           const cmsis_nn_dims *output_dims,
+                                           int16_t *output_data);
+
+/* Channel multiplier 1 and a kernel of fewer than 512 taps, else ARG_ERROR. */
+arm_cmsis_nn_status arm_depthwise_conv_fast_s16(const cmsis_nn_context *ctx,
+                                                const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                const cmsis_nn_per_channel_quant_params *quant_params,
+                                                const cmsis_nn_dims *input_dims,
+                                                const int16_t *input_data,
+                                                const cmsis_nn_dims *filter_dims,
+                                                const int8_t *filter_data,
+                                                const cmsis_nn_dims *bias_dims,
+                                                const int64_t *bias_data,
+                                                const cmsis_nn_dims *output_dims,
+                                                int16_t *output_data);
+
+arm_cmsis_nn_status arm_depthwise_conv_wrapper_s16(const cmsis_nn_context *ctx,
+                                                   const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                   const cmsis_nn_per_channel_quant_params *quant_params,
+                                                   const cmsis_nn_dims *input_dims,
+                                                   const int16_t *input_data,
+                                                   const cmsis_nn_dims *filter_dims,
+                                                   const int8_t *filter_data,
+                                                   const cmsis_nn_dims *bias_dims,
+                                                   const int64_t *bias_data,
+                                                   const cmsis_nn_dims *output_dims,
+                                                   int16_t *output_data);
+
+int32_t arm_depthwise_conv_fast_s16_get_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
+
+int32_t arm_depthwise_conv_wrapper_s16_get_buffer_size(const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                       const cmsis_nn_dims *input_dims,
+                                                       const cmsis_nn_dims *filter_dims,
+                                                       const cmsis_nn_dims *output_dims);
+
+int32_t arm_depthwise_conv_wrapper_s16_get_buffer_size_dsp(const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                           const cmsis_nn_dims *input_dims,
+                                                           const cmsis_nn_dims *filter_dims,
+                                                           const cmsis_nn_dims *output_dims);
+
+int32_t arm_depthwise_conv_wrapper_s16_get_buffer_size_mve(const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                           const cmsis_nn_dims *input_dims,
+                                                           const cmsis_nn_dims *filter_dims,
+                                                           const cmsis_nn_dims *output_dims);
+
 /* ---- FULLY_CONNECTED ---------------------------------------------------------------------- */
 
 arm_cmsis_nn_status arm_fully_connected_s8(const cmsis_nn_context *ctx,
@@ -265,6 +428,57 @@ int32_t arm_fully_connected_s8_get_buffer_size_mve(const cmsis_nn_dims *filter_d
 
 int32_t arm_fully_connected_s8_get_buffer_size_dsp(const cmsis_nn_dims *filter_dims);
 
+/* ---- FULLY_CONNECTED, int16 activations and int8 weights (A16W8) ------------------------------- */
+
+/* No offsets (fc_params offsets are ignored); int64 bias (may be NULL); Q15-rounded multipliers. */
+arm_cmsis_nn_status arm_fully_connected_s16(const cmsis_nn_context *ctx,
+                                            const cmsis_nn_fc_params *fc_params,
+                                            const cmsis_nn_per_tensor_quant_params *quant_params,
+                                            const cmsis_nn_dims *input_dims,
+                                            const int16_t *input_data,
+                                            const cmsis_nn_dims *filter_dims,
+                                            const int8_t *filter_data,
+                                            const cmsis_nn_dims *bias_dims,
+                                            const int64_t *bias_data,
+                                            const cmsis_nn_dims *output_dims,
+                                            int16_t *output_data);
+
+arm_cmsis_nn_status arm_fully_connected_per_channel_s16(const cmsis_nn_context *ctx,
+                                                        const cmsis_nn_fc_params *fc_params,
+                                                        const cmsis_nn_per_channel_quant_params *quant_params,
+                                                        const cmsis_nn_dims *input_dims,
+                                                        const int16_t *input_data,
+                                                        const cmsis_nn_dims *filter_dims,
+                                                        const int8_t *filter_data,
+                                                        const cmsis_nn_dims *bias_dims,
+                                                        const int64_t *bias_data,
+                                                        const cmsis_nn_dims *output_dims,
+                                                        int16_t *output_data);
+
+arm_cmsis_nn_status arm_fully_connected_wrapper_s16(const cmsis_nn_context *ctx,
+                                                    const cmsis_nn_fc_params *fc_params,
+                                                    const cmsis_nn_quant_params *quant_params,
+                                                    const cmsis_nn_dims *input_dims,
+                                                    const int16_t *input_data,
+                                                    const cmsis_nn_dims *filter_dims,
+                                                    const int8_t *filter_data,
+                                                    const cmsis_nn_dims *bias_dims,
+                                                    const int64_t *bias_data,
+                                                    const cmsis_nn_dims *output_dims,
+                                                    int16_t *output_data);
+
+int32_t arm_fully_connected_s16_get_buffer_size(const cmsis_nn_dims *filter_dims);
+
+int32_t arm_fully_connected_s16_get_buffer_size_dsp(const cmsis_nn_dims *filter_dims);
+
+int32_t arm_fully_connected_s16_get_buffer_size_mve(const cmsis_nn_dims *filter_dims);
+
+int32_t arm_fully_connected_per_channel_s16_get_buffer_size(const cmsis_nn_dims *filter_dims);
+
+int32_t arm_fully_connected_per_channel_s16_get_buffer_size_dsp(const cmsis_nn_dims *filter_dims);
+
+int32_t arm_fully_connected_per_channel_s16_get_buffer_size_mve(const cmsis_nn_dims *filter_dims);
+
 /* ---- AVERAGE_POOL_2D / MAX_POOL_2D ---------------------------------------------------------- */
 
 arm_cmsis_nn_status arm_avgpool_s8(const cmsis_nn_context *ctx,
@@ -288,6 +502,31 @@ arm_cmsis_nn_status arm_max_pool_s8(const cmsis_nn_context *ctx,
                                     const cmsis_nn_dims *filter_dims,
                                     const cmsis_nn_dims *output_dims,
                                     int8_t *output_data);
+
+/* ---- AVERAGE_POOL_2D / MAX_POOL_2D, int16 -------------------------------------------------------- */
+
+arm_cmsis_nn_status arm_avgpool_s16(const cmsis_nn_context *ctx,
+                                    const cmsis_nn_pool_params *pool_params,
+                                    const cmsis_nn_dims *input_dims,
+                                    const int16_t *input_data,
+                                    const cmsis_nn_dims *filter_dims,
+                                    const cmsis_nn_dims *output_dims,
+                                    int16_t *output_data);
+
+int32_t arm_avgpool_s16_get_buffer_size(const int dim_dst_width, const int ch_src);
+
+int32_t arm_avgpool_s16_get_buffer_size_dsp(const int dim_dst_width, const int ch_src);
+
+int32_t arm_avgpool_s16_get_buffer_size_mve(const int dim_dst_width, const int ch_src);
+
+/* The activation range is taken as int16 values, as in ns-cmsis-nn. */
+arm_cmsis_nn_status arm_max_pool_s16(const cmsis_nn_context *ctx,
+                                     const cmsis_nn_pool_params *pool_params,
+                                     const cmsis_nn_dims *input_dims,
+                                     const int16_t *input_data,
+                                     const cmsis_nn_dims *filter_dims,
+                                     const cmsis_nn_dims *output_dims,
+                                     int16_t *output_data);
 
 /* ---- SOFTMAX -------------------------------------------------------------------------------- */
 

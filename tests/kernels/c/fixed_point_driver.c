@@ -75,6 +75,20 @@ int main(void)
             const int16_t x = (int16_t)rd();
             result = helia_saturating_shift_left_s16(x, (int32_t)rd());
         }
+        else if (strcmp(name, "requantize_s64") == 0)
+        {
+            const int64_t x = (int64_t)rd();
+            const int32_t m = (int32_t)rd();
+            result = helia_requantize_s64(x, helia_reduce_multiplier(m), (int32_t)rd()); /* m: the Q31 multiplier */
+        }
+        else if (strcmp(name, "reduce_multiplier") == 0)
+        {
+            result = helia_reduce_multiplier((int32_t)rd());
+        }
+        else if (strcmp(name, "wrap_s32") == 0)
+        {
+            result = helia_wrap_s32((int64_t)rd());
+        }
         else
         {
             fprintf(stderr, "fixed_point_driver: unknown helper %s\n", name);

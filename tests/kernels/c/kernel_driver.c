@@ -131,6 +131,85 @@ static void print_size(int32_t size)
     printf("0 1 %ld\n", (long)size);
 }
 
+/* ---- int16 / int64 operands (int16-activation kernels) ------------------------------------------ */
+
+static int64_t rd_i64(void)
+{
+    long long v;
+    if (scanf("%lld", &v) != 1)
+    {
+        fail("expected an integer");
+    }
+    return (int64_t)v;
+}
+
+static int16_t *rd_s16(int32_t *count)
+{
+    const int32_t n = rd();
+    int16_t *a = malloc((size_t)(n > 0 ? n : 1) * sizeof(int16_t));
+    if (a == NULL)
+    {
+        fail("out of memory");
+    }
+    for (int32_t i = 0; i < n; ++i)
+    {
+        a[i] = (int16_t)rd();
+    }
+    if (count != NULL)
+    {
+        *count = n;
+    }
+    return a;
+}
+
+/* Returns NULL for an empty array (optional int64 bias). */
+static int64_t *rd_s64(int32_t *count)
+{
+    const int32_t n = rd();
+    int64_t *a = NULL;
+    if (n > 0)
+    {
+        a = malloc((size_t)n * sizeof(int64_t));
+        if (a == NULL)
+        {
+            fail("out of memory");
+        }
+        for (int32_t i = 0; i < n; ++i)
+        {
+            a[i] = rd_i64();
+        }
+    }
+    if (count != NULL)
+    {
+        *count = n;
+    }
+    return a;
+}
+
+static int16_t *new_output_s16(int32_t count)
+{
+    int16_t *out = malloc((size_t)(count > 0 ? count : 1) * sizeof(int16_t));
+    if (out == NULL)
+    {
+        fail("out of memory");
+    }
+    for (int32_t i = 0; i < count; ++i)
+    {
+        out[i] = (int16_t)(0x5A5A ^ (i & 0x7FFF));
+    }
+    return out;
+}
+
+static void print_s16(int32_t status, const int16_t *values, int32_t count)
+{
+    printf("%d %d", (int)status, (int)count);
+    for (int32_t i = 0; i < count; ++i)
+    {
+        printf(" %d", (int)values[i]);
+    }
+    printf("\n");
+}
+
 /* Scratch for one call: NULL for the portable kernels, a junk-filled buffer of `size` bytes otherwise. */
 static cmsis_nn_context scratch(int32_t size)
 {
@@ -835,11 +914,424 @@ static void run_unary(const char *name, int n)
     free(out);
 }
 
+/* ---- int16-activation kernels (A16W8) and TRANSPOSE_CONV ----------------------------------------- */
+
+/*
+ * Records for these functions follow the int8 layouts above with int16 activation arrays (printed
+ * back as int16) and, except for arm_convolve*_s16 with an int32 bias, int64 bias arrays. The int16
+ * CONV_2D records carry one extra integer before the arrays: the bias kind (see run_conv_s16).
+ */
+
+/* Operands after the dimensions: int16 input, int8 filter, bias (int32 or int64 entries), multipliers, shifts. */
+typedef struct
+{
+    int16_t *input;
+    int8_t *filter;
+    void *bias; /* NULL when the record's bias array is empty */
+    int32_t *mult;
+    int32_t *shift;
+    cmsis_nn_dims bias_dims;
+} s16_operands;
+
+static s16_operands rd_s16_operands(int bias_is_int32)
+{
+    s16_operands o;
+    int32_t bias_count = 0;
+    o.input = rd_s16(NULL);
+    o.filter = rd_s8(NULL);
+    o.bias = bias_is_int32 ? (void *)rd_s32(&bias_count) : (void *)rd_s64(&bias_count);
+    o.mult = rd_s32(NULL);
+    o.shift = rd_s32(NULL);
+    o.bias_dims.n = 1;
+    o.bias_dims.h = 1;
+    o.bias_dims.w = 1;
+    o.bias_dims.c = bias_count;
+    return o;
+}
+
+static void free_s16_operands(s16_operands *o)
+{
+    free(o->input);
+    free(o->filter);
+    free(o->bias);
+    free(o->mult);
+    free(o->shift);
+}
+
+/* bias_kind: 1 an int32 bias struct, 0 an int64 bias struct, -1 a NULL struct pointer. */
+static void run_conv_s16(const char *name)
+{
+    cmsis_nn_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    rd_conv_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    const int32_t bias_kind = rd();
+    s16_operands o = rd_s16_operands(bias_kind == 1);
+    const cmsis_nn_bias_data bias = {o.bias, bias_kind == 1};
+    const cmsis_nn_bias_data *bias_arg = bias_kind == -1 ? NULL : &bias;
+    const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
+    const int32_t out_count = volume(&out_d);
+    int16_t *out = new_output_s16(out_count);
+    cmsis_nn_context ctx;
+    arm_cmsis_nn_status status;
+    if (strcmp(name, "arm_convolve_s16") == 0)
+    {
+        ctx = scratch(arm_convolve_s16_get_buffer_size(&in_d, &f_d));
+        status = arm_convolve_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, bias_arg, &out_d, out);
+    }
+    else if (strcmp(name, "arm_convolve_s16_group_ch_mult_1") == 0)
+    {
+        ctx = scratch(0);
+        status = arm_convolve_s16_group_ch_mult_1(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, bias_arg,
+                                                  &out_d, out);
+    }
+    else
+    {
+        ctx = scratch(arm_convolve_wrapper_s16_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        status =
+            arm_convolve_wrapper_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, bias_arg, &out_d, out);
+    }
+    print_s16(status, out, out_count);
+    free(ctx.buf);
+    free_s16_operands(&o);
+    free(out);
+}
+
+static void run_depthwise_s16(const char *name)
+{
+    cmsis_nn_dw_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    rd_dw_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    s16_operands o = rd_s16_operands(0);
+    const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
+    const int32_t out_count = volume(&out_d);
+    int16_t *out = new_output_s16(out_count);
+    cmsis_nn_context ctx;
+    arm_cmsis_nn_status status;
+    if (strcmp(name, "arm_depthwise_conv_s16") == 0)
+    {
+        ctx = scratch(0);
+        status = arm_depthwise_conv_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
+    }
+    else if (strcmp(name, "arm_depthwise_conv_fast_s16") == 0)
+    {
+        ctx = scratch(arm_depthwise_conv_fast_s16_get_buffer_size(&in_d, &f_d));
+        status =
+            arm_depthwise_conv_fast_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
+    }
+    else
+    {
+        ctx = scratch(arm_depthwise_conv_wrapper_s16_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        status = arm_depthwise_conv_wrapper_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
+                                                &out_d, out);
+    }
+    print_s16(status, out, out_count);
+    free(ctx.buf);
+    free_s16_operands(&o);
+    free(out);
+}
+
+static void run_fully_connected_s16(const char *name)
+{
+    cmsis_nn_fc_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    p.input_offset = rd();
+    p.filter_offset = rd();
+    p.output_offset = rd();
+    p.activation.min = rd();
+    p.activation.max = rd();
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    const int32_t is_per_channel = rd();
+    s16_operands o = rd_s16_operands(0);
+    const int32_t out_count = in_d.n * out_d.c;
+    int16_t *out = new_output_s16(out_count);
+    /* ns-cmsis-nn's per-channel entry keeps its reduced multipliers in ctx; the per-tensor one needs none. */
+    cmsis_nn_context ctx = scratch(arm_fully_connected_per_channel_s16_get_buffer_size(&f_d));
+    arm_cmsis_nn_status status;
+    if (strcmp(name, "arm_fully_connected_s16") == 0)
+    {
+        const cmsis_nn_per_tensor_quant_params q = {o.mult[0], o.shift[0]};
+        status = arm_fully_connected_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
+    }
+    else if (strcmp(name, "arm_fully_connected_per_channel_s16") == 0)
+    {
+        const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
+        status = arm_fully_connected_per_channel_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
+                                                     &out_d, out);
+    }
+    else
+    {
+        const cmsis_nn_quant_params q = {o.mult, o.shift, is_per_channel};
+        status =
+            arm_fully_connected_wrapper_s16(&ctx, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias, &out_d, out);
+    }
+    print_s16(status, out, out_count);
+    free(ctx.buf);
+    free_s16_operands(&o);
+    free(out);
+}
+
+static void run_pool_s16(const char *name)
+{
+    cmsis_nn_pool_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    p.stride.w = rd();
+    p.stride.h = rd();
+    p.padding.w = rd();
+    p.padding.h = rd();
+    p.activation.min = rd();
+    p.activation.max = rd();
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    int16_t *input = rd_s16(NULL);
+    const int32_t out_count = volume(&out_d);
+    int16_t *out = new_output_s16(out_count);
+    cmsis_nn_context ctx;
+    arm_cmsis_nn_status status;
+    if (strcmp(name, "arm_avgpool_s16") == 0)
+    {
+        ctx = scratch(arm_avgpool_s16_get_buffer_size(out_d.w, in_d.c));
+        status = arm_avgpool_s16(&ctx, &p, &in_d, input, &f_d, &out_d, out);
+    }
+    else
+    {
+        ctx = scratch(0);
+        status = arm_max_pool_s16(&ctx, &p, &in_d, input, &f_d, &out_d, out);
+    }
+    print_s16(status, out, out_count);
+    free(ctx.buf);
+    free(input);
+    free(out);
+}
+
+static void rd_transpose_conv_params(cmsis_nn_transpose_conv_params *p)
+{
+    p->input_offset = rd();
+    p->output_offset = rd();
+    p->stride.w = rd();
+    p->stride.h = rd();
+    p->padding.w = rd();
+    p->padding.h = rd();
+    p->padding_offsets.w = rd();
+    p->padding_offsets.h = rd();
+    p->dilation.w = rd();
+    p->dilation.h = rd();
+    p->activation.min = rd();
+    p->activation.max = rd();
+}
+
+static void run_transpose_conv(const char *name)
+{
+    cmsis_nn_transpose_conv_params p;
+    cmsis_nn_dims in_d, f_d, out_d;
+    rd_transpose_conv_params(&p);
+    rd_dims(&in_d);
+    rd_dims(&f_d);
+    rd_dims(&out_d);
+    weighted_operands o = rd_weighted_operands();
+    const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
+    const int32_t out_count = volume(&out_d);
+    int8_t *out = new_output(out_count);
+    cmsis_nn_context ctx = scratch(arm_transpose_conv_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
+    cmsis_nn_context weight_sum = scratch(arm_convolve_s8_get_weights_sum_size(&out_d));
+    cmsis_nn_context reverse_conv = scratch(arm_transpose_conv_s8_get_reverse_conv_buffer_size(&p, &in_d, &f_d));
+    arm_cmsis_nn_status status;
+    if (strcmp(name, "arm_transpose_conv_s8") == 0)
+    {
+        status = arm_transpose_conv_s8(&ctx, &reverse_conv, &p, &q, &in_d, o.input, &f_d, o.filter, &o.bias_dims, o.bias,
+                                       &out_d, out);
+    }
+    else
+    {
+        status = arm_transpose_conv_wrapper_s8(&ctx, &weight_sum, &reverse_conv, &p, &q, &in_d, o.input, &f_d, o.filter,
+                                               &o.bias_dims, o.bias, &out_d, out);
+    }
+    print_s8(status, out, out_count);
+    free(ctx.buf);
+    free(weight_sum.buf);
+    free(reverse_conv.buf);
+    free_weighted_operands(&o);
+    free(out);
+}
+
+/* Sizer records: the parameters of the matching kernel record, up to and including its dimensions. */
+static void run_a16w8_sizer(const char *name)
+{
+    cmsis_nn_dims in_d, f_d, out_d;
+    if (strncmp(name, "arm_convolve", 12) == 0)
+    {
+        cmsis_nn_conv_params p;
+        rd_conv_params(&p);
+        rd_dims(&in_d);
+        rd_dims(&f_d);
+        rd_dims(&out_d);
+        if (strcmp(name, "arm_convolve_s16_get_buffer_size") == 0)
+        {
+            print_size(arm_convolve_s16_get_buffer_size(&in_d, &f_d));
+        }
+        else if (strcmp(name, "arm_convolve_wrapper_s16_get_buffer_size") == 0)
+        {
+            print_size(arm_convolve_wrapper_s16_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        }
+        else if (strcmp(name, "arm_convolve_wrapper_s16_get_buffer_size_dsp") == 0)
+        {
+            print_size(arm_convolve_wrapper_s16_get_buffer_size_dsp(&p, &in_d, &f_d, &out_d));
+        }
+        else
+        {
+            print_size(arm_convolve_wrapper_s16_get_buffer_size_mve(&p, &in_d, &f_d, &out_d));
+        }
+    }
+    else if (strncmp(name, "arm_depthwise", 13) == 0)
+    {
+        cmsis_nn_dw_conv_params p;
+        rd_dw_params(&p);
+        rd_dims(&in_d);
+        rd_dims(&f_d);
+        rd_dims(&out_d);
+        if (strcmp(name, "arm_depthwise_conv_fast_s16_get_buffer_size") == 0)
+        {
+            print_size(arm_depthwise_conv_fast_s16_get_buffer_size(&in_d, &f_d));
+        }
+        else if (strcmp(name, "arm_depthwise_conv_wrapper_s16_get_buffer_size") == 0)
+        {
+            print_size(arm_depthwise_conv_wrapper_s16_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        }
+        else if (strcmp(name, "arm_depthwise_conv_wrapper_s16_get_buffer_size_dsp") == 0)
+        {
+            print_size(arm_depthwise_conv_wrapper_s16_get_buffer_size_dsp(&p, &in_d, &f_d, &out_d));
+        }
+        else
+        {
+            print_size(arm_depthwise_conv_wrapper_s16_get_buffer_size_mve(&p, &in_d, &f_d, &out_d));
+        }
+    }
+    else if (strncmp(name, "arm_fully_connected", 19) == 0)
+    {
+        rd_dims(&f_d);
+        if (strcmp(name, "arm_fully_connected_s16_get_buffer_size") == 0)
+        {
+            print_size(arm_fully_connected_s16_get_buffer_size(&f_d));
+        }
+        else if (strcmp(name, "arm_fully_connected_s16_get_buffer_size_dsp") == 0)
+        {
+            print_size(arm_fully_connected_s16_get_buffer_size_dsp(&f_d));
+        }
+        else if (strcmp(name, "arm_fully_connected_s16_get_buffer_size_mve") == 0)
+        {
+            print_size(arm_fully_connected_s16_get_buffer_size_mve(&f_d));
+        }
+        else if (strcmp(name, "arm_fully_connected_per_channel_s16_get_buffer_size") == 0)
+        {
+            print_size(arm_fully_connected_per_channel_s16_get_buffer_size(&f_d));
+        }
+        else if (strcmp(name, "arm_fully_connected_per_channel_s16_get_buffer_size_dsp") == 0)
+        {
+            print_size(arm_fully_connected_per_channel_s16_get_buffer_size_dsp(&f_d));
+        }
+        else
+        {
+            print_size(arm_fully_connected_per_channel_s16_get_buffer_size_mve(&f_d));
+        }
+    }
+    else if (strncmp(name, "arm_avgpool", 11) == 0)
+    {
+        const int width = rd();
+        const int channels = rd();
+        if (strcmp(name, "arm_avgpool_s16_get_buffer_size") == 0)
+        {
+            print_size(arm_avgpool_s16_get_buffer_size(width, channels));
+        }
+        else if (strcmp(name, "arm_avgpool_s16_get_buffer_size_dsp") == 0)
+        {
+            print_size(arm_avgpool_s16_get_buffer_size_dsp(width, channels));
+        }
+        else
+        {
+            print_size(arm_avgpool_s16_get_buffer_size_mve(width, channels));
+        }
+    }
+    else
+    {
+        cmsis_nn_transpose_conv_params p;
+        rd_transpose_conv_params(&p);
+        rd_dims(&in_d);
+        rd_dims(&f_d);
+        rd_dims(&out_d);
+        if (strcmp(name, "arm_transpose_conv_s8_get_buffer_size") == 0)
+        {
+            print_size(arm_transpose_conv_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
+        }
+        else if (strcmp(name, "arm_transpose_conv_s8_get_buffer_size_mve") == 0)
+        {
+            print_size(arm_transpose_conv_s8_get_buffer_size_mve(&p, &in_d, &f_d, &out_d));
+        }
+        else
+        {
+            print_size(arm_transpose_conv_s8_get_reverse_conv_buffer_size(&p, &in_d, &f_d));
+        }
+    }
+}
+
+/* Runs the record if it calls an int16-activation or TRANSPOSE_CONV function; returns 0 otherwise. */
+static int run_a16w8_record(const char *name)
+{
+    if (strstr(name, "buffer_size") != NULL)
+    {
+        if (strstr(name, "_s16") == NULL && strncmp(name, "arm_transpose_conv", 18) != 0)
+        {
+            return 0;
+        }
+        run_a16w8_sizer(name);
+    }
+    else if (strcmp(name, "arm_convolve_s16") == 0 || strcmp(name, "arm_convolve_s16_group_ch_mult_1") == 0 ||
+             strcmp(name, "arm_convolve_wrapper_s16") == 0)
+    {
+        run_conv_s16(name);
+    }
+    else if (strcmp(name, "arm_depthwise_conv_s16") == 0 || strcmp(name, "arm_depthwise_conv_fast_s16") == 0 ||
+             strcmp(name, "arm_depthwise_conv_wrapper_s16") == 0)
+    {
+        run_depthwise_s16(name);
+    }
+    else if (strcmp(name, "arm_fully_connected_s16") == 0 || strcmp(name, "arm_fully_connected_per_channel_s16") == 0 ||
+             strcmp(name, "arm_fully_connected_wrapper_s16") == 0)
+    {
+        run_fully_connected_s16(name);
+    }
+    else if (strcmp(name, "arm_avgpool_s16") == 0 || strcmp(name, "arm_max_pool_s16") == 0)
+    {
+        run_pool_s16(name);
+    }
+    else if (strcmp(name, "arm_transpose_conv_s8") == 0 || strcmp(name, "arm_transpose_conv_wrapper_s8") == 0)
+    {
+        run_transpose_conv(name);
+    }
+    else
+    {
+        return 0;
+    }
+    return 1;
+}
+
 int main(void)
 {
     char name[128];
     while (scanf("%127s", name) == 1)
     {
+        if (run_a16w8_record(name))
+        {
+            fflush(stdout);
+            continue;
+        }
         if (strstr(name, "_get_buffer_size") != NULL || strcmp(name, "arm_convolve_s8_get_weights_sum_size") == 0)
         {
             if (strncmp(name, "arm_convolve", 12) == 0)

@@ -80,6 +80,37 @@ int32_t helia_requantize(int32_t x, int32_t multiplier, int32_t shift)
     return helia_rounding_divide_by_pot(scaled, right_shift);
 }
 
+int32_t helia_wrap_s32(int64_t x)
+{
+    const uint32_t low = (uint32_t)x; /* modulo 2^32, well defined */
+    return low <= (uint32_t)INT32_MAX ? (int32_t)low : (int32_t)(low - 0x80000000u) + INT32_MIN;
+}
+
+int32_t helia_reduce_multiplier(int32_t multiplier)
+{
+    return multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+}
+
+int32_t helia_requantize_s64(int64_t x, int32_t reduced_multiplier, int32_t shift)
+{
+    /* Product in Q(15 - shift) with one extra bit kept for the rounding step below. */
+    const uint64_t product = (uint64_t)x * (uint64_t)(int64_t)reduced_multiplier; /* wraps like the int64 product */
+    const int64_t signed_product = (int64_t)product;
+    int64_t scaled;
+    if (shift <= 14)
+    {
+        const int32_t right = 14 - shift > 63 ? 63 : 14 - shift;
+        scaled = signed_product >> right;
+    }
+    else
+    {
+        const int32_t left = shift - 14 > 63 ? 63 : shift - 14;
+        scaled = (int64_t)(product << left);
+    }
+    /* Truncate to 32 bits, add the rounding half and drop the extra bit, all in 32-bit arithmetic. */
+    return helia_wrap_s32((int64_t)helia_wrap_s32(scaled) + 1) >> 1;
+}
+
 /* exp(-2^k / 4) for k = 0..6 in Q0.31: the factors for each whole quarter step of the input. */
 static const int32_t exp_of_minus_quarter_steps[7] = {
     1672461947, /* exp(-1/4) */

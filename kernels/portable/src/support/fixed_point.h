@@ -28,6 +28,25 @@ int32_t helia_saturating_mul_by_pot(int32_t x, int32_t exponent);
  */
 int32_t helia_requantize(int32_t x, int32_t multiplier, int32_t shift);
 
+/* ---- int64 accumulators (the int16-activation kernels) ---- */
+
+/* x modulo 2^32 as a signed value: what a 32-bit accumulator holds after wrapping. */
+int32_t helia_wrap_s32(int64_t x);
+
+/*
+ * The Q15 multiplier ns-cmsis-nn's int64-accumulator kernels use in place of the Q31 one:
+ * rounded to its top 16 bits, capped at 0x7FFF.
+ */
+int32_t helia_reduce_multiplier(int32_t multiplier);
+
+/*
+ * Requantize an int64 accumulator by a reduced (Q15) multiplier and shift:
+ * round(x * m / 2^(15 - shift)), ties towards +infinity, kept to 32 bits as ns-cmsis-nn does
+ * (the value is truncated to 32 bits before the final rounding halving). Meant for shift <= 14,
+ * the range ns-cmsis-nn defines; larger shifts scale up instead of being undefined.
+ */
+int32_t helia_requantize_s64(int64_t x, int32_t reduced_multiplier, int32_t shift);
+
 /* Plain (wrapping) left shift of a signed value, without the undefined behaviour of << on negatives. */
 int32_t helia_shift_left(int32_t x, int32_t shift);
 
