@@ -7,7 +7,7 @@ import numpy as np
 
 from ..cmsis_nn_sizes import ConvGeometry
 from ..ir import Tensor
-from ..quant import activation_range, quantize_multiplier
+from ..quant import activation_range, f32, quantize_multiplier
 from .base import ANY, INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant
 
 
@@ -246,13 +246,17 @@ class AliasLowering(OpLowering):
 
 class ClampLowering(OpLowering):
     """RELU and RELU6, int8: arm_clamp_s8 when the scales match, else arm_requantize_s8_s8 then an
-    in-place clamp. Subclasses name their op_types and `activation`."""
+    in-place clamp; int16 likewise on the s16 entries, RELU in one arm_relu_s16 pass. Subclasses name
+    their op_types and `activation`."""
 
     activation = ""
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
                 entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2",
                 notes=("input and output shapes equal",)),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
+                entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
+                lower="lower_int16", notes=("input and output shapes equal",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -267,6 +271,21 @@ class ClampLowering(OpLowering):
                        params=dict(input=x.index, output=y.index, size=y.num_elements, requantize=not same,
                                    mult=mult, shift=shift, input_zp=x.quant.zero_point,
                                    output_zp=y.quant.zero_point, act_min=act_min, act_max=act_max))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """LiteRT's int16 ReluX: requantize by input/output scale (a float32 quotient), clamp to the
+        activation's range. Equal scales: a clamp alone. RELU's range starts at the output zero point
+        (0), which is exactly arm_relu_s16's lower bound, so it needs one pass."""
+        x, y = ctx.inp(0), ctx.out(0)
+        act_min, act_max = activation_range(self.activation, y.quant.scale, 0, *dtype_range("int16"))
+        if x.quant.scale == y.quant.scale:
+            entry = "arm_clamp_s16"
+        else:
+            entry = "arm_relu_s16" if self.activation == "RELU" else "arm_requantize_s16_s16"
+        mult, shift = quantize_multiplier(f32(f32(x.quant.scale) / f32(y.quant.scale)))
+        return Lowered(entry=entry,
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift,
+                                   act_min=act_min, act_max=act_max))
 
 
 def check_filter_rank(ctx: OpContext, w: Tensor) -> None:
@@ -303,3 +322,120 @@ def int64_bias(b: Tensor | None) -> list[ConstArray]:
         return []
     return [ConstArray("bias64", "int64_t", np.asarray(b.data, dtype=np.int64).reshape(-1),
                        f"bias '{b.name}' widened to int64 for the s16 kernel")]
+
+
+# ---- int16 helpers: LiteRT's int16 Prepare arithmetic (ADD/SUB, LOGISTIC/TANH, SOFTMAX) ----
+
+Q31_HALF = 1 << 30  # the fixed-point multiplier of 0.5 (or of 1.0 with shift 1)
+
+
+def checked_log2(x: float) -> tuple[bool, int]:
+    """TFLite's CheckedLog2, in float32 as it computes: (log2 of x rounds to an integer within 1e-3,
+    that integer). Decides LiteRT's power-of-two ("POT") int16 paths."""
+    x_log2 = np.float32(np.log(np.float32(x))) * (np.float32(1.0) / np.float32(np.log(np.float32(2.0))))
+    rounded = np.float32(round_half_away(float(x_log2)))
+    return bool(abs(np.float32(x_log2 - rounded)) < np.float32(1e-3)), int(rounded)
+
+
+def round_half_away(x: float) -> float:
+    """std::round on a double (half away from zero), exact for every double."""
+    a = abs(x)
+    r = float(np.floor(a))
+    if a - r >= 0.5:
+        r += 1.0
+    return r if x >= 0 else -r
+
+
+def add_sub_s16_params(ctx: OpContext) -> dict:
+    """ADD/SUB int16 parameters for arm_elementwise_{add,sub}_s16 / arm_{add,sub}_s16.
+
+    General scales (the converter writes pot_scale_int16 false): TFLite's rescaling with a left shift
+    of 15, both inputs to twice the larger scale. pot_scale_int16 true with power-of-two scales selects
+    LiteRT's narrow path instead: the input with the smaller scale is rounding-shifted right, added to
+    the other as is, and the sum saturated. The s16 kernels compute that exactly with left shift 1 and
+    multipliers 0.5 (shift -k for a right shift by k) on the inputs, 1.0 on the sum."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    op = ctx.op.op_type
+    act_min, act_max = fused_activation(ctx, y)
+    p = dict(input1=a.index, input2=b.index, output=y.index,
+             input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
+             broadcast=tuple(a.shape) != tuple(b.shape), size=y.num_elements, act_min=act_min, act_max=act_max)
+    logs = [checked_log2(t.quant.scale) for t in (a, b, y)]
+    if ctx.options("pot_scale_int16", False) is True and all(pot for pot, _ in logs):
+        shifts = [logs[0][1] - logs[2][1], logs[1][1] - logs[2][1]]
+        if 0 not in shifts or max(shifts) > 0 or min(shifts) < -31:
+            raise ctx.error(f"pot_scale_int16 with power-of-two scales: one input must share the output scale and "
+                            f"the other be no coarser (input scales 2^{logs[0][1]}, 2^{logs[1][1]}, output "
+                            f"2^{logs[2][1]})", y, "Export with pot_scale_int16 false (general int16 scales)")
+        if op == "ADD" and p["broadcast"]:
+            raise ctx.error("pot_scale_int16 with power-of-two scales takes LiteRT's same-shape path, which does "
+                            "not broadcast", b, "Export with pot_scale_int16 false (general int16 scales)")
+        return dict(p, pot_scale=True, left_shift=1, input1_mult=Q31_HALF, input1_shift=shifts[0],
+                    input2_mult=Q31_HALF, input2_shift=shifts[1], out_mult=Q31_HALF, out_shift=1)
+    left_shift = 15
+    twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))
+    real_out = twice_max / ((1 << left_shift) * float(y.quant.scale))
+    if op == "ADD" and real_out >= 1.0:
+        raise ctx.error(f"output scale {y.quant.scale:g} is too fine for LiteRT's int16 ADD: twice the larger input "
+                        f"scale over 2^15 x output scale must be below 1 (is {real_out:g})", y)
+    m1, s1 = quantize_multiplier(float(a.quant.scale) / twice_max)
+    m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
+    mo, so = quantize_multiplier(real_out)
+    return dict(p, pot_scale=False, left_shift=left_shift, input1_mult=m1, input1_shift=s1,
+                input2_mult=m2, input2_shift=s2, out_mult=mo, out_shift=so)
+
+
+def sigmoid_s16_input_scaling(ctx: OpContext, pot_left_shifts: tuple[int, ...]) -> tuple[int, int]:
+    """LOGISTIC/TANH int16 input rescaling as LiteRT's Prepare computes it, for arm_logistic_s16 /
+    arm_tanh_s16 (input_multiplier, input_left_shift). A power-of-two input scale whose shift
+    12 + log2(scale) is in `pot_left_shifts` gives multiplier 0 (the kernel then uses 3 << shift);
+    any other scale is brought to 1/(3 * 4096) with a multiplier in (16383.5, 32767] and a right shift."""
+    x = ctx.inp(0)
+    pot, log2 = checked_log2(x.quant.scale)
+    if pot and 12 + log2 in pot_left_shifts:
+        return 0, 12 + log2
+    multiplier = float(x.quant.scale) * 4096.0 * 3.0
+    shift = 0
+    while multiplier <= 32767.0 / 2.0 and shift <= 30:
+        shift += 1
+        multiplier *= 2.0
+    if multiplier >= 65536.0:
+        # input * multiplier would overflow int32 in LiteRT's kernel and ours.
+        raise ctx.error(f"int16 input scale {x.quant.scale:g} is too coarse: LiteRT's rescaling needs it below "
+                        f"{65536.0 / 12288.0:g}", x)
+    return int(multiplier), shift
+
+
+def q15_output_rule(ctx: OpContext, exact: bool) -> None:
+    """int16 LOGISTIC/TANH outputs are Q0.15: scale 2^-15 (LOGISTIC: exactly 1/32768; TANH: within
+    CheckedLog2's tolerance), zero point 0 (checked by the operand rules)."""
+    y = ctx.out(0)
+    pot, log2 = checked_log2(y.quant.scale)
+    if (exact and y.quant.scale != 1.0 / 32768) or not pot or log2 != -15:
+        raise ctx.error(f"int16 output must have scale 1/32768 (has {y.quant.scale:g})", y)
+
+
+def lut_s16(fn, input_scale: float, input_zp: int, output_scale: float, output_zp: int) -> np.ndarray:
+    """TFLite's LUTPopulate<int16_t> with double arithmetic (LUTPopulateInt16<double>): 512 samples of
+    fn over the int16 input range, each biased by half the interpolation error at its midpoint, and
+    the end point: 513 entries that LUTLookup / ns-cmsis-nn interpolate with the low 7 bits."""
+    input_min = input_scale * (-32768 - input_zp)
+    input_max = input_scale * (32767 - input_zp)
+    output_min = output_scale * (-32768 - output_zp)
+    output_max = output_scale * (32767 - output_zp)
+    steps = 512
+    step = (input_max - input_min) / steps
+    half_step = step / 2
+    inv = 65536.0 / (output_max - output_min)
+    table = np.empty(steps + 1, dtype=np.int64)
+    for i in range(steps):
+        val = fn(input_min + i * step)
+        val_midpoint = fn(input_min + i * step + half_step)
+        val_next = fn(input_min + (i + 1) * step)
+        sample = round_half_away(val * inv)
+        midpoint_interp = round_half_away((val_next * inv + round_half_away(val * inv)) / 2)
+        midpoint_err = midpoint_interp - round_half_away(val_midpoint * inv)
+        bias = round_half_away(midpoint_err / 2)
+        table[i] = int(min(max(sample - bias, -32768.0), 32767.0))
+    table[steps] = int(min(max(round_half_away(fn(input_max) * inv), -32768.0), 32767.0))
+    return table

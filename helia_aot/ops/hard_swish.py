@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""HARD_SWISH, int8, lowered to arm_hard_swish_compat_s8 with TFLite's 16-bit multipliers."""
+"""HARD_SWISH, int8, lowered to arm_hard_swish_compat_s8 with TFLite's 16-bit multipliers. No int16
+variant: LiteRT has no int16 HARD_SWISH kernel whose numerics arm_hard_swish_precise_s16 could match."""
 
 from __future__ import annotations
 

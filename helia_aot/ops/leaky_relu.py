@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""LEAKY_RELU, int8, lowered to arm_leaky_relu_s8 with TFLite's alpha and identity multipliers."""
+"""LEAKY_RELU, int8 and int16, lowered to arm_leaky_relu_s8/s16 with TFLite's alpha and identity
+multipliers."""
 
 from __future__ import annotations
 
-from ..quant import quantize_multiplier
+from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, unary_validate
+from .common import int8_act, int16_act, unary_validate
 
 
 @register
@@ -14,6 +15,8 @@ class LeakyRelu(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_leaky_relu_s8",),
                 template="leaky_relu.c.j2", notes=("input and output shapes equal",)),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_leaky_relu_s16",),
+                template="leaky_relu.c.j2", lower="lower_int16", notes=("input and output shapes equal",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -27,4 +30,15 @@ class LeakyRelu(OpLowering):
         return Lowered(entry="arm_leaky_relu_s8",
                        params=dict(input=x.index, output=y.index, size=y.num_elements,
                                    input_zp=x.quant.zero_point, output_zp=y.quant.zero_point,
+                                   mult_alpha=ma, shift_alpha=sa, mult_identity=mi, shift_identity=si))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """LiteRT's LeakyReluPrepare forms input scale x alpha / output scale and input / output scale
+        from float operands, so in float32; zero points are 0."""
+        x, y = ctx.inp(0), ctx.out(0)
+        alpha = f32(ctx.options("alpha", 0.2))
+        ma, sa = quantize_multiplier(f32(f32(x.quant.scale * alpha) / y.quant.scale))
+        mi, si = quantize_multiplier(f32(x.quant.scale / y.quant.scale))
+        return Lowered(entry="arm_leaky_relu_s16",
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, input_zp=0, output_zp=0,
                                    mult_alpha=ma, shift_alpha=sa, mult_identity=mi, shift_identity=si))

@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""LOGISTIC, int8: a 256-entry table of 1/(1+exp(-x)) built at conversion time, applied with inline C."""
+"""LOGISTIC. int8: a 256-entry table of 1/(1+exp(-x)) built at conversion time, applied with inline C.
+int16: arm_logistic_s16, LiteRT's reference int16 logistic (input rescaling, then ns-cmsis-nn's copy of
+TFLite's 256-entry sigmoid table with interpolation), bit for bit."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, lut_from_function, unary_validate
+from .common import int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling, unary_validate
+
+_INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
 
 @register
@@ -15,11 +19,17 @@ class Logistic(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
                 notes=("output scale 1/256, zero point -128", "256-entry table, inline C")),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_logistic_s16",),
+                template="sigmoid_s16.c.j2", lower="lower_int16", notes=_INT16_NOTES),
     )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
         y = ctx.out(0)
+        if ctx.variant.name == "int16":
+            q15_output_rule(ctx, exact=True)
+            sigmoid_s16_input_scaling(ctx, (0,))
+            return
         if y.quant.zero_point != -128 or abs(y.quant.scale - 1.0 / 256) > 1e-9:
             raise ctx.error(f"int8 output must have scale 1/256 and zero point -128 (has {y.quant.scale:g}, "
                             f"{y.quant.zero_point})", y)
@@ -30,3 +40,11 @@ class Logistic(OpLowering):
         return Lowered(entry=None, fixed={"implementation": "lut"},
                        constants=[ConstArray("lut", "int8_t", table, "LOGISTIC table indexed by input + 128")],
                        params=dict(input=x.index, output=y.index, size=y.num_elements))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """Input scale 2^-12 takes LiteRT's power-of-two path (multiplier 0: the kernel uses 3); any
+        other scale a multiplier and right shift that bring it to 1/(3 * 4096)."""
+        x, y = ctx.inp(0), ctx.out(0)
+        mult, shift = sigmoid_s16_input_scaling(ctx, (0,))
+        return Lowered(entry="arm_logistic_s16",
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift))

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MUL, int8 with broadcasting up to rank 4, lowered to arm_elementwise_mul_s8 or arm_mul_s8."""
+"""MUL, int8 and int16 with broadcasting up to rank 4, lowered to arm_elementwise_mul_s8/s16 or
+arm_mul_s8/s16."""
 
 from __future__ import annotations
 
-from ..quant import quantize_multiplier
+from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import BINARY_RULES, binary_validate, fused_activation, int8_act, nhwc
+from .common import BINARY_RULES, binary_validate, fused_activation, int8_act, int16_act, nhwc
 
 
 @register
@@ -14,6 +15,9 @@ class Mul(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_mul_s8", "arm_mul_s8"), template="mul.c.j2", notes=BINARY_RULES),
+        Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
+                entries=("arm_elementwise_mul_s16", "arm_mul_s16"), template="mul_s16.c.j2", lower="lower_int16",
+                notes=BINARY_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -32,3 +36,17 @@ class Mul(OpLowering):
                                    input1_offset=-a.quant.zero_point, input2_offset=-b.quant.zero_point,
                                    out_offset=y.quant.zero_point, out_mult=mult, out_shift=shift,
                                    act_min=act_min, act_max=act_max, size=y.num_elements))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """The int16 product (|x1 * x2| <= 2^30) requantized by one multiplier. LiteRT's Prepare forms
+        input1 scale * input2 scale / output scale in float32 (float operands), so this does too."""
+        a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        mult, shift = quantize_multiplier(f32(f32(a.quant.scale * b.quant.scale) / y.quant.scale))
+        act_min, act_max = fused_activation(ctx, y)
+        broadcast = tuple(a.shape) != tuple(b.shape)
+        entry = "arm_mul_s16" if broadcast else "arm_elementwise_mul_s16"
+        return Lowered(entry=entry, candidates=["arm_elementwise_mul_s16", "arm_mul_s16"],
+                       params=dict(input1=a.index, input2=b.index, output=y.index, broadcast=broadcast,
+                                   input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
+                                   out_mult=mult, out_shift=shift, act_min=act_min, act_max=act_max,
+                                   size=y.num_elements))

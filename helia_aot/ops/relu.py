@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""RELU, int8: arm_clamp_s8 when scales match, else arm_requantize_s8_s8 then an in-place clamp."""
+"""RELU, int8 and int16: a clamp when the scales match, else a requantization and a clamp
+(int16 RELU: one arm_relu_s16 pass)."""
 
 from __future__ import annotations
 

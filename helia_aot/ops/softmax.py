@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SOFTMAX, int8 in, int8 out at scale 1/256 and zero point -128, lowered to arm_softmax_s8."""
+"""SOFTMAX over the last axis: int8 -> int8 (arm_softmax_s8), int16 -> int16 (arm_softmax_s16 with exp
+and 1/(1+x) tables built at conversion) and int8 -> int16 (arm_softmax_s8_s16)."""
 
 from __future__ import annotations
 
-from ..quant import softmax_params
-from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act
+import math
+
+from ..quant import f32, quantize_multiplier, softmax_params
+from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import int8_act, int16_act, lut_s16
+
+_INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables are laid over
 
 
 @register
@@ -14,15 +19,36 @@ class Softmax(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_softmax_s8",), template="softmax.c.j2",
                 lower="lower_int8", notes=("output scale 1/256, zero point -128", "input and output shapes equal")),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_softmax_s16",),
+                template="softmax_s16.c.j2", lower="lower_int16",
+                notes=("output scale 1/32768 (within 0.1%)", "input and output shapes equal",
+                       "two 513-entry int16 tables (exp, 1/(1+x)) stored per operator")),
+        # The output is not symmetric: the kernel writes p * 65536 - 32768.
+        Variant("int8_int16", inputs=(int8_act(),), outputs=(Operand("output", ("int16",), quantized=True),),
+                entries=("arm_softmax_s8_s16",), template="softmax_s8_s16.c.j2", lower="lower_int8_int16",
+                notes=("output scale 1/65536, zero point -32768", "input and output shapes equal")),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        if y.quant.zero_point != -128 or abs(y.quant.scale - 1.0 / 256) > 1e-9:
+        name = ctx.variant.name
+        if name == "int8" and (y.quant.zero_point != -128 or abs(y.quant.scale - 1.0 / 256) > 1e-9):
             raise ctx.error(f"int8 output must have scale 1/256 and zero point -128 (has {y.quant.scale:g}, "
                             f"{y.quant.zero_point})", y)
+        if name == "int16" and abs(f32(y.quant.scale) - f32(1.0 / 32768)) > f32(0.001 / 32768):
+            # LiteRT's TF_LITE_ENSURE_NEAR, in float; the zero point 0 is an operand rule.
+            raise ctx.error(f"int16 output must have scale 1/32768 (has {y.quant.scale:g})", y)
+        if name == "int8_int16" and (y.quant.zero_point != -32768 or y.quant.scale != 1.0 / 65536):
+            # LiteRT writes these codes whatever the output declares; TFLM checks the declaration.
+            raise ctx.error(f"int16 output of an int8 softmax must have scale 1/65536 and zero point -32768 (has "
+                            f"{y.quant.scale:g}, {y.quant.zero_point})", y)
         if tuple(x.shape) != tuple(y.shape) or not x.shape:
             raise ctx.error("input and output shapes must match", y)
+
+    def _rows(self, ctx: OpContext) -> tuple[int, int]:
+        x = ctx.inp(0)
+        row = int(x.shape[-1])
+        return x.num_elements // row, row
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
@@ -35,3 +61,29 @@ class Softmax(OpLowering):
             params=dict(input=x.index, output=y.index, rows=rows, row_size=row, mult=mult, shift=shift,
                         diff_min=diff_min),
         )
+
+    def lower_int8_int16(self, ctx: OpContext) -> Lowered:
+        """The int8 path's fixed-point exp (same multiplier, shift and diff_min), int16 output."""
+        x, y = ctx.inp(0), ctx.out(0)
+        mult, shift, diff_min = softmax_params(float(ctx.options("beta", 1.0)), x.quant.scale)
+        rows, row = self._rows(ctx)
+        return Lowered(entry="arm_softmax_s8_s16",
+                       params=dict(input=x.index, output=y.index, rows=rows, row_size=row, mult=mult, shift=shift,
+                                   diff_min=diff_min))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """LiteRT's int16 Prepare: x - max is scaled so [-65535, 0] covers [-10, 0] (input scale x beta,
+        a float32 product, over 10/65535) and looked up in an exp table over [-10, 0]; the sum's
+        reciprocal comes from a 1/(1+x) table over [0, 1]. Both tables are LUTPopulate<int16_t> in
+        double, as LiteRT builds them (TFLM builds them in float)."""
+        x, y = ctx.inp(0), ctx.out(0)
+        beta = float(ctx.options("beta", 1.0))
+        mult, shift = quantize_multiplier(f32(float(x.quant.scale) * beta) / (10.0 / _INT16_RANGE))
+        exp_lut = lut_s16(math.exp, 10.0 / _INT16_RANGE, 32767, 2.0 / _INT16_RANGE, 0)
+        one_by_one_lut = lut_s16(lambda v: 1.0 / (1.0 + v), 1.0 / _INT16_RANGE, -32768, 2.0 / _INT16_RANGE, 0)
+        rows, row = self._rows(ctx)
+        return Lowered(entry="arm_softmax_s16",
+                       constants=[ConstArray("exp_lut", "int16_t", exp_lut, "exp(x) over [-10, 0], 513 entries"),
+                                  ConstArray("one_by_one_lut", "int16_t", one_by_one_lut,
+                                             "1 / (1 + x) over [0, 1], 513 entries")],
+                       params=dict(input=x.index, output=y.index, rows=rows, row_size=row, mult=mult, shift=shift))

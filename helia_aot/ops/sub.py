@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SUB, int8 with broadcasting up to rank 4, lowered to arm_elementwise_sub_s8 or arm_sub_s8."""
+"""SUB, int8 and int16 with broadcasting up to rank 4, lowered to arm_elementwise_sub_s8/s16 or
+arm_sub_s8/s16."""
 
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import BINARY_RULES, add_sub_params, binary_validate, int8_act
+from .common import BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, int8_act, int16_act
+
+_INT16_RULES = BINARY_RULES + (
+    "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser",)
 
 
 @register
@@ -13,13 +17,23 @@ class Sub(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_sub_s8", "arm_sub_s8"), template="add_sub.c.j2", notes=BINARY_RULES),
+        Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
+                entries=("arm_elementwise_sub_s16", "arm_sub_s16"), template="add_sub_s16.c.j2",
+                lower="lower_int16", notes=_INT16_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
         binary_validate(ctx)
+        if ctx.variant.name == "int16":
+            add_sub_s16_params(ctx)  # raises on LiteRT's int16 scale rules
 
     def lower(self, ctx: OpContext) -> Lowered:
         p = add_sub_params(ctx)
         entry = "arm_sub_s8" if p["broadcast"] else "arm_elementwise_sub_s8"
         return Lowered(entry=entry,
                        candidates=["arm_elementwise_sub_s8", "arm_sub_s8"], params=p)
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        p = add_sub_s16_params(ctx)
+        entry = "arm_sub_s16" if p["broadcast"] else "arm_elementwise_sub_s16"
+        return Lowered(entry=entry, candidates=["arm_elementwise_sub_s16", "arm_sub_s16"], params=p)

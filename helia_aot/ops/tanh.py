@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""TANH, int8: a 256-entry table of tanh(x) built at conversion time, applied with inline C."""
+"""TANH. int8: a 256-entry table of tanh(x) built at conversion time, applied with inline C. int16:
+arm_tanh_s16, LiteRT's reference int16 tanh (input rescaling, then ns-cmsis-nn's copy of TFLite's
+sigmoid table with interpolation, tanh(x) = 2 sigmoid(2x) - 1), bit for bit."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, lut_from_function, unary_validate
+from .common import int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling, unary_validate
+
+_INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
 
 @register
@@ -15,11 +19,17 @@ class Tanh(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
                 notes=("output scale 1/128, zero point 0", "256-entry table, inline C")),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_tanh_s16",),
+                template="sigmoid_s16.c.j2", lower="lower_int16", notes=_INT16_NOTES),
     )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
         y = ctx.out(0)
+        if ctx.variant.name == "int16":
+            q15_output_rule(ctx, exact=False)
+            sigmoid_s16_input_scaling(ctx, (0, 1))
+            return
         if y.quant.zero_point != 0 or abs(y.quant.scale - 1.0 / 128) > 1e-9:
             raise ctx.error(f"int8 output must have scale 1/128 and zero point 0 (has {y.quant.scale:g}, "
                             f"{y.quant.zero_point})", y)
@@ -30,3 +40,11 @@ class Tanh(OpLowering):
         return Lowered(entry=None, fixed={"implementation": "lut"},
                        constants=[ConstArray("lut", "int8_t", table, "TANH table indexed by input + 128")],
                        params=dict(input=x.index, output=y.index, size=y.num_elements))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """Input scales 2^-12 and 2^-11 take LiteRT's power-of-two path (multiplier 0: the kernel uses
+        3 << shift); any other scale a multiplier and right shift that bring it to 1/(3 * 4096)."""
+        x, y = ctx.inp(0), ctx.out(0)
+        mult, shift = sigmoid_s16_input_scaling(ctx, (0, 1))
+        return Lowered(entry="arm_tanh_s16",
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift))

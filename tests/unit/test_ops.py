@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import helia_aot
+from helia_aot.errors import UnsupportedModelError
 from tests.modelgen import ModelBuilder
 
 from .helpers import function_body
@@ -400,3 +401,193 @@ def test_strided_slice(tmp_path):
     body = function_body(model_c, 0)
     assert "begin_dims = { 0, 1, 0, 0 };" in body and "stride_dims = { 1, 2, 3, 1 };" in body
     assert "output_dims = { 1, 2, 2, 4 };" in body
+
+
+# ---- int16 variants: zero points 0; scales powers of two unless a case needs otherwise ----
+
+def binary16(op_type, shape_b=(1, 2, 2, 3), scales=(0.5, 0.25, 0.5), options=None):
+    b = ModelBuilder()
+    a = b.input("a", (1, 2, 2, 3), dtype="int16", scale=scales[0], zero_point=0)
+    c = b.input("c", shape_b, dtype="int16", scale=scales[1], zero_point=0)
+    y = b.tensor("y", (1, 2, 2, 3), dtype="int16", scale=scales[2], zero_point=0)
+    b.op(op_type, [a, c], [y], options)
+    b.output(y)
+    return b
+
+
+def test_add_int16_general_scales(tmp_path):
+    result, model_c, _ = convert(binary16("ADD", options={"fused_activation_function": "RELU",
+                                                          "pot_scale_int16": False}), tmp_path)
+    op = only_op(result)
+    assert op["variant"] == "int16" and op["kernel"]["entry"] == "arm_elementwise_add_s16"
+    body = function_body(model_c, 0)
+    # Left shift 15; twice_max = 1.0: input multipliers 0.5 and 0.25; output 1 / (2^15 * 0.5) = 2^-14.
+    assert f"0, {Q30}, 0,\n        0, {Q30}, -1,\n        15," in body
+    assert f"0, {Q30}, -13, 0, 32767, 12);" in body  # RELU on int16: [0, 32767]
+
+
+def test_add_int16_power_of_two_path(tmp_path):
+    # pot_scale_int16 (the schema default) with power-of-two scales: LiteRT shifts the finer input
+    # right by log2(2^-12 / 2^-14) = 2 and adds; the s16 kernel does that with left shift 1, 0.5 on
+    # the inputs (shift 0 and -2) and 1.0 (0.5, shift 1) on the sum.
+    scales = (2.0 ** -12, 2.0 ** -14, 2.0 ** -12)
+    result, model_c, _ = convert(binary16("ADD", scales=scales, options={"pot_scale_int16": True}), tmp_path)
+    body = function_body(model_c, 0)
+    assert only_op(result)["kernel"]["entry"] == "arm_elementwise_add_s16"
+    assert f"0, {Q30}, 0,\n        0, {Q30}, -2,\n        1," in body
+    assert f"0, {Q30}, 1, -32768, 32767, 12);" in body
+    with pytest.raises(UnsupportedModelError, match=r"ADD.*tensor 'y': pot_scale_int16 .*one input must share the "
+                                                    r"output scale"):
+        convert(binary16("ADD", scales=(2.0 ** -13, 2.0 ** -14, 2.0 ** -12), options={"pot_scale_int16": True}),
+                tmp_path / "b")
+    with pytest.raises(UnsupportedModelError, match=r"ADD.*tensor 'c': .*does not broadcast"):
+        convert(binary16("ADD", shape_b=(1, 1, 1, 3), scales=scales, options={"pot_scale_int16": True}),
+                tmp_path / "c")
+
+
+def test_sub_int16_broadcast(tmp_path):
+    # SUB allows an output multiplier above 1: 2 * 0.5 / (2^15 * 2^-16) = 2 -> (2^30, 2).
+    result, model_c, _ = convert(binary16("SUB", shape_b=(1, 1, 1, 3), scales=(0.5, 0.25, 2.0 ** -16),
+                                          options={"pot_scale_int16": False}), tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_sub_s16"
+    body = function_body(model_c, 0)
+    assert "const cmsis_nn_dims input2_dims = { 1, 1, 1, 3 };" in body
+    assert f"0, {Q30}, 2, -32768, 32767);" in body
+
+
+def test_add_int16_output_scale_too_fine(tmp_path):
+    with pytest.raises(UnsupportedModelError, match=r"ADD.*tensor 'y': output scale .* too fine"):
+        convert(binary16("ADD", scales=(0.5, 0.25, 2.0 ** -16), options={"pot_scale_int16": False}), tmp_path)
+
+
+def test_int16_zero_point_must_be_zero(tmp_path):
+    b = ModelBuilder()
+    a = b.input("a", (1, 4), dtype="int16", scale=0.5, zero_point=3)
+    c = b.input("c", (1, 4), dtype="int16", scale=0.5, zero_point=0)
+    y = b.tensor("y", (1, 4), dtype="int16", scale=0.5, zero_point=0)
+    b.op("MUL", [a, c], [y])
+    b.output(y)
+    with pytest.raises(UnsupportedModelError, match=r"MUL.*tensor 'a': input 0 zero point must be 0 for int16"):
+        convert(b, tmp_path)
+
+
+def test_mul_int16(tmp_path):
+    result, model_c, _ = convert(binary16("MUL", shape_b=(1, 2, 1, 1)), tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_mul_s16"
+    body = function_body(model_c, 0)
+    # 0.5 * 0.25 / 0.5 = 0.25 -> (2^30, -1); offsets are unused by the s16 kernels.
+    assert "const cmsis_nn_dims input2_dims = { 1, 2, 1, 1 };" in body
+    assert f"0, 0, (int16_t *)" in body and f"0, {Q30}, -1, -32768, 32767);" in body
+
+
+def test_softmax_int16(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", (2, 10), dtype="int16", scale=2.0 ** -12, zero_point=0)
+    y = b.tensor("y", (2, 10), dtype="int16", scale=1.0 / 32768, zero_point=0)
+    b.op("SOFTMAX", [x], [y], {"beta": 1.0})
+    b.output(y)
+    result, model_c, consts = convert(b, tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_softmax_s16"
+    body = function_body(model_c, 0)
+    # x - max scaled so [-65535, 0] covers [-10, 0]: 2^-12 * 65535 / 10 = 1.59998 -> mantissa / 2, shift 1.
+    mult = round(2.0 ** -12 * 65535 / 10 / 2 * 2 ** 31)
+    assert "softmax_luts = { model_op0_exp_lut, model_op0_one_by_one_lut };" in body
+    assert f", 2, 10, {mult}, 1, &softmax_luts," in body
+    exp_lut = np.array(const_values(consts, "model_op0_exp_lut"))
+    inv_lut = np.array(const_values(consts, "model_op0_one_by_one_lut"))
+    assert len(exp_lut) == len(inv_lut) == 513
+    # Interpolated as LiteRT's LUTLookup does, over every int16 input, the tables track exp over
+    # [-10, 0] and 1 / (1 + x) over [0, 1] in Q0.15 within 8 codes (512 linear steps; the lookup never
+    # reaches the last entry, so the top of exp falls a few codes short).
+    v = np.arange(-32768, 32768)
+    index, frac = 256 + (v >> 7), v & 0x7F
+    looked = lambda lut: lut[index] + ((lut[index + 1] - lut[index]) * frac + 64 >> 7)  # noqa: E731
+    assert np.max(np.abs(looked(exp_lut) - np.minimum(np.exp((v - 32767) * 10.0 / 65535) * 32768, 32767))) <= 8
+    assert np.max(np.abs(looked(inv_lut) - np.minimum(32768 / (1 + (v + 32768) / 65535), 32767))) <= 8
+
+
+def test_softmax_int16_output_scale(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", (1, 10), dtype="int16", scale=2.0 ** -12, zero_point=0)
+    y = b.tensor("y", (1, 10), dtype="int16", scale=1.0 / 16384, zero_point=0)
+    b.op("SOFTMAX", [x], [y], {"beta": 1.0})
+    b.output(y)
+    with pytest.raises(UnsupportedModelError, match=r"SOFTMAX.*tensor 'y': int16 output must have scale 1/32768"):
+        convert(b, tmp_path)
+
+
+def test_softmax_int8_to_int16(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", (1, 10), scale=0.25, zero_point=0)
+    y = b.tensor("y", (1, 10), dtype="int16", scale=1.0 / 65536, zero_point=-32768)
+    b.op("SOFTMAX", [x], [y], {"beta": 1.0})
+    b.output(y)
+    result, model_c, _ = convert(b, tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_softmax_s8_s16"
+    # The int8 softmax's scaling: multiplier 2^30, left shift 25, diff_min -62.
+    assert re.search(rf"arm_softmax_s8_s16\(\(int8_t \*\)\(arena \+ \d+\), 1, 10, {Q30}, 25, -62,",
+                     function_body(model_c, 0))
+    b2 = ModelBuilder()
+    x = b2.input("x", (1, 10), scale=0.25, zero_point=0)
+    y = b2.tensor("y", (1, 10), dtype="int16", scale=1.0 / 32768, zero_point=0)
+    b2.op("SOFTMAX", [x], [y], {"beta": 1.0})
+    b2.output(y)
+    with pytest.raises(UnsupportedModelError, match=r"scale 1/65536 and zero point -32768"):
+        convert(b2, tmp_path / "b")
+
+
+def sigmoid16(op_type, in_scale, out_scale=1.0 / 32768):
+    return unary_model(op_type, in_scale=in_scale, out_scale=out_scale, in_dtype="int16", out_dtype="int16")
+
+
+def test_logistic_int16(tmp_path):
+    # Input scale 2^-12: LiteRT's power-of-two path, multiplier 0 and shift 0 (the kernel uses 3).
+    result, model_c, _ = convert(sigmoid16("LOGISTIC", 2.0 ** -12), tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_logistic_s16"
+    assert re.search(r"arm_logistic_s16\([^;]*, 8, 0, 0\);", function_body(model_c, 0))
+    # 2^-13 is not the power-of-two case for LOGISTIC: 2^-13 * 3 * 4096 = 1.5, doubled while at most
+    # 16383.5: 1.5 * 2^14 = 24576, shift 14.
+    _, model_c, _ = convert(sigmoid16("LOGISTIC", 2.0 ** -13), tmp_path / "g")
+    assert re.search(r"arm_logistic_s16\([^;]*, 8, 24576, 14\);", function_body(model_c, 0))
+    with pytest.raises(UnsupportedModelError, match=r"LOGISTIC.*tensor 'y': int16 output must have scale 1/32768"):
+        convert(sigmoid16("LOGISTIC", 2.0 ** -12, out_scale=2.0 ** -14), tmp_path / "e")
+
+
+def test_tanh_int16(tmp_path):
+    # 2^-11 is TANH's second power-of-two case: multiplier 0, shift 1 (the kernel uses 3 << 1).
+    result, model_c, _ = convert(sigmoid16("TANH", 2.0 ** -11), tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_tanh_s16"
+    assert re.search(r"arm_tanh_s16\([^;]*, 8, 0, 1\);", function_body(model_c, 0))
+    # 5/32767 (float32): 1.87506 * 2^14 -> 30720, shift 14.
+    _, model_c, _ = convert(sigmoid16("TANH", 5.0 / 32767), tmp_path / "g")
+    assert re.search(r"arm_tanh_s16\([^;]*, 8, 30720, 14\);", function_body(model_c, 0))
+    with pytest.raises(UnsupportedModelError, match=r"TANH.*tensor 'x': int16 input scale 6 is too coarse"):
+        convert(sigmoid16("TANH", 6.0), tmp_path / "e")
+
+
+def test_leaky_relu_int16(tmp_path):
+    result, model_c, _ = convert(unary_model("LEAKY_RELU", in_dtype="int16", out_dtype="int16",
+                                             options={"alpha": 0.5}), tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_leaky_relu_s16"
+    # alpha: 0.5 * 0.5 / 0.25 = 1.0 -> (2^30, 1); identity: 2.0 -> (2^30, 2).
+    assert f", 0, 0, {Q30}, 1,\n        {Q30}, 2, (int16_t *)" in function_body(model_c, 0)
+
+
+def test_relu_int16(tmp_path):
+    # Scales differ (0.5 -> 0.25): one arm_relu_s16 pass, multiplier 2 -> (2^30, 2).
+    result, model_c, _ = convert(unary_model("RELU", in_dtype="int16", out_dtype="int16"), tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_relu_s16"
+    assert re.search(rf"arm_relu_s16\(\(int16_t \*\)\(arena \+ \d+\), 0, 0, {Q30}, 2, \(int16_t \*\)",
+                     function_body(model_c, 0))
+    result, model_c, _ = convert(unary_model("RELU", out_scale=0.5, in_dtype="int16", out_dtype="int16"), tmp_path / "s")
+    assert only_op(result)["kernel"]["entry"] == "arm_clamp_s16"
+    assert ", 0, 32767, (int16_t *)" in function_body(model_c, 0)
+
+
+def test_relu6_int16(tmp_path):
+    result, model_c, _ = convert(unary_model("RELU6", in_dtype="int16", out_dtype="int16"), tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_requantize_s16_s16"
+    body = function_body(model_c, 0)
+    # Requantize by 0.5 / 0.25 = 2, then clamp to [0, 6 / 0.25].
+    assert f"8, {Q30}, 2,\n        0, 0);" in body
+    assert re.search(r"arm_clamp_s16\([^;]*, 0, 24, \(int16_t \*\)", body)
