@@ -104,3 +104,24 @@ def test_plan_names_each_operators_variant(tmp_path):
     for op in result.plan["operators"]:
         declared = [v.name for v in ops.get(op["op_type"]).variants]
         assert op["variant"] in declared
+
+
+def _case_models():
+    from tests.modelgen.cases import all_case_paths, build_case_model, load_case
+    return [(p.stem, build_case_model(load_case(p))) for p in all_case_paths()]
+
+
+@pytest.mark.parametrize("target", ["host", "corstone300"])
+def test_emitted_calls_are_declared_by_the_selected_variant(tmp_path, target):
+    # The catalog (and the export check against the portable library) is only as true as this.
+    models = _case_models() + [(name, mlperf_model(name).read_bytes()) for name in
+                               ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8")]
+    for name, data in models:
+        result = helia_aot.convert(data, tmp_path / name, target=target)
+        operators = {op["id"]: op for op in result.plan["operators"]}
+        for call in result.report["kernel_calls"]:
+            for op_id in call["operator_ids"]:
+                op = operators[op_id]
+                variant = next(v for v in ops.get(op["op_type"]).variants if v.name == op["variant"])
+                assert call["symbol"] in variant.entries, (f"{name}: {op_id} ({op['op_type']}/{variant.name}) calls "
+                                                           f"{call['symbol']}, not among {variant.entries}")
