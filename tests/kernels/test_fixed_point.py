@@ -110,3 +110,12 @@ def test_requantize_is_within_one_of_real_scaling(fixed_point_program):
         real.append(x * mult / 2**31 * 2.0**shift)
     got = evaluate(fixed_point_program, calls)
     assert max(abs(g - r) for g, r in zip(got, real)) <= 1.0
+
+
+def test_wrapping_helpers(fixed_point_program):
+    got = evaluate(fixed_point_program, [
+        ("add_wrapping", INT32_MAX, 1), ("add_wrapping", -5, 3), ("mul_wrapping", 65536, 65536),
+        ("mul_wrapping", -70000, 70000), ("wrap_s16", 32768), ("wrap_s16", -32769), ("wrap_s16", 131072 - 98304),
+        ("wrap_s16", -7),
+    ])
+    assert got == [INT32_MIN, -2, 0, ref.wrap32(-70000 * 70000), -32768, 32767, -32768, -7]

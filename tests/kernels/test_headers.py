@@ -40,6 +40,8 @@ int main(void)
     S(cmsis_nn_fc_params) F(cmsis_nn_fc_params, input_offset) F(cmsis_nn_fc_params, filter_offset)
     F(cmsis_nn_fc_params, output_offset) F(cmsis_nn_fc_params, activation)
     S(cmsis_nn_transpose_params) F(cmsis_nn_transpose_params, num_dims) F(cmsis_nn_transpose_params, permutations)
+    S(cmsis_nn_softmax_lut_s16) F(cmsis_nn_softmax_lut_s16, exp_lut) F(cmsis_nn_softmax_lut_s16, one_by_one_lut)
+    printf("activation_type %d %d %d\n", (int)sizeof(arm_nn_activation_type), ARM_SIGMOID, ARM_TANH);
     printf("status %d %d %d %d\n", ARM_CMSIS_NN_SUCCESS, ARM_CMSIS_NN_ARG_ERROR, ARM_CMSIS_NN_NO_IMPL_ERROR,
            ARM_CMSIS_NN_FAILURE);
     printf("version %d %d %d %d\n", NS_CMSIS_NN_VERSION_MAJOR, NS_CMSIS_NN_VERSION_MINOR, NS_CMSIS_NN_VERSION_PATCH,
@@ -64,6 +66,7 @@ def test_portable_layout_and_constants(tmp_path):
     assert "version 7 29 2 7029002" in out
     assert "status 0 -1 -2 -3" in out
     assert "cmsis_nn_conv_params 40" in out  # 2 offsets + 3 tiles + activation: ten int32
+    assert "activation_type 4 0 1" in out
 
 
 def test_layout_identical_to_ns_cmsis_nn(tmp_path, ns_dir):
