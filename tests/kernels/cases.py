@@ -737,3 +737,336 @@ GENERATORS_A16W8: dict[str, Callable] = {
                                            TRANSPOSE_CONV_SIZERS),
 }
 GENERATORS.update(GENERATORS_A16W8)
+# ==== int16 element-wise, activation, softmax, data movement and conversion kernels ============
+# TFLite's 16x8 quantization: int16 activations are symmetric (zero point 0), scale = max|x| / 32767.
+# Multipliers and shifts follow TFLite's Prepare functions for the int16 kernels (add.cc, sub.cc,
+# mul.cc, activations.cc, quantize.cc); the ns-cmsis-nn s16 kernels take them unchanged.
+
+INT16_MIN, INT16_MAX = -32768, 32767
+INT32_MAX = 2**31 - 1
+
+
+def rand_i16_full(rng: np.random.Generator, size) -> np.ndarray:
+    return rng.integers(INT16_MIN, INT16_MAX + 1, size=size, dtype=np.int64)
+
+
+def s16_scale(rng: np.random.Generator, lo: float = 0.5, hi: float = 16.0) -> float:
+    """A float32 int16 tensor scale for a tensor whose values reach about +-[lo, hi]."""
+    return float(np.float32(float(rng.uniform(lo, hi)) / INT16_MAX))
+
+
+def s16_offset(rng: np.random.Generator) -> int:
+    """Zero point for int16 tensors: 0 as TFLite requires, now and then something else to show it is ignored."""
+    return 0 if rng.random() < 0.85 else int(rng.integers(-300, 301))
+
+
+def rand_act_s16_fused(rng: np.random.Generator, out_scale: float) -> tuple[int, int]:
+    """TFLite's fused activation range for an int16 output (zero point 0)."""
+    kind = int(rng.integers(0, 5))
+    if kind <= 1:
+        return INT16_MIN, INT16_MAX                                         # NONE
+    if kind == 2:
+        return 0, INT16_MAX                                                 # RELU
+    if kind == 3:
+        return 0, min(INT16_MAX, round(6.0 / out_scale))                    # RELU6
+    return max(INT16_MIN, round(-1.0 / out_scale)), min(INT16_MAX, round(1.0 / out_scale))  # RELU_N1_TO_1
+
+
+def add_sub_quant_s16(rng) -> list[int]:
+    """TFLite's general int16 ADD/SUB preparation: left shift 15, both inputs onto twice the larger scale."""
+    s1, s2 = s16_scale(rng), s16_scale(rng)
+    so = (s1 + s2) * float(rng.uniform(0.6, 1.2))
+    left_shift = 15
+    twice_max = 2 * max(s1, s2)
+    m1, sh1 = quantize_multiplier(s1 / twice_max)
+    m2, sh2 = quantize_multiplier(s2 / twice_max)
+    mo, sho = quantize_multiplier(twice_max / ((1 << left_shift) * so))
+    lo, hi = rand_act_s16_fused(rng, so)
+    return [s16_offset(rng), m1, sh1, s16_offset(rng), m2, sh2, left_shift, s16_offset(rng), mo, sho, lo, hi]
+
+
+def mul_quant_s16(rng) -> list[int]:
+    """TFLite's int16 MUL: the product requantized by s1 * s2 / s_out."""
+    s1, s2 = s16_scale(rng, 0.5, 8.0), s16_scale(rng, 0.5, 8.0)
+    so = s16_scale(rng, 0.5, 64.0)
+    mo, sho = quantize_multiplier(s1 * s2 / so)
+    lo, hi = rand_act_s16_fused(rng, so)
+    return [s16_offset(rng), s16_offset(rng), s16_offset(rng), mo, sho, lo, hi]
+
+
+def tflite_round(x: float) -> float:
+    """TfLiteRound / std::round: halfway cases away from zero."""
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+
+
+def tflite_gen_lut_s16(func: Callable[[float], float], input_min: float, input_max: float, output_min: float = -1.0,
+                       output_max: float = 1.0) -> list[int]:
+    """TFLite's gen_lut<double, int16_t, int16_t>: 512 interpolation segments plus the end point.
+
+    Each entry is func sampled at the segment start, biased by half the error linear interpolation
+    makes at the segment midpoint, in units where [output_min, output_max] spans 65536.
+    """
+    steps = 512
+    step = (input_max - input_min) / steps
+    scale = 65536.0 / (output_max - output_min)
+    lut = []
+    for i in range(steps):
+        start = func(input_min + i * step)
+        mid = func(input_min + i * step + step / 2)
+        end = func(input_min + (i + 1) * step)
+        sample = tflite_round(start * scale)
+        midpoint_interpolated = tflite_round((end * scale + sample) / 2)
+        bias = tflite_round((midpoint_interpolated - tflite_round(mid * scale)) / 2)
+        lut.append(int(min(max(sample - bias, INT16_MIN), INT16_MAX)))
+    lut.append(int(min(max(tflite_round(func(input_max) * scale), INT16_MIN), INT16_MAX)))
+    return lut
+
+
+SOFTMAX_S16_EXP_LUT = tflite_gen_lut_s16(math.exp, -10.0, 0.0)
+SOFTMAX_S16_ONE_OVER_ONE_PLUS_X_LUT = tflite_gen_lut_s16(lambda x: 1.0 / (1.0 + x), 0.0, 1.0)
+
+
+def softmax_s16_params(input_scale: float, beta: float = 1.0) -> tuple[int, int]:
+    """TFLite's int16 SOFTMAX: input differences rescaled so that -65535 stands for -10.0."""
+    return quantize_multiplier(input_scale * beta / (10.0 / 65535.0))
+
+
+# Rows of n equal logits and a constant exp table c whose sum n * c has its top 18 bits set: the
+# normalised sum then rounds up to 2^17, which ns-cmsis-nn wraps to the reciprocal table's low end.
+SOFTMAX_S16_WRAPPING_SUMS = [(9, 29127), (21, 12483), (27, 9709), (18, 29127), (57, 4599), (63, 4161)]
+
+
+def softmax_s16_args(rng) -> dict:
+    if rng.random() < 0.1:
+        row_size, c = SOFTMAX_S16_WRAPPING_SUMS[int(rng.integers(0, len(SOFTMAX_S16_WRAPPING_SUMS)))]
+        mult, shift = softmax_s16_params(s16_scale(rng, 4.0, 32.0))
+        return dict(rows=1, row_size=row_size, mult=mult, shift=shift, exp_lut=[c] * 513,
+                    recip_lut=SOFTMAX_S16_ONE_OVER_ONE_PLUS_X_LUT, data=[int(rng.integers(-1000, 1000))] * row_size)
+    rows = int(rng.integers(1, 5))
+    row_size = int(rng.integers(1, 41)) if rng.random() < 0.8 else int(rng.integers(100, 700))
+    mult, shift = softmax_s16_params(s16_scale(rng, 2.0, 40.0), float(rng.choice([1.0, 1.0, 0.5, 2.0])))
+    data = rand_i16_full(rng, rows * row_size)
+    if rng.random() < 0.3:  # logits bunched near the row maximum: large sums
+        data = np.clip(int(rng.integers(-20000, 20000)) + rng.integers(-200, 200, size=rows * row_size), INT16_MIN,
+                       INT16_MAX)
+    return dict(rows=rows, row_size=row_size, mult=mult, shift=shift, exp_lut=SOFTMAX_S16_EXP_LUT,
+                recip_lut=SOFTMAX_S16_ONE_OVER_ONE_PLUS_X_LUT, data=data)
+
+
+def softmax_s8_s16_args(rng) -> dict:
+    """int8 logits to int16 probabilities: the int8 softmax parameters (TFLite uses the same Prepare)."""
+    return softmax_args(rng)
+
+
+def tflite_checked_log2(x: float) -> tuple[bool, int]:
+    """TFLite's CheckedLog2 (computed in float): is x a power of two, and its rounded log2."""
+    log2 = float(np.float32(math.log(x)) * np.float32(1.0 / math.log(2.0)))
+    rounded = tflite_round(log2)
+    return abs(log2 - rounded) < 1e-3, int(rounded)
+
+
+def logistic_tanh_params(input_scale: float, is_tanh: bool) -> tuple[int, int]:
+    """TFLite's int16 LOGISTIC / TANH Prepare: (input_multiplier, input_left_shift).
+
+    A power-of-two input scale 2^-12 (also 2^-11 for TANH) gives multiplier 0; any other scale a
+    multiplier in (16383.5, 32767] with left shift such that multiplier / 2^shift = scale * 3 * 4096.
+    """
+    pot, log2 = tflite_checked_log2(input_scale)
+    left_shift = 15 - 3 + log2
+    if pot and (left_shift == 0 or (is_tanh and left_shift == 1)):
+        return 0, left_shift
+    multiplier = float(input_scale) * 4096.0 * 3.0
+    left_shift = 0
+    while multiplier <= 32767.0 / 2.0 and left_shift <= 30:
+        left_shift += 1
+        multiplier *= 2.0
+    return int(multiplier), left_shift
+
+
+def logistic_tanh_args(rng, is_tanh: bool) -> list[int]:
+    kind = int(rng.integers(0, 4))
+    if kind == 0:
+        scale = 2.0 ** -12 if not is_tanh or rng.random() < 0.5 else 2.0 ** -11
+    else:
+        scale = s16_scale(rng, 1.0, 16.0)
+    return list(logistic_tanh_params(scale, is_tanh))
+
+
+def nn_activation_args(rng) -> list[int]:
+    """left_shift (input scale 2^(left_shift - 12)) and type (0 sigmoid, 1 tanh)."""
+    return [int(rng.integers(-3, 3)), int(rng.integers(0, 2))]
+
+
+def relu_s16_args(rng) -> list[int]:
+    si, so = s16_scale(rng), s16_scale(rng)
+    m, s = quantize_multiplier(si / so)
+    return [s16_offset(rng), s16_offset(rng), m, s]
+
+
+def relu_generic_s16_args(rng) -> list[int]:
+    si, so = s16_scale(rng), s16_scale(rng)
+    m, s = quantize_multiplier(si / so)
+    lo, hi = rand_act_s16_fused(rng, so)
+    return [s16_offset(rng), s16_offset(rng), m, s, lo, hi]
+
+
+def leaky_relu_s16_args(rng) -> list[int]:
+    si, so = s16_scale(rng), s16_scale(rng)
+    alpha = float(rng.uniform(0.01, 0.5))
+    ma, sa = quantize_multiplier(si * alpha / so)
+    mi, si_ = quantize_multiplier(si / so)
+    return [s16_offset(rng), s16_offset(rng), ma, sa, mi, si_]
+
+
+def hard_swish_prescale(relu_q6: int, max_abs_x: int = 32768) -> int:
+    """Smallest prescale keeping |x| * relu6 (rounded down by 2^prescale) within int32."""
+    prescale = 0
+    while max_abs_x * ((relu_q6 + ((1 << prescale) >> 1)) >> prescale) > INT32_MAX:
+        prescale += 1
+    return prescale
+
+
+def hard_swish_precise_s16_args(rng) -> list[int]:
+    in_scale, out_scale = s16_scale(rng, 0.5, 12.0), s16_scale(rng, 0.5, 12.0)
+    relu_q3, relu_q6 = round(3 / in_scale), round(6 / in_scale)
+    input_offset = s16_offset(rng)
+    prescale = hard_swish_prescale(relu_q6, 32768 + abs(input_offset))
+    m, s = quantize_multiplier(in_scale * in_scale * (1 << prescale) / (6 * out_scale))
+    return [input_offset, s16_offset(rng), m, s, relu_q3, relu_q6, prescale]
+
+
+def requantize_s16_args(rng) -> list[int]:
+    m, s = quantize_multiplier(s16_scale(rng) / s16_scale(rng))
+    return [m, s, s16_offset(rng), s16_offset(rng)]
+
+
+def clamp_s16_args(rng) -> list[int]:
+    return list(rand_act_s16_fused(rng, s16_scale(rng)))
+
+
+def quantize_f32_s16_args(rng) -> tuple[int, float, np.ndarray]:
+    """Scale, zero point and float inputs: mostly in range, some past it, some near halfway points."""
+    scale = s16_scale(rng)
+    zero_point = s16_offset(rng)
+    count = int(rng.integers(1, 100))
+    values = rng.uniform(-1.3, 1.3, size=count) * INT16_MAX * scale
+    halfway = (rng.integers(-40000, 40000, size=count) + 0.5) * scale
+    values = np.where(rng.random(count) < 0.25, halfway, values).astype(np.float32)
+    return zero_point, scale, values
+
+
+def concatenation_s16_case(rng) -> tuple[int, list[int], list[int], list[np.ndarray]]:
+    rank = int(rng.integers(1, 5))
+    shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+    axis = int(rng.integers(0, rank))
+    concat = [int(rng.integers(1, 4)) for _ in range(int(rng.integers(1, 5)))]
+    out_shape = list(shape)
+    out_shape[axis] = sum(concat)
+    inputs = []
+    for size in concat:
+        in_shape = list(shape)
+        in_shape[axis] = size
+        inputs.append(rand_i16_full(rng, int(np.prod(in_shape))))
+    return axis, out_shape, concat, inputs
+
+
+def _add_sub_s16(name, broadcast):
+    def make(rng):
+        q = add_sub_quant_s16(rng)
+        if broadcast:
+            d1, d2, out = broadcast_dims(rng)
+            return R.add_sub_record(name, q, rand_i16_full(rng, int(np.prod(d1))), rand_i16_full(rng, int(np.prod(d2))),
+                                    (d1, d2, out))
+        size = int(rng.integers(1, 70))
+        return R.add_sub_record(name, q, rand_i16_full(rng, size), rand_i16_full(rng, size))
+    return make
+
+
+def _mul_s16(name, broadcast):
+    def make(rng):
+        q = mul_quant_s16(rng)
+        if broadcast:
+            d1, d2, out = broadcast_dims(rng)
+            return R.mul_record(name, q, rand_i16_full(rng, int(np.prod(d1))), rand_i16_full(rng, int(np.prod(d2))),
+                                (d1, d2, out))
+        size = int(rng.integers(1, 70))
+        return R.mul_record(name, q, rand_i16_full(rng, size), rand_i16_full(rng, size))
+    return make
+
+
+def _unary_s16(name, make_args):
+    return lambda rng: R.unary_record(name, make_args(rng), rand_i16_full(rng, int(rng.integers(1, 100))))
+
+
+def _pad_s16(rng):
+    dims = tuple(int(rng.integers(1, 4)) for _ in range(4))
+    pre = tuple(int(rng.integers(0, 3)) for _ in range(4))
+    post = tuple(int(rng.integers(0, 3)) for _ in range(4))
+    return R.pad_s16_record(int(rng.integers(INT16_MIN, INT16_MAX + 1)), dims, pre, post,
+                            rand_i16_full(rng, int(np.prod(dims))))
+
+
+def _transpose_s16(rng):
+    rank, perm, in_dims, out_dims = transpose_case(rng)
+    return R.transpose_s16_record(rank, perm, in_dims, out_dims, rand_i16_full(rng, int(np.prod(in_dims))))
+
+
+def _strided_slice_s16(rng):
+    in_dims, begin, stride, out_dims = strided_slice_case(rng)
+    return R.strided_slice_s16_record(in_dims, begin, stride, out_dims, rand_i16_full(rng, int(np.prod(in_dims))))
+
+
+def mean_s16_case(rng) -> tuple:
+    """MEAN with the count folded into the multiplier: input_scale / (output_scale * count)."""
+    input_offset, dims, axis, out, _, _, _ = mean_case(rng)
+    count = int(np.prod([d for d, a in zip(dims, axis) if a]))
+    m, s = quantize_multiplier(s16_scale(rng) / (s16_scale(rng) * count))
+    return -s16_offset(rng), dims, axis, out, s16_offset(rng), m, s
+
+
+def _mean_s16(rng):
+    input_offset, dims, axis, out, out_offset, m, s = mean_s16_case(rng)
+    return R.mean_s16_record(input_offset, dims, axis, out, out_offset, m, s, rand_i16_full(rng, int(np.prod(dims))))
+
+
+def _quantize_f32_s16(rng):
+    zero_point, scale, values = quantize_f32_s16_args(rng)
+    return R.quantize_f32_s16_record(zero_point, scale, values)
+
+
+def _dequantize_s16_f32(rng):
+    return R.dequantize_s16_f32_record(s16_offset(rng), s16_scale(rng), rand_i16_full(rng, int(rng.integers(1, 100))))
+
+
+def _concatenation_s16(rng):
+    axis, out_shape, concat, inputs = concatenation_s16_case(rng)
+    return R.concatenation_s16_record(axis, out_shape, concat, inputs)
+
+
+GENERATORS_S16: dict[str, Callable] = {
+    "arm_elementwise_add_s16": _add_sub_s16("arm_elementwise_add_s16", False),
+    "arm_elementwise_sub_s16": _add_sub_s16("arm_elementwise_sub_s16", False),
+    "arm_elementwise_mul_s16": _mul_s16("arm_elementwise_mul_s16", False),
+    "arm_add_s16": _add_sub_s16("arm_add_s16", True),
+    "arm_sub_s16": _add_sub_s16("arm_sub_s16", True),
+    "arm_mul_s16": _mul_s16("arm_mul_s16", True),
+    "arm_softmax_s8_s16": lambda rng: R.softmax_s8_s16_record(**softmax_s8_s16_args(rng)),
+    "arm_softmax_s16": lambda rng: R.softmax_s16_record(**softmax_s16_args(rng)),
+    "arm_logistic_s16": _unary_s16("arm_logistic_s16", lambda rng: logistic_tanh_args(rng, False)),
+    "arm_tanh_s16": _unary_s16("arm_tanh_s16", lambda rng: logistic_tanh_args(rng, True)),
+    "arm_nn_activation_s16": _unary_s16("arm_nn_activation_s16", nn_activation_args),
+    "arm_relu_s16": _unary_s16("arm_relu_s16", relu_s16_args),
+    "arm_relu_generic_s16": _unary_s16("arm_relu_generic_s16", relu_generic_s16_args),
+    "arm_clamp_s16": _unary_s16("arm_clamp_s16", clamp_s16_args),
+    "arm_leaky_relu_s16": _unary_s16("arm_leaky_relu_s16", leaky_relu_s16_args),
+    "arm_hard_swish_precise_s16": _unary_s16("arm_hard_swish_precise_s16", hard_swish_precise_s16_args),
+    "arm_requantize_s16_s16": _unary_s16("arm_requantize_s16_s16", requantize_s16_args),
+    "arm_quantize_f32_s16": _quantize_f32_s16,
+    "arm_dequantize_s16_f32": _dequantize_s16_f32,
+    "arm_pad_s16": _pad_s16,
+    "arm_transpose_s16": _transpose_s16,
+    "arm_strided_slice_s16": _strided_slice_s16,
+    "arm_concatenation_s16": _concatenation_s16,
+    "arm_mean_s16": _mean_s16,
+}
+GENERATORS.update(GENERATORS_S16)

@@ -80,10 +80,14 @@ def ns_cmsis_nn_dir() -> Path | None:
 
 
 def ns_sources(ns_dir: Path) -> list[Path]:
-    """Integer sources of ns-cmsis-nn: everything under Source/ except the float16/float32 kernels."""
-    return sorted(
-        p for p in (ns_dir / "Source").rglob("*.c") if not (p.name.endswith("_f16.c") or p.name.endswith("_f32.c"))
-    )
+    """Integer sources of ns-cmsis-nn: everything under Source/ except the float16/float32 kernels.
+
+    The float <-> integer conversions (QuantizationFunctions, e.g. arm_dequantize_s16_f32.c) are kept:
+    ns-cmsis-nn builds them whatever ARM_NN_ENABLE_F32 says.
+    """
+    def is_float_kernel(p: Path) -> bool:
+        return p.name.endswith(("_f16.c", "_f32.c")) and p.parent.name != "QuantizationFunctions"
+    return sorted(p for p in (ns_dir / "Source").rglob("*.c") if not is_float_kernel(p))
 
 
 def build_ns_library(ns_dir: Path, out_dir: Path) -> Path:
@@ -103,7 +107,7 @@ def link_program(sources: list[Path], libraries: list[Path], include_dirs: list[
     cmd = [CC, *STRICT_C99, *DEBUG_OPT, *SANITIZE]
     cmd += [f"-I{d}" for d in include_dirs]
     cmd += [f"-D{d}" for d in (defines or [])]
-    cmd += [*map(str, sources), *map(str, libraries), "-o", str(out)]
+    cmd += [*map(str, sources), *map(str, libraries), "-lm", "-o", str(out)]  # ns-cmsis-nn's quantize calls round()
     _run(cmd)
     return out
 

@@ -250,3 +250,55 @@ def transpose_conv_record(name: str, c: TransposeConvCall) -> str:
 
 def transpose_conv_sizer_record(name: str, c: TransposeConvCall) -> str:
     return record(name, c.transpose_conv_params(), c.dims())
+# ==== int16 element-wise, activation, softmax, data movement and conversion kernels ============
+# add_sub_record, mul_record and unary_record above take any name and serve the int16 entries too.
+
+def f32_bits(values) -> np.ndarray:
+    """The int32 reading of float32 values' bits: how floats travel through the driver."""
+    return np.asarray(values, dtype=np.float32).reshape(-1).view(np.int32).astype(np.int64)
+
+
+def f32_from_bits(bits) -> np.ndarray:
+    return np.asarray(bits, dtype=np.int64).astype(np.int32).view(np.float32)
+
+
+def softmax_s8_s16_record(rows: int, row_size: int, mult: int, shift: int, diff_min: int, data) -> str:
+    return record("arm_softmax_s8_s16", _ints(rows, row_size, mult, shift, diff_min), _arr(data))
+
+
+def softmax_s16_record(rows: int, row_size: int, mult: int, shift: int, exp_lut, recip_lut, data) -> str:
+    """An empty (or None) LUT is passed to the kernel as NULL."""
+    return record("arm_softmax_s16", _ints(rows, row_size, mult, shift), _arr(exp_lut), _arr(recip_lut), _arr(data))
+
+
+def quantize_f32_s16_record(zero_point: int, scale: float, values) -> str:
+    return record("arm_quantize_f32_s16", _ints(zero_point, int(f32_bits([scale])[0])), _arr(f32_bits(values)))
+
+
+def dequantize_s16_f32_record(zero_point: int, scale: float, data) -> str:
+    return record("arm_dequantize_s16_f32", _ints(zero_point, int(f32_bits([scale])[0])), _arr(data))
+
+
+def pad_s16_record(pad_value: int, input_dims, pre, post, data) -> str:
+    return record("arm_pad_s16", _ints(pad_value), _dims(input_dims), _dims(pre), _dims(post), _arr(data))
+
+
+def transpose_s16_record(num_dims: int, perm: Sequence[int], input_dims, output_dims, data) -> str:
+    perm4 = list(perm) + [0] * (4 - len(perm))
+    return record("arm_transpose_s16", _ints(num_dims, *perm4), _dims(input_dims), _dims(output_dims), _arr(data))
+
+
+def strided_slice_s16_record(input_dims, begin, stride, output_dims, data) -> str:
+    return record("arm_strided_slice_s16", _dims(input_dims), _dims(begin), _dims(stride), _dims(output_dims),
+                  _arr(data))
+
+
+def mean_s16_record(input_offset: int, input_dims, axis, output_dims, out_offset: int, out_mult: int, out_shift: int,
+                    data) -> str:
+    return record("arm_mean_s16", _ints(input_offset), _dims(input_dims), _dims(axis), _dims(output_dims),
+                  _ints(out_offset, out_mult, out_shift), _arr(data))
+
+
+def concatenation_s16_record(axis: int, output_shape: Sequence[int], concat_dims: Sequence[int], inputs) -> str:
+    return record("arm_concatenation_s16", _ints(axis), _arr(output_shape), _arr(concat_dims),
+                  *[_arr(x) for x in inputs])

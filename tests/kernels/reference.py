@@ -183,9 +183,11 @@ def pool(kind: str, stride, padding, act, input_dims, filter_hw, output_dims, da
     return out.reshape(-1)
 
 
-def softmax(rows: int, row_size: int, mult: int, shift: int, diff_min: int, data) -> np.ndarray:
+def softmax(rows: int, row_size: int, mult: int, shift: int, diff_min: int, data, out_bits: int = 8) -> np.ndarray:
+    """int8-logit softmax; out_bits 8 gives int8 probabilities p*2^8 - 128, 16 gives int16 p*2^16 - 32768."""
+    lowest, highest = -(1 << (out_bits - 1)), (1 << (out_bits - 1)) - 1
     x = np.asarray(data, dtype=np.int64).reshape(rows, row_size)
-    out = np.full((rows, row_size), -128, dtype=np.int64)
+    out = np.full((rows, row_size), lowest, dtype=np.int64)
     for r in range(rows):
         mx = int(x[r].max())
         exps = {}
@@ -198,8 +200,8 @@ def softmax(rows: int, row_size: int, mult: int, shift: int, diff_min: int, data
         headroom = 32 - total.bit_length()
         reciprocal = one_over_one_plus_x(wrap32((total << headroom) - 2**31))
         for i, e in exps.items():
-            p = rounding_divide_by_pot(sat_rounding_doubling_high_mul(reciprocal, e), 35 - headroom)
-            out[r, i] = clamp(p - 128, -128, 127)
+            p = rounding_divide_by_pot(sat_rounding_doubling_high_mul(reciprocal, e), 12 - headroom + 31 - out_bits)
+            out[r, i] = clamp(p + lowest, lowest, highest)
     return out.reshape(-1)
 
 
@@ -231,12 +233,13 @@ def requantize_s8(data, mult, shift, in_zp, out_zp) -> np.ndarray:
                     dtype=np.int64)
 
 
-def mean(input_offset, input_dims, axis, out_offset, out_mult, out_shift, data) -> np.ndarray:
+def mean(input_offset, input_dims, axis, out_offset, out_mult, out_shift, data, bits: int = 8) -> np.ndarray:
     x = np.asarray(data, dtype=np.int64).reshape(input_dims)
     axes = tuple(i for i, flag in enumerate(axis) if flag)
     count = int(np.prod([input_dims[i] for i in axes])) if axes else 1
     sums = x.sum(axis=axes, keepdims=True) + count * input_offset
-    return np.array([clamp(requantize(int(s), out_mult, out_shift) + out_offset, -128, 127)
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return np.array([clamp(requantize(int(s), out_mult, out_shift) + out_offset, lo, hi)
                      for s in sums.reshape(-1)], dtype=np.int64)
 
 
@@ -381,3 +384,109 @@ def transpose_conv2d(c) -> np.ndarray:
         v = requantize(wrap32(int(acc[index])), int(c.mult[o]), int(c.shift[o])) + c.output_offset
         out[index] = clamp(v, *c.act)
     return out.reshape(-1)
+# ==== int16 element-wise, activation, softmax and conversion kernels ============================
+
+INT16_MIN, INT16_MAX = -(2**15), 2**15 - 1
+
+
+def wrap16(x: int) -> int:
+    """The low 16 bits of x as a signed value (what storing into an int16_t does)."""
+    return ((x + 2**15) % 2**16) - 2**15
+
+
+def add_sub_s16(q, a, b, subtract: bool) -> np.ndarray:
+    """TFLite's general int16 ADD/SUB: inputs have zero point 0, so the offsets in q play no part."""
+    (_, m1, s1, _, m2, s2, ls, _, om, os_, lo, hi) = q
+    res = []
+    for x, y in zip(np.asarray(a).reshape(-1), np.asarray(b).reshape(-1)):
+        xa = requantize(int(x) << ls, m1, s1)
+        yb = requantize(int(y) << ls, m2, s2)
+        res.append(clamp(requantize(xa - yb if subtract else xa + yb, om, os_), lo, hi))
+    return np.array(res, dtype=np.int64)
+
+
+def mul_s16(q, a, b) -> np.ndarray:
+    (_, _, _, om, os_, lo, hi) = q
+    return np.array([clamp(requantize(int(x) * int(y), om, os_), lo, hi)
+                     for x, y in zip(np.asarray(a).reshape(-1), np.asarray(b).reshape(-1))], dtype=np.int64)
+
+
+def lut_lookup_s16(lut, value: int) -> int:
+    """TFLite's generic_int16_table_lookup: the top 9 bits of value + 32768 pick an entry, the low 7
+    interpolate linearly towards the next (Q0.15 results, 16-bit intermediate values)."""
+    index = 256 + (value >> 7)
+    offset = value & 0x7F
+    base = int(lut[index])
+    slope = wrap16(int(lut[index + 1]) - base)
+    delta = wrap16((slope * offset + 64) >> 7)
+    return wrap16(base + delta)
+
+
+def softmax_s16(rows: int, row_size: int, mult: int, shift: int, exp_lut, recip_lut, data) -> np.ndarray:
+    """TFLite's SoftmaxInt16 with ns-cmsis-nn's two 16-bit wraps where TFLite saturates: the
+    reciprocal table input (when the normalised sum rounds up to 2^17) and the output (a
+    probability that rounds to 1.0, 32768, reads as -32768)."""
+    x = np.asarray(data, dtype=np.int64).reshape(rows, row_size)
+    out = np.zeros((rows, row_size), dtype=np.int64)
+    for r in range(rows):
+        mx = int(x[r].max())
+        exps = []
+        for v in x[r]:
+            scaled = requantize(int(v) - mx, mult, shift)          # -65535 stands for -10.0
+            exps.append(lut_lookup_s16(exp_lut, clamp(scaled + 32767, INT16_MIN, INT16_MAX)))
+        total = sum(exps)
+        headroom = 32 - total.bit_length()                        # count of leading zeros
+        normalised = ((total << (headroom - 1)) + (1 << 13)) >> 14  # total in [2^16, 2^17]
+        reciprocal = lut_lookup_s16(recip_lut, wrap16(normalised - (1 << 16) - (1 << 15)))
+        for i, e in enumerate(exps):
+            out[r, i] = wrap16((((e * reciprocal) >> (30 - headroom)) + 1) >> 1)  # rounded
+    return out.reshape(-1)
+
+
+def sigmoid_table() -> list[int]:
+    """The 256-entry sigmoid(i / 24) table (TFLite's sigmoid_table_uint16) as the portable kernels hold it."""
+    import re
+    from pathlib import Path
+    source = (Path(__file__).resolve().parents[2] / "kernels" / "portable" / "src" / "activation" /
+              "sigmoid_tanh_s16.c").read_text()
+    body = source.split("sigmoid_table[256] = {", 1)[1].split("};", 1)[0]
+    body = re.sub(r"/\*.*?\*/", "", body)
+    return [int(v) for v in re.findall(r"\d+", body)]
+
+
+def logistic_tanh_s16(data, input_multiplier: int, input_left_shift: int, is_tanh: bool, table) -> np.ndarray:
+    """TFLite's reference_integer_ops::Logistic / Tanh for int16 (Q0.15 outputs)."""
+    if input_multiplier == 0:  # power-of-two input scale
+        input_multiplier, input_left_shift = 3 << input_left_shift, 0
+    rounding = (1 << (input_left_shift - 1)) if input_left_shift > 0 else 0
+    step_bits = 8 if is_tanh else 9
+    out = []
+    for v in np.asarray(data).reshape(-1):
+        x = (int(v) * input_multiplier + rounding) >> input_left_shift
+        step, fraction = abs(x) >> step_bits, abs(x) & ((1 << step_bits) - 1)
+        if step >= 255:
+            value = (0xFFFF << 8) if is_tanh else (0x7FFF << 10)
+        else:
+            value = (table[step] << step_bits) + fraction * (table[step + 1] - table[step])
+        if is_tanh:
+            result = (value - (1 << 23) + (1 << 7)) if x >= 0 else ((1 << 23) - value + (1 << 7) - 1)
+            result = (result % 2**32) >> 8
+        else:
+            result = (value + (1 << 9)) if x >= 0 else ((1 << 25) - value + (1 << 9) - 1)
+            result >>= 10
+        out.append(wrap16(result))
+    return np.array(out, dtype=np.int64)
+
+
+def round_half_away(x: float) -> int:
+    return int(np.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
+def quantize_f32_s16(values, zero_point: int, scale: float) -> np.ndarray:
+    """TFLite's AffineQuantize: round(x / scale) + zero point, the division in float32."""
+    q = np.asarray(values, dtype=np.float32) / np.float32(scale)
+    return np.array([clamp(round_half_away(float(v)) + zero_point, INT16_MIN, INT16_MAX) for v in q], dtype=np.int64)
+
+
+def dequantize_s16_f32(data, zero_point: int, scale: float) -> np.ndarray:
+    return (np.asarray(data, dtype=np.int64) - zero_point).astype(np.float32) * np.float32(scale)

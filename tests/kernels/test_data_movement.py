@@ -65,6 +65,13 @@ def test_strided_slice_matches_numpy(portable_driver):
         np.testing.assert_array_equal(got, want)
 
 
+def test_strided_slice_argument_checks(portable_driver):
+    assert portable_driver.one(R.strided_slice_record((1, 1, 1, 4), (0, 0, 0, 0), (1, 1, 1, 0), (1, 1, 1, 2),
+                                                      [1, 2, 3, 4])).status == -1   # zero stride
+    assert portable_driver.one(R.strided_slice_record((1, 1, 0, 4), (0, 0, 0, 0), (1, 1, 1, 1), (1, 1, 1, 2),
+                                                      [1, 2, 3, 4])).status == -1   # empty input axis
+
+
 def test_reshape_copies(portable_driver):
     assert portable_driver.one(R.reshape_record([3, -1, 7])).values.tolist() == [3, -1, 7]
 

@@ -151,3 +151,12 @@ def test_requantize_s64_matches_reference(fixed_point_program):
 def test_wrap_s32(fixed_point_program):
     values = [0, -1, INT32_MAX, INT32_MIN, 2**31, 2**32 + 5, -(2**31) - 1, -(2**40) - 7]
     assert evaluate(fixed_point_program, [("wrap_s32", v) for v in values]) == [ref.wrap32(v) for v in values]
+
+
+def test_wrapping_helpers(fixed_point_program):
+    got = evaluate(fixed_point_program, [
+        ("add_wrapping", INT32_MAX, 1), ("add_wrapping", -5, 3), ("mul_wrapping", 65536, 65536),
+        ("mul_wrapping", -70000, 70000), ("wrap_s16", 32768), ("wrap_s16", -32769), ("wrap_s16", 131072 - 98304),
+        ("wrap_s16", -7),
+    ])
+    assert got == [INT32_MIN, -2, 0, ref.wrap32(-70000 * 70000), -32768, 32767, -32768, -7]

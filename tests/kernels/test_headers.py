@@ -45,6 +45,8 @@ int main(void)
     F(cmsis_nn_transpose_conv_params, output_offset) F(cmsis_nn_transpose_conv_params, stride)
     F(cmsis_nn_transpose_conv_params, padding) F(cmsis_nn_transpose_conv_params, padding_offsets)
     F(cmsis_nn_transpose_conv_params, dilation) F(cmsis_nn_transpose_conv_params, activation)
+    S(cmsis_nn_softmax_lut_s16) F(cmsis_nn_softmax_lut_s16, exp_lut) F(cmsis_nn_softmax_lut_s16, one_by_one_lut)
+    printf("activation_type %d %d %d\n", (int)sizeof(arm_nn_activation_type), ARM_SIGMOID, ARM_TANH);
     printf("status %d %d %d %d\n", ARM_CMSIS_NN_SUCCESS, ARM_CMSIS_NN_ARG_ERROR, ARM_CMSIS_NN_NO_IMPL_ERROR,
            ARM_CMSIS_NN_FAILURE);
     printf("version %d %d %d %d\n", NS_CMSIS_NN_VERSION_MAJOR, NS_CMSIS_NN_VERSION_MINOR, NS_CMSIS_NN_VERSION_PATCH,
@@ -70,6 +72,7 @@ def test_portable_layout_and_constants(tmp_path):
     assert "status 0 -1 -2 -3" in out
     assert "cmsis_nn_conv_params 40" in out  # 2 offsets + 3 tiles + activation: ten int32
     assert "cmsis_nn_transpose_conv_params 48" in out  # conv_params plus the padding_offsets tile
+    assert "activation_type 4 0 1" in out
 
 
 def test_layout_identical_to_ns_cmsis_nn(tmp_path, ns_dir):

@@ -23,6 +23,13 @@
 /* Identifies this library: the helia-aot portable C99 kernels, not ns-cmsis-nn itself. */
 #define HELIA_PORTABLE_KERNELS (1)
 
+/** Which function arm_nn_activation_s16 computes. */
+typedef enum
+{
+    ARM_SIGMOID = 0, /**< logistic 1 / (1 + exp(-x)) */
+    ARM_TANH = 1,    /**< hyperbolic tangent */
+} arm_nn_activation_type;
+
 /** Status returned by the kernels. */
 typedef enum
 {
@@ -155,5 +162,13 @@ typedef struct
     cmsis_nn_tile dilation;
     cmsis_nn_activation activation;
 } cmsis_nn_transpose_conv_params;
+/* ---- int16 kernels ------------------------------------------------------------------------ */
+
+/** The two 513-entry tables of arm_softmax_s16: exp(x) on [-10, 0] and 1 / (1 + x) on [0, 1], both in Q0.15. */
+typedef struct
+{
+    const int16_t *exp_lut;
+    const int16_t *one_by_one_lut;
+} cmsis_nn_softmax_lut_s16;
 
 #endif /* ARM_NN_TYPES_H */

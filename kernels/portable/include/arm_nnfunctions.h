@@ -767,6 +767,258 @@ arm_cmsis_nn_status arm_hard_swish_compat_s8(const int8_t *input,
                                              int8_t *output,
                                              const int32_t output_size);
 
+/* ==== int16 (16x8) element-wise, activation, softmax, data movement and conversion kernels ==== */
+/* int16 tensors are symmetric (zero point 0): the offset arguments of the ADD/SUB/MUL entries are
+ * ignored, as in ns-cmsis-nn. See kernels/portable/README.md for the argument conventions. */
+
+/* ---- ADD / SUB / MUL (int16) ---------------------------------------------------------------- */
+
+arm_cmsis_nn_status arm_elementwise_add_s16(const int16_t *input_1_vect,
+                                            const int16_t *input_2_vect,
+                                            const int32_t input_1_offset,
+                                            const int32_t input_1_mult,
+                                            const int32_t input_1_shift,
+                                            const int32_t input_2_offset,
+                                            const int32_t input_2_mult,
+                                            const int32_t input_2_shift,
+                                            const int32_t left_shift,
+                                            int16_t *output,
+                                            const int32_t out_offset,
+                                            const int32_t out_mult,
+                                            const int32_t out_shift,
+                                            const int32_t out_activation_min,
+                                            const int32_t out_activation_max,
+                                            const int32_t block_size);
+
+arm_cmsis_nn_status arm_elementwise_sub_s16(const int16_t *input_1_vect,
+                                            const int16_t *input_2_vect,
+                                            const int32_t input_1_offset,
+                                            const int32_t input_1_mult,
+                                            const int32_t input_1_shift,
+                                            const int32_t input_2_offset,
+                                            const int32_t input_2_mult,
+                                            const int32_t input_2_shift,
+                                            const int32_t left_shift,
+                                            int16_t *output,
+                                            const int32_t out_offset,
+                                            const int32_t out_mult,
+                                            const int32_t out_shift,
+                                            const int32_t out_activation_min,
+                                            const int32_t out_activation_max,
+                                            const int32_t block_size);
+
+arm_cmsis_nn_status arm_elementwise_mul_s16(const int16_t *input_1_vect,
+                                            const int16_t *input_2_vect,
+                                            const int32_t input_1_offset,
+                                            const int32_t input_2_offset,
+                                            int16_t *output,
+                                            const int32_t out_offset,
+                                            const int32_t out_mult,
+                                            const int32_t out_shift,
+                                            const int32_t out_activation_min,
+                                            const int32_t out_activation_max,
+                                            const int32_t block_size);
+
+arm_cmsis_nn_status arm_add_s16(const int16_t *input1_data,
+                                const cmsis_nn_dims *input1_dims,
+                                const int16_t *input2_data,
+                                const cmsis_nn_dims *input2_dims,
+                                const int32_t input1_offset,
+                                const int32_t input1_mult,
+                                const int32_t input1_shift,
+                                const int32_t input2_offset,
+                                const int32_t input2_mult,
+                                const int32_t input2_shift,
+                                const int32_t left_shift,
+                                int16_t *output_data,
+                                const cmsis_nn_dims *output_dims,
+                                const int32_t out_offset,
+                                const int32_t out_mult,
+                                const int32_t out_shift,
+                                const int32_t out_activation_min,
+                                const int32_t out_activation_max);
+
+arm_cmsis_nn_status arm_sub_s16(const int16_t *input1_data,
+                                const cmsis_nn_dims *input1_dims,
+                                const int16_t *input2_data,
+                                const cmsis_nn_dims *input2_dims,
+                                const int32_t input1_offset,
+                                const int32_t input1_mult,
+                                const int32_t input1_shift,
+                                const int32_t input2_offset,
+                                const int32_t input2_mult,
+                                const int32_t input2_shift,
+                                const int32_t left_shift,
+                                int16_t *output_data,
+                                const cmsis_nn_dims *output_dims,
+                                const int32_t out_offset,
+                                const int32_t out_mult,
+                                const int32_t out_shift,
+                                const int32_t out_activation_min,
+                                const int32_t out_activation_max);
+
+arm_cmsis_nn_status arm_mul_s16(const int16_t *input1_data,
+                                const cmsis_nn_dims *input1_dims,
+                                const int16_t *input2_data,
+                                const cmsis_nn_dims *input2_dims,
+                                const int32_t input1_offset,
+                                const int32_t input2_offset,
+                                int16_t *output_data,
+                                const cmsis_nn_dims *output_dims,
+                                const int32_t out_offset,
+                                const int32_t out_mult,
+                                const int32_t out_shift,
+                                const int32_t out_activation_min,
+                                const int32_t out_activation_max);
+
+/* ---- SOFTMAX (int16 output) ------------------------------------------------------------------ */
+
+/* int8 logits, int16 probabilities (scale 1/65536, zero point -32768); mult/shift/diff_min as arm_softmax_s8. */
+void arm_softmax_s8_s16(const int8_t *input,
+                        const int32_t num_rows,
+                        const int32_t row_size,
+                        const int32_t mult,
+                        const int32_t shift,
+                        const int32_t diff_min,
+                        int16_t *output);
+
+/* int16 logits and probabilities (scale 1/32768, zero point 0); both LUTs have 513 entries. */
+arm_cmsis_nn_status arm_softmax_s16(const int16_t *input,
+                                    const int32_t num_rows,
+                                    const int32_t row_size,
+                                    const int32_t mult,
+                                    const int32_t shift,
+                                    const cmsis_nn_softmax_lut_s16 *softmax_params,
+                                    int16_t *output);
+
+/* ---- LOGISTIC / TANH and other activations (int16) -------------------------------------------- */
+
+/* TFLite's int16 LOGISTIC / TANH: output scale 1/32768; a zero input_multiplier means the
+ * power-of-two scale 2^(input_left_shift - 12). */
+arm_cmsis_nn_status arm_logistic_s16(const int16_t *input,
+                                     int16_t *output,
+                                     const int32_t input_size,
+                                     int32_t input_multiplier,
+                                     int32_t input_left_shift);
+
+arm_cmsis_nn_status arm_tanh_s16(const int16_t *input,
+                                 int16_t *output,
+                                 const int32_t input_size,
+                                 int32_t input_multiplier,
+                                 int32_t input_left_shift);
+
+/* The same for a power-of-two input scale 2^(left_shift - 12) only. */
+arm_cmsis_nn_status arm_nn_activation_s16(const int16_t *input,
+                                          int16_t *output,
+                                          const int32_t size,
+                                          const int32_t left_shift,
+                                          const arm_nn_activation_type type);
+
+arm_cmsis_nn_status arm_relu_s16(const int16_t *input,
+                                 const int32_t input_offset,
+                                 const int32_t output_offset,
+                                 const int32_t output_multiplier,
+                                 const int32_t output_shift,
+                                 int16_t *output,
+                                 const int32_t output_size);
+
+arm_cmsis_nn_status arm_relu_generic_s16(const int16_t *input,
+                                         const int32_t input_offset,
+                                         const int32_t output_offset,
+                                         const int32_t output_multiplier,
+                                         const int32_t output_shift,
+                                         const int32_t act_min,
+                                         const int32_t act_max,
+                                         int16_t *output,
+                                         const int32_t output_size);
+
+arm_cmsis_nn_status arm_clamp_s16(const int16_t *input,
+                                  const int16_t act_min,
+                                  const int16_t act_max,
+                                  int16_t *output,
+                                  const int32_t output_size);
+
+arm_cmsis_nn_status arm_leaky_relu_s16(const int16_t *input,
+                                       const int32_t input_offset,
+                                       const int32_t output_offset,
+                                       const int32_t output_multiplier_alpha,
+                                       const int32_t output_shift_alpha,
+                                       const int32_t output_multiplier_identity,
+                                       const int32_t output_shift_identity,
+                                       int16_t *output,
+                                       const int32_t output_size);
+
+arm_cmsis_nn_status arm_hard_swish_precise_s16(const int16_t *input,
+                                               const int32_t input_offset,
+                                               const int32_t output_offset,
+                                               const int32_t output_multiplier,
+                                               const int32_t output_shift,
+                                               const int32_t relu_q3,
+                                               const int32_t relu_q6,
+                                               const int32_t prescale,
+                                               int16_t *output,
+                                               const int32_t output_size);
+
+/* ---- PAD / STRIDED_SLICE / CONCATENATION / TRANSPOSE / MEAN (int16) ----------------------------- */
+
+arm_cmsis_nn_status arm_pad_s16(const int16_t *input,
+                                int16_t *output,
+                                const int16_t pad_value,
+                                const cmsis_nn_dims *input_size,
+                                const cmsis_nn_dims *pre_pad,
+                                const cmsis_nn_dims *post_pad);
+
+arm_cmsis_nn_status arm_strided_slice_s16(const int16_t *input_data,
+                                          int16_t *output_data,
+                                          const cmsis_nn_dims *const input_dims,
+                                          const cmsis_nn_dims *const begin_dims,
+                                          const cmsis_nn_dims *const stride_dims,
+                                          const cmsis_nn_dims *const output_dims);
+
+/* N inputs along `axis` of an output with output_dims axes of sizes output_shape[];
+ * input i has input_concat_dims[i] elements along `axis`. */
+arm_cmsis_nn_status arm_concatenation_s16(const int16_t *const *input_data,
+                                          const int32_t inputs_count,
+                                          const int32_t *input_concat_dims,
+                                          const int32_t axis,
+                                          int16_t *output_data,
+                                          const int32_t output_dims,
+                                          const int32_t *output_shape);
+
+arm_cmsis_nn_status arm_transpose_s16(const int16_t *input_data,
+                                      int16_t *const output_data,
+                                      const cmsis_nn_dims *const input_dims,
+                                      const cmsis_nn_dims *const output_dims,
+                                      const cmsis_nn_transpose_params *const transpose_params);
+
+arm_cmsis_nn_status arm_mean_s16(const int16_t *input_data,
+                                 const cmsis_nn_dims *input_dims,
+                                 const int32_t input_offset,
+                                 const cmsis_nn_dims *axis_dims,
+                                 int16_t *output_data,
+                                 const cmsis_nn_dims *output_dims,
+                                 const int32_t out_offset,
+                                 const int32_t out_mult,
+                                 const int32_t out_shift);
+
+/* ---- QUANTIZE / DEQUANTIZE (int16) ------------------------------------------------------------ */
+
+arm_cmsis_nn_status arm_requantize_s16_s16(const int16_t *input,
+                                           int16_t *output,
+                                           int32_t size,
+                                           int32_t effective_scale_multiplier,
+                                           int32_t effective_scale_shift,
+                                           int32_t input_zeropoint,
+                                           int32_t output_zeropoint);
+
+arm_cmsis_nn_status
+arm_quantize_f32_s16(const float *input, int16_t *output, int32_t size, int32_t zero_point, float scale);
+
+arm_cmsis_nn_status
+arm_dequantize_s16_f32(const int16_t *input, float *output, int32_t size, int32_t zero_point, float scale);
+
+/* ==== end of the int16 element-wise / activation / softmax / data movement / conversion block ==== */
+
 #ifdef __cplusplus
 }
 #endif

@@ -89,6 +89,20 @@ int main(void)
         {
             result = helia_wrap_s32((int64_t)rd());
         }
+        else if (strcmp(name, "add_wrapping") == 0)
+        {
+            const int32_t a = (int32_t)rd();
+            result = helia_add_wrapping(a, (int32_t)rd());
+        }
+        else if (strcmp(name, "mul_wrapping") == 0)
+        {
+            const int32_t a = (int32_t)rd();
+            result = helia_mul_wrapping(a, (int32_t)rd());
+        }
+        else if (strcmp(name, "wrap_s16") == 0)
+        {
+            result = helia_wrap_s16((int32_t)rd());
+        }
         else
         {
             fprintf(stderr, "fixed_point_driver: unknown helper %s\n", name);

@@ -1322,12 +1322,412 @@ static int run_a16w8_record(const char *name)
     return 1;
 }
 
+/* ==== int16 element-wise, activation, softmax, data movement and conversion kernels ======== */
+/*
+ * Records as for the int8 kernels of the same kind, with int16 arrays. Extra conventions:
+ *  - arm_softmax_s16: "<rows> <row_size> <mult> <shift> <exp_lut[]> <one_by_one_lut[]> <input[]>",
+ *    an empty LUT array is passed as NULL;
+ *  - arm_concatenation_s16: "<axis> <output_shape[]> <input_concat_dims[]> <input 0[]> ...";
+ *  - float values (arm_quantize_f32_s16 input and scale, arm_dequantize_s16_f32 scale and output)
+ *    travel as the int32 reading of their IEEE-754 bits, so they pass through exactly.
+ */
+
+static float float_from_bits(int32_t bits)
+{
+    float f;
+    const uint32_t u = (uint32_t)bits;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static int32_t bits_from_float(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (int32_t)u;
+}
+
+static void run_add_sub_mul_s16(const char *name)
+{
+    const int broadcast = strncmp(name, "arm_elementwise_", 16) != 0;
+    const int is_mul = strstr(name, "mul") != NULL;
+    const int subtract = strstr(name, "sub") != NULL;
+    cmsis_nn_dims d1 = {0, 0, 0, 0}, d2 = {0, 0, 0, 0}, d_out = {0, 0, 0, 0};
+    if (broadcast)
+    {
+        rd_dims(&d1);
+        rd_dims(&d2);
+        rd_dims(&d_out);
+    }
+    int32_t s[12];
+    for (int i = 0; i < (is_mul ? 7 : 12); ++i)
+    {
+        s[i] = rd();
+    }
+    int32_t count1 = 0, count2 = 0;
+    int16_t *in1 = rd_s16(&count1);
+    int16_t *in2 = rd_s16(&count2);
+    const int32_t out_count = broadcast ? volume(&d_out) : count1;
+    int16_t *out = new_output_s16(out_count);
+    arm_cmsis_nn_status status;
+    if (is_mul && broadcast)
+    {
+        status = arm_mul_s16(in1, &d1, in2, &d2, s[0], s[1], out, &d_out, s[2], s[3], s[4], s[5], s[6]);
+    }
+    else if (is_mul)
+    {
+        status = arm_elementwise_mul_s16(in1, in2, s[0], s[1], out, s[2], s[3], s[4], s[5], s[6], count1);
+    }
+    else if (broadcast && subtract)
+    {
+        status = arm_sub_s16(in1, &d1, in2, &d2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, &d_out, s[7], s[8],
+                             s[9], s[10], s[11]);
+    }
+    else if (broadcast)
+    {
+        status = arm_add_s16(in1, &d1, in2, &d2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, &d_out, s[7], s[8],
+                             s[9], s[10], s[11]);
+    }
+    else if (subtract)
+    {
+        status = arm_elementwise_sub_s16(in1, in2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, s[7], s[8], s[9],
+                                         s[10], s[11], count1);
+    }
+    else
+    {
+        status = arm_elementwise_add_s16(in1, in2, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, s[7], s[8], s[9],
+                                         s[10], s[11], count1);
+    }
+    print_s16(status, out, out_count);
+    free(in1);
+    free(in2);
+    free(out);
+}
+
+static void run_softmax_s8_s16(void)
+{
+    const int32_t rows = rd();
+    const int32_t row_size = rd();
+    const int32_t mult = rd();
+    const int32_t shift = rd();
+    const int32_t diff_min = rd();
+    int32_t count = 0;
+    int8_t *input = rd_s8(&count);
+    int16_t *out = new_output_s16(count);
+    arm_softmax_s8_s16(input, rows, row_size, mult, shift, diff_min, out);
+    print_s16(0, out, count);
+    free(input);
+    free(out);
+}
+
+static void run_softmax_s16(void)
+{
+    const int32_t rows = rd();
+    const int32_t row_size = rd();
+    const int32_t mult = rd();
+    const int32_t shift = rd();
+    int32_t exp_count = 0, recip_count = 0, count = 0;
+    int16_t *exp_lut = rd_s16(&exp_count);
+    int16_t *recip_lut = rd_s16(&recip_count);
+    int16_t *input = rd_s16(&count);
+    int16_t *out = new_output_s16(count);
+    const cmsis_nn_softmax_lut_s16 luts = {exp_count > 0 ? exp_lut : NULL, recip_count > 0 ? recip_lut : NULL};
+    const arm_cmsis_nn_status status = arm_softmax_s16(input, rows, row_size, mult, shift, &luts, out);
+    print_s16(status, out, count);
+    free(exp_lut);
+    free(recip_lut);
+    free(input);
+    free(out);
+}
+
+/* Reads `n` scalars, then the int16 input array; runs `name` and prints the int16 output array. */
+static void run_unary_s16(const char *name, int n)
+{
+    int32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < n; ++i)
+    {
+        s[i] = rd();
+    }
+    int32_t count = 0;
+    int16_t *input = rd_s16(&count);
+    int16_t *out = new_output_s16(count);
+    arm_cmsis_nn_status status;
+    if (strcmp(name, "arm_logistic_s16") == 0)
+    {
+        status = arm_logistic_s16(input, out, count, s[0], s[1]);
+    }
+    else if (strcmp(name, "arm_tanh_s16") == 0)
+    {
+        status = arm_tanh_s16(input, out, count, s[0], s[1]);
+    }
+    else if (strcmp(name, "arm_nn_activation_s16") == 0)
+    {
+        status = arm_nn_activation_s16(input, out, count, s[0], s[1] == 0 ? ARM_SIGMOID : ARM_TANH);
+    }
+    else if (strcmp(name, "arm_relu_s16") == 0)
+    {
+        status = arm_relu_s16(input, s[0], s[1], s[2], s[3], out, count);
+    }
+    else if (strcmp(name, "arm_relu_generic_s16") == 0)
+    {
+        status = arm_relu_generic_s16(input, s[0], s[1], s[2], s[3], s[4], s[5], out, count);
+    }
+    else if (strcmp(name, "arm_clamp_s16") == 0)
+    {
+        status = arm_clamp_s16(input, (int16_t)s[0], (int16_t)s[1], out, count);
+    }
+    else if (strcmp(name, "arm_leaky_relu_s16") == 0)
+    {
+        status = arm_leaky_relu_s16(input, s[0], s[1], s[2], s[3], s[4], s[5], out, count);
+    }
+    else if (strcmp(name, "arm_hard_swish_precise_s16") == 0)
+    {
+        status = arm_hard_swish_precise_s16(input, s[0], s[1], s[2], s[3], s[4], s[5], s[6], out, count);
+    }
+    else
+    {
+        status = arm_requantize_s16_s16(input, out, count, s[0], s[1], s[2], s[3]);
+    }
+    print_s16(status, out, count);
+    free(input);
+    free(out);
+}
+
+static void run_quantize_f32_s16(void)
+{
+    const int32_t zero_point = rd();
+    const float scale = float_from_bits(rd());
+    int32_t count = 0;
+    int32_t *bits = rd_s32(&count);
+    float *input = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
+    if (input == NULL)
+    {
+        fail("out of memory");
+    }
+    for (int32_t i = 0; i < count; ++i)
+    {
+        input[i] = float_from_bits(bits[i]);
+    }
+    int16_t *out = new_output_s16(count);
+    const arm_cmsis_nn_status status = arm_quantize_f32_s16(input, out, count, zero_point, scale);
+    print_s16(status, out, count);
+    free(bits);
+    free(input);
+    free(out);
+}
+
+static void run_dequantize_s16_f32(void)
+{
+    const int32_t zero_point = rd();
+    const float scale = float_from_bits(rd());
+    int32_t count = 0;
+    int16_t *input = rd_s16(&count);
+    float *out = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
+    int32_t *bits = malloc((size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+    if (out == NULL || bits == NULL)
+    {
+        fail("out of memory");
+    }
+    for (int32_t i = 0; i < count; ++i)
+    {
+        out[i] = float_from_bits(0x7FC00001 + i); /* NaN patterns: untouched outputs show */
+    }
+    const arm_cmsis_nn_status status = arm_dequantize_s16_f32(input, out, count, zero_point, scale);
+    for (int32_t i = 0; i < count; ++i)
+    {
+        bits[i] = bits_from_float(out[i]);
+    }
+    print_s32(status, bits, count);
+    free(input);
+    free(out);
+    free(bits);
+}
+
+static void run_pad_s16(void)
+{
+    cmsis_nn_dims in_d, pre, post;
+    const int16_t pad_value = (int16_t)rd();
+    rd_dims(&in_d);
+    rd_dims(&pre);
+    rd_dims(&post);
+    int16_t *input = rd_s16(NULL);
+    const int32_t out_count = (in_d.n + pre.n + post.n) * (in_d.h + pre.h + post.h) * (in_d.w + pre.w + post.w) *
+        (in_d.c + pre.c + post.c);
+    int16_t *out = new_output_s16(out_count);
+    const arm_cmsis_nn_status status = arm_pad_s16(input, out, pad_value, &in_d, &pre, &post);
+    print_s16(status, out, out_count);
+    free(input);
+    free(out);
+}
+
+static void run_transpose_s16(void)
+{
+    const int32_t num_dims = rd();
+    uint32_t perm[4];
+    for (int i = 0; i < 4; ++i)
+    {
+        perm[i] = (uint32_t)rd();
+    }
+    cmsis_nn_dims in_d, out_d;
+    rd_dims(&in_d);
+    rd_dims(&out_d);
+    int32_t count = 0;
+    int16_t *input = rd_s16(&count);
+    int16_t *out = new_output_s16(count);
+    const cmsis_nn_transpose_params params = {num_dims, perm};
+    const arm_cmsis_nn_status status = arm_transpose_s16(input, out, &in_d, &out_d, &params);
+    print_s16(status, out, count);
+    free(input);
+    free(out);
+}
+
+static void run_strided_slice_s16(void)
+{
+    cmsis_nn_dims in_d, begin, stride, out_d;
+    rd_dims(&in_d);
+    rd_dims(&begin);
+    rd_dims(&stride);
+    rd_dims(&out_d);
+    int16_t *input = rd_s16(NULL);
+    const int32_t out_count = volume(&out_d);
+    int16_t *out = new_output_s16(out_count);
+    const arm_cmsis_nn_status status = arm_strided_slice_s16(input, out, &in_d, &begin, &stride, &out_d);
+    print_s16(status, out, out_count);
+    free(input);
+    free(out);
+}
+
+static void run_mean_s16(void)
+{
+    cmsis_nn_dims in_d, axis, out_d;
+    const int32_t input_offset = rd();
+    rd_dims(&in_d);
+    rd_dims(&axis);
+    rd_dims(&out_d);
+    const int32_t out_offset = rd();
+    const int32_t out_mult = rd();
+    const int32_t out_shift = rd();
+    int16_t *input = rd_s16(NULL);
+    const int32_t out_count = volume(&out_d);
+    int16_t *out = new_output_s16(out_count);
+    const arm_cmsis_nn_status status =
+        arm_mean_s16(input, &in_d, input_offset, &axis, out, &out_d, out_offset, out_mult, out_shift);
+    print_s16(status, out, out_count);
+    free(input);
+    free(out);
+}
+
+static void run_concatenation_s16(void)
+{
+    const int32_t axis = rd();
+    int32_t rank = 0, inputs = 0;
+    int32_t *shape = rd_s32(&rank);
+    int32_t *concat_dims = rd_s32(&inputs);
+    int16_t **data = malloc((size_t)(inputs > 0 ? inputs : 1) * sizeof(int16_t *));
+    if (data == NULL)
+    {
+        fail("out of memory");
+    }
+    for (int32_t i = 0; i < inputs; ++i)
+    {
+        data[i] = rd_s16(NULL);
+    }
+    int32_t out_count = 1;
+    for (int32_t d = 0; d < rank; ++d)
+    {
+        out_count *= shape[d];
+    }
+    int16_t *out = new_output_s16(out_count);
+    const arm_cmsis_nn_status status =
+        arm_concatenation_s16((const int16_t *const *)data, inputs, concat_dims, axis, out, rank, shape);
+    print_s16(status, out, out_count);
+    for (int32_t i = 0; i < inputs; ++i)
+    {
+        free(data[i]);
+    }
+    free(data);
+    free(shape);
+    free(concat_dims);
+    free(out);
+}
+
+/* Runs the record if `name` is one of the int16 entries above; returns 0 otherwise. */
+static int run_s16_kernel(const char *name)
+{
+    static const struct
+    {
+        const char *name;
+        int scalars;
+    } unary[] = {
+        {"arm_logistic_s16", 2},     {"arm_tanh_s16", 2},       {"arm_nn_activation_s16", 2},
+        {"arm_relu_s16", 4},         {"arm_relu_generic_s16", 6}, {"arm_clamp_s16", 2},
+        {"arm_leaky_relu_s16", 6},   {"arm_hard_swish_precise_s16", 7}, {"arm_requantize_s16_s16", 4},
+    };
+    for (size_t i = 0; i < sizeof unary / sizeof unary[0]; ++i)
+    {
+        if (strcmp(name, unary[i].name) == 0)
+        {
+            run_unary_s16(name, unary[i].scalars);
+            return 1;
+        }
+    }
+    if (strcmp(name, "arm_elementwise_add_s16") == 0 || strcmp(name, "arm_elementwise_sub_s16") == 0 ||
+        strcmp(name, "arm_elementwise_mul_s16") == 0 || strcmp(name, "arm_add_s16") == 0 ||
+        strcmp(name, "arm_sub_s16") == 0 || strcmp(name, "arm_mul_s16") == 0)
+    {
+        run_add_sub_mul_s16(name);
+    }
+    else if (strcmp(name, "arm_softmax_s8_s16") == 0)
+    {
+        run_softmax_s8_s16();
+    }
+    else if (strcmp(name, "arm_softmax_s16") == 0)
+    {
+        run_softmax_s16();
+    }
+    else if (strcmp(name, "arm_quantize_f32_s16") == 0)
+    {
+        run_quantize_f32_s16();
+    }
+    else if (strcmp(name, "arm_dequantize_s16_f32") == 0)
+    {
+        run_dequantize_s16_f32();
+    }
+    else if (strcmp(name, "arm_pad_s16") == 0)
+    {
+        run_pad_s16();
+    }
+    else if (strcmp(name, "arm_transpose_s16") == 0)
+    {
+        run_transpose_s16();
+    }
+    else if (strcmp(name, "arm_strided_slice_s16") == 0)
+    {
+        run_strided_slice_s16();
+    }
+    else if (strcmp(name, "arm_mean_s16") == 0)
+    {
+        run_mean_s16();
+    }
+    else if (strcmp(name, "arm_concatenation_s16") == 0)
+    {
+        run_concatenation_s16();
+    }
+    else
+    {
+        return 0;
+    }
+    return 1;
+}
+
+/* ==== end of the int16 block ================================================================ */
+
 int main(void)
 {
     char name[128];
     while (scanf("%127s", name) == 1)
     {
-        if (run_a16w8_record(name))
+        if (run_a16w8_record(name) || run_s16_kernel(name))
         {
             fflush(stdout);
             continue;

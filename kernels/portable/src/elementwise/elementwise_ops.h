@@ -48,6 +48,36 @@ int8_t helia_add_element_s8(int8_t a, int8_t b, const void *params);
 int8_t helia_sub_element_s8(int8_t a, int8_t b, const void *params);
 int8_t helia_mul_element_s8(int8_t a, int8_t b, const void *params);
 
+/* int16 ADD / SUB / MUL (ns-cmsis-nn's s16 kernels): the same arithmetic as the int8 ones except that
+ * int16 tensors are symmetric, so every offset in the quant structs is ignored (treated as 0). */
+int16_t helia_add_sub_s16(int16_t a, int16_t b, const helia_add_sub_quant *q, int subtract);
+int16_t helia_mul_s16(int16_t a, int16_t b, const helia_mul_quant *q);
+
+/* Visits every output position of a broadcast, in output order, with the flat indices of the two
+ * input elements that meet there (NumPy-style: a size-1 dimension repeats along the output's). */
+void helia_broadcast_walk(const cmsis_nn_dims *a_dims,
+                          const cmsis_nn_dims *b_dims,
+                          const cmsis_nn_dims *out_dims,
+                          void (*visit)(size_t out_index, size_t a_index, size_t b_index, void *context),
+                          void *context);
+
+/* The three int16 broadcasting kernels: out = op(a, b) over out_dims. */
+typedef enum
+{
+    HELIA_S16_ADD,
+    HELIA_S16_SUB,
+    HELIA_S16_MUL
+} helia_s16_op;
+
+void helia_broadcast_s16(const int16_t *a,
+                         const cmsis_nn_dims *a_dims,
+                         const int16_t *b,
+                         const cmsis_nn_dims *b_dims,
+                         int16_t *out,
+                         const cmsis_nn_dims *out_dims,
+                         helia_s16_op op,
+                         const void *quant);
+
 /* out[n][h][w][c] = op(a[...], b[...]) over the output's shape, NumPy-style: a size-1 dimension of
  * an input is repeated along the output's. */
 void helia_broadcast_s8(const int8_t *a,

@@ -4,7 +4,7 @@
 #include "arm_nnfunctions.h"
 
 /* out[n, h, w, c] = in[begin.n + n*stride.n, begin.h + h*stride.h, begin.w + w*stride.w, begin.c + c*stride.c];
- * strides may be negative. */
+ * strides may be negative but not zero, and every input and output dimension must be at least 1. */
 arm_cmsis_nn_status arm_strided_slice_s8(const int8_t *input_data,
                                          int8_t *output_data,
                                          const cmsis_nn_dims *const input_dims,
@@ -12,6 +12,17 @@ arm_cmsis_nn_status arm_strided_slice_s8(const int8_t *input_data,
                                          const cmsis_nn_dims *const stride_dims,
                                          const cmsis_nn_dims *const output_dims)
 {
+    if (input_data == NULL || output_data == NULL || input_dims == NULL || begin_dims == NULL || stride_dims == NULL ||
+        output_dims == NULL)
+    {
+        return ARM_CMSIS_NN_ARG_ERROR;
+    }
+    if (input_dims->n < 1 || input_dims->h < 1 || input_dims->w < 1 || input_dims->c < 1 || output_dims->n < 1 ||
+        output_dims->h < 1 || output_dims->w < 1 || output_dims->c < 1 || stride_dims->n == 0 || stride_dims->h == 0 ||
+        stride_dims->w == 0 || stride_dims->c == 0)
+    {
+        return ARM_CMSIS_NN_ARG_ERROR;
+    }
     int8_t *out = output_data;
     for (int32_t n = 0; n < output_dims->n; ++n)
     {

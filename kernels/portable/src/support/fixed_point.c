@@ -22,6 +22,22 @@ int32_t helia_shift_left(int32_t x, int32_t shift)
     return (int32_t)((uint32_t)x << shift);
 }
 
+int32_t helia_add_wrapping(int32_t a, int32_t b)
+{
+    return helia_wrap_s32((int64_t)((uint32_t)a + (uint32_t)b));
+}
+
+int32_t helia_mul_wrapping(int32_t a, int32_t b)
+{
+    return helia_wrap_s32((int64_t)((uint32_t)a * (uint32_t)b));
+}
+
+int16_t helia_wrap_s16(int32_t x)
+{
+    const int32_t low = (int32_t)((uint32_t)x & 0xFFFFu);
+    return (int16_t)(low > INT16_MAX ? low - 65536 : low);
+}
+
 int32_t helia_sat_rounding_doubling_high_mul(int32_t a, int32_t b)
 {
     if (a == INT32_MIN && b == INT32_MIN)

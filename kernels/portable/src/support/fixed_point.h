@@ -59,6 +59,16 @@ int32_t helia_one_over_one_plus_x(int32_t x_q0_31);
 /* Count of leading zero bits of a 32-bit value; 32 for zero. */
 int32_t helia_count_leading_zeros(uint32_t x);
 
+/* a + b modulo 2^32 (ns-cmsis-nn lets these sums wrap), without signed-overflow undefined behaviour. */
+int32_t helia_add_wrapping(int32_t a, int32_t b);
+
+/* a * b modulo 2^32, likewise. */
+int32_t helia_mul_wrapping(int32_t a, int32_t b);
+
+/* The low 16 bits of x as a signed value: what storing an int32 into an int16_t does on every
+ * compiler this library targets, spelled out so it does not depend on implementation-defined conversion. */
+int16_t helia_wrap_s16(int32_t x);
+
 /* 16-bit helpers used by the hard-swish kernel. */
 int16_t helia_saturating_shift_left_s16(int16_t x, int32_t shift);
 int16_t helia_sat_rounding_doubling_high_mul_s16(int16_t a, int16_t b);

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: arm_add_s16, int16 ADD with NumPy-style broadcasting of size-1 dimensions. */
+
+#include "arm_nnfunctions.h"
+#include "elementwise_ops.h"
+
+/* Offsets are ignored (int16 tensors are symmetric), as in ns-cmsis-nn. */
+arm_cmsis_nn_status arm_add_s16(const int16_t *input1_data,
+                                const cmsis_nn_dims *input1_dims,
+                                const int16_t *input2_data,
+                                const cmsis_nn_dims *input2_dims,
+                                const int32_t input1_offset,
+                                const int32_t input1_mult,
+                                const int32_t input1_shift,
+                                const int32_t input2_offset,
+                                const int32_t input2_mult,
+                                const int32_t input2_shift,
+                                const int32_t left_shift,
+                                int16_t *output_data,
+                                const cmsis_nn_dims *output_dims,
+                                const int32_t out_offset,
+                                const int32_t out_mult,
+                                const int32_t out_shift,
+                                const int32_t out_activation_min,
+                                const int32_t out_activation_max)
+{
+    const helia_add_sub_quant q = {input1_offset, input1_mult, input1_shift, input2_offset, input2_mult,
+                                   input2_shift,  left_shift,  out_offset,   out_mult,      out_shift,
+                                   out_activation_min, out_activation_max};
+    helia_broadcast_s16(input1_data, input1_dims, input2_data, input2_dims, output_data, output_dims, HELIA_S16_ADD, &q);
+    return ARM_CMSIS_NN_SUCCESS;
+}
