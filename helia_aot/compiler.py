@@ -119,7 +119,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         for rel, text in files.items():
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_text(text, encoding="utf-8")  # JSON carries model names as UTF-8, whatever the locale
         written = list(files)
         if with_test_data:
             from . import golden
