@@ -21,11 +21,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import flatbuffers
 import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 
-import flatbuffers
 import helia_aot
 from helia_aot.codegen import COMMENT_TEXT_LIMIT, c_comment_text
 from helia_aot.errors import UnsupportedModelError
@@ -37,8 +37,8 @@ from .helpers import REPO, mlperf_model, ns_cmsis_nn_dir, require_gcc
 
 FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
 
-# The injection, then one family of hostile text per entry. No NUL: the front end reads
-# flatbuffer strings as Python bytes, and NUL is covered by the control-byte range anyway in C.
+# The injection, then one family of hostile text per entry. Model names stay NUL-free
+# (LiteRT's C++ reads them as C strings); c_comment_text's own tests below include NUL.
 INJECTION = "x */\n#ifndef INJ\n#define INJ\nint injected_by_model = 1;\n#endif\n/* "
 HOSTILE: list[bytes] = [
     INJECTION.encode(),
