@@ -17,6 +17,11 @@ flags.DEFINE_enum("kernel_library", None, ["ns_cmsis_nn", "portable"],
                   "Kernel library the module links (default: module.kernel_library or ns_cmsis_nn); scratch "
                   "sizes and entries follow it.")
 flags.DEFINE_bool("test", False, "Also write LiteRT golden data and a C test harness under OUTDIR/test.")
+# An empty value is a slip (an unset shell variable): refuse it while parsing, naming the flag.
+for _name, _what in (("output", "an output directory"), ("target", "a target name"),
+                     ("config", "the path of a YAML file")):
+    flags.register_validator(_name, lambda value: value is None or value.strip() != "",
+                             message=f"--{_name} needs {_what}, got an empty value")
 
 _USAGE = ("usage: helia-aot convert MODEL -o OUTDIR [--prefix P] [--target NAME] [--kernel_library L] "
           "[--config FILE.yaml] [--test]\n"

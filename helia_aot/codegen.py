@@ -20,6 +20,44 @@ _ENV = jinja2.Environment(
     autoescape=False,
 )
 
+# Characters that may stand for themselves inside a generated comment: printable ASCII except the
+# backslash (a line splice before a newline, and our escape character).
+_COMMENT_SAFE = frozenset(chr(c) for c in range(0x20, 0x7F)) - {"\\"}
+# Longer text keeps its head and tail around a note of what was left out.
+COMMENT_TEXT_LIMIT = 1024
+
+
+def c_comment_text(text) -> str:
+    """``text`` made safe to place inside a C block comment: the one way any string the model (or a
+    user) supplies reaches generated C.
+
+    Everything outside printable ASCII (newlines, control bytes, non-ASCII UTF-8), the backslash,
+    and any character that would form ``/*``, ``*/`` or a ``??`` trigraph, also with the template
+    text on either side, is written as ``\\xNN`` per UTF-8 byte. The result cannot end the comment,
+    open a nested one, splice lines or start a preprocessor line, and it reads back unambiguously.
+    """
+    text = str(text)
+    if len(text) > COMMENT_TEXT_LIMIT:
+        half = COMMENT_TEXT_LIMIT // 2
+        text = f"{text[:half]} ...[{len(text) - 2 * half} characters left out]... {text[-half:]}"
+    last = len(text) - 1
+    out = []
+    for i, ch in enumerate(text):
+        before = text[i - 1] if i > 0 else None
+        after = text[i + 1] if i < last else None
+        edge = i == 0 or i == last
+        if (ch not in _COMMENT_SAFE
+                or (ch == "/" and (edge or before == "*" or after == "*"))
+                or (ch == "*" and edge)
+                or (ch == "?" and (edge or after == "?"))):
+            out.append("".join(f"\\x{b:02x}" for b in ch.encode("utf-8", "surrogatepass")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+_ENV.filters["c_comment"] = c_comment_text
+
 CONSTANT_ALIGNMENT = 16
 _PER_LINE = {"int8_t": 24, "uint8_t": 24, "uint32_t": 8, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -62,21 +63,43 @@ def _dump_json(obj) -> str:
     return json.dumps(to_json(obj), indent=2, ensure_ascii=False) + "\n"
 
 
+# What a conversion writes into OUTDIR; an existing OUTDIR holding anything else is not replaced.
+_OWN_ENTRY = re.compile(r"^(include|src|test|[A-Za-z_][A-Za-z0-9_]*_(plan|report)\.json)$")
+
+
+def _check_replaceable(final: Path) -> None:
+    """OUTDIR is replaced as a whole: refuse one that holds files we did not write (`-o .`)."""
+    try:
+        foreign = sorted(p.name for p in final.iterdir() if not _OWN_ENTRY.match(p.name))
+    except OSError as exc:
+        raise OutputDirError(f"cannot list output directory {final}: {exc.strerror}",
+                             "Check the -o path and its permissions") from None
+    if foreign:
+        more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
+        raise OutputDirError(f"output directory {final} holds {foreign[0]!r}{more}, which helia_aot did not write, "
+                             "and would be replaced as a whole", "Choose a new or empty directory")
+
+
 def _replace_dir(tmp: Path, final: Path) -> None:
     """Move the finished temp dir into place; the old OUTDIR (if any) is swapped out, never mixed."""
     if final.exists() and not final.is_dir():
         raise OutputDirError(f"output path {final} exists and is not a directory", "Choose another -o path")
     backup = None
-    if final.exists():
-        backup = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
-        backup.rmdir()
-        os.rename(final, backup)
     try:
-        os.rename(tmp, final)
-    except OSError:
-        if backup is not None:
-            os.rename(backup, final)
-        raise
+        if final.exists():
+            _check_replaceable(final)
+            backup = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+            backup.rmdir()
+            os.rename(final, backup)
+        try:
+            os.rename(tmp, final)
+        except OSError:
+            if backup is not None:
+                os.rename(backup, final)
+            raise
+    except OSError as exc:
+        raise OutputDirError(f"cannot replace output directory {final}: {exc.strerror}",
+                             "Check the -o path and its permissions") from None
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
 
@@ -119,7 +142,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         for rel, text in files.items():
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_text(text, encoding="utf-8")  # JSON carries model names as UTF-8, whatever the locale
         written = list(files)
         if with_test_data:
             from . import golden

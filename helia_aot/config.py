@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,29 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any]]] = {
 }
 
 
+# Accepted range of the integer keys. Beyond it a value is a typo or a unit mix-up: 10,000 golden
+# samples already make megabytes of C arrays, a tolerance or seed past 32 bits fits neither the
+# harness's integers nor Bazel's attributes, and no memory needs an arena aligned past 64 KiB.
+MAX_ARENA_ALIGNMENT = 1 << 16
+_RANGES: dict[tuple[str, str], tuple[int, int]] = {
+    ("test", "num_samples"): (1, 10_000),
+    ("test", "tolerance"): (0, 2**31 - 1),
+    ("test", "seed"): (0, 2**32 - 1),
+    ("memory", "arena_alignment"): (1, MAX_ARENA_ALIGNMENT),
+}
+
+
+def closest(name, choices) -> str | None:
+    """The choice a misspelt ``name`` most likely meant, if any is close."""
+    found = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def rename_hint(name, choices, otherwise: str, qualify: str = "") -> str:
+    best = closest(name, choices)
+    return f"Did you mean {qualify}{best}?" if best is not None else otherwise
+
+
 @dataclass
 class Config:
     values: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -70,15 +94,19 @@ def check_value(section: str, key: str, value, where: str) -> None:
     ok = isinstance(value, types) and not (bool not in types and isinstance(value, bool))
     if not ok:
         names = " or ".join(t.__name__ for t in types)
+        article = "an" if names[0] in "aeiou" else "a"
         raise InvalidConfigError(f"{where}: {section}.{key} must be {names}, got {type(value).__name__} "
-                                 f"{value!r}", f"Set {section}.{key} to a {names}")
+                                 f"{value!r}", f"Set {section}.{key} to {article} {names}")
     if allowed is not None and value not in allowed:
         raise InvalidConfigError(f"{where}: {section}.{key} is {value!r}, allowed values are {list(allowed)}",
-                                 f"Use one of {list(allowed)}")
-    if section == "test" and isinstance(value, int) and value < 0:
-        raise InvalidConfigError(f"{where}: {section}.{key} must be >= 0, got {value}", "Use a non-negative value")
-    if section == "test" and key == "num_samples" and value < 1:
-        raise InvalidConfigError(f"{where}: test.num_samples must be >= 1, got {value}", "Use at least 1 sample")
+                                 rename_hint(value, allowed, f"Use one of {list(allowed)}"))
+    if (section, key) in _RANGES:
+        low, high = _RANGES[(section, key)]
+        if not low <= value <= high:
+            raise InvalidConfigError(f"{where}: {section}.{key} must be between {low} and {high}, got {value}",
+                                     f"Set {section}.{key} within that range")
+    if (section, key) == ("memory", "arena_alignment") and value & (value - 1):
+        raise InvalidConfigError(f"{where}: memory.arena_alignment {value} is not a power of two", "Use 4, 8 or 16")
 
 
 def defaults() -> Config:
@@ -96,16 +124,18 @@ def from_mapping(doc, where: str = "config", base_dir: Path | None = None) -> Co
     for section, body in doc.items():
         if section not in _SPEC:
             raise InvalidConfigError(f"{where}: unknown section {section!r} (allowed: {sorted(_SPEC)})",
-                                     "Remove or rename the section")
+                                     rename_hint(section, _SPEC, "Remove or rename the section"))
         if body is None:
             continue
         if not isinstance(body, dict):
             raise InvalidConfigError(f"{where}: section {section!r} must be a mapping", "Indent its keys under it")
         for key, value in body.items():
             if key not in _SPEC[section]:
+                home = [s for s in _SPEC if key in _SPEC[s]]
+                hint = (f"{key} belongs in section {home[0]}: write it as {home[0]}.{key}" if home else
+                        rename_hint(key, _SPEC[section], "Remove or rename the key", f"{section}."))
                 raise InvalidConfigError(
-                    f"{where}: unknown key {section}.{key} (allowed in {section}: {sorted(_SPEC[section])})",
-                    "Remove or rename the key")
+                    f"{where}: unknown key {section}.{key} (allowed in {section}: {sorted(_SPEC[section])})", hint)
             check_value(section, key, value, where)
             cfg.values[section][key] = value
     return cfg
@@ -119,19 +149,57 @@ def load(config) -> Config:
         return config
     if isinstance(config, dict):
         return from_mapping(config, "config")
+    if not isinstance(config, (str, Path)) or not str(config):
+        raise InvalidConfigError(f"config must be a mapping, a Config or the path of a YAML file, got "
+                                 f"{type(config).__name__} {config!r}", "Pass the path of the YAML file")
     path = Path(config)
+    return from_mapping(read_yaml(path, "config file", "Check the --config path"), str(path), path.parent)
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (the plain loader keeps the
+    last one silently, so a repeated section would drop the first one's keys)."""
+
+    def construct_mapping(self, node, deep=False):
+        first: dict = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                repeated = key in first
+            except TypeError:
+                continue  # unhashable: the base loader reports it
+            if repeated:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} appears twice (first at line {first[key] + 1})", key_node.start_mark)
+            first[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep)
+
+
+def read_yaml(path: Path, what: str, hint: str):
+    """The document in a YAML file; any unreadable, non-UTF-8 or malformed file is an
+    InvalidConfigError naming the file (and the line)."""
     try:
-        text = path.read_text()
+        raw = Path(path).read_bytes()
     except OSError as exc:
-        raise InvalidConfigError(f"cannot read config file {path}: {exc.strerror}",
-                                 "Check the --config path") from None
+        raise InvalidConfigError(f"cannot read {what} {path}: {exc.strerror}", hint) from None
     try:
-        doc = yaml.safe_load(text)
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidConfigError(f"{what} {path} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
+                                 f"{exc.start})", "Save it as UTF-8") from None
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
-        raise InvalidConfigError(f"config file {path} is not valid YAML{at}", "Fix the YAML syntax") from None
-    return from_mapping(doc, str(path), path.parent)
+        problem = getattr(exc, "problem", None)
+        raise InvalidConfigError(f"{what} {path} is not valid YAML{at}" + (f": {problem}" if problem else ""),
+                                 "Fix the YAML syntax") from None
+    except RecursionError:
+        raise InvalidConfigError(f"{what} {path} nests too deeply to be a configuration",
+                                 "Fix the YAML structure") from None
 
 
 def schema_summary() -> dict[str, list[str]]:

@@ -142,7 +142,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
                  table: ConstantTable, options: ConversionOptions, sha256: str) -> dict[str, str]:
     """Relative path -> text of every header and source of the module."""
     prefix = options.prefix
-    ops_out = [dict(position=s.position, op_type=s.op.op_type, id=s.op_id.replace("*/", "* /"),
+    ops_out = [dict(position=s.position, op_type=s.op.op_type, id=s.op_id,
                     notes=list(c.notes), body=c.body, uses_arena=c.uses_arena) for s, c in zip(steps, code)]
     constants = [dict(symbol=c.symbol, ctype=c.ctype, count=max(int(np.asarray(c.values).size), 1),
                       comment=c.comment, alignment=c.alignment,

@@ -2,11 +2,18 @@
 """Typed errors of helia_aot: every failure a user can cause is one of these, never a traceback."""
 
 
+def printable(text: str) -> str:
+    """``text`` as one printable line: a name from the model must not start a new line, move the
+    terminal's cursor or reorder text (control, format and separator characters are escaped)."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 class HeliaError(Exception):
     """Base of every error helia_aot raises on purpose.
 
     The message says what is wrong and where; ``hint`` says what to do. ``str()`` joins
-    both, which is the one line the CLI prints after ``error: <ClassName>:``.
+    both, which is the one line the CLI prints after ``error: <ClassName>:``, with whatever the
+    message quotes from the model made printable.
     """
 
     def __init__(self, message: str, hint: str = ""):
@@ -16,8 +23,8 @@ class HeliaError(Exception):
 
     def __str__(self) -> str:
         if self.hint:
-            return f"{self.message}. {self.hint}"
-        return f"{self.message}."
+            return printable(f"{self.message}. {self.hint}")
+        return printable(f"{self.message}.")
 
 
 class InvalidModelError(HeliaError):

@@ -16,7 +16,7 @@ from . import config as config_mod
 from . import kernel_library
 from .errors import InvalidConfigError, InvalidPrefixError
 from .kernel_library import KernelLibrary
-from .targets import Target, get_target, load_custom_targets, target_from_dict
+from .targets import Target, check_distinct, get_target, load_custom_targets, target_from_dict
 
 _C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _C_KEYWORDS = {
@@ -74,6 +74,7 @@ def custom_targets(cfg: config_mod.Config) -> list[Target]:
         found += load_custom_targets(path)
     if section.get("custom"):
         found.append(target_from_dict(section["custom"], "target.custom"))
+    check_distinct(found, "the configuration (target.file and target.custom)")
     return found
 
 
@@ -87,12 +88,15 @@ def resolve_target(cfg: config_mod.Config, name: str | None = None) -> Target:
             if target.memory(memory[key]) is None:
                 raise InvalidConfigError(
                     f"memory.{key} {memory[key]!r} is not a memory of target {target.name} "
-                    f"({[m.name for m in target.memories]})", "Name one of the target's memories")
+                    f"({[m.name for m in target.memories]})",
+                    config_mod.rename_hint(memory[key], [m.name for m in target.memories],
+                                           "Name one of the target's memories"))
+            if key == "scratch_memory" and not target.memory(memory[key]).writable:
+                raise InvalidConfigError(f"memory.scratch_memory {memory[key]!r} is read-only on target "
+                                         f"{target.name}", "Put the arena in a writable memory")
             overrides[key] = target.memory(memory[key]).name
-    alignment = memory.get("arena_alignment")
+    alignment = memory.get("arena_alignment")  # a power of two (config.check_value)
     if alignment:
-        if alignment <= 0 or alignment & (alignment - 1):
-            raise InvalidConfigError(f"memory.arena_alignment {alignment} is not a power of two", "Use 4, 8 or 16")
         overrides["arena_alignment"] = max(alignment, 4)
     return replace(target, **overrides) if overrides else target
 

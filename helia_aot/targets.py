@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from .config import MAX_ARENA_ALIGNMENT, read_yaml, rename_hint
 from .errors import InvalidConfigError, UnknownTargetError
 
 KNOWN_CAPABILITIES = ("dsp", "mve", "fpu", "fp16")
@@ -132,29 +132,67 @@ def builtin_targets() -> list[Target]:
 _TARGET_KEYS = {"name", "cpu", "capabilities", "memories", "scratch_memory", "constant_memory",
                 "description", "arena_alignment", "base"}
 _MEMORY_KEYS = {"name", "size", "base", "writable"}
+# Names of targets, CPUs and memories: they appear in plans, Bazel attributes and command lines.
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
+ADDRESS_SPACE = 1 << 32  # a Cortex-M core addresses 4 GiB
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_name(value, where: str, what: str) -> str:
+    if not isinstance(value, str) or not _NAME.match(value):
+        raise InvalidConfigError(f"{where} must be a name of at most 64 letters, digits, '_', '.', '+' or '-', "
+                                 f"starting with a letter or digit; got {value!r}", f"Name the {what} that way")
+    return value
+
+
+def _check_keys(spec: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted((k for k in spec if k not in allowed), key=str)
+    if unknown:
+        raise InvalidConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {sorted(allowed)})",
+                                 rename_hint(unknown[0], allowed, "Remove or rename the key"))
+
+
+def _memory_from_dict(m, where: str) -> Memory:
+    if not isinstance(m, dict):
+        raise InvalidConfigError(f"{where} must be a mapping with name and size", "Give name and size")
+    _check_keys(m, _MEMORY_KEYS, where)
+    name = _check_name(m.get("name"), f"{where}.name", "memory")
+    size = m.get("size")
+    if not _is_int(size) or not 0 < size <= ADDRESS_SPACE:
+        raise InvalidConfigError(f"{where}.size must be a number of bytes from 1 to {ADDRESS_SPACE} (4 GiB), "
+                                 f"got {size!r}", "Give the size in bytes, e.g. 524288 for 512 KiB")
+    base = m.get("base")
+    if base is not None and (not _is_int(base) or base < 0 or base + size > ADDRESS_SPACE):
+        raise InvalidConfigError(f"{where}.base must be an address from 0 with base + size at most "
+                                 f"{ADDRESS_SPACE:#x}, got {base!r}", "Give the memory's start address")
+    writable = m.get("writable", True)
+    if not isinstance(writable, bool):
+        raise InvalidConfigError(f"{where}.writable must be true or false, got {writable!r}",
+                                 "Write true or false")
+    return Memory(name, size, base, writable)
 
 
 def target_from_dict(spec: dict, where: str) -> Target:
     """Build a custom target from a YAML mapping; ``base`` copies a registered target first."""
     if not isinstance(spec, dict):
         raise InvalidConfigError(f"{where} must be a mapping", "See `helia-aot targets` for the fields")
-    unknown = sorted(set(spec) - _TARGET_KEYS)
-    if unknown:
-        raise InvalidConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {sorted(_TARGET_KEYS)})",
-                                 "Remove or rename the key")
+    _check_keys(spec, _TARGET_KEYS, where)
     base = None
     if "base" in spec:
-        base = get_target(spec["base"])
-    name = spec.get("name")
-    if not isinstance(name, str) or not name:
-        raise InvalidConfigError(f"{where}.name must be a non-empty string", "Name the custom target")
-    cpu = spec.get("cpu", base.cpu if base else None)
-    if not isinstance(cpu, str):
-        raise InvalidConfigError(f"{where}.cpu must be a string such as cortex-m55", "Set the CPU")
+        base = get_target(_check_name(spec["base"], f"{where}.base", "base target"))
+    name = _check_name(spec.get("name"), f"{where}.name", "custom target")
+    cpu = _check_name(spec.get("cpu", base.cpu if base else None), f"{where}.cpu", "CPU (e.g. cortex-m55)")
     caps = spec.get("capabilities", list(base.capabilities) if base else [])
-    if not isinstance(caps, list) or any(c not in KNOWN_CAPABILITIES for c in caps):
-        raise InvalidConfigError(f"{where}.capabilities must be a list drawn from {list(KNOWN_CAPABILITIES)}",
-                                 "Fix the capability names")
+    if not isinstance(caps, list):
+        raise InvalidConfigError(f"{where}.capabilities must be a list drawn from {list(KNOWN_CAPABILITIES)}, got "
+                                 f"{caps!r}", "Write them as a list, e.g. [dsp, fpu]")
+    for c in caps:
+        if c not in KNOWN_CAPABILITIES:
+            raise InvalidConfigError(f"{where}.capabilities has {c!r}, not one of {list(KNOWN_CAPABILITIES)}",
+                                     rename_hint(c, KNOWN_CAPABILITIES, "Fix the capability names"))
     if "mve" in caps and "dsp" not in caps:
         raise InvalidConfigError(f"{where}.capabilities has mve without dsp (every Helium core has the DSP "
                                  "extension)", "Add dsp")
@@ -164,53 +202,61 @@ def target_from_dict(spec: dict, where: str) -> Target:
     else:
         if not isinstance(mems_spec, list) or not mems_spec:
             raise InvalidConfigError(f"{where}.memories must be a non-empty list", "List the memories")
-        mem_list = []
-        for i, m in enumerate(mems_spec):
-            mwhere = f"{where}.memories[{i}]"
-            if not isinstance(m, dict):
-                raise InvalidConfigError(f"{mwhere} must be a mapping", "Give name and size")
-            bad = sorted(set(m) - _MEMORY_KEYS)
-            if bad:
-                raise InvalidConfigError(f"{mwhere}: unknown key {bad[0]!r} (allowed: {sorted(_MEMORY_KEYS)})",
-                                         "Remove or rename the key")
-            if not isinstance(m.get("name"), str) or not isinstance(m.get("size"), int) or m["size"] <= 0:
-                raise InvalidConfigError(f"{mwhere} needs a string name and a positive integer size",
-                                         "Fix the memory entry")
-            mem_list.append(Memory(m["name"], m["size"], m.get("base"), bool(m.get("writable", True))))
-        memories = tuple(mem_list)
+        memories = tuple(_memory_from_dict(m, f"{where}.memories[{i}]") for i, m in enumerate(mems_spec))
     names = [m.name for m in memories]
-    scratch = spec.get("scratch_memory", base.scratch_memory if base else (names[0] if names else None))
-    const = spec.get("constant_memory", base.constant_memory if base else (names[0] if names else None))
+    if not names:
+        raise InvalidConfigError(f"{where} has no memories", "List them under memories, or name a base target")
+    folded = [n.lower() for n in names]
+    for n in names:
+        if folded.count(n.lower()) > 1:
+            raise InvalidConfigError(f"{where}.memories names {n!r} twice (names are compared ignoring case)",
+                                     "Give every memory its own name")
+    scratch = spec.get("scratch_memory", base.scratch_memory if base else names[0])
+    const = spec.get("constant_memory", base.constant_memory if base else names[0])
     for key, value in (("scratch_memory", scratch), ("constant_memory", const)):
         if value not in names:
             raise InvalidConfigError(f"{where}.{key} {value!r} is not one of the memories {names}",
-                                     "Name one of the target's memories")
+                                     rename_hint(value, names, "Name one of the target's memories"))
+    if not memories[names.index(scratch)].writable:
+        raise InvalidConfigError(f"{where}.scratch_memory {scratch!r} is read-only (writable: false)",
+                                 "Put the arena in a writable memory")
     align = spec.get("arena_alignment", base.arena_alignment if base else 16)
-    if not isinstance(align, int) or align <= 0 or align & (align - 1):
-        raise InvalidConfigError(f"{where}.arena_alignment must be a power of two", "Use 4, 8 or 16")
+    if not _is_int(align) or not 0 < align <= MAX_ARENA_ALIGNMENT or align & (align - 1):
+        raise InvalidConfigError(f"{where}.arena_alignment must be a power of two from 1 to {MAX_ARENA_ALIGNMENT}, "
+                                 f"got {align!r}", "Use 4, 8 or 16")
+    description = spec.get("description", "")
+    if not isinstance(description, str):
+        raise InvalidConfigError(f"{where}.description must be a string, got {type(description).__name__}",
+                                 "Quote the description")
     return Target(name, cpu, tuple(c for c in KNOWN_CAPABILITIES if c in caps), memories, scratch, const,
-                  spec.get("description", ""), align, source="custom")
+                  description, align, source="custom")
 
 
 def load_custom_targets(path: str | Path) -> list[Target]:
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise InvalidConfigError(f"cannot read target file {path}: {exc.strerror}", "Check the path") from None
-    try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InvalidConfigError(f"target file {path} is not valid YAML ({exc.__class__.__name__})",
-                                 "Fix the YAML syntax") from None
-    items = doc.get("targets") if isinstance(doc, dict) else None
-    if not isinstance(items, list):
-        raise InvalidConfigError(f"target file {path} must hold a list under 'targets'", "Add a targets: list")
-    return [target_from_dict(t, f"{path}:targets[{i}]") for i, t in enumerate(items)]
+    doc = read_yaml(Path(path), "target file", "Check the target.file path")
+    if isinstance(doc, dict):
+        _check_keys(doc, {"targets"}, f"target file {path}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("targets"), list) or not doc["targets"]:
+        raise InvalidConfigError(f"target file {path} must hold a non-empty list under 'targets'",
+                                 "Start the file with targets: and list the targets under it")
+    targets = [target_from_dict(t, f"{path}:targets[{i}]") for i, t in enumerate(doc["targets"])]
+    check_distinct(targets, f"target file {path}")
+    return targets
+
+
+def check_distinct(targets: list[Target], where: str) -> None:
+    names = [t.name for t in targets]
+    for n in names:
+        if names.count(n) > 1:
+            raise InvalidConfigError(f"{where} defines target {n!r} twice", "Give every target its own name")
 
 
 def get_target(name, custom: list[Target] | None = None) -> Target:
     if isinstance(name, Target):
         return name
+    if not isinstance(name, str):
+        raise UnknownTargetError(f"a target is named by a string, got {type(name).__name__} {name!r}",
+                                 "Pass the target's name, e.g. corstone300")
     for t in custom or []:
         if t.name == name:
             return t
@@ -218,4 +264,5 @@ def get_target(name, custom: list[Target] | None = None) -> Target:
         return _BUILTIN[name]
     known = sorted(_BUILTIN) + sorted(t.name for t in custom or [])
     raise UnknownTargetError(f"unknown target {name!r} (known targets: {', '.join(known)})",
-                             "Pick one of those, or define it under target: in the config file")
+                             rename_hint(name, known, "Pick one of those, or define it under target: in the "
+                                                      "config file"))

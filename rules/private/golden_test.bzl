@@ -4,7 +4,26 @@
 load("//toolchains/simulators:defs.bzl", "cortex_m_test")
 load(":providers.bzl", "HeliaModuleInfo")
 
+# The ranges helia-aot accepts for test.num_samples, test.tolerance and test.seed
+# (helia_aot/config.py); Starlark integers stop at 2^31 - 1 anyway.
+_MAX_SAMPLES = 10000
+
+def _check_ranges(ctx):
+    for name, value, low, high in (
+        ("num_samples", ctx.attr.num_samples, 1, _MAX_SAMPLES),
+        ("tolerance", ctx.attr.tolerance, 0, None),
+        ("seed", ctx.attr.seed, 0, None),
+    ):
+        if value < low or (high != None and value > high):
+            fail("helia_aot_golden_test {}: attribute {} is {}; it must be {}.".format(
+                ctx.label,
+                name,
+                value,
+                "from {} to {}".format(low, high) if high != None else "at least {}".format(low),
+            ))
+
 def _helia_golden_data_impl(ctx):
+    _check_ranges(ctx)
     module = ctx.attr.module[HeliaModuleInfo]
     test_data = ctx.actions.declare_file("{}/{}_test_data.c".format(ctx.label.name, module.prefix))
     test_main = ctx.actions.declare_file("{}/{}_test_main.c".format(ctx.label.name, module.prefix))

@@ -31,7 +31,9 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--config")
     for flag in ("--include-dir", "--src-dir", "--plan", "--report"):
         module.add_argument(flag, required=True)
-    for flag in ("--num-samples", "--seed", "--tolerance", "--test-data", "--test-main"):
+    for flag in ("--num-samples", "--seed", "--tolerance"):
+        golden.add_argument(flag, required=True, type=int)  # ranges: helia_aot's test.* checks
+    for flag in ("--test-data", "--test-main"):
         golden.add_argument(flag, required=True)
     return parser
 
@@ -58,9 +60,9 @@ def main(argv: list[str]) -> int:
             helia_aot.convert(
                 args.model, out, prefix=args.prefix, target=args.target, kernel_library=args.kernel_library,
                 config=args.config, with_test_data=golden,
-                num_test_samples=int(args.num_samples) if golden else None,
-                seed=int(args.seed) if golden else None,
-                tolerance=int(args.tolerance) if golden else None,
+                num_test_samples=args.num_samples if golden else None,
+                seed=args.seed if golden else None,
+                tolerance=args.tolerance if golden else None,
             )
         except helia_aot.HeliaError as error:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)

@@ -5,8 +5,74 @@ load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain", "use_c
 load(":providers.bzl", "HeliaKernelLibraryInfo", "HeliaModuleInfo")
 load(":targets.bzl", "DEFAULT_TARGET_FOR_CORE", "PLATFORM_CORE_ATTRS", "TARGET_CORES", "platform_core")
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_DIGITS = "0123456789"
+
+# The same rules as helia-aot's own (helia_aot/options.py check_prefix, targets.py names), checked
+# here so that a bad attribute fails analysis instead of the conversion action.
+_C_KEYWORDS = [
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "_Bool", "_Complex", "_Imaginary",
+]
+_MAX_PREFIX = 40
+
+def _prefix_problem(prefix):
+    """Why `prefix` cannot name the module's C symbols, or None."""
+    if not prefix or prefix[0] not in _LETTERS + "_":
+        return "it does not start with a letter or underscore"
+    for c in prefix.elems():
+        if c not in _LETTERS + _DIGITS + "_":
+            return "it contains '{}'".format(c)
+    if prefix in _C_KEYWORDS:
+        return "it is a C keyword"
+    if len(prefix) > _MAX_PREFIX:
+        return "it is {} characters long (at most {})".format(len(prefix), _MAX_PREFIX)
+    return None
+
+def _check_prefix(ctx, prefix):
+    problem = _prefix_problem(prefix)
+    if problem == None:
+        return
+    if ctx.attr.prefix:
+        fail(("helia_aot_module {label}: attribute prefix '{prefix}' is not a C identifier ({problem}). " +
+              "Set prefix to letters, digits and underscores, starting with a letter or underscore.").format(
+            label = ctx.label,
+            prefix = prefix,
+            problem = problem,
+        ))
+    suggested = "".join([c if c in _LETTERS + _DIGITS else "_" for c in prefix.elems()])
+    suggested = suggested.lstrip(_DIGITS)[:_MAX_PREFIX] or "model"
+    fail(("helia_aot_module {label}: the default prefix, the target name '{prefix}', is not a C identifier " +
+          "({problem}). Set the attribute prefix, e.g. prefix = \"{suggested}\".").format(
+        label = ctx.label,
+        prefix = prefix,
+        problem = problem,
+        suggested = suggested,
+    ))
+
+def _check_target_name(ctx, target):
+    for c in target.elems():
+        if c not in _LETTERS + _DIGITS + "_.+-":
+            fail("helia_aot_module {}: attribute target '{}' is not a target name (it contains '{}').".format(
+                ctx.label,
+                target,
+                c,
+            ))
+    if target not in TARGET_CORES and not ctx.file.config:
+        fail(("helia_aot_module {label}: attribute target '{target}' is not a built-in target ({known}), " +
+              "and there is no config to define it. Use one of those, or define it in a config file " +
+              "(target.file or target.custom) given as the attribute config.").format(
+            label = ctx.label,
+            target = target,
+            known = ", ".join(sorted(TARGET_CORES.keys())),
+        ))
+
 def _resolve_target(ctx):
     core = platform_core(ctx)
+    if ctx.attr.target:
+        _check_target_name(ctx, ctx.attr.target)
     target = ctx.attr.target or DEFAULT_TARGET_FOR_CORE[core]
     expected_core = TARGET_CORES.get(target)
     if expected_core != None and expected_core != core:
@@ -23,6 +89,7 @@ def _resolve_target(ctx):
 
 def _helia_aot_module_impl(ctx):
     prefix = ctx.attr.prefix or ctx.label.name
+    _check_prefix(ctx, prefix)
     target = _resolve_target(ctx)
     include_dir = ctx.actions.declare_directory(ctx.label.name + "/include")
     src_dir = ctx.actions.declare_directory(ctx.label.name + "/src")

@@ -29,3 +29,25 @@ def _make_default_target_test(expected_target, platform):
 default_target_corstone300_test = _make_default_target_test("corstone300", "//toolchains/platforms:corstone300")
 default_target_cortex_m4_test = _make_default_target_test("apollo4p_evb", "//toolchains/platforms:cortex_m4")
 default_target_host_test = _make_default_target_test("host", None)
+
+# Bad attributes fail analysis with one message naming the attribute (not the conversion action).
+def _make_failure_test(message):
+    def _impl(ctx):
+        env = analysistest.begin(ctx)
+        asserts.expect_failure(env, message)
+        return analysistest.end(env)
+
+    return analysistest.make(_impl, expect_failure = True)
+
+default_prefix_fails_test = _make_failure_test(
+    "the default prefix, the target name 'kws-module', is not a C identifier (it contains '-')",
+)
+bad_prefix_fails_test = _make_failure_test(
+    "attribute prefix '1kws' is not a C identifier (it does not start with a letter or underscore)",
+)
+unknown_target_fails_test = _make_failure_test(
+    "attribute target 'corstone30' is not a built-in target (apollo4p_evb, apollo510_evb, corstone300, host)",
+)
+zero_samples_fails_test = _make_failure_test("attribute num_samples is 0; it must be from 1 to 10000")
+negative_tolerance_fails_test = _make_failure_test("attribute tolerance is -1; it must be at least 0")
+negative_seed_fails_test = _make_failure_test("attribute seed is -1; it must be at least 0")

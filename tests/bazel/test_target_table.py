@@ -22,3 +22,19 @@ def test_every_builtin_target_is_in_the_rules_table_with_its_core():
         expected = "host" if target.name == "host" else target.cpu
         assert table.get(target.name) == expected, f"{target.name}: rules say {table.get(target.name)}, compiler {expected}"
     assert set(table) == {t.name for t in builtin_targets()}
+
+
+def test_rules_check_attributes_with_the_compilers_limits():
+    """The analysis-time checks of prefix and golden-test ranges use the compiler's own limits."""
+    from helia_aot import config, options
+    private = _TARGETS_BZL.parent
+    module_bzl = (private / "module.bzl").read_text()
+    keywords = module_bzl[module_bzl.index("_C_KEYWORDS = ["):]
+    keywords = set(re.findall(r'"(\w+)"', keywords[:keywords.index("]")]))
+    assert keywords == options._C_KEYWORDS
+    assert int(re.search(r"^_MAX_PREFIX = (\d+)$", module_bzl, re.M).group(1)) == 40
+    options.check_prefix("p" * 40)
+    golden_bzl = (private / "golden_test.bzl").read_text()
+    max_samples = int(re.search(r"^_MAX_SAMPLES = (\d+)$", golden_bzl, re.M).group(1))
+    assert config._RANGES[("test", "num_samples")] == (1, max_samples)
+    assert config._RANGES[("test", "tolerance")][0] == 0 and config._RANGES[("test", "seed")][0] == 0
