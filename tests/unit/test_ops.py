@@ -492,7 +492,9 @@ def test_softmax_int16(tmp_path):
     # x - max scaled so [-65535, 0] covers [-10, 0]: 2^-12 * 65535 / 10 = 1.59998 -> mantissa / 2, shift 1.
     mult = round(2.0 ** -12 * 65535 / 10 / 2 * 2 ** 31)
     assert "softmax_luts = { model_op0_exp_lut, model_op0_one_by_one_lut };" in body
-    assert f", 2, 10, {mult}, 1, &softmax_luts," in body
+    assert f", 2, 10, {mult},\n        1, &softmax_luts," in body
+    # The wrapped probability 1.0 is saturated after the call, over all 2 x 10 outputs.
+    assert "for (i = 0; i < 20; i++)" in body and "out[i] = 32767;" in body
     exp_lut = np.array(const_values(consts, "model_op0_exp_lut"))
     inv_lut = np.array(const_values(consts, "model_op0_one_by_one_lut"))
     assert len(exp_lut) == len(inv_lut) == 513
