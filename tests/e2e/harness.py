@@ -35,9 +35,11 @@ PREFIX = "e2e"
 NUM_SAMPLES = 20
 # Every MLPerf Tiny output may differ from LiteRT by at most this many codes.
 MLPERF_TOLERANCE = 2
-# Multi-layer int16 networks: each layer within one code of LiteRT; what a code becomes after the
-# following layers is measured per model (tests/e2e/test_int16_models.py).
-INT16_MODEL_TOLERANCE = 8
+# Multi-layer int16 networks: outputs within one code of LiteRT, or, where an int16 FULLY_CONNECTED is
+# the first operator to depart by its known one code (ns-cmsis-nn truncates 14 - shift bits of the
+# int64 product and then rounds the last; LiteRT rounds once), within this many codes after the
+# layers that follow it (measured: 11 through TRANSPOSE_CONV and a steep TANH).
+INT16_MODEL_TOLERANCE = 16
 # MLPerf Tiny int8 models: name -> is it a classifier (arg-max must agree with LiteRT)?
 MLPERF_MODELS = {
     "kws_ref_model": True,

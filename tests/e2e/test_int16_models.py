@@ -22,10 +22,22 @@ def test_int16_network_matches_litert(e2e, name, record_property):
     model = e2e.int16(name)
     outputs = e2e.host_outputs(model, e2e.portable_host_library())
     diffs = harness.per_output_max_diff(outputs, model.reference)
-    print(f"\n{model.name}: max |diff| per output vs LiteRT over {len(model.samples)} inputs: {diffs}")
+    fields = {"max_abs_diff": diffs, "samples": len(model.samples)}
+    message = f"\n{model.name}: max |diff| per output vs LiteRT over {len(model.samples)} inputs: {diffs}"
+    first = None
+    if max(diffs) > 1:
+        per_op = harness.operator_diffs(e2e, model, e2e.portable_host_library())
+        first = harness.first_divergence(per_op)
+        fields["first_divergence"] = str(first)
+        message += "; operators differing from LiteRT: " + ", ".join(str(d) for d in per_op if d.max_abs_diff)
+    print(message)
     record_property("max_abs_diff", diffs)
-    e2e.record("int16 networks vs LiteRT", model.name, max_abs_diff=diffs, tolerance=model.tolerance,
-               samples=len(model.samples))
+    e2e.record("int16 networks vs LiteRT", model.name, **fields)
+    if max(diffs) <= 1:
+        return
+    assert first is not None and first.op_type == "FULLY_CONNECTED" and first.max_abs_diff <= 1, (
+        f"{model.name}: max |diff| {diffs} exceeds one code and does not start at the known one-code "
+        f"FULLY_CONNECTED difference (first divergence: {first})")
     assert max(diffs) <= model.tolerance, f"{model.name}: max |diff| {diffs} exceeds {model.tolerance} codes"
 
 
