@@ -9,6 +9,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "Internal/arm_nn_config.h"
+
+#if ARM_NN_FLOAT_API_ENABLED
+    #include "arm_nn_math_types_flt.h"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -4,6 +4,8 @@
 #ifndef ARM_NN_TYPES_H
 #define ARM_NN_TYPES_H
 
+#include "Internal/arm_nn_config.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -170,5 +172,10 @@ typedef struct
     const int16_t *exp_lut;
     const int16_t *one_by_one_lut;
 } cmsis_nn_softmax_lut_s16;
+
+/* The float32 / float16 parameter structs, when the build enables float support. */
+#if ARM_NN_FLOAT_API_ENABLED
+    #include "arm_nn_types_flt.h"
+#endif
 
 #endif /* ARM_NN_TYPES_H */

@@ -16,6 +16,11 @@
 #include "arm_nn_math_types.h"
 #include "arm_nn_types.h"
 
+/* The float32 / float16 entry points (arm_nnfunctions_flt.h), when the build enables them. */
+#if ARM_NN_FLOAT_API_ENABLED
+    #include "arm_nnfunctions_flt.h"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
