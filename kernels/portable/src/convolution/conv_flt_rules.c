@@ -2,6 +2,7 @@
 /* helia-aot portable kernels: private scratch sizes and route choice of the float CONV_2D entry points. */
 
 #include "conv_flt_rules.h"
+#include "../support/checked_bytes.h"
 
 /* ns-cmsis-nn packs up to 8 output pixels' windows at a time and uses the packed route only for
  * windows of at least 16 values, 8 output channels and 8 output pixels. */
@@ -9,23 +10,6 @@
 #define HELIA_CONV_FLT_MIN_WINDOW (16)
 #define HELIA_CONV_FLT_MIN_OUT_CH (8)
 #define HELIA_CONV_FLT_MIN_PIXELS (8)
-
-/* a * b * c * d bytes, or 0 when that does not fit an int32 (as ns-cmsis-nn reports overflow). */
-static int32_t helia_bytes(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
-{
-    const uint64_t limit = (uint64_t)INT32_MAX;
-    uint64_t product = a;
-    const uint64_t factors[3] = {b, c, d};
-    for (int i = 0; i < 3; ++i)
-    {
-        if (factors[i] != 0 && product > limit / factors[i])
-        {
-            return 0;
-        }
-        product *= factors[i];
-    }
-    return (product > limit) ? 0 : (int32_t)product;
-}
 
 int helia_conv_flt_is_1x1(const helia_conv_flt_geometry *g, const cmsis_nn_dims *filter_dims)
 {
@@ -68,7 +52,7 @@ int32_t helia_conv_flt_1x1_scratch(const helia_conv_flt_geometry *g,
     {
         return 0;
     }
-    return helia_bytes(HELIA_CONV_FLT_TILE_ROWS, (uint64_t)input_dims->c, element_size, 1);
+    return helia_checked_bytes(HELIA_CONV_FLT_TILE_ROWS, (uint64_t)input_dims->c, element_size, 1);
 }
 
 int32_t helia_conv_flt_1xn_scratch(const helia_conv_flt_geometry *g,
@@ -82,7 +66,7 @@ int32_t helia_conv_flt_1xn_scratch(const helia_conv_flt_geometry *g,
     {
         return 0;
     }
-    return helia_bytes((uint64_t)filter_dims->w, (uint64_t)input_dims->c, element_size, 1);
+    return helia_checked_bytes((uint64_t)filter_dims->w, (uint64_t)input_dims->c, element_size, 1);
 }
 
 int32_t helia_conv_flt_scratch(const helia_conv_flt_geometry *g,
@@ -105,7 +89,7 @@ int32_t helia_conv_flt_scratch(const helia_conv_flt_geometry *g,
     {
         return helia_conv_flt_1xn_scratch(g, input_dims, filter_dims, output_dims, element_size);
     }
-    return helia_bytes(HELIA_CONV_FLT_TILE_ROWS * (uint64_t)filter_dims->h, (uint64_t)filter_dims->w,
+    return helia_checked_bytes(HELIA_CONV_FLT_TILE_ROWS * (uint64_t)filter_dims->h, (uint64_t)filter_dims->w,
                        (uint64_t)input_dims->c, element_size);
 }
 
