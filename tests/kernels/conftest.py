@@ -73,3 +73,45 @@ def ns_driver(build_root, ns_dir, ns_library) -> Driver:
     program = kb.link_program([kb.DRIVER_DIR / "kernel_driver.c"], [ns_library], [ns_dir / "Include"],
                               build_root / "kernel_driver_ns", ["DRIVER_GIVES_SCRATCH=1"])
     return Driver(program)
+
+
+# ---- float32 / float16 kernels (float_driver.c) ---------------------------------------------------
+
+class FloatDriver:
+    """A built float_driver: feed it records, get one parsed flt_records.Result per record."""
+
+    def __init__(self, program: Path):
+        self.program = program
+
+    def run_text(self, records: list[str]) -> str:
+        return kb.run_program(self.program, "\n".join(records) + "\n")
+
+    def run(self, records: list[str]):
+        import flt_records
+        types = [flt_records.dtype_of(r.split(" ", 1)[0]) for r in records]
+        return flt_records.parse(self.run_text(records), types)
+
+    def one(self, record: str):
+        return self.run([record])[0]
+
+
+FLOAT_DRIVER_DEFINES = ["ARM_NN_ENABLE_F32=1", "ARM_NN_ENABLE_F16=1"]
+
+
+@pytest.fixture(scope="session")
+def float_driver(build_root, portable_library) -> FloatDriver:
+    program = kb.link_program([kb.DRIVER_DIR / "float_driver.c"], [portable_library], [kb.PORTABLE_INCLUDE],
+                              build_root / "float_driver_portable", [*FLOAT_DRIVER_DEFINES, "DRIVER_GIVES_SCRATCH=0"])
+    return FloatDriver(program)
+
+
+@pytest.fixture(scope="session")
+def ns_float_library(build_root, ns_dir) -> Path:
+    return kb.build_ns_float_library(ns_dir, build_root / "ns_cmsis_nn_float")
+
+
+@pytest.fixture(scope="session")
+def ns_float_driver(build_root, ns_dir, ns_float_library) -> FloatDriver:
+    program = kb.link_program([kb.DRIVER_DIR / "float_driver.c"], [ns_float_library], [ns_dir / "Include"],
+                              build_root / "float_driver_ns", [*FLOAT_DRIVER_DEFINES, "DRIVER_GIVES_SCRATCH=1"])
+    return FloatDriver(program)

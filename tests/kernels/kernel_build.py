@@ -27,6 +27,10 @@ STRICT_C99 = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
 DEBUG_OPT = ["-O1", "-g"]
 JOBS = 2  # the machine is shared; never more than two compiles at once
+# The float kernels are built like ns-cmsis-nn's: only with the float switches. Bit-identical float
+# results also need the same contraction rule in both builds (no fused multiply-add).
+FLOAT_DEFINES = ["-DARM_NN_ENABLE_F32=1", "-DARM_NN_ENABLE_F16=1"]
+FLOAT_CODEGEN = ["-ffp-contract=off"]
 
 
 class BuildError(RuntimeError):
@@ -64,7 +68,7 @@ def archive(objects: list[Path], lib: Path) -> Path:
 
 def build_portable_library(out_dir: Path, flags: list[str] | None = None) -> Path:
     """Static library of the portable kernels, built with the strict flags plus sanitizers."""
-    flags = flags if flags is not None else [*STRICT_C99, *DEBUG_OPT, *SANITIZE]
+    flags = flags if flags is not None else [*STRICT_C99, *DEBUG_OPT, *SANITIZE, *FLOAT_CODEGEN, *FLOAT_DEFINES]
     objects = compile_objects(portable_sources(), out_dir / "obj", [*flags, f"-I{PORTABLE_INCLUDE}"], PORTABLE_SRC)
     return archive(objects, out_dir / "libhelia_portable_kernels.a")
 
@@ -100,6 +104,24 @@ def build_ns_library(ns_dir: Path, out_dir: Path) -> Path:
              f"-I{ns_dir / 'Include'}"]
     objects = compile_objects(ns_sources(ns_dir), out_dir / "obj", flags, ns_dir / "Source")
     return archive(objects, out_dir / "libns_cmsis_nn_host.a")
+
+
+def ns_float_sources(ns_dir: Path) -> list[Path]:
+    """Every ns-cmsis-nn source, float kernels included, but its older Ambiq `*_fp16.c` kernels: they are
+    not part of the float API reproduced here and need Arm's arm_fp16.h."""
+    return sorted(p for p in (ns_dir / "Source").rglob("*.c") if not p.name.endswith("_fp16.c"))
+
+
+def build_ns_float_library(ns_dir: Path, out_dir: Path) -> Path:
+    """ns-cmsis-nn's plain-C host build with float support (ARM_NN_ENABLE_F32/F16), for float parity.
+
+    Same code-generation flags as the portable library (optimisation, -ffp-contract=off), so the two
+    compile the same float operations the same way.
+    """
+    flags = ["-std=c99", *DEBUG_OPT, *SANITIZE, *FLOAT_CODEGEN, *FLOAT_DEFINES,
+             "-fno-sanitize=shift,signed-integer-overflow", "-w", f"-I{ns_dir / 'Include'}"]
+    objects = compile_objects(ns_float_sources(ns_dir), out_dir / "obj", flags, ns_dir / "Source")
+    return archive(objects, out_dir / "libns_cmsis_nn_float_host.a")
 
 
 def link_program(sources: list[Path], libraries: list[Path], include_dirs: list[Path], out: Path,
