@@ -9,6 +9,9 @@ import kernel_build as kb
 
 README = kb.PORTABLE_DIR / "README.md"
 HEADER = kb.PORTABLE_INCLUDE / "arm_nnfunctions.h"
+# The float32 / float16 entry points, declared when the build sets ARM_NN_ENABLE_F32 / _F16 (the
+# portable library of these tests is built with both).
+FLOAT_HEADER = kb.PORTABLE_INCLUDE / "arm_nnfunctions_flt.h"
 
 
 def readme_functions() -> set[str]:
@@ -18,8 +21,11 @@ def readme_functions() -> set[str]:
 
 
 def header_functions() -> set[str]:
-    text = re.sub(r"/\*.*?\*/", "", HEADER.read_text(), flags=re.S)
-    return set(re.findall(r"\b(arm_\w+)\s*\(", text))
+    names = set()
+    for header in (HEADER, FLOAT_HEADER):
+        text = re.sub(r"/\*.*?\*/", "", header.read_text(), flags=re.S)
+        names |= set(re.findall(r"\b(arm_\w+)\s*\(", text))
+    return names
 
 
 def test_readme_lists_every_header_declaration():
@@ -45,6 +51,18 @@ def test_contract_core_entries_are_present():
     for name in ("arm_convolve_wrapper_s8", "arm_depthwise_conv_wrapper_s8", "arm_fully_connected_s8",
                  "arm_avgpool_s8", "arm_softmax_s8", "arm_add_s8"):
         assert name in header_functions()
+
+
+def test_float_entries_of_the_plan_are_present():
+    # The float entries the compiler calls (FP32 and native FP16), for a typo in the float header.
+    names = header_functions()
+    for t in ("f32", "f16"):
+        for base in ("convolve_wrapper", "depthwise_conv_wrapper", "fully_connected", "transpose_conv_wrapper",
+                     "avg_pool", "max_pool", "softmax", "elementwise_add", "elementwise_sub", "elementwise_mul",
+                     "nn_activation", "pad", "strided_slice", "transpose", "maximum", "minimum", "reduce_sum"):
+            assert f"arm_{base}_{t}" in names
+        for sizer in ("convolve_wrapper", "depthwise_conv_wrapper", "fully_connected", "transpose_conv"):
+            assert f"arm_{sizer}_{t}_get_buffer_size" in names
 
 
 def test_every_catalog_entry_is_a_portable_function():
