@@ -386,3 +386,12 @@ def test_integer_module_declares_no_switch(tmp_path):
     b.output(y)
     _, model_c, common_h = convert(b, tmp_path)
     assert "ARM_NN_ENABLE" not in common_h and "#include <math.h>" not in model_c
+
+
+def test_golden_data_counts_float_differences_in_steps_of_the_range(tmp_path):
+    out = tmp_path / "out"
+    helia_aot.convert(softmax(1.0).build(), out, with_test_data=True, num_test_samples=3)
+    golden = np.load(out / "test" / "golden.npz")
+    step = float(np.ptp(golden["output_0"].astype(np.float64))) * 1e-5
+    main_c = (out / "test" / "model_test_main.c").read_text()
+    assert f"code_diff_float(got[e], expected[e], {c_float(step)});" in main_c
