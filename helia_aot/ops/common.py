@@ -110,10 +110,18 @@ BINARY_RULES = ("input shapes broadcast (NumPy rules) up to rank 4",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
+FLOAT_DTYPES = ("float16", "float32")
+
+
+def is_float(t: Tensor) -> bool:
+    """A float tensor: computed in float, whatever quantization metadata an exporter left on it."""
+    return t.dtype in FLOAT_DTYPES
+
+
 def output_activation(ctx: OpContext, out: Tensor) -> tuple:
     """The fused activation's clamp range: integer codes for quantized outputs, C float literals for
     float ones."""
-    if out.quant is None and out.dtype.startswith("float"):
+    if is_float(out):
         from .float_common import float_activation
         return float_activation(ctx)
     return fused_activation(ctx, out)
@@ -123,7 +131,7 @@ def pool_validate(ctx: OpContext) -> None:
     x, y = ctx.inp(0), ctx.out(0)
     if len(x.shape) != 4:
         raise ctx.error(f"input must be 4-D NHWC, got {list(x.shape)}", x)
-    if x.quant is not None:
+    if not is_float(x):
         require_same_quant(ctx, x, y, f"{ctx.variant.name} pooling")
     output_activation(ctx, y)
     pad = ctx.options("padding", "VALID")
@@ -203,7 +211,7 @@ def alias_validate(ctx: OpContext) -> None:
     if x.num_elements != y.num_elements:
         raise ctx.error(f"output shape {list(y.shape)} holds {y.num_elements} elements, the input "
                         f"{list(x.shape)} holds {x.num_elements}", y)
-    if x.quant != y.quant and x.quant is not None and y.quant is not None and \
+    if not is_float(x) and x.quant != y.quant and x.quant is not None and y.quant is not None and \
             (x.quant.scales != y.quant.scales or x.quant.zero_points != y.quant.zero_points):
         raise ctx.error("a reshape cannot change quantization parameters", y)
 

@@ -9,7 +9,7 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import dtype_range, fused_activation, int8_act, int16_act, require_same_quant
+from .common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
 from .float_common import fp32
 
 _RULES = ("all tensors share scale and zero point", "no fused activation")
@@ -39,7 +39,7 @@ class Concatenation(OpLowering):
         total = 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)
-            if x.quant is not None:
+            if not is_float(x):
                 require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION")
             if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
                 raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis "
@@ -47,7 +47,7 @@ class Concatenation(OpLowering):
             total += x.shape[axis]
         if total != y.shape[axis]:
             raise ctx.error(f"inputs add up to {total} on axis {axis}, the output has {y.shape[axis]}", y)
-        if (ctx.options("fused_activation_function", "NONE") != "NONE" if y.quant is None
+        if (ctx.options("fused_activation_function", "NONE") != "NONE" if is_float(y)
                 else fused_activation(ctx, y) != dtype_range(y.dtype)):
             raise ctx.error("a fused activation on CONCATENATION is not supported", y)
 

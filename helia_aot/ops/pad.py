@@ -8,7 +8,7 @@ import numpy as np
 
 from ..codegen import c_float, c_type
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import const_ints, constant_ints, int8_act, int16_act, nhwc, require_same_quant
+from .common import const_ints, constant_ints, int8_act, int16_act, is_float, nhwc, require_same_quant
 from .float_common import fp32
 
 
@@ -33,7 +33,7 @@ class Pad(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        if x.quant is not None:
+        if not is_float(x):
             require_same_quant(ctx, x, y, f"{ctx.variant.name} PAD")
         pads = constant_ints(ctx, 1, "paddings")
         rank = len(x.shape)

@@ -395,3 +395,20 @@ def test_golden_data_counts_float_differences_in_steps_of_the_range(tmp_path):
     step = float(np.ptp(golden["output_0"].astype(np.float64))) * 1e-5
     main_c = (out / "test" / "model_test_main.c").read_text()
     assert f"code_diff_float(got[e], expected[e], {c_float(step)});" in main_c
+
+
+def test_float_tensors_with_leftover_quantization_metadata(tmp_path):
+    """Some exporters leave scales on float tensors; float variants compute in float regardless."""
+    b = ModelBuilder()
+    x = b.input("x", (1, 4, 4, 2), dtype="float32", scale=0.1, zero_point=3)
+    p = b.tensor("p", (1, 2, 2, 2), dtype="float32", scale=0.7, zero_point=-1)
+    b.op("MAX_POOL_2D", [x], [p], {"padding": "VALID", "stride_h": 2, "stride_w": 2, "filter_height": 2,
+                                   "filter_width": 2, "fused_activation_function": "RELU"})
+    r = b.tensor("r", (1, 8), dtype="float32", scale=0.2, zero_point=0)
+    b.op("RESHAPE", [p, b.const("s", np.array([1, 8], np.int32), dtype="int32")], [r], {"new_shape": [1, 8]})
+    y = b.tensor("y", (1, 16), dtype="float32", scale=0.3, zero_point=0)
+    b.op("CONCATENATION", [r, r], [y], {"axis": 1})
+    b.output(y)
+    result, model_c, _ = convert(b, tmp_path)
+    assert [o["variant"] for o in result.plan["operators"]] == ["float32", "any", "float32"]
+    assert f"{{ 0.0f, {FLT_MAX} }}" in function_body(model_c, 0)
