@@ -10,7 +10,7 @@ from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+                     offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
@@ -47,13 +47,10 @@ class Conv2D(OpLowering):
             raise ctx.error(f"int16 grouped convolution ({x.shape[3]} input channels, filter channels "
                             f"{w.shape[3]}) is not supported: ns-cmsis-nn's s16 convolutions take one group or "
                             "one channel per group", w)
-        if ctx.variant.name == "float32":
-            if x.shape[3] != w.shape[3]:
-                raise ctx.error(f"float32 grouped convolution ({x.shape[3]} input channels, filter channels "
-                                f"{w.shape[3]}) is not supported: arm_convolve_wrapper_f32 takes one group", w)
-            float_activation(ctx)
-        else:
-            fused_activation(ctx, y)
+        if ctx.variant.name == "float32" and x.shape[3] != w.shape[3]:
+            raise ctx.error(f"float32 grouped convolution ({x.shape[3]} input channels, filter channels "
+                            f"{w.shape[3]}) is not supported: arm_convolve_wrapper_f32 takes one group", w)
+        output_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
 
     def infer_shapes(self, ctx: OpContext):

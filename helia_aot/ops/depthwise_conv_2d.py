@@ -10,7 +10,7 @@ from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, int64_bias, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+                     offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
@@ -41,10 +41,7 @@ class DepthwiseConv2D(OpLowering):
         # The channel counts define the multiplier; some exporters leave depth_multiplier at 0.
         if w.shape[3] % x.shape[3] != 0:
             raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
-        if ctx.variant.name == "float32":
-            float_activation(ctx)
-        else:
-            fused_activation(ctx, y)
+        output_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
 
     def infer_shapes(self, ctx: OpContext):

@@ -9,8 +9,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind,
-                     weights)
+from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, output_activation,
+                     requantization_kind, weights)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
@@ -49,10 +49,7 @@ class FullyConnected(OpLowering):
             raise ctx.error("only the DEFAULT weights format is supported", w)
         if x.num_elements % w.shape[1] != 0:
             raise ctx.error(f"input size {x.num_elements} is not a multiple of the weight depth {w.shape[1]}", x)
-        if ctx.variant.name == "float32":
-            float_activation(ctx)
-        else:
-            fused_activation(ctx, y)
+        output_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
 

@@ -16,7 +16,7 @@ from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
-                     output_size, requantization_kind, weights)
+                     output_activation, output_size, requantization_kind, weights)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
@@ -65,10 +65,7 @@ class TransposeConv(OpLowering):
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
                                 f"input {list(x.shape)} with filter {list(w.shape)} and {name} {stride}", y)
-        if ctx.variant.name == "float32":
-            float_activation(ctx)
-        else:
-            fused_activation(ctx, y)
+        output_activation(ctx, y)
 
     def _geometry(self, ctx: OpContext) -> dict:
         """Strides and LiteRT's leading padding: computed on the output as if it were the input of the
