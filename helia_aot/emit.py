@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import codegen
+from . import codegen, kernel_library
 from .ir import Graph
 from .lowering import Step
 from .options import ConversionOptions
@@ -22,6 +22,8 @@ from .planner import MemoryLayout
 from .version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_required_str
 
 _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
+# C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
+_LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf)\s*\(")
 _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
 
 
@@ -154,6 +156,8 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         arena_bytes=layout.arena.arena_bytes, arena_alignment=layout.arena.alignment, arena_mode=options.arena,
         inputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.inputs],
         outputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.outputs],
+        switches=kernel_library.library_switches(symbol for c in code for symbol in c.calls),
+        libm=any(_LIBM_CALL.search(c.body or "") for c in code),
     )
     return {
         f"include/{prefix}_common.h": codegen.render(

@@ -35,14 +35,21 @@ def random_input(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
     return rng.uniform(-1.0, 1.0, size=shape).astype(np.float32)
 
 
-def _float_step(graph: Graph, t: int) -> float:
-    """Size of one quantization code behind a float output (DEQUANTIZE input scale), for tolerances."""
+# A float output computed in float counts its differences in steps of this fraction of its range over
+# the golden samples (the FP32 single-operator bound), so `tolerance` applies to it as to codes.
+FLOAT_STEP_OF_RANGE = 1e-5
+
+
+def _float_step(graph: Graph, t: int, values: np.ndarray) -> float:
+    """Size of one "code" of a float output, for tolerances: the scale of the DEQUANTIZE it comes from,
+    else FLOAT_STEP_OF_RANGE of its range (1e-6 for a constant output)."""
     for op in graph.operators:
         if t in op.outputs and op.op_type == "DEQUANTIZE":
             q = graph.tensors[op.inputs[0]].quant
             if q is not None:
                 return float(q.scale)
-    return 1e-6
+    spread = float(np.ptp(values.astype(np.float64))) * FLOAT_STEP_OF_RANGE
+    return spread if 0 < spread < float("inf") else 1e-6
 
 
 def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, test) -> list[str]:
@@ -76,8 +83,8 @@ def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, tes
             result.append(dict(index=i, ctype=ctype, symbol=f"{prefix}_test_{kind}_{i}", count=int(v.size),
                                elements=int(t.num_elements), body=codegen.format_array_body(v, ctype),
                                is_float=ctype == "float",
-                               step=codegen._c_float(_float_step(graph, graph.outputs[i])) if kind == "output"
-                               else "0.0f"))
+                               step=codegen._c_float(_float_step(graph, graph.outputs[i], v))
+                               if kind == "output" else "0.0f"))
         return result
 
     values = dict(prefix=prefix, PREFIX=prefix.upper(), num_samples=num, tolerance=tolerance,

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
-"""AVERAGE_POOL_2D, int8 and int16 (same scale in and out), lowered to arm_avgpool_s8 / arm_avgpool_s16."""
+"""AVERAGE_POOL_2D, int8 and int16 (same scale in and out), lowered to arm_avgpool_s8 / arm_avgpool_s16; float32
+on arm_avg_pool_f32 (sums the window's in-bounds elements, then divides by their count, as LiteRT)."""
 
 from __future__ import annotations
 
 from .. import cmsis_nn_sizes as sizes
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, int8_act, int16_act, pool_params, pool_validate
+from .common import FLOAT_POOL_RULES, POOL_RULES, int8_act, int16_act, pool_params, pool_validate
+from .float_common import fp32
 
 
 @register
@@ -16,8 +18,12 @@ class AveragePool2D(OpLowering):
                 template="pool_2d.c.j2", notes=POOL_RULES),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_avgpool_s16",),
                 template="pool_2d.c.j2", notes=POOL_RULES),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_avg_pool_f32",),
+                template="pool_2d_f32.c.j2", notes=FLOAT_POOL_RULES),
     )
-    _sizer = {"arm_avgpool_s8": sizes.avgpool_s8, "arm_avgpool_s16": sizes.avgpool_s16}
+    # The float pool reads no ctx->buf.
+    _sizer = {"arm_avgpool_s8": sizes.avgpool_s8, "arm_avgpool_s16": sizes.avgpool_s16,
+              "arm_avg_pool_f32": lambda build, output_x, channels: 0}
 
     def validate(self, ctx: OpContext) -> None:
         pool_validate(ctx)

@@ -104,16 +104,36 @@ def requantization_kind(multipliers, shifts) -> str:
 
 POOL_RULES = ("input 4-D NHWC", "input and output share scale and zero point",
               "output shape from filter, strides and padding", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+FLOAT_POOL_RULES = ("input 4-D NHWC", "output shape from filter, strides and padding",
+                    "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 BINARY_RULES = ("input shapes broadcast (NumPy rules) up to rank 4",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+
+
+FLOAT_DTYPES = ("float16", "float32")
+
+
+def is_float(t: Tensor) -> bool:
+    """A float tensor: computed in float, whatever quantization metadata an exporter left on it."""
+    return t.dtype in FLOAT_DTYPES
+
+
+def output_activation(ctx: OpContext, out: Tensor) -> tuple:
+    """The fused activation's clamp range: integer codes for quantized outputs, C float literals for
+    float ones."""
+    if is_float(out):
+        from .float_common import float_activation
+        return float_activation(ctx)
+    return fused_activation(ctx, out)
 
 
 def pool_validate(ctx: OpContext) -> None:
     x, y = ctx.inp(0), ctx.out(0)
     if len(x.shape) != 4:
         raise ctx.error(f"input must be 4-D NHWC, got {list(x.shape)}", x)
-    require_same_quant(ctx, x, y, f"{ctx.variant.name} pooling")
-    fused_activation(ctx, y)
+    if not is_float(x):
+        require_same_quant(ctx, x, y, f"{ctx.variant.name} pooling")
+    output_activation(ctx, y)
     pad = ctx.options("padding", "VALID")
     oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
     ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))
@@ -128,7 +148,7 @@ def pool_params(ctx: OpContext) -> dict:
     fh, fw = int(ctx.options("filter_height", 1)), int(ctx.options("filter_width", 1))
     sh, sw = int(ctx.options("stride_h", 1)), int(ctx.options("stride_w", 1))
     pad = ctx.options("padding", "VALID")
-    act_min, act_max = fused_activation(ctx, y)
+    act_min, act_max = output_activation(ctx, y)
     return dict(
         input=x.index, output=y.index, input_dims=in_dims, output_dims=out_dims,
         filter_dims=(1, fh, fw, 1), stride=(sw, sh),
@@ -151,7 +171,7 @@ def broadcast_shape(a, b):
 
 def binary_validate(ctx: OpContext) -> None:
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-    fused_activation(ctx, y)
+    output_activation(ctx, y)
     shape = broadcast_shape(a.shape, b.shape)
     if shape is None:
         raise ctx.error(f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast", b)
@@ -191,7 +211,7 @@ def alias_validate(ctx: OpContext) -> None:
     if x.num_elements != y.num_elements:
         raise ctx.error(f"output shape {list(y.shape)} holds {y.num_elements} elements, the input "
                         f"{list(x.shape)} holds {x.num_elements}", y)
-    if x.quant != y.quant and x.quant is not None and y.quant is not None and \
+    if not is_float(x) and x.quant != y.quant and x.quant is not None and y.quant is not None and \
             (x.quant.scales != y.quant.scales or x.quant.zero_points != y.quant.zero_points):
         raise ctx.error("a reshape cannot change quantization parameters", y)
 
@@ -257,6 +277,9 @@ class ClampLowering(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
                 entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
                 lower="lower_int16", notes=("input and output shapes equal",)),
+        Variant("float32", inputs=(Operand("input", ("float32",)),), outputs=(Operand("output", ("float32",)),),
+                entries=("arm_nn_activation_f32",), template="activation_f32.c.j2", lower="lower_float32",
+                notes=("input and output shapes equal",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -286,6 +309,11 @@ class ClampLowering(OpLowering):
         return Lowered(entry=entry,
                        params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift,
                                    act_min=act_min, act_max=act_max))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_nn_activation_f32's RELU / RELU6: max(x, 0), min(max(x, 0), 6), exactly as LiteRT."""
+        from .float_common import activation_lowered
+        return activation_lowered(ctx, self.activation)
 
 
 def check_filter_rank(ctx: OpContext, w: Tensor) -> None:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""CONCATENATION, int8 with one quantization for all tensors, via arm_concatenation_s8_x.
+"""CONCATENATION, int8 with one quantization for all tensors, via arm_concatenation_s8_x; int16 via
+arm_concatenation_s16; float32 as inline C (memcpy of the same blocks).
 
 Any axis is flattened to (outer rows) x (inner bytes): each input copies its inner block into every
 row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
@@ -8,7 +9,8 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import dtype_range, fused_activation, int8_act, int16_act, require_same_quant
+from .common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
+from .float_common import fp32
 
 _RULES = ("all tensors share scale and zero point", "no fused activation")
 
@@ -23,6 +25,8 @@ class Concatenation(OpLowering):
         Variant("int16", inputs=(int16_act("inputs", repeated=True),), outputs=(int16_act("output"),),
                 entries=("arm_concatenation_s16",), template="concatenation_s16.c.j2", lower="lower_int16",
                 notes=_RULES),
+        Variant("float32", inputs=(fp32("inputs", repeated=True),), outputs=(fp32("output"),),
+                template="concatenation_f32.c.j2", lower="lower_float32", notes=_RULES[1:] + ("inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -35,14 +39,16 @@ class Concatenation(OpLowering):
         total = 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)
-            require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION")
+            if not is_float(x):
+                require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION")
             if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
                 raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis "
                                 f"{axis}", x)
             total += x.shape[axis]
         if total != y.shape[axis]:
             raise ctx.error(f"inputs add up to {total} on axis {axis}, the output has {y.shape[axis]}", y)
-        if fused_activation(ctx, y) != dtype_range(y.dtype):
+        if (ctx.options("fused_activation_function", "NONE") != "NONE" if is_float(y)
+                else fused_activation(ctx, y) != dtype_range(y.dtype)):
             raise ctx.error("a fused activation on CONCATENATION is not supported", y)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
@@ -71,3 +77,20 @@ class Concatenation(OpLowering):
         return Lowered(entry="arm_concatenation_s16",
                        params=dict(inputs=[x.index for x in inputs], concat_dims=[int(x.shape[axis]) for x in inputs],
                                    axis=axis, output=y.index, output_shape=[int(d) for d in y.shape]))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """Any axis as (outer rows) x (inner elements), as the int8 path: no float entry is called."""
+        y = ctx.out(0)
+        axis = int(ctx.options("axis", 0)) % len(y.shape)
+        rows = 1
+        for d in y.shape[:axis]:
+            rows *= int(d)
+        parts, offset = [], 0
+        for k in range(len(ctx.op.inputs)):
+            x = ctx.inp(k)
+            inner = x.num_elements // max(rows, 1)
+            parts.append(dict(input=x.index, inner=inner, offset=offset))
+            offset += inner
+        return Lowered(entry=None, fixed={"implementation": "inline"},
+                       params=dict(parts=parts, rows=rows, output_inner=y.num_elements // max(rows, 1),
+                                   output=y.index))

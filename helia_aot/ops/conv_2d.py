@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""CONV_2D, int8 activations with per-channel int8 weights, lowered to ns-cmsis-nn convolutions."""
+"""CONV_2D: int8 activations with per-channel int8 weights, and int16 activations (A16W8), lowered to
+ns-cmsis-nn convolutions; float32 on arm_convolve_wrapper_f32."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+                     offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
+from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -29,6 +31,9 @@ class Conv2D(OpLowering):
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",
                 notes=_SHAPE_RULES[:1] + ("input channels equal filter channels, or filter channels 1 with as many "
                                           "outputs as inputs", _SHAPE_RULES[2])),
+        Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
+                entries=("arm_convolve_wrapper_f32",), template="conv_2d_f32.c.j2", lower="lower_float32",
+                notes=_SHAPE_RULES[:1] + ("input channels equal filter channels (no groups)", _SHAPE_RULES[2])),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -42,7 +47,10 @@ class Conv2D(OpLowering):
             raise ctx.error(f"int16 grouped convolution ({x.shape[3]} input channels, filter channels "
                             f"{w.shape[3]}) is not supported: ns-cmsis-nn's s16 convolutions take one group or "
                             "one channel per group", w)
-        fused_activation(ctx, y)
+        if ctx.variant.name == "float32" and x.shape[3] != w.shape[3]:
+            raise ctx.error(f"float32 grouped convolution ({x.shape[3]} input channels, filter channels "
+                            f"{w.shape[3]}) is not supported: arm_convolve_wrapper_f32 takes one group", w)
+        output_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
 
     def infer_shapes(self, ctx: OpContext):
@@ -140,6 +148,28 @@ class Conv2D(OpLowering):
             params=dict(
                 input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                 bias_is_int32=b is not None and b.dtype == "int32",
+                input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, bias_dims=(1, 1, 1, out_dims[3]),
+                stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
+                act_min=act_min, act_max=act_max,
+            ),
+        )
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_convolve_wrapper_f32 on every build: it dispatches 1x1, 1 x N and the general case itself,
+        and takes ctx->buf for its patch matrix (unbuffered loops without it). Sums run in a different
+        order from LiteRT's reference (bias first, per filter tap), within float rounding."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        act_min, act_max = float_activation(ctx)
+        return Lowered(
+            entry="arm_convolve_wrapper_f32",
+            scratch_bytes=ctx.kernels.scratch(sizes.convolve_wrapper_f32, g, in_dims, filter_dims, out_dims),
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
+            * filter_dims[3],
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                 input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, bias_dims=(1, 1, 1, out_dims[3]),
                 stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
                 act_min=act_min, act_max=act_max,

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""DEPTHWISE_CONV_2D, int8, lowered to ns-cmsis-nn depthwise entries (3x3, opt, generic, wrapper)."""
+"""DEPTHWISE_CONV_2D: int8 on ns-cmsis-nn depthwise entries (3x3, opt, generic, wrapper), int16
+activations (A16W8) on arm_depthwise_conv_wrapper_s16, float32 on arm_depthwise_conv_wrapper_f32."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, int64_bias, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+                     offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
+from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -27,6 +29,9 @@ class DepthwiseConv2D(OpLowering):
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=3), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
                 template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8", notes=_SHAPE_RULES),
+        Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
+                entries=("arm_depthwise_conv_wrapper_f32",), template="depthwise_conv_2d_f32.c.j2",
+                lower="lower_float32", notes=_SHAPE_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -36,7 +41,7 @@ class DepthwiseConv2D(OpLowering):
         # The channel counts define the multiplier; some exporters leave depth_multiplier at 0.
         if w.shape[3] % x.shape[3] != 0:
             raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
-        fused_activation(ctx, y)
+        output_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
 
     def infer_shapes(self, ctx: OpContext):
@@ -143,6 +148,30 @@ class DepthwiseConv2D(OpLowering):
             params=dict(
                 input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                 bias_widened=b is not None and b.dtype == "int32",
+                input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, bias_dims=(1, 1, 1, out_dims[3]),
+                ch_mult=ch_mult, stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
+                dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,
+            ),
+        )
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_depthwise_conv_wrapper_f32 on every build (it picks its fast, 3x3 and generic paths
+        itself). ctx->buf holds its packed patches; on MVE a one-input-channel layer runs as a
+        convolution, and the C compiler's threshold for that differs, so size for the larger need."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        ch_mult = out_dims[3] // in_dims[3]
+        act_min, act_max = float_activation(ctx)
+        scratch = max(ctx.kernels.scratch(sizes.depthwise_wrapper_f32, g, ch_mult, in_dims, filter_dims, out_dims, c)
+                      for c in ("gcc", "armclang"))
+        return Lowered(
+            entry="arm_depthwise_conv_wrapper_f32",
+            scratch_bytes=scratch,
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2],
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                 input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, bias_dims=(1, 1, 1, out_dims[3]),
                 ch_mult=ch_mult, stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
                 dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,

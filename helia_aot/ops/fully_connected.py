@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""FULLY_CONNECTED, int8, per-tensor or per-channel weights, lowered to ns-cmsis-nn FC entries."""
+"""FULLY_CONNECTED: int8 and int16 activations (per-tensor or per-channel int8 weights) on ns-cmsis-nn FC
+entries, float32 on arm_fully_connected_f32."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind,
-                     weights)
+from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, output_activation,
+                     requantization_kind, weights)
+from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -34,6 +36,9 @@ class FullyConnected(OpLowering):
                 outputs=(int16_act("output"),),
                 entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),
                 template="fully_connected_s16.c.j2", lower="lower_a16w8", notes=_RULES),
+        Variant("float32", inputs=(fp32(), fp32_const("weights"), fp32_bias()), outputs=(fp32("output"),),
+                entries=("arm_fully_connected_f32",), template="fully_connected_f32.c.j2", lower="lower_float32",
+                notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -44,7 +49,7 @@ class FullyConnected(OpLowering):
             raise ctx.error("only the DEFAULT weights format is supported", w)
         if x.num_elements % w.shape[1] != 0:
             raise ctx.error(f"input size {x.num_elements} is not a multiple of the weight depth {w.shape[1]}", x)
-        fused_activation(ctx, y)
+        output_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
 
@@ -130,5 +135,23 @@ class FullyConnected(OpLowering):
                 input_dims=(batches, 1, 1, depth), filter_dims=filter_dims,
                 bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
                 act_min=act_min, act_max=act_max, per_channel=per_channel, multiplier=mults[0], shift=shifts[0],
+            ),
+        )
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_fully_connected_f32 (NHWC layout): a row per batch times the [outputs, depth] weights,
+        bias and clamp. It needs no scratch on any build."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        depth, outputs = int(w.shape[1]), int(w.shape[0])
+        batches = x.num_elements // depth
+        act_min, act_max = float_activation(ctx)
+        return Lowered(
+            entry="arm_fully_connected_f32",
+            macs=batches * depth * outputs,
+            params=dict(
+                input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                input_dims=(batches, 1, 1, depth), filter_dims=(depth, 1, 1, outputs),
+                bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
+                act_min=act_min, act_max=act_max,
             ),
         )

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """HARD_SWISH, int8, lowered to arm_hard_swish_compat_s8 with TFLite's 16-bit multipliers. No int16
-variant: LiteRT has no int16 HARD_SWISH kernel whose numerics arm_hard_swish_precise_s16 could match."""
+variant: LiteRT has no int16 HARD_SWISH kernel whose numerics arm_hard_swish_precise_s16 could match.
+float32: arm_nn_activation_f32, x * clamp(x / 6 + 1/2, 0, 1), a few ulp from LiteRT's x * relu6(x + 3) / 6."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, unary_validate
+from .float_common import activation_lowered, activation_variant
 
 
 def downscale_to_int16(multiplier: int) -> int:
@@ -24,6 +26,7 @@ class HardSwish(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
                 template="hard_swish.c.j2", notes=("input and output shapes equal",)),
+        activation_variant(("x * clamp(x / 6 + 1/2, 0, 1): rounds a few ulp from x * relu6(x + 3) / 6",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -43,3 +46,6 @@ class HardSwish(OpLowering):
                                    input_zp=x.quant.zero_point, output_zp=y.quant.zero_point,
                                    out_mult=downscale_to_int16(out_m), out_exp=out_e,
                                    relu_mult=downscale_to_int16(relu_m), relu_exp=relu_e))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        return activation_lowered(ctx, "HARDSWISH")

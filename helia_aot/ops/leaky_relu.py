@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """LEAKY_RELU, int8 and int16, lowered to arm_leaky_relu_s8/s16 with TFLite's alpha and identity
-multipliers."""
+multipliers; float32 on arm_nn_activation_f32 (x or alpha * x, exactly as LiteRT)."""
 
 from __future__ import annotations
 
 from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, unary_validate
+from .float_common import activation_lowered, activation_variant
 
 
 @register
@@ -17,6 +18,7 @@ class LeakyRelu(OpLowering):
                 template="leaky_relu.c.j2", notes=("input and output shapes equal",)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_leaky_relu_s16",),
                 template="leaky_relu.c.j2", lower="lower_int16", notes=("input and output shapes equal",)),
+        activation_variant(),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -42,3 +44,7 @@ class LeakyRelu(OpLowering):
         return Lowered(entry="arm_leaky_relu_s16",
                        params=dict(input=x.index, output=y.index, size=y.num_elements, input_zp=0, output_zp=0,
                                    mult_alpha=ma, shift_alpha=sa, mult_identity=mi, shift_identity=si))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """alpha is the float32 option value, as LiteRT multiplies by it."""
+        return activation_lowered(ctx, "LEAKY_RELU", float(ctx.options("alpha", 0.2)))

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """LOGISTIC. int8: a 256-entry table of 1/(1+exp(-x)) built at conversion time, applied with inline C.
 int16: arm_logistic_s16, LiteRT's reference int16 logistic (input rescaling, then ns-cmsis-nn's copy of
-TFLite's 256-entry sigmoid table with interpolation), bit for bit."""
+TFLite's 256-entry sigmoid table with interpolation), bit for bit. float32: arm_nn_activation_f32's
+sigmoid, within 3e-7 of 1/(1+exp(-x)) (its exp interpolates a 256-entry table of 2^f)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling, unary_validate
+from .float_common import activation_lowered, activation_variant
 
 _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
@@ -21,11 +23,14 @@ class Logistic(OpLowering):
                 notes=("output scale 1/256, zero point -128", "256-entry table, inline C")),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_logistic_s16",),
                 template="sigmoid_s16.c.j2", lower="lower_int16", notes=_INT16_NOTES),
+        activation_variant(("sigmoid within 3e-7 (table-interpolated exp)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
         y = ctx.out(0)
+        if ctx.variant.name == "float32":
+            return
         if ctx.variant.name == "int16":
             q15_output_rule(ctx, exact=True)
             sigmoid_s16_input_scaling(ctx, (0,))
@@ -48,3 +53,6 @@ class Logistic(OpLowering):
         mult, shift = sigmoid_s16_input_scaling(ctx, (0,))
         return Lowered(entry="arm_logistic_s16",
                        params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        return activation_lowered(ctx, "SIGMOID")

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MAX_POOL_2D, int8 and int16 (same scale in and out), lowered to arm_max_pool_s8 / _s16."""
+"""MAX_POOL_2D, int8 and int16 (same scale in and out), lowered to arm_max_pool_s8 / _s16; float32 on
+arm_max_pool_f32."""
 
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, int8_act, int16_act, pool_params, pool_validate
+from .common import FLOAT_POOL_RULES, POOL_RULES, int8_act, int16_act, pool_params, pool_validate
+from .float_common import fp32
 
 
 @register
@@ -15,6 +17,8 @@ class MaxPool2D(OpLowering):
                 template="pool_2d.c.j2", notes=POOL_RULES),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_max_pool_s16",),
                 template="pool_2d.c.j2", notes=POOL_RULES),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_max_pool_f32",),
+                template="pool_2d_f32.c.j2", notes=FLOAT_POOL_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MEAN, int8 and int16 up to rank 4, lowered to arm_mean_s8 / _s16 with the 1/count folded into the multiplier."""
+"""MEAN, int8 and int16 up to rank 4, lowered to arm_mean_s8 / _s16 with the 1/count folded into the multiplier;
+float32 as inline C (sum in row-major order, then divide, as LiteRT's reference)."""
 
 from __future__ import annotations
 
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
+from ..codegen import c_float
 from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
+from .float_common import broadcast_strides, fp32
 
 
 def _axes(ctx: OpContext) -> list[int]:
@@ -22,6 +25,8 @@ class Mean(OpLowering):
                 entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank <= 4",)),
         Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
                 entries=("arm_mean_s16",), template="mean.c.j2", notes=("rank <= 4",)),
+        Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),), template="mean_f32.c.j2",
+                lower="lower_float32", notes=("rank <= 4", "inline C")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -53,3 +58,19 @@ class Mean(OpLowering):
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, axis_dims=axis_dims,
                                    output_dims=out_dims, input_offset=-x.quant.zero_point,
                                    out_offset=y.quant.zero_point, mult=mult, shift=shift))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """No ns-cmsis-nn float MEAN: the output accumulates its inputs (strides 0 on reduced axes),
+        then each is divided by the count in float, as LiteRT's reference does."""
+        x, y = ctx.inp(0), ctx.out(0)
+        axes = _axes(ctx)
+        pad = 4 - len(x.shape)
+        in_dims = nhwc(x.shape)
+        mask = [d >= pad and (d - pad) in axes for d in range(4)]
+        reduced = tuple(1 if mask[d] else in_dims[d] for d in range(4))
+        count = 1
+        for d in range(4):
+            count *= in_dims[d] if mask[d] else 1
+        return Lowered(entry=None, fixed={"implementation": "inline"},
+                       params=dict(input=x.index, output=y.index, input_dims=in_dims, output_size=y.num_elements,
+                                   strides=broadcast_strides(reduced, in_dims), count=c_float(float(count))))

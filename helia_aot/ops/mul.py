@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import BINARY_RULES, binary_validate, fused_activation, int8_act, int16_act, nhwc
+from .float_common import binary_lowered, fp32
 
 
 @register
@@ -18,6 +19,9 @@ class Mul(OpLowering):
         Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
                 entries=("arm_elementwise_mul_s16", "arm_mul_s16"), template="mul_s16.c.j2", lower="lower_int16",
                 notes=BINARY_RULES),
+        Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
+                entries=("arm_elementwise_mul_f32",), template="binary_f32.c.j2", lower="lower_float32",
+                notes=BINARY_RULES + ("broadcasting: inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -50,3 +54,8 @@ class Mul(OpLowering):
                                    input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
                                    out_mult=mult, out_shift=shift, act_min=act_min, act_max=act_max,
                                    size=y.num_elements))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_elementwise_mul_f32 for equal shapes (exact: one * and the clamp per element); broadcasting is
+        inline C."""
+        return binary_lowered(ctx, "*")

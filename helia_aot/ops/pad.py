@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-"""PAD (and PADV2 with an explicit value), int8 and int16 up to rank 4, lowered to arm_pad_s8 / arm_pad_s16."""
+"""PAD (and PADV2 with an explicit value), int8, int16 and float32 up to rank 4, lowered to arm_pad_s8 /
+arm_pad_s16 / arm_pad_f32."""
 
 from __future__ import annotations
 
-from ..codegen import c_type
+import numpy as np
+
+from ..codegen import c_float, c_type
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import const_ints, constant_ints, int8_act, int16_act, nhwc, require_same_quant
+from .common import const_ints, constant_ints, int8_act, int16_act, is_float, nhwc, require_same_quant
+from .float_common import fp32
 
 
 _RULES = ("rank <= 4", "non-negative paddings", "input and output share scale and zero point")
@@ -22,11 +26,15 @@ class Pad(OpLowering):
         Variant("int16", inputs=(int16_act(), const_ints("paddings"),
                                  Operand("constant value", ("int16",), optional=True, constant=True)),
                 outputs=(int16_act("output"),), entries=("arm_pad_s16",), template="pad.c.j2", notes=_RULES),
+        Variant("float32", inputs=(fp32(), const_ints("paddings"),
+                                   Operand("constant value", ("float32",), optional=True, constant=True)),
+                outputs=(fp32("output"),), entries=("arm_pad_f32",), template="pad.c.j2", notes=_RULES[:2]),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        require_same_quant(ctx, x, y, f"{ctx.variant.name} PAD")
+        if not is_float(x):
+            require_same_quant(ctx, x, y, f"{ctx.variant.name} PAD")
         pads = constant_ints(ctx, 1, "paddings")
         rank = len(x.shape)
         if rank > 4 or len(pads) != 2 * rank:
@@ -37,7 +45,18 @@ class Pad(OpLowering):
         if tuple(y.shape) != expected:
             raise ctx.error(f"output shape {list(y.shape)} does not match the padded {list(expected)}", y)
         if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
-            constant_ints(ctx, 2, "constant value")
+            self._value(ctx)
+
+    def _value(self, ctx: OpContext):
+        """The pad value: PADV2's constant (codes, or a float for float32), else the output's zero."""
+        if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
+            if ctx.variant.name == "float32":
+                t = ctx.inp(2)
+                if not t.is_constant:
+                    raise ctx.error("constant value (input 2) must be a constant tensor", t)
+                return c_float(float(np.asarray(t.data).reshape(-1)[0]))
+            return constant_ints(ctx, 2, "constant value")[0]
+        return c_float(0.0) if ctx.variant.name == "float32" else ctx.out(0).quant.zero_point
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
@@ -45,9 +64,7 @@ class Pad(OpLowering):
         rank = len(x.shape)
         before = [0] * (4 - rank) + [pads[2 * d] for d in range(rank)]
         after = [0] * (4 - rank) + [pads[2 * d + 1] for d in range(rank)]
-        value = y.quant.zero_point
-        if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
-            value = constant_ints(ctx, 2, "constant value")[0]
+        value = self._value(ctx)
         return Lowered(entry=ctx.variant.entries[0],
                        params=dict(input=x.index, output=y.index, ctype=c_type(y.dtype), input_dims=nhwc(x.shape),
                                    before=before, after=after, value=value))

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """SOFTMAX over the last axis: int8 -> int8 (arm_softmax_s8), int16 -> int16 (arm_softmax_s16 with exp
-and 1/(1+x) tables built at conversion) and int8 -> int16 (arm_softmax_s8_s16)."""
+and 1/(1+x) tables built at conversion) and int8 -> int16 (arm_softmax_s8_s16). float32: arm_softmax_f32
+(its exp interpolates a table of 2^f: within 4e-7 of the exact probabilities) when beta is 1, inline C
+with expf as LiteRT's reference otherwise."""
 
 from __future__ import annotations
 
 import math
 
+from ..codegen import c_float
 from ..quant import f32, quantize_multiplier, softmax_params
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import int8_act, int16_act, lut_s16
+from .float_common import fp32
 
 _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables are laid over
 
@@ -27,6 +31,9 @@ class Softmax(OpLowering):
         Variant("int8_int16", inputs=(int8_act(),), outputs=(Operand("output", ("int16",), quantized=True),),
                 entries=("arm_softmax_s8_s16",), template="softmax_s8_s16.c.j2", lower="lower_int8_int16",
                 notes=("output scale 1/65536, zero point -32768", "input and output shapes equal")),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_softmax_f32",),
+                template="softmax_f32.c.j2", lower="lower_float32",
+                notes=("input and output shapes equal", "beta other than 1: inline C (expf, link libm)")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -87,3 +94,14 @@ class Softmax(OpLowering):
                                   ConstArray("one_by_one_lut", "int16_t", one_by_one_lut,
                                              "1 / (1 + x) over [0, 1], 513 entries")],
                        params=dict(input=x.index, output=y.index, rows=rows, row_size=row, mult=mult, shift=shift))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_softmax_f32 has no beta: beta 1 (what converters write) calls it, any other beta runs
+        LiteRT's reference arithmetic inline."""
+        x, y = ctx.inp(0), ctx.out(0)
+        beta = float(ctx.options("beta", 1.0))
+        rows, row = self._rows(ctx)
+        params = dict(input=x.index, output=y.index, rows=rows, row_size=row, beta=c_float(beta))
+        if beta == 1.0:
+            return Lowered(entry="arm_softmax_f32", params=params)
+        return Lowered(entry=None, params=params, fixed={"implementation": "inline", "why": "beta != 1"})

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""STRIDED_SLICE, int8 and int16 up to rank 4 with positive strides, lowered to arm_strided_slice_s8 / _s16."""
+"""STRIDED_SLICE, int8, int16 and float32 up to rank 4 with positive strides, lowered to arm_strided_slice_s8 /
+_s16 / _f32."""
 
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import const_ints, constant_ints, int8_act, int16_act
+from .float_common import fp32
 
 
 def resolve(ctx: OpContext):
@@ -52,6 +54,9 @@ class StridedSlice(OpLowering):
                 notes=_RULES),
         Variant("int16", inputs=(int16_act(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                 outputs=(int16_act("output"),), entries=("arm_strided_slice_s16",), template="strided_slice.c.j2",
+                notes=_RULES),
+        Variant("float32", inputs=(fp32(), const_ints("begin"), const_ints("end"), const_ints("strides")),
+                outputs=(fp32("output"),), entries=("arm_strided_slice_f32",), template="strided_slice.c.j2",
                 notes=_RULES),
     )
 

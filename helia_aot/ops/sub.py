@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, int8_act, int16_act
+from .float_common import binary_lowered, fp32
 
 _INT16_RULES = BINARY_RULES + (
     "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser",)
@@ -20,6 +21,9 @@ class Sub(OpLowering):
         Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
                 entries=("arm_elementwise_sub_s16", "arm_sub_s16"), template="add_sub_s16.c.j2",
                 lower="lower_int16", notes=_INT16_RULES),
+        Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
+                entries=("arm_elementwise_sub_f32",), template="binary_f32.c.j2", lower="lower_float32",
+                notes=BINARY_RULES + ("broadcasting: inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -37,3 +41,8 @@ class Sub(OpLowering):
         p = add_sub_s16_params(ctx)
         entry = "arm_sub_s16" if p["broadcast"] else "arm_elementwise_sub_s16"
         return Lowered(entry=entry, candidates=["arm_elementwise_sub_s16", "arm_sub_s16"], params=p)
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_elementwise_sub_f32 for equal shapes (exact: one - and the clamp per element); broadcasting is
+        inline C."""
+        return binary_lowered(ctx, "-")

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """TANH. int8: a 256-entry table of tanh(x) built at conversion time, applied with inline C. int16:
 arm_tanh_s16, LiteRT's reference int16 tanh (input rescaling, then ns-cmsis-nn's copy of TFLite's
-sigmoid table with interpolation, tanh(x) = 2 sigmoid(2x) - 1), bit for bit."""
+sigmoid table with interpolation, tanh(x) = 2 sigmoid(2x) - 1), bit for bit. float32: tanhf per element
+(inline C, libm), LiteRT's std::tanh."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling, unary_validate
+from .float_common import fp32
 
 _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
@@ -21,11 +23,15 @@ class Tanh(OpLowering):
                 notes=("output scale 1/128, zero point 0", "256-entry table, inline C")),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_tanh_s16",),
                 template="sigmoid_s16.c.j2", lower="lower_int16", notes=_INT16_NOTES),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="tanh_f32.c.j2",
+                lower="lower_float32", notes=("input and output shapes equal", "inline C (tanhf, link libm)")),
     )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
         y = ctx.out(0)
+        if ctx.variant.name == "float32":
+            return
         if ctx.variant.name == "int16":
             q15_output_rule(ctx, exact=False)
             sigmoid_s16_input_scaling(ctx, (0, 1))
@@ -48,3 +54,11 @@ class Tanh(OpLowering):
         mult, shift = sigmoid_s16_input_scaling(ctx, (0, 1))
         return Lowered(entry="arm_tanh_s16",
                        params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """Inline tanhf: ns-cmsis-nn's arm_nn_activation_f32 tanh interpolates a 256-entry table over
+        [0, 4] and returns +-1 beyond, up to 6.7e-4 from tanh (measured), 30 times the float bound of
+        1e-5 of the output range."""
+        x, y = ctx.inp(0), ctx.out(0)
+        return Lowered(entry=None, fixed={"implementation": "inline", "function": "tanhf"},
+                       params=dict(input=x.index, output=y.index, size=y.num_elements))

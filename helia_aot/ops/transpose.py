@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""TRANSPOSE, int8 and int16 up to rank 4, lowered to arm_transpose_s8 / _s16 (ranks below 4 padded to 4-D)."""
+"""TRANSPOSE, int8, int16 and float32 up to rank 4, lowered to arm_transpose_s8 / _s16 / _f32 (ranks below 4
+padded to 4-D)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
+from .float_common import fp32
 
 
 @register
@@ -17,6 +19,9 @@ class Transpose(OpLowering):
                 entries=("arm_transpose_s8",), template="transpose.c.j2", notes=("rank <= 4",)),
         Variant("int16", inputs=(int16_act(), const_ints("perm")), outputs=(int16_act("output"),),
                 entries=("arm_transpose_s16",), template="transpose.c.j2", notes=("rank <= 4",)),
+        Variant("float32", inputs=(fp32(), const_ints("perm")), outputs=(fp32("output"),),
+                entries=("arm_transpose_f32",), template="transpose_f32.c.j2", lower="lower_float32",
+                notes=("rank <= 4",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -41,3 +46,12 @@ class Transpose(OpLowering):
 
     def fold(self, ctx: OpContext):
         return [np.transpose(ctx.inp(0).data, constant_ints(ctx, 1, "perm"))]
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_transpose_f32 takes the permutation in its params (num_dims 4, NHWC layout)."""
+        x, y = ctx.inp(0), ctx.out(0)
+        pad = 4 - len(x.shape)
+        perm = list(range(pad)) + [p + pad for p in constant_ints(ctx, 1, "perm")]
+        return Lowered(entry="arm_transpose_f32",
+                       params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape),
+                                   output_dims=nhwc(y.shape), perm=perm))

@@ -2,7 +2,8 @@
 """TRANSPOSE_CONV: int8 on arm_transpose_conv_s8; int16 (A16W8) as inline C, because ns-cmsis-nn
 v7.29.2 has no s16 transposed convolution. The inline arithmetic follows LiteRT's reference kernel:
 an int64 accumulator rescaled with the multiplier rounded to 16 bits, or (int8, and int16 with a
-declared int32 bias) an int32 accumulator rescaled with the doubling high multiply.
+declared int32 bias) an int32 accumulator rescaled with the doubling high multiply. float32 runs on
+arm_transpose_conv_wrapper_f32, which scatters into any output LiteRT accepts.
 
 arm_transpose_conv_s8 keeps a rolling window of output rows that ends at (I - 1) * s + max(K, s);
 an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path."""
@@ -15,7 +16,8 @@ from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
-                     output_size, requantization_kind, weights)
+                     output_activation, output_size, requantization_kind, weights)
+from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",
@@ -38,6 +40,9 @@ class TransposeConv(OpLowering):
         _int16("a16w8", bias("int64"), "int64"),
         # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
         _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32"),
+        Variant("float32", inputs=(const_ints("output_shape"), fp32_const("filter"), fp32(), fp32_bias()),
+                outputs=(fp32("output"),), entries=("arm_transpose_conv_wrapper_f32",),
+                template="transpose_conv_f32.c.j2", lower="lower_float32", notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -60,7 +65,7 @@ class TransposeConv(OpLowering):
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
                                 f"input {list(x.shape)} with filter {list(w.shape)} and {name} {stride}", y)
-        fused_activation(ctx, y)
+        output_activation(ctx, y)
 
     def _geometry(self, ctx: OpContext) -> dict:
         """Strides and LiteRT's leading padding: computed on the output as if it were the input of the
@@ -131,3 +136,20 @@ class TransposeConv(OpLowering):
         params, constants, macs, requantization = self._common(ctx)
         return Lowered(entry=None, macs=macs, constants=constants, requantization=requantization,
                        params=dict(params, wide=False), fixed={"implementation": "inline", "accumulator": "int32"})
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_transpose_conv_wrapper_f32: the output starts at the bias, every input pixel adds its
+        product with the filter where it lands (bounds-checked, so any output shape LiteRT accepts),
+        then the clamp. LiteRT adds the bias last; the sums differ within float rounding."""
+        w, x, b, y = ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.out(0)
+        g = self._geometry(ctx)
+        act_min, act_max = float_activation(ctx)
+        return Lowered(
+            entry="arm_transpose_conv_wrapper_f32",
+            macs=int(x.num_elements) * int(w.shape[0]) * int(w.shape[1]) * int(w.shape[2]),
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        input_dims=tuple(int(d) for d in x.shape), filter_dims=tuple(int(d) for d in w.shape),
+                        output_dims=tuple(int(d) for d in y.shape), bias_dims=(1, 1, 1, int(y.shape[3])),
+                        stride=(g["stride_w"], g["stride_h"]), padding=(g["pad_w"], g["pad_h"]),
+                        padding_offsets=(g["pad_offset_w"], g["pad_offset_h"]), act_min=act_min, act_max=act_max),
+        )

@@ -50,7 +50,7 @@ def mlperf_model_or_skip(e2e: harness.E2ESession, name: str) -> harness.ModelUnd
     path = harness.models_dir() / f"{name}.tflite"
     if not path.is_file():
         pytest.skip(f"MLPerf Tiny model {path} not found; set HELIA_MODELS_DIR to the folder "
-                    "holding the four int8 .tflite files")
+                    "holding the MLPerf Tiny .tflite files")
     return e2e.mlperf(name)
 
 

@@ -40,13 +40,21 @@ MLPERF_TOLERANCE = 2
 # int64 product and then rounds the last; LiteRT rounds once), within this many codes after the
 # layers that follow it (measured: 11 through TRANSPOSE_CONV and a steep TANH).
 INT16_MODEL_TOLERANCE = 16
-# MLPerf Tiny int8 models: name -> is it a classifier (arg-max must agree with LiteRT)?
+# MLPerf Tiny models, int8 and float32: name -> is it a classifier (arg-max must agree with LiteRT)?
 MLPERF_MODELS = {
     "kws_ref_model": True,
     "vww_96_int8": True,
     "pretrainedResnet_quant": True,
     "ad01_int8": False,
+    "vww_96_float": True,
+    "pretrainedResnet": True,
+    "ad01_fp32": False,
 }
+# Float outputs of MLPerf Tiny models (and any float model): max |diff| at most this fraction of the
+# output's range over the samples. Summation order differs from LiteRT's reference kernels in the
+# convolutions (ns-cmsis-nn adds the bias first and sums per filter tap) and in ns-cmsis-nn's exp
+# (softmax, sigmoid: a table of 2^f, within 4e-7), and the differences carry through the layers.
+MLPERF_FLOAT_RELATIVE_TOLERANCE = 1e-4
 # Fixed so every run draws the same MLPerf inputs; single-operator cases use their own seed.
 MLPERF_SEED = 20240
 
@@ -61,6 +69,10 @@ HOST_CFLAGS = WARNINGS + SANITIZERS + ["-O1", "-g"]
 # ns-cmsis-nn is a reference, not our code: built as its own project builds it, without our
 # warning or sanitizer flags (the module and harness linked against it keep theirs).
 NS_CMSIS_NN_HOST_CFLAGS = ["-O1"]
+# ns-cmsis-nn declares and compiles its float API only with these switches. Every library here is
+# built with them and hands them to whatever compiles against it (as CMake's PUBLIC definitions and
+# Bazel's `defines` do); a module calling float entries refuses to compile without them.
+LIBRARY_DEFINES = ("ARM_NN_ENABLE_F32=1", "ARM_NN_ENABLE_F16=1")
 
 ARM_CC = "arm-none-eabi-gcc"
 ARM_ARCH = ["-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb"]
@@ -138,6 +150,11 @@ class KernelLibrary:
     name: str
     archive: pathlib.Path
     include_dir: pathlib.Path
+    defines: tuple[str, ...] = LIBRARY_DEFINES
+
+    @property
+    def define_flags(self) -> list[str]:
+        return [f"-D{d}" for d in self.defines]
 
 
 def portable_sources() -> list[pathlib.Path]:
@@ -145,9 +162,9 @@ def portable_sources() -> list[pathlib.Path]:
 
 
 def ns_cmsis_nn_sources(root: pathlib.Path) -> list[pathlib.Path]:
-    # The float kernels need float types this int8 verification never calls.
-    return sorted(p for p in (root / "Source").rglob("*.c")
-                  if not p.name.endswith(("_f16.c", "_f32.c")))
+    # Every source ns-cmsis-nn's CMake build compiles (the float ones only do something under
+    # LIBRARY_DEFINES' switches); *_fp16.c is in none of its source lists and needs Arm's arm_fp16.h.
+    return sorted(p for p in (root / "Source").rglob("*.c") if not p.name.endswith("_fp16.c"))
 
 
 def build_library(name: str, sources: list[pathlib.Path], source_root: pathlib.Path,
@@ -156,6 +173,7 @@ def build_library(name: str, sources: list[pathlib.Path], source_root: pathlib.P
     """Compiles `sources` (at most MAX_JOBS at a time) into out_dir/lib<name>.a."""
     if not sources:
         raise E2EError(f"kernel library '{name}': no C sources under {source_root}")
+    cflags = [*cflags, *(f"-D{d}" for d in LIBRARY_DEFINES)]
     obj_dir = out_dir / f"{name}-obj"
     obj_dir.mkdir(parents=True, exist_ok=True)
 
@@ -201,6 +219,16 @@ class ModelUnderTest:
     tolerance: float               # max |diff| against LiteRT (codes; absolute for float)
     classifier: bool = False
     case: Case | None = None
+    # Float outputs: max |diff| as a fraction of the output's range over the samples (replaces
+    # `tolerance` for them when set).
+    relative_tolerance: float | None = None
+
+    def bounds(self) -> list[float]:
+        """Per output, the max |diff| allowed against LiteRT: relative_tolerance x the output's range
+        for float outputs when set, else `tolerance`."""
+        ranges = output_ranges(self.reference)
+        return [self.relative_tolerance * r if self.relative_tolerance is not None and info.dtype.kind == "f"
+                else self.tolerance for info, r in zip(self.output_infos, ranges)]
 
     @functools.cached_property
     def input_infos(self) -> list[TensorInfo]:
@@ -239,14 +267,16 @@ def _tensor_infos(details) -> list[TensorInfo]:
 def case_model(path: pathlib.Path) -> ModelUnderTest:
     case = load_case(path)
     return ModelUnderTest(name=case.name, kind="case", model_bytes=build_case_model(case),
-                          seed=case.seed, tolerance=case.tolerance, case=case)
+                          seed=case.seed, tolerance=case.tolerance, case=case,
+                          relative_tolerance=case.relative_tolerance)
 
 
 def mlperf_model(name: str) -> ModelUnderTest:
     path = models_dir() / f"{name}.tflite"
     return ModelUnderTest(name=name, kind="mlperf", model_bytes=path.read_bytes(),
                           seed=MLPERF_SEED, tolerance=MLPERF_TOLERANCE,
-                          classifier=MLPERF_MODELS[name])
+                          classifier=MLPERF_MODELS[name],
+                          relative_tolerance=MLPERF_FLOAT_RELATIVE_TOLERANCE)
 
 
 def int16_model(name: str) -> ModelUnderTest:
@@ -262,6 +292,12 @@ def max_abs_diff(got: np.ndarray, want: np.ndarray) -> float:
                        f"{want.shape} {want.dtype}")
     wide = np.float64 if want.dtype.kind == "f" else np.int64
     return float(np.max(np.abs(got.astype(wide) - want.astype(wide)), initial=0))
+
+
+def output_ranges(outputs: list[list[np.ndarray]]) -> list[float]:
+    """Per output, max - min of its values over all samples (the scale float bounds are relative to)."""
+    return [float(np.ptp(np.stack([sample[o] for sample in outputs]).astype(np.float64)))
+            for o in range(len(outputs[0]))]
 
 
 def per_output_max_diff(got: list[list[np.ndarray]],
@@ -310,7 +346,8 @@ def module_sources(module_dir: pathlib.Path) -> list[str]:
 
 def build_host_executable(module_dir: pathlib.Path, library: KernelLibrary,
                           exe: pathlib.Path) -> pathlib.Path:
-    cmd = [HOST_CC, *HOST_CFLAGS, "-I", str(module_dir / "include"), "-I", str(library.include_dir),
+    cmd = [HOST_CC, *HOST_CFLAGS, *library.define_flags, "-I", str(module_dir / "include"),
+           "-I", str(library.include_dir),
            *module_sources(module_dir), str(C_DIR / "host_harness.c"), str(library.archive),
            "-lm", "-o", str(exe)]
     run_command(cmd, f"build {exe.name} against {library.name}", timeout=COMPILE_TIMEOUT_S)
@@ -415,7 +452,7 @@ def write_test_data(model: ModelUnderTest, path: pathlib.Path) -> pathlib.Path:
 
 def build_firmware(module_dir: pathlib.Path, library: KernelLibrary, test_data: pathlib.Path,
                    elf: pathlib.Path, cc: str) -> pathlib.Path:
-    cmd = [cc, *ARM_CFLAGS, *ARM_LDFLAGS, "-I", str(module_dir / "include"),
+    cmd = [cc, *ARM_CFLAGS, *ARM_LDFLAGS, *library.define_flags, "-I", str(module_dir / "include"),
            "-I", str(library.include_dir), "-I", str(CORSTONE300_DIR),
            *module_sources(module_dir), str(C_DIR / "qemu_harness.c"), str(test_data),
            str(CORSTONE300_DIR / "startup.c"), str(CORSTONE300_DIR / "instruction_counter.c"),

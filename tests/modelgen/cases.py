@@ -17,6 +17,10 @@ A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these key
     - {name: output, shape: [1, 5, 5, 16], dtype: int8, calibrate: true}
   tolerance: 1                 # max |diff| against LiteRT, in output codes
                                # (absolute units for float32 outputs)
+  relative_tolerance: 1.0e-5   # float outputs: max |diff| as a fraction of the output's range
+                               # (max - min of LiteRT's outputs over all samples); replaces
+                               # `tolerance` for them. At least one of the two; without
+                               # `tolerance` integer outputs must match exactly.
   tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
 
 Input kinds:
@@ -28,7 +32,9 @@ Input kinds:
   weights     seeded He-normal float weights, quantized symmetric int8 (A16W8 keeps
               int8 weights); per channel along `per_channel_axis`, per tensor when it
               is absent. `fan_in` defaults to the element count divided by the channel
-              dimension (`per_channel_axis`, else dimension 0).
+              dimension (`per_channel_axis`, else dimension 0). `dtype: float32` keeps
+              them float (no quantization; `per_channel_axis` then only names the
+              channel dimension).
   bias        seeded float bias (`std`, default 0.1) with scale
               input_scale * weight_scale per channel; `input` and `weights` name them.
               `dtype`: int32 (default for int8 inputs) or int64 (default for int16
@@ -36,6 +42,7 @@ Input kinds:
               FULLY_CONNECTED or TRANSPOSE_CONV also needs the option
               `quantized_bias_type: INT32`. Its length is the weights' channel
               dimension, or `size` when the weights are per tensor along another axis.
+              `dtype: float32`: the float bias itself (no quantization).
   const       literal `value` (nested list) of `dtype`; optional `shape` reshapes it
               (`shape: []` for a scalar). `same_as: <input name>` gives it that
               input's quantization (`value` is then in codes), e.g. PADV2's pad value.
@@ -69,9 +76,8 @@ CASES_DIR = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "cases"
 CALIBRATION_SAMPLES = 64
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
-              "tolerance", "tolerance_reason"}
-_REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance",
-                       "tolerance_reason"}
+              "tolerance", "relative_tolerance", "tolerance_reason"}
+_REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance_reason"}
 _INPUT_KEYS = {
     "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point"},
     "weights": {"name", "kind", "shape", "dtype", "per_channel_axis", "fan_in"},
@@ -96,6 +102,7 @@ class Case:
     tolerance: float
     tolerance_reason: str
     description: str = ""
+    relative_tolerance: float | None = None  # float outputs: fraction of the output's range
 
     @property
     def name(self) -> str:
@@ -126,10 +133,14 @@ def load_case(path: str | pathlib.Path) -> Case:
     if not isinstance(reason, str) or len(reason.strip()) < 10:
         raise CaseFileError(f"{path}: 'tolerance_reason' must say in a sentence why the "
                             "tolerance is what it is")
-    tolerance = doc["tolerance"]
-    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or tolerance < 0:
-        raise CaseFileError(f"{path}: 'tolerance' must be a non-negative number, "
-                            f"got {tolerance!r}")
+    if "tolerance" not in doc and "relative_tolerance" not in doc:
+        raise CaseFileError(f"{path}: missing key 'tolerance' (or 'relative_tolerance' for float "
+                            "outputs) in case")
+    tolerance = doc.get("tolerance", 0)
+    relative = doc.get("relative_tolerance")
+    for key, value in (("tolerance", tolerance), ("relative_tolerance", relative)):
+        if key in doc and (not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0):
+            raise CaseFileError(f"{path}: '{key}' must be a non-negative number, got {value!r}")
     seed = doc["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise CaseFileError(f"{path}: 'seed' must be an integer, got {seed!r}")
@@ -145,7 +156,8 @@ def load_case(path: str | pathlib.Path) -> Case:
         _check_output(path, spec, names)
     return Case(path=path, op=op, variant=variant, seed=seed, options=dict(options),
                 inputs=inputs, outputs=outputs, tolerance=float(tolerance),
-                tolerance_reason=reason.strip(), description=str(doc.get("description", "")))
+                tolerance_reason=reason.strip(), description=str(doc.get("description", "")),
+                relative_tolerance=None if relative is None else float(relative))
 
 
 def _check_keys(path, where, mapping, allowed, required) -> None:
@@ -181,11 +193,11 @@ def _check_input(path, spec, names) -> None:
         if has_range == has_explicit:
             raise CaseFileError(f"{path}: input '{spec['name']}' needs either 'range' or "
                                 "'scale' + 'zero_point'")
-    if kind == "weights" and spec.get("dtype", "int8") != "int8":
+    if kind == "weights" and spec.get("dtype", "int8") not in ("int8", "float32"):
         raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 keeps "
-                            "int8 weights)")
-    if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64"):
-        raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32 or int64")
+                            "int8 weights) or float32")
+    if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64", "float32"):
+        raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32, int64 or float32")
     if kind == "const" and "same_as" in spec and spec["same_as"] not in names:
         raise CaseFileError(f"{path}: const '{spec['name']}' same_as '{spec['same_as']}' "
                             "names no earlier input")
@@ -254,7 +266,10 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
             channels = shape[axis if axis is not None else 0]
             fan_in = int(spec.get("fan_in", int(np.prod(shape)) // max(channels, 1)))
             w = quant.random_weights(generator, shape, fan_in)
-            if axis is None:
+            if spec.get("dtype", "int8") == "float32":
+                r = _Resolved(spec, "float32", shape, data=w.astype(np.float32))
+                r.float_data = r.data
+            elif axis is None:
                 q, scale = quant.quantize_per_tensor_symmetric(w)
                 r = _Resolved(spec, "int8", shape, scale, 0, 0, q)
                 r.float_data = quant.dequantize(q, scale, 0)
@@ -264,6 +279,13 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
                 bshape = [1] * len(shape)
                 bshape[axis] = -1
                 r.float_data = quant.dequantize(q, np.array(scales).reshape(bshape), 0)
+        elif kind == "bias" and spec.get("dtype") == "float32":
+            wts = resolved[spec["weights"]]
+            axis = wts.spec.get("per_channel_axis")
+            channels = int(spec.get("size", wts.shape[axis if axis is not None else 0]))
+            b = generator.normal(0.0, float(spec.get("std", 0.1)), size=channels)
+            r = _Resolved(spec, "float32", (channels,), data=b.astype(np.float32))
+            r.float_data = r.data
         elif kind == "bias":
             inp, wts = resolved[spec["input"]], resolved[spec["weights"]]
             if inp.scale is None or wts.scale is None:

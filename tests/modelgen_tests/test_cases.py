@@ -130,6 +130,9 @@ def _quantized_twin_cases():
         case = load_case(path)
         if case.op in ("QUANTIZE", "DEQUANTIZE"):  # no float32 -> float32 form exists
             continue
+        if all(spec.get("dtype") == "float32" for spec in case.inputs
+               if spec.get("kind", "activation") == "activation"):  # a float case is its own twin
+            continue
         yield pytest.param(path, id=path.stem)
 
 
@@ -248,4 +251,49 @@ def test_bad_option_names_the_operator_and_option(tmp_path):
         .replace("seed: 1", "seed: 1\noptions: {betta: 1.0}")
     path = _write(tmp_path, "softmax_bad.yaml", text)
     with pytest.raises(CaseFileError, match="SOFTMAX: unknown option 'betta'.*'beta'"):
+        build_case_model(load_case(path))
+
+
+FLOAT_GOOD = """\
+op: FULLY_CONNECTED
+variant: float32_tiny
+seed: 3
+inputs:
+  - {name: input, shape: [1, 6], dtype: float32}
+  - {name: weights, kind: weights, shape: [4, 6], dtype: float32}
+  - {name: bias, kind: bias, input: input, weights: weights, dtype: float32}
+outputs:
+  - {name: output, shape: [1, 4], dtype: float32}
+relative_tolerance: 1.0e-5
+tolerance_reason: float32, bounded by a fraction of the output's range.
+"""
+
+
+def test_float32_case_keeps_weights_and_bias_float(tmp_path):
+    case = load_case(_write(tmp_path, "fully_connected_float32_tiny.yaml", FLOAT_GOOD))
+    assert (case.relative_tolerance, case.tolerance) == (1e-5, 0.0)
+    interp = make_interpreter(build_case_model(case), preserve_all_tensors=True)
+    tensors = {d["name"]: d for d in interp.get_tensor_details()}
+    for name, shape in (("weights", (4, 6)), ("bias", (4,))):
+        assert tensors[name]["dtype"] == np.float32 and tuple(tensors[name]["shape"]) == shape
+        assert len(tensors[name]["quantization_parameters"]["scales"]) == 0
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(1, 6)
+    w, b = interp.get_tensor(tensors["weights"]["index"]), interp.get_tensor(tensors["bias"]["index"])
+    got = run_reference(build_case_model(case), [x])[0]
+    np.testing.assert_allclose(got, x @ w.T + b, rtol=1e-6, atol=1e-6)
+    # Same seed, same values: the case is reproducible.
+    again = make_interpreter(build_case_model(case), preserve_all_tensors=True)
+    assert np.array_equal(again.get_tensor(tensors["weights"]["index"]), w)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("relative_tolerance: 1.0e-5\n", "", "missing key 'tolerance' (or 'relative_tolerance'"),
+    ("relative_tolerance: 1.0e-5\n", "relative_tolerance: -1.0e-5\n",
+     "'relative_tolerance' must be a non-negative number"),
+    ("kind: weights, shape: [4, 6], dtype: float32", "kind: weights, shape: [4, 6], dtype: float16",
+     "must be int8 (A16W8 keeps int8 weights) or float32"),
+])
+def test_bad_float32_case_files_are_rejected(tmp_path, old, new, message):
+    path = _write(tmp_path, "fully_connected_float32_tiny.yaml", FLOAT_GOOD.replace(old, new))
+    with pytest.raises(CaseFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
         build_case_model(load_case(path))

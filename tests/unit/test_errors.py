@@ -56,11 +56,11 @@ def test_dtypes_matching_no_variant_name_operator_dtypes_and_variants(tmp_path):
     b = ModelBuilder()
     x = b.input("x", (1, 4, 4, 2), dtype="float32")
     w = b.const("w", np.ones((2, 1, 1, 2), np.float32))
-    y = b.tensor("y", (1, 4, 4, 2), dtype="float32")
+    y = b.tensor("y", (1, 4, 4, 2), dtype="int8", scale=0.5, zero_point=0)  # float in, int8 out: no variant
     b.op("CONV_2D", [x, w, None], [y], {"padding": "VALID", "stride_h": 1, "stride_w": 1})
     b.output(y)
     with pytest.raises(UnsupportedModelError, match=r"operator main:y \(CONV_2D, index 0\): dtypes \(inputs "
-                                                    r"float32, float32, none; outputs float32\) match no variant "
+                                                    r"float32, float32, none; outputs int8\) match no variant "
                                                     r"\(variants: int8 \(input:int8, filter:int8, bias:int32\?\)"):
         helia_aot.convert(b.build(), tmp_path / "out")
 

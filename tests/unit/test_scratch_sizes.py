@@ -122,3 +122,68 @@ def test_python_sizes_match_ns_cmsis_nn(tmp_path):
         assert got == _expected(case), f"shape {case}"
         nonzero += sum(1 for v in got if v)
     assert nonzero > len(cases)  # the comparison exercised real sizes, not only zeros
+
+
+F32_PROGRAM = r"""
+#include <stdio.h>
+#include "arm_nnfunctions.h"
+static const int cases[][10] = { %(cases)s };
+int main(void)
+{
+    unsigned i;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+    {
+        const int *c = cases[i];
+        const int dw_out = (c[5] %% 2) ? c[2] : c[2] * 2;
+        const cmsis_nn_conv_params_f32 cp = {{c[6], c[6]}, {c[7], c[7]}, {1, 1}, {-1.0f, 1.0f},
+                                             ARM_NN_WEIGHT_FORMAT_STANDARD};
+        const cmsis_nn_dw_conv_params_f32 dp = {dw_out / c[2], {c[6], c[6]}, {c[7], c[7]}, {1, 1}, {-1.0f, 1.0f}};
+        const cmsis_nn_dims in = {1, c[0], c[1], c[2]};
+        const cmsis_nn_dims f = {c[5], c[3], c[4], c[2]};
+        const cmsis_nn_dims o = {1, c[8], c[9], c[5]};
+        const cmsis_nn_dims dwf = {1, c[3], c[4], dw_out};
+        const cmsis_nn_dims dwo = {1, c[8], c[9], dw_out};
+        printf("%%d %%d\n", (int)arm_convolve_wrapper_f32_get_buffer_size(&cp, &in, &f, &o),
+               (int)arm_depthwise_conv_wrapper_f32_get_buffer_size(&dp, &in, &dwf, &dwo));
+    }
+    return 0;
+}
+"""
+
+
+def _f32_cases():
+    cases = _cases()
+    # Single-row inputs reach the 1 x N sizes (and the 1 x 3 / 1 x 5 shapes that take none).
+    for kw, stride, pad in itertools.product((2, 3, 5, 7), (1, 2), (0, 1)):
+        cases.append((1, 16, 4, 1, kw, 6, stride, pad, 1, (16 + 2 * pad - kw) // stride + 1))
+    return cases
+
+
+def test_python_float32_sizes_match_ns_cmsis_nn(tmp_path):
+    """The plain-C float sizers (the MVE one-input-channel depthwise branch is compiled only for MVE)."""
+    ns = ns_cmsis_nn_dir()
+    gcc = require_gcc()
+    cases = _f32_cases()
+    src = tmp_path / "sizes_f32.c"
+    src.write_text(F32_PROGRAM % {"cases": ", ".join("{" + ", ".join(map(str, c)) + "}" for c in cases)})
+    exe = tmp_path / "sizes_f32"
+    proc = compile_c([gcc, "-std=c99", "-O0", "-DARM_NN_ENABLE_F32=1", str(src),
+                      str(ns / "Source/NNSupportFunctions/arm_get_buffer_size_f32.c"), "-I", str(ns / "Include"),
+                      "-o", str(exe)])
+    assert proc.returncode == 0, proc.stderr
+    run = compile_c([str(exe)])
+    assert run.returncode == 0
+    lines = run.stdout.splitlines()
+    assert len(lines) == len(cases)
+    nonzero = 0
+    for case, line in zip(cases, lines):
+        h, w, cin, kh, kw, cout, stride, pad, oh, ow = case
+        g = ConvGeometry(stride, stride, pad, pad)
+        dw_out = cin if cout % 2 else cin * 2
+        expected = [sizes.convolve_wrapper_f32("plain", g, (1, h, w, cin), (cout, kh, kw, cin), (1, oh, ow, cout)),
+                    sizes.depthwise_wrapper_f32("plain", g, dw_out // cin, (1, h, w, cin), (1, kh, kw, dw_out),
+                                                (1, oh, ow, dw_out))]
+        got = [int(v) for v in line.split()]
+        assert got == expected, f"shape {case}"
+        nonzero += sum(1 for v in got if v)
+    assert nonzero > len(cases)
