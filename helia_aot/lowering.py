@@ -114,6 +114,27 @@ def _kernel_knob(options: ConversionOptions, lowering: Lowered) -> Knob | None:
                 approximate=False, source=KnobSource(kind="model" if requested != "auto" else "default"))
 
 
+_C_RANGES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "int32_t": np.int32,
+             "uint32_t": np.uint32, "int64_t": np.int64}
+
+
+def _check_constants(ctx: OpContext, lowering: Lowered) -> None:
+    """Derived constants (multipliers, weight sums, ...) fit the C type they are emitted as: extreme
+    model values (a bias near the int32 limits) can push them out, and C would wrap them silently."""
+    for c in lowering.constants:
+        info = np.iinfo(_C_RANGES[c.ctype]) if c.ctype in _C_RANGES else None
+        values = np.asarray(c.values)
+        if info is None or values.size == 0:
+            continue
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            bad = low if low < info.min else high
+            raise ctx.error(f"derived constant {c.suffix} ({c.comment}) reaches {bad}, outside {c.ctype}; the "
+                            "kernel's arithmetic would overflow", None,
+                            "Check the model's bias and quantization values (they are far outside what an "
+                            "exporter writes)")
+
+
 def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
     steps = []
     for pos, (op, (op_id, id_source)) in enumerate(zip(graph.operators, operator_ids(graph))):
@@ -123,5 +144,6 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
         module.check_operands(ctx)
         module.validate(ctx)
         lowering = module.lower_variant(ctx)
+        _check_constants(ctx, lowering)
         steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering)))
     return steps

@@ -44,8 +44,14 @@ def f32(x: float) -> float:
 
 
 def quantize_value(value: float, scale: float, zero_point: int) -> int:
-    """zero_point + round(value / scale) with the division in float32, as TFLite's activation ranges."""
-    return zero_point + tflite_round(float(np.float32(value) / np.float32(scale)))
+    """zero_point + round(value / scale) with the division in float32, as TFLite's activation ranges.
+
+    A quotient past float32's range (a subnormal scale) saturates: the callers clamp to the dtype."""
+    with np.errstate(over="ignore"):
+        quotient = float(np.float32(value) / np.float32(scale))
+    if not math.isfinite(quotient):
+        return zero_point + (1 << 40 if quotient > 0 else -(1 << 40))
+    return zero_point + tflite_round(quotient)
 
 
 def activation_range(activation: str, scale: float, zero_point: int, qmin: int = -128, qmax: int = 127) -> tuple[int, int]:
