@@ -13,11 +13,18 @@ def tflite_round(x: float) -> int:
     return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
+class MultiplierRangeError(ValueError):
+    """A requantization multiplier no fixed-point pair represents (infinite or NaN: the scales of the
+    model overflow float arithmetic). The lowering stage reports it as the operator's error."""
+
+
 def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
     """TFLite's QuantizeMultiplier: real = m * 2^(shift - 31), m in [2^30, 2^31).
 
     Returns (multiplier, shift) with shift > 0 meaning a left shift, as ns-cmsis-nn expects.
     """
+    if not math.isfinite(real_multiplier):
+        raise MultiplierRangeError(f"requantization multiplier {real_multiplier} is not finite")
     if real_multiplier == 0.0:
         return 0, 0
     q, shift = math.frexp(real_multiplier)
