@@ -14,7 +14,7 @@ import numpy as np
 from . import ops
 from .errors import InvalidModelError, UnsupportedModelError
 from .ir import Graph, Operator
-from .ops.base import Lowered, OpContext, Variant
+from .ops.base import Lowered, OpContext, OpLowering, Variant
 from .options import ConversionOptions
 from .plan import Knob, KnobSource
 from .quant import MultiplierRangeError
@@ -73,7 +73,8 @@ def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:
     for op in graph.operators:
         module = ops.get(op.op_type)
         inputs = [t for t in op.inputs if t >= 0]
-        if inputs and all(tensors[t].is_constant for t in inputs) and not any(t in outputs for t in op.outputs):
+        foldable = type(module).fold is not OpLowering.fold and not any(t in outputs for t in op.outputs)
+        if foldable and inputs and all(tensors[t].is_constant for t in inputs):
             ctx = _context(folded, op, f"{graph.name}:{op.op_type}@{op.index}", options)
             # A folded operator meets its module's rules too (no kernel variant: folding needs none).
             module.validate(ctx)
@@ -168,8 +169,8 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
         ctx = _context(graph, op, op_id, options)
         ctx = ctx.with_variant(module.select(ctx))
         module.check_operands(ctx)
-        module.validate(ctx)
         try:
+            module.validate(ctx)
             lowering = module.lower_variant(ctx)
         except MultiplierRangeError as exc:
             raise ctx.error(str(exc), None, "Check the model's quantization scales (their ratio is far outside what an "

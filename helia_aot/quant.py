@@ -13,9 +13,13 @@ def tflite_round(x: float) -> int:
     return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
+# ns-cmsis-nn computes x * (1 << shift) in int32: a shift of 31 or more is undefined behaviour.
+MAX_LEFT_SHIFT = 30
+
+
 class MultiplierRangeError(ValueError):
-    """A requantization multiplier no fixed-point pair represents (infinite or NaN: the scales of the
-    model overflow float arithmetic). The lowering stage reports it as the operator's error."""
+    """A requantization multiplier the kernels cannot apply: not finite (the model's scales overflow
+    float arithmetic) or 2^30 and more. The lowering stage reports it as the operator's error."""
 
 
 def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
@@ -35,6 +39,9 @@ def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
     if shift < -31:
         # Every bit would be shifted out: TFLite zeroes the multiplier.
         return 0, 0
+    if shift > MAX_LEFT_SHIFT:
+        raise MultiplierRangeError(f"requantization multiplier {real_multiplier:g} needs a left shift of {shift}; "
+                                   f"the kernels shift an int32 left by at most {MAX_LEFT_SHIFT}")
     return int(q_fixed), int(shift)
 
 

@@ -141,8 +141,9 @@ class _Verifier:
                 if t == -1 and omittable:
                     continue
                 if not 0 <= t < self.count:
+                    omitted = " (-1 marks an omitted input)" if omittable else ""
                     raise self.fail(self.op_where(op), f"{kind} {k} names tensor {t}, the subgraph has {self.count} "
-                                                       f"tensors" + (" (-1 marks an omitted input)" if omittable else ""))
+                                                       f"tensors{omitted}")
 
     def repair_bias_axes(self) -> tuple[Graph, list[str]]:
         """The one repair: a rank-1 bias with one scale per element whose quantized_dimension copies
@@ -151,7 +152,7 @@ class _Verifier:
         repaired: dict[int, Tensor] = {}
         for op in g.operators:
             spec = _BIASED.get(op.op_type)
-            if spec is None or len(op.inputs) <= spec[1] or op.inputs[spec[1]] < 0:
+            if spec is None or len(op.inputs) <= spec[1] or op.inputs[spec[1]] < 0 or op.inputs[spec[0]] < 0:
                 continue
             w, b = g.tensors[op.inputs[spec[0]]], g.tensors[op.inputs[spec[1]]]
             q = b.quant

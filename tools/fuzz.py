@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # The fuzz campaign at any size: damaged models through helia_aot.convert, in process.
-"""Usage: tools/fuzz [--n N] [--seed S] [--jobs J] [--models DIR] [--no-sanitize] [--mutation CLASS]...
-                  [--keep DIR] [--replay 'MODEL|CLASS|SEED']...
+"""Usage: tools/fuzz [--n N] [--seed S] [--jobs J] [--models DIR] [--no-sanitize] [--sample-one-in K]
+                  [--mutation CLASS]... [--keep DIR] [--replay 'MODEL|CLASS|SEED']...
 
 Damages models (every .tflite under DIR, default <repo>/../shared/models or $HELIA_FUZZ_MODELS_DIR,
 and the test builder's models) with N seeded mutations, the classes in turn, and converts each with
 helia_aot.convert. Every outcome must be a typed refusal (a HeliaError, no output directory left) or a
 module whose C files compile with -Werror; one successful conversion in 50 is also run on the host
-under ASan/UBSan; a conversion over 10 s is a hang. Prints the count of each outcome per mutation
+under ASan/UBSan (every one, for --replay); a conversion over 10 s is a hang. Prints the count of each outcome per mutation
 class, then every failure with the line that replays it; exits 1 if there was any."""
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--mutation", action="append", choices=mutations.CLASSES,
                         help="only these mutation classes (default: all, in turn)")
     parser.add_argument("--no-sanitize", action="store_true", help="skip the ASan/UBSan runs")
+    parser.add_argument("--sample-one-in", type=int, default=campaign.SAMPLE_ONE_IN, metavar="K",
+                        help=f"run one successful conversion in K under ASan/UBSan (default {campaign.SAMPLE_ONE_IN})")
     parser.add_argument("--replay", action="append", default=[], metavar="MODEL|CLASS|SEED",
                         help="run these cases (as printed for a failure) instead of a campaign")
     parser.add_argument("--keep", type=Path, help="write each failing damaged model into this folder")
@@ -41,6 +43,7 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str]) -> int:
     args = _parse_args(argv)
+    campaign.SAMPLE_ONE_IN = args.sample_one_in  # read by the workers, which fork after this
     models = campaign.corpus(args.models)
     shared = sum(1 for m in models if m.startswith("shared/"))
     if args.replay:
@@ -58,7 +61,7 @@ def main(argv: list[str]) -> int:
                   file=sys.stderr, flush=True)
 
     summary = campaign.run_campaign(models, cases, jobs=args.jobs, sanitize=not args.no_sanitize,
-                                    progress=progress)
+                                    progress=progress, run_all=bool(args.replay))
     print(summary.table())
     slowest = summary.slowest()
     per_1000 = summary.seconds / max(len(summary.outcomes), 1) * 1000

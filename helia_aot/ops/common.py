@@ -287,6 +287,24 @@ def check_output_shape(ctx: OpContext, y: Tensor, expected: tuple) -> None:
         raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)
 
 
+def check_accumulator(ctx: OpContext, x: Tensor, w: Tensor, b: Tensor | None, channel_axis: int) -> None:
+    """The kernels' accumulator cannot overflow: for every output channel, |bias| plus the largest
+    input span times the sum of |weights| fits it (int32 for int8 inputs or an int32 bias, else int64).
+    Exported models stay orders of magnitude below; a bias near the limit would overflow in C."""
+    span = 255 if x.dtype == "int8" else 1 << 15  # |q - zero point|; int16 is symmetric
+    limit = (1 << 31) - 1 if x.dtype == "int8" or (b is not None and b.dtype == "int32") else (1 << 63) - 1
+    weights = np.abs(np.asarray(w.data, dtype=np.int64))
+    per_channel = np.moveaxis(weights, channel_axis, 0).reshape(weights.shape[channel_axis], -1)
+    bound = [int(v) * span for v in per_channel.sum(axis=1).tolist()]
+    if b is not None:
+        bound = [v + abs(int(c)) for v, c in zip(bound, np.asarray(b.data).reshape(-1).tolist())]
+    worst = max(range(len(bound)), key=bound.__getitem__, default=None)
+    if worst is not None and bound[worst] > limit:
+        raise ctx.error(f"output channel {worst} can accumulate {bound[worst]} (|bias| + input span x sum of "
+                        f"|weights|), past the kernel's {'int32' if limit < 1 << 32 else 'int64'} accumulator",
+                        b if b is not None else w, "Check the bias and weight values: no exporter writes these")
+
+
 def offset_weight_sums(channel_weight_sums: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
     """What ns-cmsis-nn's MVE convolutions read from weight_sum_ctx, per output channel:
     bias + input_offset * (sum of that channel's weights), computed once at conversion instead of

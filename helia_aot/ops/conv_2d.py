@@ -8,7 +8,7 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
+from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
                      offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
@@ -44,6 +44,7 @@ class Conv2D(OpLowering):
                             "one channel per group", w)
         fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
+        check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def infer_shapes(self, ctx: OpContext):
         x, w = ctx.inp(0), ctx.inp(1)

@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind,
-                     weights)
+from .common import (bias, check_accumulator, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums,
+                     requantization_kind, weights)
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -47,6 +47,7 @@ class FullyConnected(OpLowering):
         fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
+        check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)

@@ -10,8 +10,8 @@ import numpy as np
 
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
-                     output_size, requantization_kind, weights)
+from .common import (bias, check_accumulator, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act,
+                     int16_act, output_size, requantization_kind, weights)
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "no dilation (LiteRT's TRANSPOSE_CONV has none)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -55,6 +55,7 @@ class TransposeConv(OpLowering):
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
                                 f"input {list(x.shape)} with filter {list(w.shape)} and stride {stride}", y)
         fused_activation(ctx, y)
+        check_accumulator(ctx, x, w, ctx.inp(3), 0)
 
     def _geometry(self, ctx: OpContext) -> dict:
         """Strides and TFLite's leading padding (computed on the output, as the forward convolution's input)."""

@@ -176,10 +176,11 @@ class Runner:
     """Runs cases in one process: converts, checks a refusal's traces, compiles (each distinct file
     once), and builds and runs the sampled modules."""
 
-    def __init__(self, models: dict[str, bytes], work: Path, sanitizer_library=None):
+    def __init__(self, models: dict[str, bytes], work: Path, sanitizer_library=None, run_all: bool = False):
         self.models = models
         self.work = work
         self.library = sanitizer_library  # a tests.e2e.harness.KernelLibrary built with ASan/UBSan
+        self.run_all = run_all  # every successful conversion runs under the sanitizers (replays)
         self.compiled: set[str] = set()
         self.baselines: dict[tuple[str, str], set[str]] = {}
 
@@ -216,7 +217,7 @@ class Runner:
             if _error_lines(problem) <= self.baseline_errors(case.model, target):
                 return Outcome(case, AS_UNMUTATED, problem[:600], seconds)
             return Outcome(case, "compile_error", problem[:1500], seconds)
-        if sample and self.library is not None:
+        if (sample or self.run_all) and self.library is not None:
             return self.sanitizer_run(case, data, target, case_dir, seconds)
         return Outcome(case, CONVERTED, target, seconds)
 
@@ -324,11 +325,11 @@ def sanitizer_library(work: Path):
 _RUNNER: Runner | None = None
 
 
-def _init_worker(models, work, library) -> None:
+def _init_worker(models, work, library, run_all=False) -> None:
     global _RUNNER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     worker_dir = Path(tempfile.mkdtemp(prefix=f"worker{os.getpid()}-", dir=work))
-    _RUNNER = Runner(models, worker_dir, library)
+    _RUNNER = Runner(models, worker_dir, library, run_all)
 
 
 def _run_in_worker(case: Case) -> Outcome:
@@ -372,9 +373,10 @@ class Summary:
 
 
 def run_campaign(models: dict[str, bytes], cases: list[Case], jobs: int = 2, sanitize: bool = True,
-                 progress=None, library=None) -> Summary:
+                 progress=None, library=None, run_all: bool = False) -> Summary:
     """Runs every case (in `jobs` worker processes) and gathers their outcomes. `library` is a
-    sanitizer build of the kernels (sanitizer_library()); made here when None and `sanitize`."""
+    sanitizer build of the kernels (sanitizer_library()); made here when None and `sanitize`.
+    `run_all` runs every successful conversion under the sanitizers, not one in SAMPLE_ONE_IN."""
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="helia-fuzz-") as tmp:
         work = Path(tmp)
@@ -382,14 +384,14 @@ def run_campaign(models: dict[str, bytes], cases: list[Case], jobs: int = 2, san
             library = sanitizer_library(work)
         outcomes: list[Outcome] = []
         if jobs <= 1:
-            _init_worker(models, work, library)
+            _init_worker(models, work, library, run_all)
             for case in cases:
                 outcomes.append(_run_in_worker(case))
                 if progress:
                     progress(outcomes)
         else:
             context = multiprocessing.get_context("fork")
-            with context.Pool(jobs, initializer=_init_worker, initargs=(models, work, library)) as pool:
+            with context.Pool(jobs, initializer=_init_worker, initargs=(models, work, library, run_all)) as pool:
                 results = pool.imap_unordered(_run_in_worker, cases)  # chunksize 1: next(timeout) exists
                 for _ in cases:
                     try:

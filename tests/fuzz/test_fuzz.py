@@ -86,7 +86,7 @@ def test_regression(models, library, tmp_path, replay_id):
     case = campaign.Case.parse(replay_id)
     if case.model not in models:
         pytest.fail(f"{case.model} is not in the corpus (shared models folder: {campaign.shared_models_dir()})")
-    outcome = campaign.Runner(models, tmp_path, library).run(case)
+    outcome = campaign.Runner(models, tmp_path, library, run_all=True).run(case)
     assert not outcome.failed, _report([outcome])
 
 
