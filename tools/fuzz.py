@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # The fuzz campaign at any size: damaged models through helia_aot.convert, in process.
-"""Usage: tools/fuzz [--n N] [--seed S] [--jobs J] [--models DIR] [--no-sanitize] [--sample-one-in K]
-                  [--mutation CLASS]... [--keep DIR] [--replay 'MODEL|CLASS|SEED']...
+"""Usage: tools/fuzz [--n N] [--seed S] [--jobs J] [--models DIR] [--corpus all|shared|builder]
+                  [--no-sanitize] [--sample-one-in K] [--mutation CLASS]... [--keep DIR]
+                  [--replay 'MODEL|CLASS|SEED']...
 
 Damages models (every .tflite under DIR, default <repo>/../shared/models or $HELIA_FUZZ_MODELS_DIR,
 and the test builder's models) with N seeded mutations, the classes in turn, and converts each with
-helia_aot.convert. Every outcome must be a typed refusal (a HeliaError, no output directory left) or a
-module whose C files compile with -Werror; one successful conversion in 50 is also run on the host
-under ASan/UBSan (every one, for --replay); a conversion over 10 s is a hang. Prints the count of each outcome per mutation
-class, then every failure with the line that replays it; exits 1 if there was any."""
+helia_aot.convert in process. Every outcome must be a typed refusal (a HeliaError, no output
+directory left) or a module whose C files compile with -Werror; one successful conversion in 50
+(every one, for --replay) is also run on the host under ASan/UBSan; a conversion over 10 s is a
+hang. Prints the count of each outcome per mutation class, then every failure with the line that
+replays it; exits 1 if there was any."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--models", type=Path, help="folder of shared .tflite models (searched recursively)")
+    parser.add_argument("--corpus", choices=("all", "shared", "builder"), default="all",
+                        help="damage the shared models, the test builder's, or both (default: all, half each)")
     parser.add_argument("--mutation", action="append", choices=mutations.CLASSES,
                         help="only these mutation classes (default: all, in turn)")
     parser.add_argument("--no-sanitize", action="store_true", help="skip the ASan/UBSan runs")
@@ -45,6 +49,8 @@ def main(argv: list[str]) -> int:
     args = _parse_args(argv)
     campaign.SAMPLE_ONE_IN = args.sample_one_in  # read by the workers, which fork after this
     models = campaign.corpus(args.models)
+    if args.corpus != "all":
+        models = {k: v for k, v in models.items() if k.startswith("shared/") == (args.corpus == "shared")}
     shared = sum(1 for m in models if m.startswith("shared/"))
     if args.replay:
         cases = [campaign.Case.parse(text) for text in args.replay]

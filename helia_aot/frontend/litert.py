@@ -63,7 +63,7 @@ def _options(op) -> dict:
         if key in _OPTION_ENUMS and isinstance(value, (int, np.integer)):
             value = _OPTION_ENUMS[key].get(int(value), int(value))
         elif isinstance(value, np.ndarray):
-            value = [int(v) for v in value.tolist()]
+            value = value.tolist()  # Python ints, floats or bools, as the array holds
         elif isinstance(value, (list, tuple)):
             value = [int(v) if isinstance(v, (int, np.integer)) else v for v in value]
         elif isinstance(value, (np.integer,)):
