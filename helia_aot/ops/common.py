@@ -117,6 +117,8 @@ def pool_validate(ctx: OpContext) -> None:
     pad = ctx.options("padding", "VALID")
     oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
     ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))
+    check_window_extent(ctx, oh, ctx.options("filter_height", 1), ctx.options("stride_h", 1))
+    check_window_extent(ctx, ow, ctx.options("filter_width", 1), ctx.options("stride_w", 1))
     if tuple(y.shape) != (x.shape[0], oh, ow, x.shape[3]):
         raise ctx.error(f"output shape {list(y.shape)} does not match the computed "
                         f"{[x.shape[0], oh, ow, x.shape[3]]}", y)
@@ -274,12 +276,24 @@ def check_filter_rank(ctx: OpContext, w: Tensor) -> None:
         raise ctx.error("filter must be 4-D", w)
 
 
+def check_window_extent(ctx: OpContext, out_size: int, filter_size: int, stride: int, dilation: int = 1) -> None:
+    """The kernels index the input at out * stride + tap * dilation in int32 arithmetic."""
+    extent = (max(out_size, 1) - 1) * stride + (filter_size - 1) * dilation
+    if extent > (1 << 31) - 1:
+        raise ctx.error(f"the window reaches input position {extent} (stride {stride}, dilation {dilation}, filter "
+                        f"{filter_size}), past the kernels' int32 index arithmetic", None,
+                        "Check the operator's strides and dilations (no exporter writes these)")
+
+
 def windowed_output_shape(ctx: OpContext, x: Tensor, w: Tensor, out_channels: int) -> tuple:
     """NHWC output shape of a convolution-like window (padding, strides, dilations from options)."""
     pad = ctx.options("padding", "VALID")
-    oh = output_size(pad, x.shape[1], w.shape[1], ctx.options("stride_h", 1), ctx.options("dilation_h_factor", 1))
-    ow = output_size(pad, x.shape[2], w.shape[2], ctx.options("stride_w", 1), ctx.options("dilation_w_factor", 1))
-    return (x.shape[0], oh, ow, out_channels)
+    sizes = []
+    for axis, name in ((1, "h"), (2, "w")):
+        stride, dilation = ctx.options(f"stride_{name}", 1), ctx.options(f"dilation_{name}_factor", 1)
+        sizes.append(output_size(pad, x.shape[axis], w.shape[axis], stride, dilation))
+        check_window_extent(ctx, sizes[-1], w.shape[axis], stride, dilation)
+    return (x.shape[0], sizes[0], sizes[1], out_channels)
 
 
 def check_output_shape(ctx: OpContext, y: Tensor, expected: tuple) -> None:

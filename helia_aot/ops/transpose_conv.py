@@ -10,8 +10,8 @@ import numpy as np
 
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import (bias, check_accumulator, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act,
-                     int16_act, output_size, requantization_kind, weights)
+from .common import (bias, check_accumulator, check_filter_rank, check_window_extent, const_ints, constant_ints,
+                     fused_activation, int8_act, int16_act, output_size, requantization_kind, weights)
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "no dilation (LiteRT's TRANSPOSE_CONV has none)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -50,6 +50,7 @@ class TransposeConv(OpLowering):
         for axis, stride in ((1, int(ctx.options("stride_h", 1))), (2, int(ctx.options("stride_w", 1)))):
             if stride < 1:
                 raise ctx.error(f"stride {stride} must be at least 1", y)
+            check_window_extent(ctx, int(x.shape[axis]), int(w.shape[axis]), stride)
             # The input is what a forward convolution of the output would give.
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
