@@ -80,10 +80,10 @@ def main(argv: list[str]) -> int:
             _, data = campaign.damaged(models, o.case)
             name = o.case.replay_id.replace("/", "_").replace("|", "__") + ".tflite"
             (args.keep / name).write_bytes(data)
-    as_unmutated = sorted({o.case.model for o in summary.outcomes if o.result == campaign.AS_UNMUTATED})
-    if as_unmutated:
-        print(f"not counted as failures: {campaign.AS_UNMUTATED} (the unmutated model's module fails to compile "
-              f"the same way) for {', '.join(as_unmutated)}")
+    missing = sorted({o.detail for o in summary.outcomes if o.result == campaign.KERNEL_MISSING})
+    if missing:
+        print(f"not counted as failures: {campaign.KERNEL_MISSING} (modules calling entries the portable kernels' "
+              f"headers do not declare yet: {', '.join(missing)})")
     print(f"{len(summary.failures)} failure(s)")
     return 1 if summary.failures else 0
 

@@ -19,6 +19,7 @@ import hashlib
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -47,9 +48,9 @@ STUCK_SECONDS = 600
 PREFIX = "e2e"  # the host harness's prefix (tests/e2e/c/host_harness.c)
 
 CONVERTED, RAN = "converted", "converted+ran"
-# A module that fails to compile exactly as the unmutated model's module does: not the damage's
-# doing (e.g. kernels still being written), reported apart from the failures.
-AS_UNMUTATED = "compile_error_as_unmutated"
+# A module that fails to compile only because it calls ns-cmsis-nn entries the portable kernels'
+# headers do not declare yet (work in progress there, not the damage's doing): reported apart.
+KERNEL_MISSING = "portable_kernel_missing"
 # Failure kinds: anything else than a typed refusal or a module that compiles (and runs clean).
 FAILURES = ("exception", "hang", "partial_output", "empty_message", "compile_error", "sanitizer", "run_error")
 
@@ -182,7 +183,6 @@ class Runner:
         self.library = sanitizer_library  # a tests.e2e.harness.KernelLibrary built with ASan/UBSan
         self.run_all = run_all  # every successful conversion runs under the sanitizers (replays)
         self.compiled: set[str] = set()
-        self.baselines: dict[tuple[str, str], set[str]] = {}
 
     def run(self, case: Case) -> Outcome:
         case, data = damaged(self.models, case)
@@ -214,14 +214,15 @@ class Runner:
         seconds = time.perf_counter() - start
         problem = self.compile(out, data)
         if problem:
-            if _error_lines(problem) <= self.baseline_errors(case.model, target):
-                return Outcome(case, AS_UNMUTATED, problem[:600], seconds)
+            missing = _missing_kernels(problem)
+            if missing:
+                return Outcome(case, KERNEL_MISSING, ", ".join(sorted(missing)), seconds)
             return Outcome(case, "compile_error", problem[:1500], seconds)
         if (sample or self.run_all) and self.library is not None:
             return self.sanitizer_run(case, data, target, case_dir, seconds)
         return Outcome(case, CONVERTED, target, seconds)
 
-    def compile(self, module: Path, data: bytes, stop_at_first: bool = True) -> str:
+    def compile(self, module: Path, data: bytes) -> str:
         """Each C file with -Werror; the compiler's complaints, or "" (a file identical to one already
         compiled, apart from the model's hash in its header comment, is not compiled again)."""
         sha = hashlib.sha256(data).hexdigest()
@@ -242,23 +243,8 @@ class Runner:
                     self.compiled.add(key)
                     continue
                 problems.append(f"{source.name}: {proc.stderr.strip()}")
-            if stop_at_first:
-                break
+            break
         return "\n".join(problems)
-
-    def baseline_errors(self, model: str, target: str) -> set[str]:
-        """The compiler's errors on the unmutated model's module for this target (cached)."""
-        key = (model, target)
-        if key not in self.baselines:
-            folder = Path(tempfile.mkdtemp(prefix="baseline-", dir=self.work))
-            try:
-                helia_aot.convert(self.models[model], folder / "module", prefix=PREFIX, target=target)
-                self.baselines[key] = _error_lines(self.compile(folder / "module", self.models[model], False))
-            except helia_aot.HeliaError:
-                self.baselines[key] = set()
-            finally:
-                shutil.rmtree(folder, ignore_errors=True)
-        return self.baselines[key]
 
     def sanitizer_run(self, case: Case, data: bytes, target: str, case_dir: Path, seconds: float) -> Outcome:
         from tests.e2e import harness
@@ -280,9 +266,18 @@ class Runner:
         return Outcome(case, RAN, target, seconds)
 
 
-def _error_lines(compiler_output: str) -> set[str]:
-    """The compiler's error messages without file names and positions."""
-    return {line.split(" error: ", 1)[1].strip() for line in compiler_output.splitlines() if " error: " in line}
+_IMPLICIT = re.compile(r"error: implicit declaration of function [‘'`](arm_\w+)[’'`]")
+
+
+def _missing_kernels(compiler_output: str) -> set[str]:
+    """The ns-cmsis-nn entries the output calls undeclared, when those are its only errors and the
+    portable kernels' headers indeed lack them; else the empty set."""
+    errors = [line for line in compiler_output.splitlines() if " error: " in line]
+    names = {m.group(1) for m in map(_IMPLICIT.search, errors) if m}
+    if not names or any(not _IMPLICIT.search(line) for line in errors):
+        return set()
+    declared = "".join(p.read_text() for p in PORTABLE_INCLUDE.glob("*.h"))
+    return set() if any(re.search(rf"\b{name}\s*\(", declared) for name in names) else names
 
 
 def _model_under_test(case: Case, data: bytes):

@@ -134,12 +134,17 @@ def test_runner_reports_a_module_that_does_not_compile(monkeypatch, tmp_path):
     assert outcome.result == "compile_error" and "unused" in outcome.detail
 
 
-def test_runner_sets_apart_errors_the_unmutated_model_has_too(monkeypatch, tmp_path):
-    def convert(data, out, **kwargs):
-        (Path(out) / "src").mkdir(parents=True)
-        (Path(out) / "include").mkdir()
-        (Path(out) / "src" / "e2e_model.c").write_text("int f(void);\nint f(void) { int unused; return 0; }\n")
-    assert _probe(monkeypatch, tmp_path, convert).result == campaign.AS_UNMUTATED
+def test_runner_sets_apart_entries_the_portable_headers_lack(monkeypatch, tmp_path):
+    def module(call: str):
+        def convert(data, out, **kwargs):
+            (Path(out) / "src").mkdir(parents=True)
+            (Path(out) / "include").mkdir()
+            (Path(out) / "src" / "e2e_model.c").write_text(f"int f(void);\nint f(void) {{ return {call}; }}\n")
+        return convert
+    missing = _probe(monkeypatch, tmp_path, module("arm_not_a_kernel_s99(1)"))
+    assert missing.result == campaign.KERNEL_MISSING and missing.detail == "arm_not_a_kernel_s99"
+    other = _probe(monkeypatch, tmp_path, module("not_a_kernel(1)"))  # not an ns-cmsis-nn entry: a failure
+    assert other.result == "compile_error"
 
 
 def test_refused_conversion_leaves_no_directory(tmp_path):
