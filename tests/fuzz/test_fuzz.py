@@ -141,8 +141,14 @@ def test_runner_sets_apart_entries_the_portable_headers_lack(monkeypatch, tmp_pa
             (Path(out) / "include").mkdir()
             (Path(out) / "src" / "e2e_model.c").write_text(f"int f(void);\nint f(void) {{ return {call}; }}\n")
         return convert
+    monkeypatch.delenv(campaign.NS_CMSIS_NN_ENV, raising=False)
     missing = _probe(monkeypatch, tmp_path, module("arm_not_a_kernel_s99(1)"))
-    assert missing.result == campaign.KERNEL_MISSING and missing.detail == "arm_not_a_kernel_s99"
+    assert missing.result == campaign.KERNEL_MISSING and missing.detail.startswith("arm_not_a_kernel_s99 (not")
+    # ns-cmsis-nn's headers lack it too: a failure.
+    fake = tmp_path / "fake_ns_cmsis_nn"
+    (fake / "Include").mkdir(parents=True)
+    monkeypatch.setenv(campaign.NS_CMSIS_NN_ENV, str(fake))
+    assert _probe(monkeypatch, tmp_path, module("arm_not_a_kernel_s99(1)")).result == "compile_error"
     other = _probe(monkeypatch, tmp_path, module("not_a_kernel(1)"))  # not an ns-cmsis-nn entry: a failure
     assert other.result == "compile_error"
 
