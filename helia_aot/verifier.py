@@ -77,6 +77,8 @@ def _has_data(t: Tensor) -> bool:
 
 
 class _Verifier:
+    """One verification of one graph; `run` gives the (repaired) graph and its warnings."""
+
     def __init__(self, graph: Graph, source: str):
         self.graph = graph
         self.source = source
@@ -97,9 +99,8 @@ class _Verifier:
 
     # -- the checks, in the order later checks rely on
     def run(self) -> tuple[Graph, list[str]]:
-        g = self.graph
         self.check_graph_io()
-        for op in g.operators:
+        for op in self.graph.operators:
             self.check_operator_indices(op)
         graph, warnings = self.repair_bias_axes()
         self.graph = graph

@@ -219,11 +219,11 @@ class Runner:
             missing = _missing_api(problem)
             if not missing:
                 return Outcome(case, "compile_error", problem[:1500], seconds)
-            ns_include = Path(os.environ[NS_CMSIS_NN_ENV]) / "Include" if os.environ.get(NS_CMSIS_NN_ENV) else None
-            if ns_include is None:
+            ns_root = os.environ.get(NS_CMSIS_NN_ENV)
+            if not ns_root:
                 return Outcome(case, KERNEL_MISSING, ", ".join(sorted(missing)) + " (not compiled against "
                                f"ns-cmsis-nn: {NS_CMSIS_NN_ENV} unset)", seconds)
-            problem = self.compile(out, data, ns_include)
+            problem = self.compile(out, data, Path(ns_root) / "Include")
             if problem:
                 return Outcome(case, "compile_error", "with ns-cmsis-nn's headers: " + problem[:1500], seconds)
             return Outcome(case, KERNEL_MISSING, ", ".join(sorted(missing)), seconds)
@@ -236,7 +236,6 @@ class Runner:
         compiled, apart from the model's hash in its header comment, is not compiled again)."""
         sha = hashlib.sha256(data).hexdigest()
         headers = b"".join(p.read_bytes() for p in sorted((module / "include").glob("*.h")))
-        problems = []
         for source in sorted((module / "src").glob("*.c")):
             text = str(kernel_include).encode() + headers + source.read_bytes()
             key = hashlib.sha256(text.replace(sha.encode(), b"")).hexdigest()
@@ -247,14 +246,11 @@ class Runner:
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
             except subprocess.TimeoutExpired:
-                problems.append(f"{source.name}: compiler ran past {COMPILE_TIMEOUT_S} s")
-            else:
-                if proc.returncode == 0:
-                    self.compiled.add(key)
-                    continue
-                problems.append(f"{source.name}: {proc.stderr.strip()}")
-            break
-        return "\n".join(problems)
+                return f"{source.name}: compiler ran past {COMPILE_TIMEOUT_S} s"
+            if proc.returncode != 0:
+                return f"{source.name}: {proc.stderr.strip()}"
+            self.compiled.add(key)
+        return ""
 
     def sanitizer_run(self, case: Case, data: bytes, target: str, case_dir: Path, seconds: float) -> Outcome:
         from tests.e2e import harness
