@@ -29,9 +29,26 @@ _USAGE = ("usage: helia-aot convert MODEL -o OUTDIR [--prefix P] [--target NAME]
           "       helia-aot operators")
 
 
-def _fail(kind: str, message: str) -> None:
+# Exit statuses: 2 for what the input caused (a HeliaError, a usage error), 3 for a bug in helia-aot.
+EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+def _fail(kind: str, message: str, status: int = EXIT_INPUT) -> None:
     print(f"error: {kind}: {message}", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(status)
+
+
+def _internal_error(exc: BaseException) -> None:
+    """Any exception that is not a HeliaError is helia-aot's fault, never the input's: one line that
+    says so (the traceback only with --verbosity=debug)."""
+    from .version import __version__
+    if _debug():
+        traceback.print_exc()
+    where = "" if _debug() else "; run again with --verbosity=debug for the traceback"
+    _fail("InternalError", f"helia-aot {__version__} hit an unexpected {type(exc).__name__}. This is a bug in "
+                           f"helia-aot, not in your input: please report it to the helia-aot maintainers with the "
+                           f"model, the command line and the traceback{where}", EXIT_INTERNAL)
 
 
 _VERBOSITY_NAMES = {"debug": "1", "info": "0", "warning": "-1", "error": "-2", "fatal": "-3"}
@@ -130,6 +147,8 @@ def main(argv: list[str]) -> int:
         _fail(type(exc).__name__, str(exc))
     except KeyboardInterrupt:
         _fail("Interrupted", "conversion stopped by the user. Run it again")
+    except Exception as exc:  # noqa: BLE001 - every other exception is a bug, reported as one
+        _internal_error(exc)
     return 0
 
 

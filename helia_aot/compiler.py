@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The conversion pipeline: stages that take and return values.
 
-options -> model bytes -> IR (front end) -> prepared graph -> lowered steps -> memory layout ->
+options -> model bytes -> IR (front end) -> verified graph -> prepared graph -> lowered steps -> memory layout ->
 operator code -> constant table -> plan and report -> files, written atomically into OUTDIR.
 """
 
@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import emit, lowering, options as options_mod, plan_writer, planner
+import numpy as np
+
+from . import emit, lowering, options as options_mod, plan_writer, planner, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .options import check_prefix  # noqa: F401  (public: helia_aot.compiler.check_prefix)
@@ -119,13 +121,17 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     data, file_name, source = _read_model(model)
     sha256 = hashlib.sha256(data).hexdigest()
 
-    graph = lowering.prepare(litert.load(data, source, options.subgraph), options, source)
-    steps = lowering.lower(graph, options)
+    # Float arithmetic on a damaged model's scales may overflow; every result that matters is checked
+    # (the verifier, MultiplierRangeError), so numpy's warnings would only add lines to an error.
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        graph, model_warnings = verifier.verify(litert.load(data, source, options.subgraph), source)
+        graph = lowering.prepare(graph, options, source)
+        steps = lowering.lower(graph, options)
     layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
     code = emit.render_operators(graph, steps, layout, options)
     table = emit.constant_table(graph, steps, code, options.prefix)
     plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)
-    report = plan_writer.build_report(plan, steps, code, layout, table, options)
+    report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings)
     files = emit.module_files(graph, steps, code, layout, table, options, sha256)
     prefix = options.prefix
     files[f"{prefix}_plan.json"] = _dump_json(plan)

@@ -55,6 +55,10 @@ class Quantization:
 
 @dataclass
 class Tensor:
+    """A tensor as the model declares it. ``dtype`` is a DTYPE_BYTES name, another LiteRT type name
+    in lower case, or "unknown(<code>)" for a type code the schema does not define; the verifier
+    refuses the last two before any later stage reads them."""
+
     index: int
     name: str
     shape: tuple[int, ...]
@@ -62,6 +66,8 @@ class Tensor:
     quant: Quantization | None = None
     data: np.ndarray | None = None  # set for constants
     is_variable: bool = False
+    buffer: int = 0  # the model's buffer index (0: the empty sentinel, no data)
+    buffer_bytes: int | None = None  # bytes that buffer holds, None when it holds none
 
     @property
     def is_constant(self) -> bool:
@@ -87,6 +93,9 @@ class Operator:
     outputs: list[int]
     options: dict[str, Any] = field(default_factory=dict)
     version: int = 1
+    opcode_index: int = 0  # into the model's operator codes
+    options_table: str | None = None  # the schema's options table name (e.g. "Conv2DOptions"); None: absent
+    intermediates: list[int] = field(default_factory=list)  # tensor indices (LSTM-style internals)
 
 
 @dataclass
@@ -100,6 +109,10 @@ class Graph:
     inputs: list[int]
     outputs: list[int]
     description: str = ""
+    # Sizes of the model-wide tables indices point into, for the verifier's range checks.
+    buffer_count: int = 0
+    operator_code_count: int = 0
+    subgraph_count: int = 1
 
     def tensor(self, index: int) -> Tensor:
         return self.tensors[index]

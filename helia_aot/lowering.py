@@ -14,9 +14,10 @@ import numpy as np
 from . import ops
 from .errors import InvalidModelError, UnsupportedModelError
 from .ir import Graph, Operator
-from .ops.base import Lowered, OpContext, Variant
+from .ops.base import Lowered, OpContext, OpLowering, Variant
 from .options import ConversionOptions
 from .plan import Knob, KnobSource
+from .quant import MultiplierRangeError
 
 _IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8")
 
@@ -72,13 +73,20 @@ def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:
     for op in graph.operators:
         module = ops.get(op.op_type)
         inputs = [t for t in op.inputs if t >= 0]
-        if inputs and all(tensors[t].is_constant for t in inputs) and not any(t in outputs for t in op.outputs):
-            values = module.fold(_context(folded, op, f"{graph.name}:{op.op_type}@{op.index}", options))
+        foldable = type(module).fold is not OpLowering.fold and not any(t in outputs for t in op.outputs)
+        if foldable and inputs and all(tensors[t].is_constant for t in inputs):
+            ctx = _context(folded, op, f"{graph.name}:{op.op_type}@{op.index}", options)
+            # A folded operator meets its module's rules too (no kernel variant: folding needs none).
+            module.validate(ctx)
+            values = module.fold(ctx)
             if values is not None:
                 for t, v in zip(op.outputs, values):
                     tensor = tensors[t]
-                    tensors[t] = replace(tensor, data=np.asarray(v).astype(
-                        tensor.dtype if tensor.dtype != "bool" else "uint8"))
+                    v = np.asarray(v)
+                    if v.shape != tuple(tensor.shape) or (v.dtype.kind == "f") != (tensor.dtype.startswith("float")):
+                        raise ctx.error(f"folds to {v.dtype} {list(v.shape)}, its output is {tensor.dtype} "
+                                        f"{list(tensor.shape)}", tensor)
+                    tensors[t] = replace(tensor, data=v.astype(tensor.dtype if tensor.dtype != "bool" else "uint8"))
                 continue
         kept.append(op)
     return replace(folded, operators=kept)
@@ -114,6 +122,46 @@ def _kernel_knob(options: ConversionOptions, lowering: Lowered) -> Knob | None:
                 approximate=False, source=KnobSource(kind="model" if requested != "auto" else "default"))
 
 
+_C_RANGES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "int32_t": np.int32,
+             "uint32_t": np.uint32, "int64_t": np.int64}
+_INT32 = np.iinfo(np.int32)
+
+
+def _ints(value):
+    """Every integer in a parameter value (tuples and lists of them included)."""
+    if isinstance(value, (bool, np.bool_)):
+        return
+    if isinstance(value, (int, np.integer)):
+        yield int(value)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _ints(item)
+
+
+def _check_constants(ctx: OpContext, lowering: Lowered) -> None:
+    """Derived constants (multipliers, weight sums, ...) and parameters (paddings, sizes, offsets)
+    fit the C type they are emitted as: extreme model values (a bias near the int32 limits, a huge
+    dilation) can push them out, and C would wrap them silently. Kernel parameters are int32."""
+    for key, value in lowering.params.items():
+        for v in _ints(value):
+            if not _INT32.min <= v <= _INT32.max:
+                raise ctx.error(f"derived parameter {key} reaches {v}, outside int32 (the kernels take int32)", None,
+                                "Check the operator's options and shapes (they are far outside what an exporter "
+                                "writes)")
+    for c in lowering.constants:
+        info = np.iinfo(_C_RANGES[c.ctype]) if c.ctype in _C_RANGES else None
+        values = np.asarray(c.values)
+        if info is None or values.size == 0:
+            continue
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            bad = low if low < info.min else high
+            raise ctx.error(f"derived constant {c.suffix} ({c.comment}) reaches {bad}, outside {c.ctype}; the "
+                            "kernel's arithmetic would overflow", None,
+                            "Check the model's bias and quantization values (they are far outside what an "
+                            "exporter writes)")
+
+
 def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
     steps = []
     for pos, (op, (op_id, id_source)) in enumerate(zip(graph.operators, operator_ids(graph))):
@@ -121,7 +169,12 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
         ctx = _context(graph, op, op_id, options)
         ctx = ctx.with_variant(module.select(ctx))
         module.check_operands(ctx)
-        module.validate(ctx)
-        lowering = module.lower_variant(ctx)
+        try:
+            module.validate(ctx)
+            lowering = module.lower_variant(ctx)
+        except MultiplierRangeError as exc:
+            raise ctx.error(str(exc), None, "Check the model's quantization scales (their ratio is far outside what an "
+                                            "exporter writes)") from None
+        _check_constants(ctx, lowering)
         steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering)))
     return steps

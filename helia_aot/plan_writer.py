@@ -63,7 +63,8 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
 
 
 def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
-                 table: ConstantTable, options: ConversionOptions) -> Report:
+                 table: ConstantTable, options: ConversionOptions, model_warnings: list[str] = ()) -> Report:
+    """The report; `model_warnings` (what the verifier repaired) come first among its warnings."""
     calls: dict[str, list[str]] = {}
     unrecorded = []
     operators = []
@@ -79,7 +80,7 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
     target = options.target
     const_bytes = table.total_bytes
     arena, bound = layout.arena.arena_bytes, layout.arena.lower_bound
-    warnings = []
+    warnings = list(model_warnings)
     scratch_memory = target.memory(target.scratch_memory)
     if scratch_memory is not None and arena > scratch_memory.size:
         warnings.append(f"scratch arena {arena} B exceeds {scratch_memory.name} ({scratch_memory.size} B)")

@@ -13,11 +13,22 @@ def tflite_round(x: float) -> int:
     return int(math.copysign(math.floor(abs(x) + 0.5), x))
 
 
+# ns-cmsis-nn computes x * (1 << shift) in int32: a shift of 31 or more is undefined behaviour.
+MAX_LEFT_SHIFT = 30
+
+
+class MultiplierRangeError(ValueError):
+    """A requantization multiplier the kernels cannot apply: not finite (the model's scales overflow
+    float arithmetic) or 2^30 and more. The lowering stage reports it as the operator's error."""
+
+
 def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
     """TFLite's QuantizeMultiplier: real = m * 2^(shift - 31), m in [2^30, 2^31).
 
     Returns (multiplier, shift) with shift > 0 meaning a left shift, as ns-cmsis-nn expects.
     """
+    if not math.isfinite(real_multiplier):
+        raise MultiplierRangeError(f"requantization multiplier {real_multiplier} is not finite")
     if real_multiplier == 0.0:
         return 0, 0
     q, shift = math.frexp(real_multiplier)
@@ -28,6 +39,9 @@ def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
     if shift < -31:
         # Every bit would be shifted out: TFLite zeroes the multiplier.
         return 0, 0
+    if shift > MAX_LEFT_SHIFT:
+        raise MultiplierRangeError(f"requantization multiplier {real_multiplier:g} needs a left shift of {shift}; "
+                                   f"the kernels shift an int32 left by at most {MAX_LEFT_SHIFT}")
     return int(q_fixed), int(shift)
 
 
@@ -44,8 +58,14 @@ def f32(x: float) -> float:
 
 
 def quantize_value(value: float, scale: float, zero_point: int) -> int:
-    """zero_point + round(value / scale) with the division in float32, as TFLite's activation ranges."""
-    return zero_point + tflite_round(float(np.float32(value) / np.float32(scale)))
+    """zero_point + round(value / scale) with the division in float32, as TFLite's activation ranges.
+
+    A quotient past float32's range (a subnormal scale) saturates: the callers clamp to the dtype."""
+    with np.errstate(over="ignore"):
+        quotient = float(np.float32(value) / np.float32(scale))
+    if not math.isfinite(quotient):
+        return zero_point + (1 << 40 if quotient > 0 else -(1 << 40))
+    return zero_point + tflite_round(quotient)
 
 
 def activation_range(activation: str, scale: float, zero_point: int, qmin: int = -128, qmax: int = 127) -> tuple[int, int]:

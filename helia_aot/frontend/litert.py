@@ -28,12 +28,15 @@ _TENSOR_TYPES = {
     schema.TensorType.BOOL: "bool",
 }
 _TENSOR_TYPE_NAMES = _enum_names(schema.TensorType)
+_ARRAY_DTYPES = ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "bool")
+_OPTIONS_TABLE_NAMES = _enum_names(schema.BuiltinOptions)
 # Option fields whose integers are schema enums; the IR carries their names.
 _OPTION_ENUMS = {
     "padding": _enum_names(schema.Padding),
     "fused_activation_function": _enum_names(schema.ActivationFunctionType),
     "weights_format": _enum_names(schema.FullyConnectedOptionsWeightsFormat),
     "mode": _enum_names(schema.MirrorPadMode),
+    "quantized_bias_type": _enum_names(schema.TensorType),
 }
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -60,7 +63,7 @@ def _options(op) -> dict:
         if key in _OPTION_ENUMS and isinstance(value, (int, np.integer)):
             value = _OPTION_ENUMS[key].get(int(value), int(value))
         elif isinstance(value, np.ndarray):
-            value = [int(v) for v in value.tolist()]
+            value = value.tolist()  # Python ints, floats or bools, as the array holds
         elif isinstance(value, (list, tuple)):
             value = [int(v) if isinstance(v, (int, np.integer)) else v for v in value]
         elif isinstance(value, (np.integer,)):
@@ -96,6 +99,8 @@ def _unpack(data: bytes, source: str):
 
 
 def _buffer_bytes(model, buffer_index: int, raw: bytes, source: str, tensor_name: str) -> bytes | None:
+    """The bytes of a tensor's buffer, or None when it has none (or the index is out of range: the
+    verifier reports that)."""
     if buffer_index <= 0 or model.buffers is None or buffer_index >= len(model.buffers):
         return None
     buf = model.buffers[buffer_index]
@@ -109,6 +114,30 @@ def _buffer_bytes(model, buffer_index: int, raw: bytes, source: str, tensor_name
                 "The file is truncated; copy it again")
         return raw[buf.offset:end]
     return None
+
+
+def _constant(raw: bytes, shape: tuple[int, ...], dtype: str) -> np.ndarray | None:
+    """The buffer as an array of the tensor's shape, when its size is exactly shape x element size
+    (anything else is left for the verifier to report)."""
+    if dtype not in _ARRAY_DTYPES or any(d < 0 for d in shape):
+        return None
+    np_dtype = np.dtype(dtype if dtype != "bool" else "uint8").newbyteorder("<")
+    count = 1
+    for d in shape:
+        count *= d
+    if len(raw) != count * np_dtype.itemsize:
+        return None
+    array = np.frombuffer(raw, dtype=np_dtype).astype(np_dtype.newbyteorder("="))
+    return array.reshape(shape)
+
+
+def _quantization(q) -> Quantization | None:
+    """Scales and zero points exactly as stored (no broadcasting: the verifier checks the counts)."""
+    if q is None or q.scale is None or len(q.scale) == 0:
+        return None
+    scales = tuple(float(s) for s in np.asarray(q.scale, dtype=np.float32).tolist())
+    zps = tuple(int(z) for z in (q.zeroPoint if q.zeroPoint is not None else []))
+    return Quantization(scales, zps, int(q.quantizedDimension))
 
 
 def _select_subgraph(model, subgraph, source: str) -> int:
@@ -126,7 +155,8 @@ def _select_subgraph(model, subgraph, source: str) -> int:
 
 
 def load(data: bytes, source: str = "<bytes>", subgraph=None) -> Graph:
-    """Parse a .tflite flatbuffer into a Graph for one subgraph."""
+    """Parse a .tflite flatbuffer into a Graph for one subgraph, as the file states it: structural
+    checks (indices, sizes, quantization counts) are the verifier's, which runs next."""
     model = _unpack(data, source)
     sg_index = _select_subgraph(model, subgraph, source)
     sg = model.subgraphs[sg_index]
@@ -135,52 +165,38 @@ def load(data: bytes, source: str = "<bytes>", subgraph=None) -> Graph:
     tensors: list[Tensor] = []
     for i, t in enumerate(sg.tensors or []):
         name = _decode(t.name) or f"tensor_{i}"
-        if t.type not in _TENSOR_TYPES:
-            type_name = _TENSOR_TYPE_NAMES.get(t.type, str(t.type))
-            dtype = type_name.lower()
-        else:
+        if t.type in _TENSOR_TYPES:
             dtype = _TENSOR_TYPES[t.type]
+        elif t.type in _TENSOR_TYPE_NAMES:
+            dtype = _TENSOR_TYPE_NAMES[t.type].lower()
+        else:
+            dtype = f"unknown({int(t.type)})"
         shape = tuple(int(d) for d in (t.shape if t.shape is not None else []))
-        quant = None
-        q = t.quantization
-        if q is not None and q.scale is not None and len(q.scale) > 0:
-            scales = tuple(float(s) for s in np.asarray(q.scale, dtype=np.float32).tolist())
-            zps = tuple(int(z) for z in (q.zeroPoint if q.zeroPoint is not None else [0] * len(scales)))
-            if len(zps) == 1 and len(scales) > 1:
-                zps = zps * len(scales)
-            quant = Quantization(scales, zps, int(q.quantizedDimension))
         raw = _buffer_bytes(model, int(t.buffer), data, source, name)
-        array = None
-        if raw is not None and dtype in ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "bool"):
-            np_dtype = np.dtype(dtype if dtype != "bool" else "uint8").newbyteorder("<")
-            expected = int(np.prod(shape, dtype=np.int64)) * np_dtype.itemsize if shape else np_dtype.itemsize
-            if len(raw) < expected:
-                raise InvalidModelError(
-                    f"model {source}: constant tensor '{name}' has {len(raw)} bytes, its shape {list(shape)} "
-                    f"needs {expected}",
-                    "The file is truncated or corrupt; re-export it")
-            array = np.frombuffer(raw[:expected], dtype=np_dtype).astype(np_dtype.newbyteorder("="))
-            array = array.reshape(shape) if shape else array.reshape(())
-        tensors.append(Tensor(i, name, shape, dtype, quant, array, bool(t.isVariable)))
+        array = _constant(raw, shape, dtype) if raw is not None else None
+        tensors.append(Tensor(i, name, shape, dtype, _quantization(t.quantization), array, bool(t.isVariable),
+                              buffer=int(t.buffer), buffer_bytes=len(raw) if raw is not None else None))
 
     operators: list[Operator] = []
     codes = model.operatorCodes or []
     for i, op in enumerate(sg.operators or []):
-        if op.opcodeIndex >= len(codes):
-            raise InvalidModelError(f"model {source}: operator {i} names opcode {op.opcodeIndex}, "
-                                    f"the model has {len(codes)}", "Re-export the model")
-        oc = codes[op.opcodeIndex]
-        code = max(int(oc.builtinCode), int(oc.deprecatedBuiltinCode))
-        op_type = _OPERATOR_NAMES.get(code, f"BUILTIN_{code}")
-        if op_type == "CUSTOM":
-            op_type = f"CUSTOM:{_decode(oc.customCode)}"
+        op_type = "?"  # an opcode index out of range: the verifier refuses the operator
+        version = 1
+        if 0 <= op.opcodeIndex < len(codes):
+            oc = codes[op.opcodeIndex]
+            code = max(int(oc.builtinCode), int(oc.deprecatedBuiltinCode))
+            op_type = _OPERATOR_NAMES.get(code, f"BUILTIN_{code}")
+            if op_type == "CUSTOM":
+                op_type = f"CUSTOM:{_decode(oc.customCode)}"
+            version = int(oc.version)
         inputs = [int(x) for x in (op.inputs if op.inputs is not None else [])]
         outputs = [int(x) for x in (op.outputs if op.outputs is not None else [])]
-        for t in inputs + outputs:
-            if t >= len(tensors):
-                raise InvalidModelError(f"model {source}: operator {i} ({op_type}) uses tensor {t}, "
-                                        f"the subgraph has {len(tensors)}", "Re-export the model")
-        operators.append(Operator(i, op_type, inputs, outputs, _options(op), int(oc.version)))
+        table = None
+        if op.builtinOptions is not None:
+            table = _OPTIONS_TABLE_NAMES.get(int(op.builtinOptionsType), f"#{int(op.builtinOptionsType)}")
+        intermediates = [int(x) for x in (op.intermediates if op.intermediates is not None else [])]
+        operators.append(Operator(i, op_type, inputs, outputs, _options(op), version, opcode_index=int(op.opcodeIndex),
+                                  options_table=table, intermediates=intermediates))
 
     return Graph(
         name=sg_name,
@@ -190,4 +206,7 @@ def load(data: bytes, source: str = "<bytes>", subgraph=None) -> Graph:
         inputs=[int(x) for x in (sg.inputs if sg.inputs is not None else [])],
         outputs=[int(x) for x in (sg.outputs if sg.outputs is not None else [])],
         description=_decode(model.description),
+        buffer_count=len(model.buffers or []),
+        operator_code_count=len(codes),
+        subgraph_count=len(model.subgraphs),
     )

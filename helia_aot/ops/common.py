@@ -137,6 +137,8 @@ def pool_validate(ctx: OpContext) -> None:
     pad = ctx.options("padding", "VALID")
     oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
     ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))
+    check_window_extent(ctx, oh, ctx.options("filter_height", 1), ctx.options("stride_h", 1))
+    check_window_extent(ctx, ow, ctx.options("filter_width", 1), ctx.options("stride_w", 1))
     if tuple(y.shape) != (x.shape[0], oh, ow, x.shape[3]):
         raise ctx.error(f"output shape {list(y.shape)} does not match the computed "
                         f"{[x.shape[0], oh, ow, x.shape[3]]}", y)
@@ -321,17 +323,50 @@ def check_filter_rank(ctx: OpContext, w: Tensor) -> None:
         raise ctx.error("filter must be 4-D", w)
 
 
+def check_window_extent(ctx: OpContext, out_size: int, filter_size: int, stride: int, dilation: int = 1) -> None:
+    """The kernels index the input at out * stride + tap * dilation in int32 arithmetic."""
+    extent = (max(out_size, 1) - 1) * stride + (filter_size - 1) * dilation
+    if extent > (1 << 31) - 1:
+        raise ctx.error(f"the window reaches input position {extent} (stride {stride}, dilation {dilation}, filter "
+                        f"{filter_size}), past the kernels' int32 index arithmetic", None,
+                        "Check the operator's strides and dilations (no exporter writes these)")
+
+
 def windowed_output_shape(ctx: OpContext, x: Tensor, w: Tensor, out_channels: int) -> tuple:
     """NHWC output shape of a convolution-like window (padding, strides, dilations from options)."""
     pad = ctx.options("padding", "VALID")
-    oh = output_size(pad, x.shape[1], w.shape[1], ctx.options("stride_h", 1), ctx.options("dilation_h_factor", 1))
-    ow = output_size(pad, x.shape[2], w.shape[2], ctx.options("stride_w", 1), ctx.options("dilation_w_factor", 1))
-    return (x.shape[0], oh, ow, out_channels)
+    sizes = []
+    for axis, name in ((1, "h"), (2, "w")):
+        stride, dilation = ctx.options(f"stride_{name}", 1), ctx.options(f"dilation_{name}_factor", 1)
+        sizes.append(output_size(pad, x.shape[axis], w.shape[axis], stride, dilation))
+        check_window_extent(ctx, sizes[-1], w.shape[axis], stride, dilation)
+    return (x.shape[0], sizes[0], sizes[1], out_channels)
 
 
 def check_output_shape(ctx: OpContext, y: Tensor, expected: tuple) -> None:
     if tuple(y.shape) != tuple(expected):
         raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)
+
+
+def check_accumulator(ctx: OpContext, x: Tensor, w: Tensor, b: Tensor | None, channel_axis: int) -> None:
+    """The kernels' accumulator cannot overflow: for every output channel, |bias| plus the largest
+    input span times the sum of |weights| fits it (int32 for int8 inputs or an int32 bias, else int64).
+    Exported models stay orders of magnitude below; a bias near the limit would overflow in C.
+    Float and hybrid layers accumulate in float: nothing to check."""
+    if x.dtype not in ("int8", "int16"):
+        return
+    span = 255 if x.dtype == "int8" else 1 << 15  # |q - zero point|; int16 is symmetric
+    limit = (1 << 31) - 1 if x.dtype == "int8" or (b is not None and b.dtype == "int32") else (1 << 63) - 1
+    weights = np.abs(np.asarray(w.data, dtype=np.int64))
+    per_channel = np.moveaxis(weights, channel_axis, 0).reshape(weights.shape[channel_axis], -1)
+    bound = [int(v) * span for v in per_channel.sum(axis=1).tolist()]
+    if b is not None:
+        bound = [v + abs(int(c)) for v, c in zip(bound, np.asarray(b.data).reshape(-1).tolist())]
+    worst = max(range(len(bound)), key=bound.__getitem__, default=None)
+    if worst is not None and bound[worst] > limit:
+        raise ctx.error(f"output channel {worst} can accumulate {bound[worst]} (|bias| + input span x sum of "
+                        f"|weights|), past the kernel's {'int32' if limit < 1 << 32 else 'int64'} accumulator",
+                        b if b is not None else w, "Check the bias and weight values: no exporter writes these")
 
 
 def offset_weight_sums(channel_weight_sums: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:

@@ -9,8 +9,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
-                     offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int8_act, int16_act,
+                     nhwc, offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
@@ -52,6 +52,7 @@ class Conv2D(OpLowering):
                             f"{w.shape[3]}) is not supported: arm_convolve_wrapper_f32 takes one group", w)
         output_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
+        check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def infer_shapes(self, ctx: OpContext):
         x, w = ctx.inp(0), ctx.inp(1)

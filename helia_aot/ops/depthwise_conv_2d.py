@@ -9,8 +9,9 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, int64_bias, nhwc,
-                     offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int8_act, int16_act,
+                     int64_bias, nhwc, offset_weight_sums, output_activation, requantization_kind, weights,
+                     windowed_output_shape)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
@@ -43,6 +44,7 @@ class DepthwiseConv2D(OpLowering):
             raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
         output_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
+        check_accumulator(ctx, x, w, ctx.inp(2), 3)
 
     def infer_shapes(self, ctx: OpContext):
         x, w = ctx.inp(0), ctx.inp(1)

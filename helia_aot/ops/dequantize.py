@@ -7,7 +7,7 @@ import numpy as np
 
 from ..codegen import c_type
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import int8_act, int16_act
+from .common import int8_act, int16_act, unary_validate
 
 
 @register
@@ -15,10 +15,13 @@ class Dequantize(OpLowering):
     op_types = ("DEQUANTIZE",)
     variants = (
         Variant("int8_to_float32", inputs=(int8_act(),), outputs=(Operand("output", ("float32",)),),
-                template="dequantize.c.j2", notes=("inline C",)),
+                template="dequantize.c.j2", notes=("inline C", "input and output shapes equal")),
         Variant("int16_to_float32", inputs=(int16_act(),), outputs=(Operand("output", ("float32",)),),
-                template="dequantize.c.j2", notes=("inline C",)),
+                template="dequantize.c.j2", notes=("inline C", "input and output shapes equal")),
     )
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

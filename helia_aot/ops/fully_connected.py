@@ -9,8 +9,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, output_activation,
-                     requantization_kind, weights)
+from .common import (bias, check_accumulator, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums,
+                     output_activation, requantization_kind, weights)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
@@ -52,6 +52,7 @@ class FullyConnected(OpLowering):
         output_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
+        check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)

@@ -25,20 +25,32 @@ class HardSwish(OpLowering):
     op_types = ("HARD_SWISH",)
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
-                template="hard_swish.c.j2", notes=("input and output shapes equal",)),
+                template="hard_swish.c.j2",
+                notes=("input and output shapes equal", "input scale below 128 x output scale")),
         activation_variant(("x * clamp(x / 6 + 1/2, 0, 1): rounds a few ulp from x * relu6(x + 3) / 6",)),
     )
 
-    def validate(self, ctx: OpContext) -> None:
-        unary_validate(ctx)
-
-    def lower(self, ctx: OpContext) -> Lowered:
+    @staticmethod
+    def _multipliers(ctx: OpContext) -> tuple[int, int, int, int]:
         x, y = ctx.inp(0), ctx.out(0)
         # TFLite computes these in float32.
         hires_input_scale = np.float32(1.0 / 128.0) * np.float32(x.quant.scale)
         reluish_scale = np.float32(3.0 / 32768.0)
         out_m, out_e = quantize_multiplier(float(np.float32(hires_input_scale / np.float32(y.quant.scale))))
         relu_m, relu_e = quantize_multiplier(float(np.float32(hires_input_scale / reluish_scale)))
+        return out_m, out_e, relu_m, relu_e
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+        # TFLite and the kernel (ARM_CMSIS_NN_ARG_ERROR) take an output multiplier exponent <= 0 only.
+        out_e = self._multipliers(ctx)[1]
+        if out_e > 0:
+            raise ctx.error(f"input scale / 128 over output scale needs a multiplier exponent of {out_e}; "
+                            "HARD_SWISH takes at most 0 (input scale below 128 x output scale)", ctx.out(0))
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        out_m, out_e, relu_m, relu_e = self._multipliers(ctx)
         return Lowered(entry="arm_hard_swish_compat_s8",
                        candidates=["arm_hard_swish_compat_s8", "arm_hard_swish_precise_s8"],
                        fixed={"compat_variant": "tflite", "use_lut": "false"},

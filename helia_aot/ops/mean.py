@@ -13,8 +13,10 @@ from .float_common import broadcast_strides, fp32
 
 def _axes(ctx: OpContext) -> list[int]:
     rank = len(ctx.inp(0).shape)
-    axes = sorted({a % rank for a in constant_ints(ctx, 1, "axis")})
-    return axes
+    given = constant_ints(ctx, 1, "axis")
+    if any(not -rank <= a < rank for a in given):
+        raise ctx.error(f"axis {given} is out of range for a rank-{rank} input", ctx.inp(1))
+    return sorted({a % rank for a in given})
 
 
 @register
@@ -22,18 +24,18 @@ class Mean(OpLowering):
     op_types = ("MEAN",)
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
-                entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank <= 4",)),
+                entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank 1 to 4", "axes within the rank")),
         Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
-                entries=("arm_mean_s16",), template="mean.c.j2", notes=("rank <= 4",)),
+                entries=("arm_mean_s16",), template="mean.c.j2", notes=("rank 1 to 4", "axes within the rank")),
         Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),), template="mean_f32.c.j2",
-                lower="lower_float32", notes=("rank <= 4", "inline C")),
+                lower="lower_float32", notes=("rank 1 to 4", "axes within the rank", "inline C")),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         rank = len(x.shape)
-        if rank > 4:
-            raise ctx.error(f"rank {rank} input is not supported (up to 4)", x)
+        if not 1 <= rank <= 4:
+            raise ctx.error(f"rank {rank} input is not supported (1 to 4)", x)
         axes = _axes(ctx)
         keep = bool(ctx.options("keep_dims", False))
         expected = tuple(1 if d in axes else x.shape[d] for d in range(rank) if keep or d not in axes)

@@ -15,8 +15,9 @@ import numpy as np
 from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
-                     output_activation, output_size, requantization_kind, weights)
+from .common import (bias, check_accumulator, check_filter_rank, check_window_extent, const_ints, constant_ints,
+                     fused_activation, int8_act, int16_act, output_activation, output_size, requantization_kind,
+                     weights)
 from .float_common import float_activation, fp32, fp32_bias, fp32_const
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
@@ -61,11 +62,13 @@ class TransposeConv(OpLowering):
             stride = int(ctx.options(name, 1))
             if stride < 1:
                 raise ctx.error(f"{name} {stride} must be at least 1", y)
+            check_window_extent(ctx, int(x.shape[axis]), int(w.shape[axis]), stride)
             # LiteRT's rule: the input is what a forward convolution of the output gives.
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
                                 f"input {list(x.shape)} with filter {list(w.shape)} and {name} {stride}", y)
         output_activation(ctx, y)
+        check_accumulator(ctx, x, w, ctx.inp(3), 0)
 
     def _geometry(self, ctx: OpContext) -> dict:
         """Strides and LiteRT's leading padding: computed on the output as if it were the input of the

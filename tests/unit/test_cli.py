@@ -72,3 +72,30 @@ def test_convert_success_and_config_override(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("modul:\n  prefix: x\n")
     one_error_line(run("convert", str(model), "-o", str(tmp_path / "o2"), "--config", str(bad)), "InvalidConfigError")
+
+
+def _run_with_bug(*args):
+    """The CLI with helia_aot.compiler.convert replaced by one that fails as a bug would."""
+    code = ("import sys\n"
+            "import helia_aot.compiler as compiler\n"
+            "def broken(*args, **kwargs):\n"
+            "    raise RuntimeError('injected bug')\n"
+            "compiler.convert = broken\n"
+            "from helia_aot import cli\n"
+            f"sys.argv = ['helia-aot', *{list(args)!r}]\n"
+            "cli.run()\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+
+
+def test_internal_error_is_one_line_with_its_own_status(tmp_path):
+    proc = _run_with_bug("convert", str(tmp_path / "m.tflite"), "-o", str(tmp_path / "o"))
+    assert proc.returncode == 3, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: InternalError: "), proc.stderr
+    assert "RuntimeError" in lines[0] and "bug in helia-aot" in lines[0] and "report it" in lines[0]
+    assert "--verbosity=debug" in lines[0] and "Traceback" not in proc.stderr
+    debug = _run_with_bug("convert", str(tmp_path / "m.tflite"), "-o", str(tmp_path / "o"), "--verbosity=debug")
+    assert debug.returncode == 3
+    assert "Traceback" in debug.stderr and "RuntimeError: injected bug" in debug.stderr
+    assert debug.stderr.rstrip().splitlines()[-1].startswith("error: InternalError: ")
