@@ -193,6 +193,9 @@ class _Verifier:
         if t.buffer_bytes is not None and t.buffer_bytes != t.nbytes:
             raise self.fail(where, f"has a constant buffer of {t.buffer_bytes} bytes, its shape {list(t.shape)} of "
                                    f"{t.dtype} needs {t.nbytes}")
+        if (t.is_constant and t.dtype in ("float16", "float32")
+                and not np.all(np.isfinite(np.asarray(t.data, dtype=np.float64)))):
+            raise self.fail(where, "is a float constant holding NaN or infinity (weights and biases must be finite)")
         if t.quant is not None:
             self.check_quant(t, where)
 

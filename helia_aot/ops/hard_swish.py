@@ -42,6 +42,8 @@ class HardSwish(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
+        if ctx.variant.name != "int8":
+            return
         # TFLite and the kernel (ARM_CMSIS_NN_ARG_ERROR) take an output multiplier exponent <= 0 only.
         out_e = self._multipliers(ctx)[1]
         if out_e > 0:

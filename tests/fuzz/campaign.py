@@ -34,6 +34,12 @@ import helia_aot
 from tests.fuzz import mutations
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def _library_defines() -> list[str]:
+    """The float switches both kernel libraries hand to the modules compiled against them."""
+    from tests.e2e import harness
+    return [f"-D{d}" for d in harness.LIBRARY_DEFINES]
 PORTABLE_INCLUDE = REPO / "kernels" / "portable" / "include"
 # The shared models (every .tflite below it is fuzzed); the variable overrides ../shared/models.
 MODELS_ENV = "HELIA_FUZZ_MODELS_DIR"
@@ -241,7 +247,7 @@ class Runner:
             key = hashlib.sha256(text.replace(sha.encode(), b"")).hexdigest()
             if key in self.compiled:
                 continue
-            cmd = [CC, *CFLAGS, "-I", str(module / "include"), "-I", str(kernel_include), "-c", str(source),
+            cmd = [CC, *CFLAGS, *_library_defines(), "-I", str(module / "include"), "-I", str(kernel_include), "-c", str(source),
                    "-o", str(module.parent / "check.o")]
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
