@@ -22,7 +22,8 @@ from .planner import MemoryLayout
 from .version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_required_str
 
 _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
-_CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
+_CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
+                "float16_t": 2}
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,9 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
         reads: list[int] = []
         uses_arena = [False]
 
-        def tensor_expr(t, _reads=reads, _flag=uses_arena):
+        def tensor_expr(t, as_ctype=None, _reads=reads, _flag=uses_arena):
+            """A pointer to tensor t; as_ctype views arena bytes as another element type (a float16
+            storage conversion reads the bits as uint16_t, needing no half type)."""
             if t is None or t < 0:
                 return "NULL"
             tensor = graph.tensors[t]
@@ -84,7 +87,7 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
                     _reads.append(t)
                 return tensor_symbol(prefix, t)
             _flag[0] = True
-            return f"({codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
+            return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
 
         body = None
         notes = []
@@ -138,6 +141,12 @@ def constant_table(graph: Graph, steps: list[Step], code: list[OperatorCode], pr
     return ConstantTable(tuple(constants), operator_bytes)
 
 
+def library_switches(steps: list[Step]) -> list[str]:
+    """The ns-cmsis-nn build switches the module's code needs: those of every variant that emits
+    code (an alias emits none, so a float16 RESHAPE needs no half type)."""
+    return sorted({sw for s in steps if not s.lowering.alias for sw in s.variant.switches})
+
+
 def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
                  table: ConstantTable, options: ConversionOptions, sha256: str) -> dict[str, str]:
     """Relative path -> text of every header and source of the module."""
@@ -154,6 +163,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         arena_bytes=layout.arena.arena_bytes, arena_alignment=layout.arena.alignment, arena_mode=options.arena,
         inputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.inputs],
         outputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.outputs],
+        switches=library_switches(steps),
     )
     return {
         f"include/{prefix}_common.h": codegen.render(
