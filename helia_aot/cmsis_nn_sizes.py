@@ -208,3 +208,57 @@ def fully_connected_per_channel_s16(build: str, filter_dims) -> int:
 
 def avgpool_s16(build: str, output_x: int, ch_src: int) -> int:
     return ch_src * 4 if build == "dsp" else 0
+
+
+# ---- float16 (native FP16) ----------------------------------------------------------------------
+# The f16 sizers of ns-cmsis-nn (arm_get_buffer_size_f16.c). Only the depthwise one depends on the
+# build: on MVE-FP a single-input-channel depthwise layer runs as a convolution.
+
+F16_BYTES = 2
+F16_PATCH_TILE_ROWS = 8  # ARM_NN_CONV_NHWC_PATCH_GEMM_F16_MAX_TILE_ROWS
+F16_DW_TILE_ROWS = 4  # the fast channel-multiplier-1 depthwise kernel's packed rows
+
+
+def convolve_1x1_f16(g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    if filter_dims[1] != 1 or filter_dims[2] != 1 or g.pad_h != 0 or g.pad_w != 0 or input_dims[3] <= 0:
+        return 0
+    if g.stride_h == 1 and g.stride_w == 1 and output_dims[1] == input_dims[1] and output_dims[2] == input_dims[2]:
+        return 0  # the pointwise layer reads its input in place
+    return F16_PATCH_TILE_ROWS * input_dims[3] * F16_BYTES
+
+
+def convolve_1_x_n_f16(g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    if (input_dims[1] != 1 or output_dims[1] != 1 or filter_dims[1] != 1 or filter_dims[2] <= 1
+            or g.stride_h != 1 or g.stride_w <= 0 or g.pad_h != 0 or g.dilation_h != 1 or g.dilation_w != 1
+            or input_dims[3] <= 0 or input_dims[3] != filter_dims[3]):
+        return 0
+    return filter_dims[2] * input_dims[3] * F16_BYTES
+
+
+def convolve_wrapper_f16(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    """arm_convolve_wrapper_f16_get_buffer_size (= arm_convolve_f16_get_buffer_size, NHWC)."""
+    if input_dims[3] <= 0 or filter_dims[1] <= 0 or filter_dims[2] <= 0 or output_dims[3] <= 0:
+        return 0
+    if filter_dims[1] == 1 and filter_dims[2] == 1 and g.pad_h == 0 and g.pad_w == 0:
+        return convolve_1x1_f16(g, input_dims, filter_dims, output_dims)
+    dedicated_1xn = (input_dims[0] == 1 and filter_dims[2] in (3, 5) and g.stride_w == 1 and g.pad_w == 0)
+    if (input_dims[1] == 1 and output_dims[1] == 1 and filter_dims[1] == 1 and filter_dims[2] > 1
+            and g.stride_h == 1 and g.stride_w > 0 and g.pad_h == 0 and g.dilation_h == 1 and g.dilation_w == 1
+            and not dedicated_1xn):
+        return convolve_1_x_n_f16(g, input_dims, filter_dims, output_dims)
+    return F16_PATCH_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * F16_BYTES
+
+
+def depthwise_wrapper_f16(build: str, ch_mult: int, g: ConvGeometry, input_dims, filter_dims, output_dims,
+                          compiler: str = "gcc") -> int:
+    """arm_depthwise_conv_wrapper_f16_get_buffer_size; filter_dims (1, H, W, C_out)."""
+    if build == "mve" and input_dims[3] == 1 and output_dims[3] >= _DW_ONE_IN_CH_THRESHOLD[compiler]:
+        conv_filter = (output_dims[3], filter_dims[1], filter_dims[2], input_dims[3])
+        rounded = (output_dims[3] + 7) // 8 * 8
+        return rounded * filter_dims[1] * filter_dims[2] * F16_BYTES + \
+            convolve_wrapper_f16(build, g, input_dims, conv_filter, output_dims)
+    if ch_mult != 1 or g.dilation_w != 1 or g.dilation_h != 1:
+        return 0
+    if input_dims[3] <= 0 or filter_dims[2] <= 0 or filter_dims[1] <= 0:
+        return 0
+    return F16_DW_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * F16_BYTES

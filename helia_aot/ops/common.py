@@ -38,6 +38,8 @@ def const_ints(role: str) -> Operand:
 
 
 def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str) -> None:
+    if a.quant is None and b.quant is None:
+        return  # float tensors: nothing to share
     if abs(a.quant.scale - b.quant.scale) > 1e-6 * max(abs(a.quant.scale), 1e-30) or \
             a.quant.zero_point != b.quant.zero_point:
         raise ctx.error(f"{what}: input and output must share scale and zero point "
@@ -49,6 +51,10 @@ def fused_activation(ctx: OpContext, out: Tensor) -> tuple[int, int]:
     act = ctx.options("fused_activation_function", "NONE")
     if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
         raise ctx.error(f"fused activation {act} is not supported (supported: NONE, RELU, RELU6, RELU_N1_TO_1)")
+    if out.dtype == "float16":
+        return f16_activation_bounds(act)
+    if out.quant is None:
+        return float_activation_bounds(act)
     return activation_range(act, out.quant.scale, out.quant.zero_point, *dtype_range(out.dtype))
 
 
@@ -439,3 +445,49 @@ def lut_s16(fn, input_scale: float, input_zp: int, output_scale: float, output_z
         table[i] = int(min(max(sample - bias, -32768.0), 32767.0))
     table[steps] = int(min(max(round_half_away(fn(input_max) * inv), -32768.0), 32767.0))
     return table
+
+
+# ---- float16 (native FP16) helpers: ns-cmsis-nn's _f16 entries, behind the FP16 gate ----
+
+FLOAT16_SWITCH = "ARM_NN_ENABLE_F16"
+F16_MAX = "ARM_NN_F16_FINITE_MAX"
+F16_LOWEST = "ARM_NN_F16_FINITE_LOWEST"
+
+
+def f16(role: str = "input", **rules) -> Operand:
+    """A float16 operand (data, weights or bias of a native FP16 variant)."""
+    return Operand(role, ("float16",), **rules)
+
+
+def float16_variant(name: str = "float16", **fields) -> Variant:
+    """A native FP16 variant: gated on the target's FP16 support, built with ARM_NN_ENABLE_F16."""
+    return Variant(name, requires_fp16=True, switches=(FLOAT16_SWITCH,), lower="lower_float16", **fields)
+
+
+def float_activation_bounds(act: str) -> tuple[float, float]:
+    """CalculateActivationRange<float>: the clamp of a fused activation on a float output."""
+    return {"NONE": (-np.inf, np.inf), "RELU": (0.0, np.inf), "RELU6": (0.0, 6.0),
+            "RELU_N1_TO_1": (-1.0, 1.0)}[act]
+
+
+def f16_literal(value: float) -> str:
+    """A C expression of float16_t for a bound; infinities become the finite extremes, as ns-cmsis-nn's
+    float16 kernels clamp (an FP16 overflow saturates there instead of becoming infinite)."""
+    if value == np.inf:
+        return F16_MAX
+    if value == -np.inf:
+        return F16_LOWEST
+    if float(np.float16(value)) != value:
+        raise ValueError(f"{value} is not a float16 value")
+    text = repr(float(value))
+    return f"(float16_t){text}f"
+
+
+def f16_activation_bounds(act: str) -> tuple[str, str]:
+    lo, hi = float_activation_bounds(act)
+    return f16_literal(lo), f16_literal(hi)
+
+
+def float16_bias_or_none(ctx: OpContext, k: int):
+    b = ctx.inp(k)
+    return b.index if b is not None else None

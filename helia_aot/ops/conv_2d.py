@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_output_shape, f16, float16_variant, fused_activation, geometry, int8_act,
+                     int16_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -29,6 +29,12 @@ class Conv2D(OpLowering):
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",
                 notes=_SHAPE_RULES[:1] + ("input channels equal filter channels, or filter channels 1 with as many "
                                           "outputs as inputs", _SHAPE_RULES[2])),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), f16("filter", constant=True), f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_convolve_wrapper_f16",),
+                        template="conv_2d_f16.c.j2",
+                        notes=(_SHAPE_RULES[0], "input channels equal filter channels (no groups)", _SHAPE_RULES[2],
+                               "float16 accumulation (ns-cmsis-nn's _f16 kernels)")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -42,6 +48,9 @@ class Conv2D(OpLowering):
             raise ctx.error(f"int16 grouped convolution ({x.shape[3]} input channels, filter channels "
                             f"{w.shape[3]}) is not supported: ns-cmsis-nn's s16 convolutions take one group or "
                             "one channel per group", w)
+        if ctx.variant.name == "float16" and x.shape[3] != w.shape[3]:
+            raise ctx.error(f"float16 grouped convolution ({x.shape[3]} input channels, filter channels "
+                            f"{w.shape[3]}) is not supported: ns-cmsis-nn's float convolutions take one group", w)
         fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
 
@@ -144,4 +153,26 @@ class Conv2D(OpLowering):
                 stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
                 act_min=act_min, act_max=act_max,
             ),
+        )
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_convolve_wrapper_f16 on every build: it picks the 1x1, 1xN, specialised or patch-GEMM
+        route itself and falls back to a direct loop when ctx->buf is too small (portable: none)."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        act_min, act_max = fused_activation(ctx, y)
+        return Lowered(
+            entry="arm_convolve_wrapper_f16",
+            scratch_bytes=ctx.kernels.scratch(sizes.convolve_wrapper_f16, g, in_dims, filter_dims, out_dims),
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
+            * filter_dims[3],
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims,
+                        bias_dims=(1, 1, 1, out_dims[3]), stride=(g.stride_w, g.stride_h),
+                        padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
+                        act_min=act_min, act_max=act_max),
         )

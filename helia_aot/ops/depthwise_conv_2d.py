@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, int64_bias, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_output_shape, f16, float16_variant, fused_activation, geometry, int8_act, int16_act,
+                     int64_bias, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -27,6 +27,11 @@ class DepthwiseConv2D(OpLowering):
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=3), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
                 template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8", notes=_SHAPE_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), f16("filter", constant=True), f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_depthwise_conv_wrapper_f16",),
+                        template="depthwise_conv_2d_f16.c.j2",
+                        notes=_SHAPE_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -147,4 +152,29 @@ class DepthwiseConv2D(OpLowering):
                 ch_mult=ch_mult, stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
                 dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max,
             ),
+        )
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_depthwise_conv_wrapper_f16: specialised 3x3/2x5/1-D kernels, the multiplier-1 fast path
+        (scratch on every build) or the generic loop; on MVE-FP a one-input-channel layer runs as a
+        convolution, whose scratch depends on the compiler's threshold, so it is sized for both."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        ch_mult = out_dims[3] // in_dims[3]
+        act_min, act_max = fused_activation(ctx, y)
+        scratch = max(ctx.kernels.scratch(sizes.depthwise_wrapper_f16, ch_mult, g, in_dims, filter_dims, out_dims, c)
+                      for c in ("gcc", "armclang"))
+        return Lowered(
+            entry="arm_depthwise_conv_wrapper_f16",
+            scratch_bytes=scratch,
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2],
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims,
+                        bias_dims=(1, 1, 1, out_dims[3]), ch_mult=ch_mult, stride=(g.stride_w, g.stride_h),
+                        padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
+                        act_min=act_min, act_max=act_max),
         )

@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind,
-                     weights)
+from .common import (bias, f16, float16_variant, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums,
+                     requantization_kind, weights)
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -34,6 +34,11 @@ class FullyConnected(OpLowering):
                 outputs=(int16_act("output"),),
                 entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),
                 template="fully_connected_s16.c.j2", lower="lower_a16w8", notes=_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), f16("weights", constant=True), f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_fully_connected_f16",),
+                        template="fully_connected_f16.c.j2",
+                        notes=_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -131,4 +136,21 @@ class FullyConnected(OpLowering):
                 bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
                 act_min=act_min, act_max=act_max, per_channel=per_channel, multiplier=mults[0], shift=shifts[0],
             ),
+        )
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_fully_connected_f16, standard [outputs, depth] weights, no scratch on any build."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        depth, outputs = int(w.shape[1]), int(w.shape[0])
+        batches = x.num_elements // depth
+        act_min, act_max = fused_activation(ctx, y)
+        return Lowered(
+            entry="arm_fully_connected_f16",
+            macs=batches * depth * outputs,
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        input_dims=(batches, 1, 1, depth), filter_dims=(depth, 1, 1, outputs),
+                        bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
+                        act_min=act_min, act_max=act_max),
         )

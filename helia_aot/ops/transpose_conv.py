@@ -14,8 +14,8 @@ import numpy as np
 from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
-                     output_size, requantization_kind, weights)
+from .common import (bias, check_filter_rank, const_ints, constant_ints, f16, float16_variant, fused_activation,
+                     int8_act, int16_act, output_size, requantization_kind, weights)
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",
@@ -38,6 +38,12 @@ class TransposeConv(OpLowering):
         _int16("a16w8", bias("int64"), "int64"),
         # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
         _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32"),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(const_ints("output_shape"), f16("filter", constant=True), f16(),
+                                f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_transpose_conv_wrapper_f16",),
+                        template="transpose_conv_f16.c.j2",
+                        notes=_RULES + ("float16 accumulation in the output (ns-cmsis-nn's _f16 kernel)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -131,3 +137,21 @@ class TransposeConv(OpLowering):
         params, constants, macs, requantization = self._common(ctx)
         return Lowered(entry=None, macs=macs, constants=constants, requantization=requantization,
                        params=dict(params, wide=False), fixed={"implementation": "inline", "accumulator": "int32"})
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_transpose_conv_wrapper_f16: scatters each input into the outputs it reaches, any output
+        shape LiteRT accepts, no scratch on any build."""
+        w, x, b, y = ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.out(0)
+        act_min, act_max = fused_activation(ctx, y)
+        g = self._geometry(ctx)
+        return Lowered(
+            entry="arm_transpose_conv_wrapper_f16",
+            macs=int(x.num_elements) * int(w.shape[0]) * int(w.shape[1]) * int(w.shape[2]),
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        input_dims=tuple(int(d) for d in x.shape), filter_dims=tuple(int(d) for d in w.shape),
+                        output_dims=tuple(int(d) for d in y.shape), bias_dims=(1, 1, 1, int(y.shape[3])),
+                        stride=(g["stride_w"], g["stride_h"]), padding=(g["pad_w"], g["pad_h"]),
+                        padding_offsets=(g["pad_offset_w"], g["pad_offset_h"]), act_min=act_min, act_max=act_max),
+        )
