@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import cmsis_nn_sizes as sizes
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, int8_act, int16_act, pool_params, pool_validate
+from .common import POOL_RULES, f16, float16_variant, int8_act, int16_act, pool_params, pool_validate
 
 
 @register
@@ -16,6 +16,10 @@ class AveragePool2D(OpLowering):
                 template="pool_2d.c.j2", notes=POOL_RULES),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_avgpool_s16",),
                 template="pool_2d.c.j2", notes=POOL_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_avg_pool_f16",),
+                        template="pool_2d_f16.c.j2",
+                        notes=POOL_RULES[:1] + POOL_RULES[2:] + ("divides by the window's in-bounds count",)),
     )
     _sizer = {"arm_avgpool_s8": sizes.avgpool_s8, "arm_avgpool_s16": sizes.avgpool_s16}
 
@@ -32,3 +36,9 @@ class AveragePool2D(OpLowering):
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_avg_pool_f16: the mean over the window's in-bounds elements, as LiteRT; no scratch."""
+        return Lowered(entry="arm_avg_pool_f16", params=pool_params(ctx))

@@ -263,6 +263,10 @@ class ClampLowering(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
                 entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
                 lower="lower_int16", notes=("input and output shapes equal",)),
+        # -- float16 (native FP16) --
+        Variant("float16", inputs=(Operand("input", ("float16",)),), outputs=(Operand("output", ("float16",)),),
+                entries=("arm_nn_activation_f16",), template="activation_f16.c.j2", lower="lower_float16",
+                requires_fp16=True, switches=("ARM_NN_ENABLE_F16",), notes=("input and output shapes equal",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -292,6 +296,9 @@ class ClampLowering(OpLowering):
         return Lowered(entry=entry,
                        params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift,
                                    act_min=act_min, act_max=act_max))
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)
 
 
 def check_filter_rank(ctx: OpContext, w: Tensor) -> None:
@@ -491,3 +498,46 @@ def f16_activation_bounds(act: str) -> tuple[str, str]:
 def float16_bias_or_none(ctx: OpContext, k: int):
     b = ctx.inp(k)
     return b.index if b is not None else None
+
+
+def _broadcast_strides(shape, out_dims) -> tuple[int, ...]:
+    """Element strides of a row-major input read at every output position (0 along broadcast axes)."""
+    dims = nhwc(shape)
+    strides, step = [0] * 4, 1
+    for axis in (3, 2, 1, 0):
+        strides[axis] = step if dims[axis] == out_dims[axis] and dims[axis] != 1 else 0
+        step *= dims[axis]
+    return tuple(strides)
+
+
+def elementwise_f16_lowering(ctx: OpContext, entry: str, operator: str) -> Lowered:
+    """ADD, SUB, MUL in float16: the _f16 elementwise entry for equal shapes; broadcasting in inline C with
+    the same per-element float16 operation and clamp."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    act_min, act_max = fused_activation(ctx, y)
+    out_dims = nhwc(y.shape)
+    broadcast = tuple(a.shape) != tuple(b.shape)
+    return Lowered(entry=None if broadcast else entry, candidates=None,
+                   fixed={"implementation": "inline broadcast"} if broadcast else {},
+                   params=dict(input1=a.index, input2=b.index, output=y.index, broadcast=broadcast,
+                               output_dims=out_dims, strides1=_broadcast_strides(a.shape, out_dims),
+                               strides2=_broadcast_strides(b.shape, out_dims), operator=operator,
+                               act_min=act_min, act_max=act_max, size=y.num_elements))
+
+
+ACTIVATION_F16 = {"RELU": "ARM_NN_FLT_ACT_RELU", "RELU6": "ARM_NN_FLT_ACT_RELU6", "LOGISTIC": "ARM_NN_FLT_ACT_SIGMOID",
+                  "TANH": "ARM_NN_FLT_ACT_TANH", "HARD_SWISH": "ARM_NN_FLT_ACT_HARDSWISH",
+                  "LEAKY_RELU": "ARM_NN_FLT_ACT_LEAKY_RELU"}
+
+
+def activation_f16_variant(*notes: str) -> Variant:
+    return float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_nn_activation_f16",),
+                           template="activation_f16.c.j2", notes=("input and output shapes equal",) + notes)
+
+
+def activation_f16_lowering(ctx: OpContext, param: str = "(float16_t)0.0f") -> Lowered:
+    """arm_nn_activation_f16 with the operator's activation type (act_param: LEAKY_RELU's alpha)."""
+    x, y = ctx.inp(0), ctx.out(0)
+    return Lowered(entry="arm_nn_activation_f16",
+                   params=dict(input=x.index, output=y.index, size=y.num_elements,
+                               type=ACTIVATION_F16[ctx.op.op_type], param=param))

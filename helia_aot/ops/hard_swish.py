@@ -8,7 +8,7 @@ import numpy as np
 
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, unary_validate
+from .common import activation_f16_lowering, activation_f16_variant, int8_act, unary_validate
 
 
 def downscale_to_int16(multiplier: int) -> int:
@@ -24,6 +24,8 @@ class HardSwish(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
                 template="hard_swish.c.j2", notes=("input and output shapes equal",)),
+        # -- float16 (native FP16) --
+        activation_f16_variant("x * relu6(x + 3) / 6 in float16"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -43,3 +45,8 @@ class HardSwish(OpLowering):
                                    input_zp=x.quant.zero_point, output_zp=y.quant.zero_point,
                                    out_mult=downscale_to_int16(out_m), out_exp=out_e,
                                    relu_mult=downscale_to_int16(relu_m), relu_exp=relu_e))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)

@@ -4,9 +4,11 @@ multipliers."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, int16_act, unary_validate
+from .common import activation_f16_lowering, activation_f16_variant, f16_literal, int8_act, int16_act, unary_validate
 
 
 @register
@@ -17,6 +19,8 @@ class LeakyRelu(OpLowering):
                 template="leaky_relu.c.j2", notes=("input and output shapes equal",)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_leaky_relu_s16",),
                 template="leaky_relu.c.j2", lower="lower_int16", notes=("input and output shapes equal",)),
+        # -- float16 (native FP16) --
+        activation_f16_variant("alpha rounded to float16 (the entry's act_param)"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -42,3 +46,10 @@ class LeakyRelu(OpLowering):
         return Lowered(entry="arm_leaky_relu_s16",
                        params=dict(input=x.index, output=y.index, size=y.num_elements, input_zp=0, output_zp=0,
                                    mult_alpha=ma, shift_alpha=sa, mult_identity=mi, shift_identity=si))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_nn_activation_f16 LEAKY_RELU: max(x, 0) + alpha * min(x, 0), alpha as a float16."""
+        alpha = float(np.float16(ctx.options("alpha", 0.2)))
+        return activation_f16_lowering(ctx, f16_literal(alpha))

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, int8_act, int16_act, pool_params, pool_validate
+from .common import POOL_RULES, f16, float16_variant, int8_act, int16_act, pool_params, pool_validate
 
 
 @register
@@ -15,6 +15,9 @@ class MaxPool2D(OpLowering):
                 template="pool_2d.c.j2", notes=POOL_RULES),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_max_pool_s16",),
                 template="pool_2d.c.j2", notes=POOL_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_max_pool_f16",),
+                        template="pool_2d_f16.c.j2", notes=POOL_RULES[:1] + POOL_RULES[2:]),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -28,3 +31,8 @@ class MaxPool2D(OpLowering):
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return Lowered(entry="arm_max_pool_f16", params=pool_params(ctx))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import BINARY_RULES, binary_validate, fused_activation, int8_act, int16_act, nhwc
+from .common import (BINARY_RULES, binary_validate, elementwise_f16_lowering, f16, float16_variant, fused_activation,
+                     int8_act, int16_act, nhwc)
 
 
 @register
@@ -18,6 +19,10 @@ class Mul(OpLowering):
         Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
                 entries=("arm_elementwise_mul_s16", "arm_mul_s16"), template="mul_s16.c.j2", lower="lower_int16",
                 notes=BINARY_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16("input 0"), f16("input 1")), outputs=(f16("output"),),
+                        entries=("arm_elementwise_mul_f16",), template="elementwise_f16.c.j2",
+                        notes=BINARY_RULES + ("equal shapes call the entry; broadcasting is inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -50,3 +55,8 @@ class Mul(OpLowering):
                                    input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
                                    out_mult=mult, out_shift=shift, act_min=act_min, act_max=act_max,
                                    size=y.num_elements))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return elementwise_f16_lowering(ctx, "arm_elementwise_mul_f16", "*")

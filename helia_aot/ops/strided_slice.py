@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act, int16_act
+from .common import const_ints, constant_ints, f16, float16_variant, int8_act, int16_act
 
 
 def resolve(ctx: OpContext):
@@ -53,6 +53,10 @@ class StridedSlice(OpLowering):
         Variant("int16", inputs=(int16_act(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                 outputs=(int16_act("output"),), entries=("arm_strided_slice_s16",), template="strided_slice.c.j2",
                 notes=_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), const_ints("begin"), const_ints("end"), const_ints("strides")),
+                        outputs=(f16("output"),), entries=("arm_strided_slice_f16",), template="strided_slice.c.j2",
+                        notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -75,3 +79,9 @@ class StridedSlice(OpLowering):
         return Lowered(entry=ctx.variant.entries[0],
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, begin=begin, stride=stride,
                                    output_dims=out))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_strided_slice_f16: the same arguments as the integer entries."""
+        return self.lower(ctx)

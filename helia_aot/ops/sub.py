@@ -5,7 +5,8 @@ arm_sub_s8/s16."""
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, int8_act, int16_act
+from .common import (BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, elementwise_f16_lowering,
+                     f16, float16_variant, int8_act, int16_act)
 
 _INT16_RULES = BINARY_RULES + (
     "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser",)
@@ -20,6 +21,10 @@ class Sub(OpLowering):
         Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
                 entries=("arm_elementwise_sub_s16", "arm_sub_s16"), template="add_sub_s16.c.j2",
                 lower="lower_int16", notes=_INT16_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16("input 0"), f16("input 1")), outputs=(f16("output"),),
+                        entries=("arm_elementwise_sub_f16",), template="elementwise_f16.c.j2",
+                        notes=BINARY_RULES + ("equal shapes call the entry; broadcasting is inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -37,3 +42,8 @@ class Sub(OpLowering):
         p = add_sub_s16_params(ctx)
         entry = "arm_sub_s16" if p["broadcast"] else "arm_elementwise_sub_s16"
         return Lowered(entry=entry, candidates=["arm_elementwise_sub_s16", "arm_sub_s16"], params=p)
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return elementwise_f16_lowering(ctx, "arm_elementwise_sub_f16", "-")

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling, unary_validate
+from .common import (activation_f16_lowering, activation_f16_variant, int8_act, int16_act, lut_from_function,
+                     q15_output_rule, sigmoid_s16_input_scaling, unary_validate)
 
 _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
@@ -21,11 +22,15 @@ class Tanh(OpLowering):
                 notes=("output scale 1/128, zero point 0", "256-entry table, inline C")),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_tanh_s16",),
                 template="sigmoid_s16.c.j2", lower="lower_int16", notes=_INT16_NOTES),
+        # -- float16 (native FP16) --
+        activation_f16_variant("float16 arithmetic (ns-cmsis-nn's scalar or MVE approximation)"),
     )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
         y = ctx.out(0)
+        if ctx.variant.name == "float16":
+            return
         if ctx.variant.name == "int16":
             q15_output_rule(ctx, exact=False)
             sigmoid_s16_input_scaling(ctx, (0, 1))
@@ -48,3 +53,8 @@ class Tanh(OpLowering):
         mult, shift = sigmoid_s16_input_scaling(ctx, (0, 1))
         return Lowered(entry="arm_tanh_s16",
                        params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
+from .common import const_ints, constant_ints, f16, float16_variant, int8_act, int16_act, nhwc
 
 
 @register
@@ -17,6 +17,9 @@ class Transpose(OpLowering):
                 entries=("arm_transpose_s8",), template="transpose.c.j2", notes=("rank <= 4",)),
         Variant("int16", inputs=(int16_act(), const_ints("perm")), outputs=(int16_act("output"),),
                 entries=("arm_transpose_s16",), template="transpose.c.j2", notes=("rank <= 4",)),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), const_ints("perm")), outputs=(f16("output"),), entries=("arm_transpose_f16",),
+                        template="transpose_f16.c.j2", notes=("rank <= 4",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -41,3 +44,14 @@ class Transpose(OpLowering):
 
     def fold(self, ctx: OpContext):
         return [np.transpose(ctx.inp(0).data, constant_ints(ctx, 1, "perm"))]
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_transpose_f16, the permutation padded to 4-D inside its parameter struct."""
+        x, y = ctx.inp(0), ctx.out(0)
+        pad = 4 - len(x.shape)
+        perm = list(range(pad)) + [p + pad for p in constant_ints(ctx, 1, "perm")]
+        return Lowered(entry="arm_transpose_f16",
+                       params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape), output_dims=nhwc(y.shape),
+                                   perm=perm))

@@ -20,7 +20,9 @@ A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these key
   tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
 
 Input kinds:
-  activation  a model input of `dtype` int8 (default), int16, int32, float32 or float16.
+  activation  a model input of `dtype` int8 (default), int16, int32, float32 or float16
+              (a float one may give `range: [lo, hi]`, the interval the tests draw its
+              values from; default [-1, 1)).
               Quantized ones need `range: [lo, hi]` (parameters derived as the
               converter does: asymmetric for int8; symmetric, zero point 0 and scale
               max(|lo|, |hi|) / 32767 for int16 (A16W8), likewise for int32) or
@@ -43,7 +45,7 @@ Input kinds:
               (`shape: []` for a scalar). `same_as: <input name>` gives it that
               input's quantization (`value` is then in codes), e.g. PADV2's pad value.
 
-Float16 cases (any float16 tensor) describe a native FP16 operator. The model is built the way
+Float16 cases (float16 outputs) describe a native FP16 operator. The model is built the way
 LiteRT's FP16-weight conversion stores one (float16 constants behind DEQUANTIZE, float32
 activations) and then rewritten to FP16 (tests/modelgen/fp16.py); `build_reference_model` gives the
 FP32 model, which LiteRT runs as the reference.
@@ -323,12 +325,13 @@ def _pair(case: Case, name: str, value: Any) -> tuple[float, float]:
     return float(value[0]), float(value[1])
 
 
-def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool) -> list[TensorRef]:
+def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool,
+                fp16_form: bool = False) -> list[TensorRef]:
     refs = []
     for r in inputs:
         kind = r.spec.get("kind", "activation")
         name = r.spec["name"]
-        if r.dtype == "float16":
+        if r.dtype == "float16" and fp16_form:
             # LiteRT's FP16-weight form: float32 data, float16 constants behind DEQUANTIZE.
             if kind == "activation":
                 refs.append(b.input(name, r.shape, "float32"))
@@ -369,6 +372,14 @@ def build_float_twin(case: Case) -> bytes:
             raise CaseFileError(f"{case.path}: a float twin needs quantized inputs; "
                                 f"input '{r.spec['name']}' is float32")
     return _build_float_twin(case, inputs)
+
+
+def sample_range(case: Case, name: str) -> tuple[float, float]:
+    """The interval tests draw a float activation input from: its `range`, else [-1, 1)."""
+    for spec in case.inputs:
+        if spec["name"] == name and spec.get("kind", "activation") == "activation":
+            return _pair(case, name, spec["range"]) if "range" in spec else (-1.0, 1.0)
+    raise CaseFileError(f"{case.path}: no activation input named '{name}'")
 
 
 def input_float_range(case: Case, name: str) -> tuple[float, float]:
@@ -415,8 +426,9 @@ def _add_op(case: Case, b: ModelBuilder, inputs: list[TensorRef],
 
 
 def is_float16_case(case: Case) -> bool:
-    """A native FP16 case: some input or output is float16."""
-    return any(spec.get("dtype") == "float16" for spec in case.inputs + case.outputs)
+    """A native FP16 case (float16 outputs), built in FP32 and rewritten; a float16 input with a float32
+    output (DEQUANTIZE) is a plain case LiteRT runs as it is."""
+    return any(spec.get("dtype") == "float16" for spec in case.outputs)
 
 
 def build_case_model(case: Case) -> bytes:
@@ -434,7 +446,7 @@ def build_reference_model(case: Case) -> bytes:
     needs_calibration = any(spec.get("calibrate") for spec in case.outputs)
     ranges = _calibrate(case, inputs) if needs_calibration else None
     b = ModelBuilder(description=f"helia-aot case {case.name}")
-    refs = _add_inputs(b, inputs, float_twin=False)
+    refs = _add_inputs(b, inputs, float_twin=False, fp16_form=is_float16_case(case))
     outs = []
     for i, spec in enumerate(case.outputs):
         dtype = spec.get("dtype", "int8")
@@ -449,7 +461,7 @@ def build_reference_model(case: Case) -> bytes:
         elif "same_as" in spec:
             src = by_name[spec["same_as"]]
             scale, zero_point = src.scale, src.zero_point
-        if dtype == "float16":
+        if dtype == "float16" and is_float16_case(case):
             dtype = "float32"  # promoted by the FP16 rewrite
         outs.append(b.tensor(spec["name"], spec["shape"], dtype, scale, zero_point))
         b.output(outs[-1])
