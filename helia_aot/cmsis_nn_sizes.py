@@ -210,6 +210,55 @@ def avgpool_s16(build: str, output_x: int, ch_src: int) -> int:
     return ch_src * 4 if build == "dsp" else 0
 
 
+# ---- float32 (arm_get_buffer_size_f32.c) ---------------------------------------------------------
+# The float convolutions pack output positions' input patches into ctx->buf, this many rows at a
+# time, and fall back to unbuffered loops when it is missing; the sizes below are what they ask for.
+F32_CONV_TILE_ROWS = 8
+F32_DW_TILE_ROWS = 4
+_F32 = 4  # sizeof(float32_t)
+
+
+def _convolve_f32_is_1x1(g: ConvGeometry, filter_dims) -> bool:
+    return filter_dims[1] == 1 and filter_dims[2] == 1 and g.pad_h == 0 and g.pad_w == 0
+
+
+def _convolve_f32_is_1_x_n(g: ConvGeometry, input_dims, filter_dims, output_dims) -> bool:
+    # The 1 x 3 and 1 x 5 single-batch stride-1 unpadded shapes have direct kernels without scratch.
+    direct = input_dims[0] == 1 and filter_dims[2] in (3, 5) and g.stride_w == 1 and g.pad_w == 0
+    return (input_dims[1] == 1 and output_dims[1] == 1 and filter_dims[1] == 1 and filter_dims[2] > 1
+            and g.stride_h == 1 and g.stride_w > 0 and g.pad_h == 0 and g.dilation_h == 1 and g.dilation_w == 1
+            and not direct)
+
+
+def convolve_wrapper_f32(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    """arm_convolve_wrapper_f32_get_buffer_size (the same on every build)."""
+    if input_dims[3] <= 0 or filter_dims[1] <= 0 or filter_dims[2] <= 0 or output_dims[3] <= 0:
+        return 0
+    if _convolve_f32_is_1x1(g, filter_dims):
+        if g.stride_h == 1 and g.stride_w == 1 and output_dims[1:3] == input_dims[1:3]:
+            return 0
+        return F32_CONV_TILE_ROWS * input_dims[3] * _F32
+    if _convolve_f32_is_1_x_n(g, input_dims, filter_dims, output_dims):
+        return filter_dims[2] * input_dims[3] * _F32 if input_dims[3] == filter_dims[3] else 0
+    return F32_CONV_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * _F32
+
+
+def depthwise_wrapper_f32(build: str, g: ConvGeometry, ch_mult: int, input_dims, filter_dims, output_dims,
+                          compiler: str = "gcc") -> int:
+    """arm_depthwise_conv_wrapper_f32_get_buffer_size. On MVE a one-input-channel layer runs as a
+    convolution (its filter re-laid out in ctx->buf); elsewhere only the channel-multiplier-1,
+    undilated fast path packs patches."""
+    if build == "mve" and input_dims[3] == 1 and output_dims[3] >= _DW_ONE_IN_CH_THRESHOLD[compiler]:
+        conv_filter = (output_dims[3], filter_dims[1], filter_dims[2], input_dims[3])
+        conv = convolve_wrapper_f32(build, g, input_dims, conv_filter, output_dims)
+        return (output_dims[3] + 3) // 4 * 4 * filter_dims[1] * filter_dims[2] * _F32 + conv
+    if ch_mult != 1 or g.dilation_w != 1 or g.dilation_h != 1:
+        return 0
+    if input_dims[3] <= 0 or filter_dims[1] <= 0 or filter_dims[2] <= 0:
+        return 0
+    return F32_DW_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * _F32
+
+
 # ---- float16 (native FP16) ----------------------------------------------------------------------
 # The f16 sizers of ns-cmsis-nn (arm_get_buffer_size_f16.c). Only the depthwise one depends on the
 # build: on MVE-FP a single-input-channel depthwise layer runs as a convolution.

@@ -86,6 +86,11 @@ def _c_float(v: float) -> str:
     return text + "f"
 
 
+def c_float(v: float) -> str:
+    """A float32 value as a C literal that reads back as the same float."""
+    return _c_float(v)
+
+
 def format_array_body(values: np.ndarray, ctype: str) -> str:
     items = _c_literal_list(values, ctype)
     if not items:

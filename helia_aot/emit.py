@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import codegen
+from . import codegen, kernel_library
 from .ir import Graph
 from .lowering import Step
 from .options import ConversionOptions
@@ -22,6 +22,8 @@ from .planner import MemoryLayout
 from .version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_required_str
 
 _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
+# C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
+_LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf)\s*\(")
 _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
                 "float16_t": 2}
 
@@ -141,9 +143,9 @@ def constant_table(graph: Graph, steps: list[Step], code: list[OperatorCode], pr
     return ConstantTable(tuple(constants), operator_bytes)
 
 
-def library_switches(steps: list[Step]) -> list[str]:
-    """The ns-cmsis-nn build switches the module's code needs: those of every variant that emits
-    code (an alias emits none, so a float16 RESHAPE needs no half type)."""
+def variant_switches(steps: list[Step]) -> list[str]:
+    """The switches variants declare beyond the float entries they call: inline C naming float16_t
+    needs ARM_NN_ENABLE_F16 for the type. An alias emits no code (a float16 RESHAPE needs nothing)."""
     return sorted({sw for s in steps if not s.lowering.alias for sw in s.variant.switches})
 
 
@@ -163,7 +165,9 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         arena_bytes=layout.arena.arena_bytes, arena_alignment=layout.arena.alignment, arena_mode=options.arena,
         inputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.inputs],
         outputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.outputs],
-        switches=library_switches(steps),
+        switches=sorted(set(kernel_library.library_switches(symbol for c in code for symbol in c.calls))
+                        | set(variant_switches(steps))),
+        libm=any(_LIBM_CALL.search(c.body or "") for c in code),
     )
     return {
         f"include/{prefix}_common.h": codegen.render(

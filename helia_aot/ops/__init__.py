@@ -16,7 +16,7 @@ def load_all() -> dict[str, OpLowering]:
     global _loaded
     if not _loaded:
         for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-            if info.name not in ("base", "common"):
+            if info.name not in ("base", "common", "float_common"):
                 importlib.import_module(f"{__name__}.{info.name}")
         _loaded = True
     return registry()
