@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import cmsis_nn_sizes as sizes
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, f16, float16_variant, int8_act, int16_act, pool_params, pool_validate
+from .common import POOL_RULES, f16, f16_pool_params, float16_variant, int8_act, int16_act, pool_params, pool_validate
 
 
 @register
@@ -41,4 +41,4 @@ class AveragePool2D(OpLowering):
 
     def lower_float16(self, ctx: OpContext) -> Lowered:
         """arm_avg_pool_f16: the mean over the window's in-bounds elements, as LiteRT; no scratch."""
-        return Lowered(entry="arm_avg_pool_f16", params=pool_params(ctx))
+        return Lowered(entry="arm_avg_pool_f16", params=f16_pool_params(ctx))

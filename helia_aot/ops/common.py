@@ -495,6 +495,14 @@ def f16_activation_bounds(act: str) -> tuple[str, str]:
     return f16_literal(lo), f16_literal(hi)
 
 
+def f16_fused_activation(ctx: OpContext) -> tuple[str, str]:
+    """The fused activation's clamp as float16_t C expressions (what every float16 lowering passes)."""
+    act = ctx.options("fused_activation_function", "NONE")
+    if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
+        raise ctx.error(f"fused activation {act} is not supported (supported: NONE, RELU, RELU6, RELU_N1_TO_1)")
+    return f16_activation_bounds(act)
+
+
 def float16_bias_or_none(ctx: OpContext, k: int):
     b = ctx.inp(k)
     return b.index if b is not None else None
@@ -514,7 +522,7 @@ def elementwise_f16_lowering(ctx: OpContext, entry: str, operator: str) -> Lower
     """ADD, SUB, MUL in float16: the _f16 elementwise entry for equal shapes; broadcasting in inline C with
     the same per-element float16 operation and clamp."""
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-    act_min, act_max = fused_activation(ctx, y)
+    act_min, act_max = f16_fused_activation(ctx)
     out_dims = nhwc(y.shape)
     broadcast = tuple(a.shape) != tuple(b.shape)
     return Lowered(entry=None if broadcast else entry, candidates=None,
@@ -541,3 +549,10 @@ def activation_f16_lowering(ctx: OpContext, param: str = "(float16_t)0.0f") -> L
     return Lowered(entry="arm_nn_activation_f16",
                    params=dict(input=x.index, output=y.index, size=y.num_elements,
                                type=ACTIVATION_F16[ctx.op.op_type], param=param))
+
+
+def f16_pool_params(ctx: OpContext) -> dict:
+    """pool_params with the clamp as float16_t expressions."""
+    p = pool_params(ctx)
+    p["act_min"], p["act_max"] = f16_fused_activation(ctx)
+    return p

@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, f16, float16_variant, fused_activation, geometry, int8_act,
-                     int16_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_output_shape, f16, f16_fused_activation, float16_variant, fused_activation, geometry,
+                     int8_act, int16_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -164,7 +164,7 @@ class Conv2D(OpLowering):
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
-        act_min, act_max = fused_activation(ctx, y)
+        act_min, act_max = f16_fused_activation(ctx)
         return Lowered(
             entry="arm_convolve_wrapper_f16",
             scratch_bytes=ctx.kernels.scratch(sizes.convolve_wrapper_f16, g, in_dims, filter_dims, out_dims),

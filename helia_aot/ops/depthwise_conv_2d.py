@@ -8,8 +8,9 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, f16, float16_variant, fused_activation, geometry, int8_act, int16_act,
-                     int64_bias, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_output_shape, f16, f16_fused_activation, float16_variant, fused_activation, geometry,
+                     int8_act, int16_act, int64_bias, nhwc, offset_weight_sums, requantization_kind, weights,
+                     windowed_output_shape)
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -165,7 +166,7 @@ class DepthwiseConv2D(OpLowering):
         filter_dims = tuple(int(d) for d in w.shape)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
         ch_mult = out_dims[3] // in_dims[3]
-        act_min, act_max = fused_activation(ctx, y)
+        act_min, act_max = f16_fused_activation(ctx)
         scratch = max(ctx.kernels.scratch(sizes.depthwise_wrapper_f16, ch_mult, g, in_dims, filter_dims, out_dims, c)
                       for c in ("gcc", "armclang"))
         return Lowered(

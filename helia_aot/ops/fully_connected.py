@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, f16, float16_variant, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums,
-                     requantization_kind, weights)
+from .common import (bias, f16, f16_fused_activation, float16_variant, fused_activation, int8_act, int16_act,
+                     int64_bias, offset_weight_sums, requantization_kind, weights)
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -145,7 +145,7 @@ class FullyConnected(OpLowering):
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         depth, outputs = int(w.shape[1]), int(w.shape[0])
         batches = x.num_elements // depth
-        act_min, act_max = fused_activation(ctx, y)
+        act_min, act_max = f16_fused_activation(ctx)
         return Lowered(
             entry="arm_fully_connected_f16",
             macs=batches * depth * outputs,

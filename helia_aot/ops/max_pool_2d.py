@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import POOL_RULES, f16, float16_variant, int8_act, int16_act, pool_params, pool_validate
+from .common import POOL_RULES, f16, f16_pool_params, float16_variant, int8_act, int16_act, pool_params, pool_validate
 
 
 @register
@@ -35,4 +35,4 @@ class MaxPool2D(OpLowering):
     # -- float16 (native FP16) --
 
     def lower_float16(self, ctx: OpContext) -> Lowered:
-        return Lowered(entry="arm_max_pool_f16", params=pool_params(ctx))
+        return Lowered(entry="arm_max_pool_f16", params=f16_pool_params(ctx))

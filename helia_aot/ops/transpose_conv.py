@@ -14,8 +14,8 @@ import numpy as np
 from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import (bias, check_filter_rank, const_ints, constant_ints, f16, float16_variant, fused_activation,
-                     int8_act, int16_act, output_size, requantization_kind, weights)
+from .common import (bias, check_filter_rank, const_ints, constant_ints, f16, f16_fused_activation, float16_variant,
+                     fused_activation, int8_act, int16_act, output_size, requantization_kind, weights)
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",
@@ -144,7 +144,7 @@ class TransposeConv(OpLowering):
         """arm_transpose_conv_wrapper_f16: scatters each input into the outputs it reaches, any output
         shape LiteRT accepts, no scratch on any build."""
         w, x, b, y = ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.out(0)
-        act_min, act_max = fused_activation(ctx, y)
+        act_min, act_max = f16_fused_activation(ctx)
         g = self._geometry(ctx)
         return Lowered(
             entry="arm_transpose_conv_wrapper_f16",

@@ -28,7 +28,8 @@ from tests.modelgen.cases import (Case, all_case_paths, build_case_model, build_
 from tests.modelgen.litert import make_interpreter, random_inputs
 
 FLOAT16_CASES = [p for p in all_case_paths() if is_float16_case(load_case(p))]
-# ns-cmsis-nn's float kernels exist only with these switches.
+# ns-cmsis-nn declares and builds its float kernels only with these switches; the library and every
+# module compiled against it get them (a module calling float16 entries #errors without them).
 FLOAT_SWITCHES = ["-DARM_NN_ENABLE_F16=1", "-DARM_NN_ENABLE_F32=1"]
 # The legacy FP16 fully connected entry includes the Arm-only <arm_fp16.h>; nothing calls it.
 ARM_ONLY_SOURCES = ("arm_fully_connected_fp16.c",)
@@ -113,6 +114,20 @@ class Float16Model:
         return results
 
 
+def host_outputs(session: harness.E2ESession, model, library: harness.KernelLibrary) -> list[list[np.ndarray]]:
+    """session.host_outputs, with the module compiled under the float switches."""
+    def make():
+        exe = session.root / "bin" / library.name / model.name
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        module_dir = session.module_dir(model, "host")
+        harness.run_command([harness.HOST_CC, *harness.HOST_CFLAGS, *FLOAT_SWITCHES, "-I", str(module_dir / "include"),
+                             "-I", str(library.include_dir), *harness.module_sources(module_dir),
+                             str(harness.C_DIR / "host_harness.c"), str(library.archive), "-lm", "-o", str(exe)],
+                            f"build {exe.name} against {library.name}", timeout=harness.COMPILE_TIMEOUT_S)
+        return harness.run_host_executable(exe, model)
+    return session._once(("float16-host-run", model.name, library.name), make)
+
+
 def float16_case(session: harness.E2ESession, path: pathlib.Path) -> Float16Model:
     def make():
         case = load_case(path)
@@ -142,7 +157,7 @@ def test_every_float16_variant_has_a_case():
 def test_float16_case_matches_litert_fp32(e2e, path, record_property):
     model = float16_case(e2e, path)
     library = float16_library(e2e)
-    outputs = e2e.host_outputs(model, library)
+    outputs = host_outputs(e2e, model, library)
     for got, info in zip(outputs[0], model.output_infos):
         assert got.dtype == info.dtype == np.float16
     diffs = max_abs_diffs(outputs, model.reference)
