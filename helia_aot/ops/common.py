@@ -556,3 +556,24 @@ def f16_pool_params(ctx: OpContext) -> dict:
     p = pool_params(ctx)
     p["act_min"], p["act_max"] = f16_fused_activation(ctx)
     return p
+
+
+# ---- hybrid (dynamic-range) helpers: float32 data, int8 symmetric weights, float32 bias and output ----
+
+def hybrid_variant(weights_operand: Operand, notes: tuple[str, ...], template: str) -> Variant:
+    """LiteRT's dynamic-range form of a weighted operator: inline C, no kernel entry, every target."""
+    return Variant("hybrid", inputs=(Operand("input", ("float32",)), weights_operand,
+                                     Operand("bias", ("float32",), optional=True, constant=True)),
+                   outputs=(Operand("output", ("float32",)),), template=template, lower="lower_hybrid",
+                   notes=notes)
+
+
+def hybrid_activation(ctx: OpContext) -> tuple[str | None, str | None]:
+    """The fused activation's float bounds as C literals; None where it does not clamp (LiteRT's NONE
+    applies nothing, so infinities pass as they do there)."""
+    from ..codegen import c_float
+    act = ctx.options("fused_activation_function", "NONE")
+    if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
+        raise ctx.error(f"fused activation {act} is not supported (supported: NONE, RELU, RELU6, RELU_N1_TO_1)")
+    lo, hi = float_activation_bounds(act)
+    return (c_float(lo) if np.isfinite(lo) else None), (c_float(hi) if np.isfinite(hi) else None)

@@ -8,8 +8,15 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from ..codegen import c_float
 from .common import (bias, check_output_shape, f16, f16_fused_activation, float16_variant, fused_activation, geometry,
-                     int8_act, int16_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+                     hybrid_activation, hybrid_variant, int8_act, int16_act, nhwc, offset_weight_sums,
+                     requantization_kind, weights, windowed_output_shape)
+
+def _hybrid_per_channel(w) -> bool:
+    """LiteRT takes its per-channel hybrid kernel only when the weight scales differ."""
+    return len(set(w.quant.scales)) > 1
+
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -35,6 +42,13 @@ class Conv2D(OpLowering):
                         template="conv_2d_f16.c.j2",
                         notes=(_SHAPE_RULES[0], "input channels equal filter channels (no groups)", _SHAPE_RULES[2],
                                "float16 accumulation (ns-cmsis-nn's _f16 kernels)")),
+        # -- hybrid (dynamic range) --
+        hybrid_variant(weights(per_channel_axis=0),
+                       _SHAPE_RULES + ("groups only with per-channel weights (as LiteRT)",
+                                       "inline C: per-tensor weights quantize each batch's input symmetrically, "
+                                       "per-channel weights asymmetrically, at run time; int32 accumulation, "
+                                       "float rescale"),
+                       "conv_2d_hybrid.c.j2"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -48,6 +62,9 @@ class Conv2D(OpLowering):
             raise ctx.error(f"int16 grouped convolution ({x.shape[3]} input channels, filter channels "
                             f"{w.shape[3]}) is not supported: ns-cmsis-nn's s16 convolutions take one group or "
                             "one channel per group", w)
+        if ctx.variant.name == "hybrid" and x.shape[3] != w.shape[3] and not _hybrid_per_channel(w):
+            raise ctx.error("a hybrid grouped convolution needs per-channel weight scales (LiteRT's per-tensor "
+                            "hybrid kernel has no groups)", w)
         if ctx.variant.name == "float16" and x.shape[3] != w.shape[3]:
             raise ctx.error(f"float16 grouped convolution ({x.shape[3]} input channels, filter channels "
                             f"{w.shape[3]}) is not supported: ns-cmsis-nn's float convolutions take one group", w)
@@ -175,4 +192,38 @@ class Conv2D(OpLowering):
                         bias_dims=(1, 1, 1, out_dims[3]), stride=(g.stride_w, g.stride_h),
                         padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
                         act_min=act_min, act_max=act_max),
+        )
+
+    # -- hybrid (dynamic range) --
+
+    def lower_hybrid(self, ctx: OpContext) -> Lowered:
+        """LiteRT's hybrid CONV_2D in inline C. Weight scales that differ take EvalHybridPerChannel:
+        each batch's input quantized asymmetrically, acc += w x (q - offset) over the in-bounds taps,
+        acc x channel scale x input scale + bias. Otherwise EvalHybrid: symmetric input, acc x (input
+        scale x weight scale) + bias (im2col pads with 0). The quantized input lives in scratch."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        per_channel = _hybrid_per_channel(w)
+        groups = in_dims[3] // filter_dims[3]
+        count = in_dims[1] * in_dims[2] * in_dims[3]
+        act_min, act_max = hybrid_activation(ctx)
+        constants = []
+        if per_channel:
+            constants.append(ConstArray("filter_scale", "float", np.asarray(w.quant.scales, dtype=np.float32),
+                                        "per-channel weight scales"))
+        return Lowered(
+            entry=None, scratch_bytes=count,
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
+            * filter_dims[3],
+            constants=constants,
+            fixed={"implementation": "inline", "input_quantization": "asymmetric" if per_channel else "symmetric"},
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, batches=in_dims[0],
+                        count=count, asymmetric=per_channel, per_channel=per_channel, groups=groups,
+                        filters_per_group=out_dims[3] // groups,
+                        filter_scale=None if per_channel else c_float(w.quant.scales[0]),
+                        stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
+                        dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max),
         )

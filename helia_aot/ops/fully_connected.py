@@ -8,8 +8,9 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, f16, f16_fused_activation, float16_variant, fused_activation, int8_act, int16_act,
-                     int64_bias, offset_weight_sums, requantization_kind, weights)
+from ..codegen import c_float
+from .common import (bias, f16, f16_fused_activation, float16_variant, fused_activation, hybrid_activation,
+                     hybrid_variant, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind, weights)
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -39,6 +40,11 @@ class FullyConnected(OpLowering):
                         outputs=(f16("output"),), entries=("arm_fully_connected_f16",),
                         template="fully_connected_f16.c.j2",
                         notes=_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
+        # -- hybrid (dynamic range) --
+        hybrid_variant(weights("weights", per_channel_axis=0),
+                       _RULES + ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
+                                 "picks asymmetric), int32 dot products, float rescale",),
+                       "fully_connected_hybrid.c.j2"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -152,5 +158,34 @@ class FullyConnected(OpLowering):
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                         input_dims=(batches, 1, 1, depth), filter_dims=(depth, 1, 1, outputs),
                         bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
+                        act_min=act_min, act_max=act_max),
+        )
+
+    # -- hybrid (dynamic range) --
+
+    def lower_hybrid(self, ctx: OpContext) -> Lowered:
+        """LiteRT's EvalHybridDense: per batch row, BatchQuantizeFloats (symmetric, or asymmetric with
+        asymmetric_quantize_inputs), the int8 dot product with each weight row (minus row sum x offset),
+        then bias + dot x (row scale x weight scale). The row sums are constants; the quantized row
+        lives in scratch, which the module needs with any kernel library."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        depth, outputs = int(w.shape[1]), int(w.shape[0])
+        batches = x.num_elements // depth
+        asymmetric = bool(ctx.options("asymmetric_quantize_inputs", False))
+        per_channel = w.quant.per_channel
+        constants = []
+        if per_channel:
+            constants.append(ConstArray("filter_scale", "float", np.asarray(w.quant.scales, dtype=np.float32),
+                                        "per-channel weight scales"))
+        if asymmetric:
+            rows = np.asarray(w.data).reshape(outputs, depth).astype(np.int64).sum(axis=1)
+            constants.append(ConstArray("row_sum", "int32_t", rows, "weight row sums (input offset correction)"))
+        act_min, act_max = hybrid_activation(ctx)
+        return Lowered(
+            entry=None, scratch_bytes=depth, macs=batches * depth * outputs, constants=constants,
+            fixed={"implementation": "inline", "input_quantization": "asymmetric" if asymmetric else "symmetric"},
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        batches=batches, depth=depth, outputs=outputs, count=depth, asymmetric=asymmetric,
+                        per_channel=per_channel, filter_scale=None if per_channel else c_float(w.quant.scale),
                         act_min=act_min, act_max=act_max),
         )
