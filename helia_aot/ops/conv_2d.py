@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cmsis_nn_sizes as sizes
+from ..codegen import c_float
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from ..codegen import c_float
 from .common import (bias, check_output_shape, f16, f16_fused_activation, float16_variant, fused_activation, geometry,
                      hybrid_activation, hybrid_variant, int8_act, int16_act, nhwc, offset_weight_sums,
                      requantization_kind, weights, windowed_output_shape)
+
 
 def _hybrid_per_channel(w) -> bool:
     """LiteRT takes its per-channel hybrid kernel only when the weight scales differ."""

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cmsis_nn_sizes as sizes
+from ..codegen import c_float
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from ..codegen import c_float
 from .common import (bias, f16, f16_fused_activation, float16_variant, fused_activation, hybrid_activation,
                      hybrid_variant, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind, weights)
 
