@@ -48,7 +48,10 @@ def portable_has_float16() -> bool:
 def float16_library(session: harness.E2ESession) -> harness.KernelLibrary:
     """The portable kernels when they have the _f16 entries, else ns-cmsis-nn's float build."""
     if portable_has_float16():
-        return session.portable_host_library()
+        return session._once(("lib", "portable-host-float"), lambda: harness.build_library(
+            "portable_host_float", harness.portable_sources(), harness.PORTABLE_DIR / "src",
+            harness.PORTABLE_DIR / "include", session.root / "lib", cc=harness.HOST_CC, ar=harness.HOST_AR,
+            cflags=harness.HOST_CFLAGS + FLOAT_SWITCHES))
     root = harness.ns_cmsis_nn_dir()
     if root is None:
         pytest.skip(harness.NS_CMSIS_NN_SKIP_REASON + "; the portable kernels have no _f16 entries yet")
