@@ -8,7 +8,7 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import dtype_range, fused_activation, int8_act, int16_act, require_same_quant
+from .common import dtype_range, f16, float16_variant, fused_activation, int8_act, int16_act, require_same_quant
 
 _RULES = ("all tensors share scale and zero point", "no fused activation")
 
@@ -23,6 +23,10 @@ class Concatenation(OpLowering):
         Variant("int16", inputs=(int16_act("inputs", repeated=True),), outputs=(int16_act("output"),),
                 entries=("arm_concatenation_s16",), template="concatenation_s16.c.j2", lower="lower_int16",
                 notes=_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16("inputs", repeated=True),), outputs=(f16("output"),),
+                        entries=("arm_concatenation_f16_x",), template="concatenation_f16.c.j2",
+                        notes=("no fused activation",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -42,7 +46,10 @@ class Concatenation(OpLowering):
             total += x.shape[axis]
         if total != y.shape[axis]:
             raise ctx.error(f"inputs add up to {total} on axis {axis}, the output has {y.shape[axis]}", y)
-        if fused_activation(ctx, y) != dtype_range(y.dtype):
+        if ctx.variant.name == "float16":
+            if ctx.options("fused_activation_function", "NONE") != "NONE":
+                raise ctx.error("a fused activation on CONCATENATION is not supported", y)
+        elif fused_activation(ctx, y) != dtype_range(y.dtype):
             raise ctx.error("a fused activation on CONCATENATION is not supported", y)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
@@ -71,3 +78,21 @@ class Concatenation(OpLowering):
         return Lowered(entry="arm_concatenation_s16",
                        params=dict(inputs=[x.index for x in inputs], concat_dims=[int(x.shape[axis]) for x in inputs],
                                    axis=axis, output=y.index, output_shape=[int(d) for d in y.shape]))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_concatenation_f16_x on the (rows x inner) view, as the int8 path (its sizes are 32-bit)."""
+        y = ctx.out(0)
+        axis = int(ctx.options("axis", 0)) % len(y.shape)
+        rows = 1
+        for d in y.shape[:axis]:
+            rows *= int(d)
+        parts, offset = [], 0
+        for k in range(len(ctx.op.inputs)):
+            x = ctx.inp(k)
+            inner = x.num_elements // max(rows, 1)
+            parts.append(dict(input=x.index, inner=inner, offset=offset))
+            offset += inner
+        return Lowered(entry="arm_concatenation_f16_x",
+                       params=dict(parts=parts, rows=rows, output_inner=y.num_elements // max(rows, 1), output=y.index))

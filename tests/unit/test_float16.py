@@ -408,3 +408,26 @@ def test_float16_sizers_match_ns_cmsis_nn_plain_c(tmp_path):
                sizes.depthwise_wrapper_f16("plain", cout // cin, g, (1, h, w, cin), (1, kh, kw, cout),
                                            (1, oh, ow, cout))]
         assert got == want, case
+
+
+def test_concatenation_float16(tmp_path):
+    b = ModelBuilder()
+    x1 = b.input("x1", (2, 3, 4), "float16")
+    x2 = b.input("x2", (2, 1, 4), "float16")
+    y = b.tensor("y", (2, 4, 4), "float16")
+    b.op("CONCATENATION", [x1, x2], [y], {"axis": -2})
+    b.output(y)
+    _, model_c, common_h = convert(b.build(), tmp_path)
+    body = function_body(model_c, 0)
+    # Two rows (the batch); 12 and 4 elements per row into rows of 16.
+    assert re.search(r"arm_concatenation_f16_x\(\(float16_t \*\)\(arena \+ \d+\), 12, 2, 1, 1, "
+                     r"\(float16_t \*\)\(arena \+ \d+\),\n        16, 0\);", body)
+    assert ", 4, 2, 1, 1, " in body and "16, 12);" in body
+    assert "ARM_NN_ENABLE_F16" in common_h
+    b2 = ModelBuilder()
+    x = b2.input("x", (1, 4), "float16")
+    z = b2.tensor("z", (1, 8), "float16")
+    b2.op("CONCATENATION", [x, x], [z], {"axis": 1, "fused_activation_function": "RELU"})
+    b2.output(z)
+    with pytest.raises(UnsupportedModelError, match="fused activation on CONCATENATION"):
+        helia_aot.convert(b2.build(), tmp_path / "relu")
