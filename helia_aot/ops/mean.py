@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
+from .common import const_ints, constant_ints, f16, float16_variant, int8_act, int16_act, nhwc
 
 
 def _axes(ctx: OpContext) -> list[int]:
@@ -22,6 +22,9 @@ class Mean(OpLowering):
                 entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank <= 4",)),
         Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
                 entries=("arm_mean_s16",), template="mean.c.j2", notes=("rank <= 4",)),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), const_ints("axis")), outputs=(f16("output"),), template="mean_f16.c.j2",
+                        notes=("rank <= 4", "inline C: float32 sums in row-major order, one rounding to float16")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -53,3 +56,19 @@ class Mean(OpLowering):
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, axis_dims=axis_dims,
                                    output_dims=out_dims, input_offset=-x.quant.zero_point,
                                    out_offset=y.quant.zero_point, mult=mult, shift=shift))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        pad = 4 - len(x.shape)
+        axes = _axes(ctx)
+        in_dims = nhwc(x.shape)
+        reduce = tuple(in_dims[d] if (d - pad) in axes else 1 for d in range(4))
+        count = 1
+        for r in reduce:
+            count *= r
+        return Lowered(entry=None, fixed={"implementation": "inline", "accumulator": "float32"},
+                       params=dict(input=x.index, output=y.index, input_dims=in_dims, reduce=reduce, count=count,
+                                   output_dims=tuple(1 if reduce[d] > 1 or (d - pad) in axes else in_dims[d]
+                                                     for d in range(4))))

@@ -431,3 +431,18 @@ def test_concatenation_float16(tmp_path):
     b2.output(z)
     with pytest.raises(UnsupportedModelError, match="fused activation on CONCATENATION"):
         helia_aot.convert(b2.build(), tmp_path / "relu")
+
+
+def test_mean_float16(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", (2, 3, 4, 5), "float16")
+    y = b.tensor("y", (2, 5), "float16")
+    b.op("MEAN", [x, b.const("axis", np.array([2, -3], np.int32))], [y], {"keep_dims": False})
+    b.output(y)
+    result, model_c, common_h = convert(b.build(), tmp_path)
+    body = function_body(model_c, 0)
+    assert "for (n = 0; n < 2; n++)" in body and "for (c = 0; c < 5; c++)" in body
+    assert "for (rh = 0; rh < 3; rh++)" in body and "for (rw = 0; rw < 4; rw++)" in body
+    assert "for (rn = 0; rn < 1; rn++)" in body and "for (rc = 0; rc < 1; rc++)" in body
+    assert "*out++ = (float16_t)(sum / 12.0f);" in body
+    assert result.plan["operators"][0]["kernel"]["entry"] is None and "ARM_NN_ENABLE_F16" in common_h
