@@ -25,8 +25,7 @@ class Concatenation(OpLowering):
                 notes=_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16("inputs", repeated=True),), outputs=(f16("output"),),
-                        entries=("arm_concatenation_f16_x",), template="concatenation_f16.c.j2",
-                        notes=("no fused activation",)),
+                        template="concatenation_f16.c.j2", notes=("no fused activation", "inline C: row copies")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -82,7 +81,7 @@ class Concatenation(OpLowering):
     # -- float16 (native FP16) --
 
     def lower_float16(self, ctx: OpContext) -> Lowered:
-        """arm_concatenation_f16_x on the (rows x inner) view, as the int8 path (its sizes are 32-bit)."""
+        """Row copies on the (rows x inner) view of the int8 path, in inline C."""
         y = ctx.out(0)
         axis = int(ctx.options("axis", 0)) % len(y.shape)
         rows = 1
@@ -94,5 +93,5 @@ class Concatenation(OpLowering):
             inner = x.num_elements // max(rows, 1)
             parts.append(dict(input=x.index, inner=inner, offset=offset))
             offset += inner
-        return Lowered(entry="arm_concatenation_f16_x",
+        return Lowered(entry=None, fixed={"implementation": "inline copy"},
                        params=dict(parts=parts, rows=rows, output_inner=y.num_elements // max(rows, 1), output=y.index))

@@ -420,9 +420,10 @@ def test_concatenation_float16(tmp_path):
     _, model_c, common_h = convert(b.build(), tmp_path)
     body = function_body(model_c, 0)
     # Two rows (the batch); 12 and 4 elements per row into rows of 16.
-    assert re.search(r"arm_concatenation_f16_x\(\(float16_t \*\)\(arena \+ \d+\), 12, 2, 1, 1, "
-                     r"\(float16_t \*\)\(arena \+ \d+\),\n        16, 0\);", body)
-    assert ", 4, 2, 1, 1, " in body and "16, 12);" in body
+    assert "for (row = 0; row < 2; row++)" in body
+    assert re.search(r"memcpy\(out \+ row \* 16 \+ 0, \(float16_t \*\)\(arena \+ \d+\) \+ row \* 12,\n"
+                     r" +12 \* sizeof\(float16_t\)\);", body)
+    assert re.search(r"memcpy\(out \+ row \* 16 \+ 12, \(float16_t \*\)\(arena \+ \d+\) \+ row \* 4,", body)
     assert "ARM_NN_ENABLE_F16" in common_h
     b2 = ModelBuilder()
     x = b2.input("x", (1, 4), "float16")
