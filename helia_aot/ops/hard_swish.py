@@ -10,7 +10,7 @@ import numpy as np
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, unary_validate
-from .float_common import activation_lowered, activation_variant
+from .float_common import activation_f16_lowering, activation_f16_variant, activation_lowered, activation_variant
 
 
 def downscale_to_int16(multiplier: int) -> int:
@@ -27,6 +27,8 @@ class HardSwish(OpLowering):
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
                 template="hard_swish.c.j2", notes=("input and output shapes equal",)),
         activation_variant(("x * clamp(x / 6 + 1/2, 0, 1): rounds a few ulp from x * relu6(x + 3) / 6",)),
+        # -- float16 (native FP16) --
+        activation_f16_variant("x * relu6(x + 3) / 6 in float16"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -49,3 +51,8 @@ class HardSwish(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         return activation_lowered(ctx, "HARDSWISH")
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)
