@@ -8,8 +8,8 @@ first, and the case's weights and bias are float16 values in both models. What i
 arithmetic: rounded products and partial sums, the order the kernel adds in, and the float16 output;
 each case states its tolerance and why.
 
-The kernels are the portable ones once they provide the _f16 entries; until then ns-cmsis-nn's
-plain-C build with its float sources (ARM_NN_ENABLE_F16 and ARM_NN_ENABLE_F32), when configured."""
+The kernels are the portable ones, built like every harness library with the float switches
+(harness.LIBRARY_DEFINES); test_ns_cmsis_nn_parity.py checks them bit for bit against ns-cmsis-nn."""
 
 from __future__ import annotations
 
@@ -28,37 +28,8 @@ from tests.modelgen.cases import (Case, all_case_paths, build_case_model, build_
 from tests.modelgen.litert import make_interpreter, random_inputs
 
 FLOAT16_CASES = [p for p in all_case_paths() if is_float16_case(load_case(p))]
-# ns-cmsis-nn declares and builds its float kernels only with these switches; the library and every
-# module compiled against it get them (a module calling float16 entries #errors without them).
-FLOAT_SWITCHES = ["-DARM_NN_ENABLE_F16=1", "-DARM_NN_ENABLE_F32=1"]
-# The legacy FP16 fully connected entry includes the Arm-only <arm_fp16.h>; nothing calls it.
-ARM_ONLY_SOURCES = ("arm_fully_connected_fp16.c",)
 _NUMPY = {schema.TensorType.FLOAT16: np.float16, schema.TensorType.FLOAT32: np.float32,
           schema.TensorType.INT8: np.int8, schema.TensorType.INT16: np.int16, schema.TensorType.INT32: np.int32}
-
-
-def ns_cmsis_nn_float_sources(root: pathlib.Path) -> list[pathlib.Path]:
-    return sorted(p for p in (root / "Source").rglob("*.c") if p.name not in ARM_ONLY_SOURCES)
-
-
-def portable_has_float16() -> bool:
-    return any((harness.PORTABLE_DIR / "src").rglob("*_f16.c"))
-
-
-def float16_library(session: harness.E2ESession) -> harness.KernelLibrary:
-    """The portable kernels when they have the _f16 entries, else ns-cmsis-nn's float build."""
-    if portable_has_float16():
-        return session._once(("lib", "portable-host-float"), lambda: harness.build_library(
-            "portable_host_float", harness.portable_sources(), harness.PORTABLE_DIR / "src",
-            harness.PORTABLE_DIR / "include", session.root / "lib", cc=harness.HOST_CC, ar=harness.HOST_AR,
-            cflags=harness.HOST_CFLAGS + FLOAT_SWITCHES))
-    root = harness.ns_cmsis_nn_dir()
-    if root is None:
-        pytest.skip(harness.NS_CMSIS_NN_SKIP_REASON + "; the portable kernels have no _f16 entries yet")
-    return session._once(("lib", "ns-host-float"), lambda: harness.build_library(
-        "ns_cmsis_nn_host_float", ns_cmsis_nn_float_sources(root), root / "Source", root / "Include",
-        session.root / "lib", cc=harness.HOST_CC, ar=harness.HOST_AR,
-        cflags=harness.NS_CMSIS_NN_HOST_CFLAGS + FLOAT_SWITCHES))
 
 
 def _io_infos(model_bytes: bytes, outputs: bool) -> list[harness.TensorInfo]:
@@ -117,20 +88,6 @@ class Float16Model:
         return results
 
 
-def host_outputs(session: harness.E2ESession, model, library: harness.KernelLibrary) -> list[list[np.ndarray]]:
-    """session.host_outputs, with the module compiled under the float switches."""
-    def make():
-        exe = session.root / "bin" / library.name / model.name
-        exe.parent.mkdir(parents=True, exist_ok=True)
-        module_dir = session.module_dir(model, "host")
-        harness.run_command([harness.HOST_CC, *harness.HOST_CFLAGS, *FLOAT_SWITCHES, "-I", str(module_dir / "include"),
-                             "-I", str(library.include_dir), *harness.module_sources(module_dir),
-                             str(harness.C_DIR / "host_harness.c"), str(library.archive), "-lm", "-o", str(exe)],
-                            f"build {exe.name} against {library.name}", timeout=harness.COMPILE_TIMEOUT_S)
-        return harness.run_host_executable(exe, model)
-    return session._once(("float16-host-run", model.name, library.name), make)
-
-
 def float16_case(session: harness.E2ESession, path: pathlib.Path) -> Float16Model:
     def make():
         case = load_case(path)
@@ -145,10 +102,6 @@ def max_abs_diffs(got: list[list[np.ndarray]], want: list[list[np.ndarray]]) -> 
                 for g, w in zip(got, want)) for o in range(len(want[0]))]
 
 
-def output_ranges(want: list[list[np.ndarray]]) -> list[float]:
-    return [float(max(np.max(w[o]) for w in want) - min(np.min(w[o]) for w in want)) for o in range(len(want[0]))]
-
-
 def test_every_float16_variant_has_a_case():
     from helia_aot import ops
     gated = {op_type for op_type, variant in ops.catalog() if variant.requires_fp16}
@@ -159,12 +112,12 @@ def test_every_float16_variant_has_a_case():
 @pytest.mark.parametrize("path", FLOAT16_CASES, ids=[p.stem for p in FLOAT16_CASES])
 def test_float16_case_matches_litert_fp32(e2e, path, record_property):
     model = float16_case(e2e, path)
-    library = float16_library(e2e)
-    outputs = host_outputs(e2e, model, library)
+    library = e2e.portable_host_library()
+    outputs = e2e.host_outputs(model, library)
     for got, info in zip(outputs[0], model.output_infos):
         assert got.dtype == info.dtype == np.float16
     diffs = max_abs_diffs(outputs, model.reference)
-    ranges = output_ranges(model.reference)
+    ranges = harness.output_ranges(model.reference)
     print(f"\n{model.name}: max |diff| per output vs LiteRT FP32 over {len(model.samples)} inputs: {diffs} "
           f"(output range {ranges}, tolerance {model.tolerance:g}, kernels {library.name})")
     record_property("max_abs_diff", diffs)
@@ -215,8 +168,8 @@ def test_mlperf_float_model_rewritten_to_fp16(e2e, name, record_property):
     data = path.read_bytes()
     model = e2e._once(("float16-model", name), lambda: Float16Model(
         f"{name}_fp16", to_float16(data), data, harness.MLPERF_SEED, FP16_MODEL_RELATIVE_BOUND))
-    outputs = host_outputs(e2e, model, float16_library(e2e))
-    diffs, ranges = max_abs_diffs(outputs, model.reference), output_ranges(model.reference)
+    outputs = e2e.host_outputs(model, e2e.portable_host_library())
+    diffs, ranges = max_abs_diffs(outputs, model.reference), harness.output_ranges(model.reference)
     mismatched = harness.argmax_agreement(outputs, model.reference) if FP16_MODELS[name] else []
     print(f"\n{model.name}: max |diff| {diffs} vs LiteRT FP32 (output range {ranges}); arg-max differs on "
           f"{len(mismatched)} of {len(model.samples)}")

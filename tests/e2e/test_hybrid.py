@@ -23,14 +23,10 @@ RELATIVE_BOUND = 1e-4  # of the output's range over the samples
 KWS_FLOAT = "kws_ref_model_float32"
 
 
-def output_ranges(want: list[list[np.ndarray]]) -> list[float]:
-    return [float(np.ptp(np.stack([s[o] for s in want]).astype(np.float64))) for o in range(len(want[0]))]
-
-
 def check(e2e, model: harness.ModelUnderTest, suite: str) -> None:
     outputs = e2e.host_outputs(model, e2e.portable_host_library())
     diffs = harness.per_output_max_diff(outputs, model.reference)
-    ranges = output_ranges(model.reference)
+    ranges = harness.output_ranges(model.reference)
     relative = [d / r if r else d for d, r in zip(diffs, ranges)]
     print(f"\n{model.name}: max |diff| {diffs} vs LiteRT over {len(model.samples)} inputs; output range {ranges}; "
           f"relative {relative}")
