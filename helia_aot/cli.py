@@ -102,6 +102,10 @@ def _cmd_operators() -> int:
                 print(f"    {direction:3} {operand.role:16} {'|'.join(operand.dtypes)}"
                       + (f"  ({rules})" if rules else ""))
         print(f"    calls {', '.join(variant.entries) or 'inline C' if variant.template else 'nothing (alias)'}")
+        if variant.requires_fp16:
+            print("    needs native FP16: a target with the fp16 capability (MVE-FP), or host")
+        if variant.switches:
+            print(f"    needs ns-cmsis-nn built with {', '.join(variant.switches)}")
         for note in variant.notes:
             print(f"    rule  {note}")
     return 0

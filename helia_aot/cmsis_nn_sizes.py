@@ -210,12 +210,15 @@ def avgpool_s16(build: str, output_x: int, ch_src: int) -> int:
     return ch_src * 4 if build == "dsp" else 0
 
 
-# ---- float32 (arm_get_buffer_size_f32.c) ---------------------------------------------------------
+# ---- float32 and float16 (arm_get_buffer_size_f32.c, arm_get_buffer_size_f16.c) ---------------------
 # The float convolutions pack output positions' input patches into ctx->buf, this many rows at a
 # time, and fall back to unbuffered loops when it is missing; the sizes below are what they ask for.
-F32_CONV_TILE_ROWS = 8
-F32_DW_TILE_ROWS = 4
+# The f16 sizers are the f32 ones with 2-byte elements (and 8-lane vectors where MVE pads channels).
+F32_CONV_TILE_ROWS = 8  # also the f16 patch tile
+F32_DW_TILE_ROWS = 4  # also the f16 fast depthwise tile
 _F32 = 4  # sizeof(float32_t)
+_F16 = 2  # sizeof(float16_t)
+_MVE_BYTES = 16  # one Helium vector
 
 
 def _convolve_f32_is_1x1(g: ConvGeometry, filter_dims) -> bool:
@@ -230,17 +233,40 @@ def _convolve_f32_is_1_x_n(g: ConvGeometry, input_dims, filter_dims, output_dims
             and not direct)
 
 
-def convolve_wrapper_f32(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
-    """arm_convolve_wrapper_f32_get_buffer_size (the same on every build)."""
+def _convolve_wrapper_float(g: ConvGeometry, input_dims, filter_dims, output_dims, elem: int) -> int:
     if input_dims[3] <= 0 or filter_dims[1] <= 0 or filter_dims[2] <= 0 or output_dims[3] <= 0:
         return 0
     if _convolve_f32_is_1x1(g, filter_dims):
         if g.stride_h == 1 and g.stride_w == 1 and output_dims[1:3] == input_dims[1:3]:
             return 0
-        return F32_CONV_TILE_ROWS * input_dims[3] * _F32
+        return F32_CONV_TILE_ROWS * input_dims[3] * elem
     if _convolve_f32_is_1_x_n(g, input_dims, filter_dims, output_dims):
-        return filter_dims[2] * input_dims[3] * _F32 if input_dims[3] == filter_dims[3] else 0
-    return F32_CONV_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * _F32
+        return filter_dims[2] * input_dims[3] * elem if input_dims[3] == filter_dims[3] else 0
+    return F32_CONV_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * elem
+
+
+def _depthwise_wrapper_float(build: str, g: ConvGeometry, ch_mult: int, input_dims, filter_dims, output_dims,
+                             compiler: str, elem: int) -> int:
+    if build == "mve" and input_dims[3] == 1 and output_dims[3] >= _DW_ONE_IN_CH_THRESHOLD[compiler]:
+        lanes = _MVE_BYTES // elem
+        conv_filter = (output_dims[3], filter_dims[1], filter_dims[2], input_dims[3])
+        conv = _convolve_wrapper_float(g, input_dims, conv_filter, output_dims, elem)
+        return (output_dims[3] + lanes - 1) // lanes * lanes * filter_dims[1] * filter_dims[2] * elem + conv
+    if ch_mult != 1 or g.dilation_w != 1 or g.dilation_h != 1:
+        return 0
+    if input_dims[3] <= 0 or filter_dims[1] <= 0 or filter_dims[2] <= 0:
+        return 0
+    return F32_DW_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * elem
+
+
+def convolve_wrapper_f32(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    """arm_convolve_wrapper_f32_get_buffer_size (the same on every build)."""
+    return _convolve_wrapper_float(g, input_dims, filter_dims, output_dims, _F32)
+
+
+def convolve_wrapper_f16(build: str, g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    """arm_convolve_wrapper_f16_get_buffer_size (the same on every build)."""
+    return _convolve_wrapper_float(g, input_dims, filter_dims, output_dims, _F16)
 
 
 def depthwise_wrapper_f32(build: str, g: ConvGeometry, ch_mult: int, input_dims, filter_dims, output_dims,
@@ -248,12 +274,10 @@ def depthwise_wrapper_f32(build: str, g: ConvGeometry, ch_mult: int, input_dims,
     """arm_depthwise_conv_wrapper_f32_get_buffer_size. On MVE a one-input-channel layer runs as a
     convolution (its filter re-laid out in ctx->buf); elsewhere only the channel-multiplier-1,
     undilated fast path packs patches."""
-    if build == "mve" and input_dims[3] == 1 and output_dims[3] >= _DW_ONE_IN_CH_THRESHOLD[compiler]:
-        conv_filter = (output_dims[3], filter_dims[1], filter_dims[2], input_dims[3])
-        conv = convolve_wrapper_f32(build, g, input_dims, conv_filter, output_dims)
-        return (output_dims[3] + 3) // 4 * 4 * filter_dims[1] * filter_dims[2] * _F32 + conv
-    if ch_mult != 1 or g.dilation_w != 1 or g.dilation_h != 1:
-        return 0
-    if input_dims[3] <= 0 or filter_dims[1] <= 0 or filter_dims[2] <= 0:
-        return 0
-    return F32_DW_TILE_ROWS * filter_dims[1] * filter_dims[2] * input_dims[3] * _F32
+    return _depthwise_wrapper_float(build, g, ch_mult, input_dims, filter_dims, output_dims, compiler, _F32)
+
+
+def depthwise_wrapper_f16(build: str, g: ConvGeometry, ch_mult: int, input_dims, filter_dims, output_dims,
+                          compiler: str = "gcc") -> int:
+    """arm_depthwise_conv_wrapper_f16_get_buffer_size, as the f32 one (MVE-FP for the convolution route)."""
+    return _depthwise_wrapper_float(build, g, ch_mult, input_dims, filter_dims, output_dims, compiler, _F16)

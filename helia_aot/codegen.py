@@ -59,12 +59,14 @@ def c_comment_text(text) -> str:
 _ENV.filters["c_comment"] = c_comment_text
 
 CONSTANT_ALIGNMENT = 16
-_PER_LINE = {"int8_t": 24, "uint8_t": 24, "uint32_t": 8, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6}
+_PER_LINE = {"int8_t": 24, "uint8_t": 24, "uint32_t": 8, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6,
+             "float16_t": 6}
 
 
 def _c_literal_list(values: np.ndarray, ctype: str) -> list[str]:
     flat = np.asarray(values).reshape(-1)
-    if ctype == "float":
+    if ctype in ("float", "float16_t"):
+        # A float16 value is exactly a float32 one, so its float literal converts back exactly.
         items = [_c_float(float(v)) for v in flat.tolist()]
     else:
         items = [str(int(v)) for v in flat.tolist()]

@@ -24,7 +24,8 @@ from .version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_requi
 _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
 _LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf)\s*\(")
-_CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
+_CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
+                "float16_t": 2}
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,9 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
         reads: list[int] = []
         uses_arena = [False]
 
-        def tensor_expr(t, _reads=reads, _flag=uses_arena):
+        def tensor_expr(t, as_ctype=None, _reads=reads, _flag=uses_arena):
+            """A pointer to tensor t; as_ctype views arena bytes as another element type (a float16
+            storage conversion reads the bits as uint16_t, needing no half type)."""
             if t is None or t < 0:
                 return "NULL"
             tensor = graph.tensors[t]
@@ -86,7 +89,7 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
                     _reads.append(t)
                 return tensor_symbol(prefix, t)
             _flag[0] = True
-            return f"({codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
+            return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
 
         body = None
         notes = []
@@ -140,6 +143,12 @@ def constant_table(graph: Graph, steps: list[Step], code: list[OperatorCode], pr
     return ConstantTable(tuple(constants), operator_bytes)
 
 
+def variant_switches(steps: list[Step]) -> list[str]:
+    """The switches variants declare beyond the float entries they call: inline C naming float16_t
+    needs ARM_NN_ENABLE_F16 for the type. An alias emits no code (a float16 RESHAPE needs nothing)."""
+    return sorted({sw for s in steps if not s.lowering.alias for sw in s.variant.switches})
+
+
 def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
                  table: ConstantTable, options: ConversionOptions, sha256: str) -> dict[str, str]:
     """Relative path -> text of every header and source of the module."""
@@ -156,7 +165,8 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         arena_bytes=layout.arena.arena_bytes, arena_alignment=layout.arena.alignment, arena_mode=options.arena,
         inputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.inputs],
         outputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.outputs],
-        switches=kernel_library.library_switches(symbol for c in code for symbol in c.calls),
+        switches=sorted(set(kernel_library.library_switches(symbol for c in code for symbol in c.calls))
+                        | set(variant_switches(steps))),
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
     )
     return {

@@ -28,6 +28,8 @@ C_TYPES = {
     "int32": "int32_t",
     "int64": "int64_t",
     "float32": "float",
+    # ns-cmsis-nn's half type (arm_nn_math_types_flt.h, declared with ARM_NN_ENABLE_F16).
+    "float16": "float16_t",
     "bool": "uint8_t",
 }
 

@@ -19,7 +19,7 @@ from .options import ConversionOptions
 from .plan import Knob, KnobSource
 from .quant import MultiplierRangeError
 
-_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8")
+_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16")
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
         if tensor.dtype not in _IO_DTYPES:
             raise UnsupportedModelError(f"model input/output '{tensor.name}' has dtype {tensor.dtype} "
                                         f"(supported: {', '.join(_IO_DTYPES)})",
-                                        "Export the model with int8, int16 or float32 inputs and outputs")
+                                        "Export the model with int8, int16, float16 or float32 inputs and outputs")
         if any(d <= 0 for d in tensor.shape):
             raise UnsupportedModelError(f"model input/output '{tensor.name}' has a dynamic or empty shape "
                                         f"{list(tensor.shape)}", "Export the model with fixed shapes (batch 1)")
@@ -168,6 +168,7 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
         module = ops.get(op.op_type)
         ctx = _context(graph, op, op_id, options)
         ctx = ctx.with_variant(module.select(ctx))
+        module.check_target(ctx)
         module.check_operands(ctx)
         try:
             module.validate(ctx)

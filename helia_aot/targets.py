@@ -11,6 +11,8 @@ from .config import MAX_ARENA_ALIGNMENT, read_yaml, rename_hint
 from .errors import InvalidConfigError, UnknownTargetError
 
 KNOWN_CAPABILITIES = ("dsp", "mve", "fpu", "fp16")
+# The cpu of the host target: a build for the machine running it, not a Cortex-M core.
+HOST_CPU = "generic"
 KIB = 1024
 MIB = 1024 * 1024
 
@@ -49,7 +51,13 @@ class Target:
 
     @property
     def supports_fp16(self) -> bool:
-        return self.has("fp16")
+        """Whether native half-precision operators may run here (the FP16 gate of every operator).
+
+        A Cortex-M core needs MVE-FP, declared by the fp16 capability: without it ns-cmsis-nn's _f16
+        kernels do not build or fall back to code the core cannot run well. The generic host is no
+        Cortex-M core: its C compiler supplies the half type (_Float16) and the module runs on the
+        plain-C or portable kernels, which is how FP16 modules are tested on x86."""
+        return self.has("fp16") or self.cpu == HOST_CPU
 
     def memory(self, name: str) -> Memory | None:
         for m in self.memories:
@@ -115,7 +123,7 @@ _register(Target(
 # Any machine, portable C: the plain-C kernels of ns-cmsis-nn or our portable library.
 _register(Target(
     name="host",
-    cpu="generic",
+    cpu=HOST_CPU,
     capabilities=(),
     memories=(Memory("RAM", 1 << 30), Memory("ROM", 1 << 30, writable=False)),
     scratch_memory="RAM",
@@ -196,6 +204,10 @@ def target_from_dict(spec: dict, where: str) -> Target:
     if "mve" in caps and "dsp" not in caps:
         raise InvalidConfigError(f"{where}.capabilities has mve without dsp (every Helium core has the DSP "
                                  "extension)", "Add dsp")
+    if "fp16" in caps and "mve" not in caps:
+        # fp16 names MVE-FP, the floating-point half of Helium; a core without MVE cannot have it.
+        raise InvalidConfigError(f"{where}.capabilities has fp16 without mve (fp16 is Helium's half-precision "
+                                 "vector floating point, MVE-FP)", "Add mve and dsp, or remove fp16")
     mems_spec = spec.get("memories")
     if mems_spec is None:
         memories = base.memories if base else ()

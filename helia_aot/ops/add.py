@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, int8_act, int16_act
-from .float_common import binary_lowered, fp32
+from .float_common import binary_lowered, f16, float16_variant, fp32
 
 _INT16_RULES = BINARY_RULES + (
     "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser, "
@@ -26,6 +26,10 @@ class Add(OpLowering):
         Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
                 entries=("arm_elementwise_add_f32",), template="binary_f32.c.j2", lower="lower_float32",
                 notes=BINARY_RULES + ("broadcasting: inline C",)),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16("input 0"), f16("input 1")), outputs=(f16("output"),),
+                        entries=("arm_elementwise_add_f16",), template="elementwise_f16.c.j2",
+                        notes=BINARY_RULES + ("equal shapes call the entry; broadcasting is inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -47,4 +51,10 @@ class Add(OpLowering):
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_elementwise_add_f32 for equal shapes (exact: one + and the clamp per element); broadcasting is
         inline C."""
+        return binary_lowered(ctx, "+")
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_elementwise_add_f16 for equal shapes; broadcasting is inline C (float16 operation and clamp)."""
         return binary_lowered(ctx, "+")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import cmsis_nn_sizes as sizes
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import FLOAT_POOL_RULES, POOL_RULES, int8_act, int16_act, pool_params, pool_validate
-from .float_common import fp32
+from .float_common import f16, float16_variant, fp32
 
 
 @register
@@ -20,10 +20,15 @@ class AveragePool2D(OpLowering):
                 template="pool_2d.c.j2", notes=POOL_RULES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_avg_pool_f32",),
                 template="pool_2d_f32.c.j2", notes=FLOAT_POOL_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_avg_pool_f16",),
+                        template="pool_2d_f16.c.j2",
+                        notes=FLOAT_POOL_RULES + ("divides by the window's in-bounds count",)),
     )
-    # The float pool reads no ctx->buf.
+    # The float pools read no ctx->buf.
     _sizer = {"arm_avgpool_s8": sizes.avgpool_s8, "arm_avgpool_s16": sizes.avgpool_s16,
-              "arm_avg_pool_f32": lambda build, output_x, channels: 0}
+              "arm_avg_pool_f32": lambda build, output_x, channels: 0,
+              "arm_avg_pool_f16": lambda build, output_x, channels: 0}
 
     def validate(self, ctx: OpContext) -> None:
         pool_validate(ctx)
@@ -38,3 +43,9 @@ class AveragePool2D(OpLowering):
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_avg_pool_f16: the mean over the window's in-bounds elements, as LiteRT; no scratch."""
+        return self.lower(ctx)

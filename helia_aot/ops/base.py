@@ -97,6 +97,13 @@ class Variant:
     template: str | None = None  # under ops/templates; None for aliases
     lower: str = "lower"  # the operator module's method that lowers this variant
     notes: tuple[str, ...] = ()  # further rules validate() enforces, in words (catalog)
+    # Native half-precision compute (the _f16 kernels or float16 arithmetic): only on targets that
+    # support FP16 (Target.supports_fp16), checked for every variant by OpLowering.check_target.
+    # Storage conversions and byte moves of float16 data leave it False and run everywhere.
+    requires_fp16: bool = False
+    # ns-cmsis-nn build switches the emitted code needs (e.g. ARM_NN_ENABLE_F16: the _f16 entries and
+    # the float16_t type exist only then); the module's <prefix>_common.h declares them.
+    switches: tuple[str, ...] = ()
 
     def operand_for_input(self, k: int) -> Operand | None:
         if k < len(self.inputs):
@@ -225,6 +232,18 @@ class OpLowering:
                 f"(variants: {listed})",
                 "Quantize the model to a supported precision (see `helia-aot operators`)")
         return found[0]
+
+    def check_target(self, ctx: OpContext) -> None:
+        """The FP16 platform gate, one rule for every operator: a variant that computes in half
+        precision needs a target that supports FP16 (the catalog shows which variants do)."""
+        target = ctx.target
+        if ctx.variant.requires_fp16 and not target.supports_fp16:
+            raise UnsupportedModelError(
+                f"{ctx.where()}: native float16 ({ctx.variant.name}) needs a core with half-precision vector "
+                f"floating point (Armv8.1-M MVE-FP, capability fp16); target '{target.name}' is a {target.cpu} "
+                f"(capabilities: {', '.join(target.capabilities) or 'none'})",
+                "Convert for an FP16 target such as corstone300 or apollo510_evb, or export this layer in "
+                "float32 or int8")
 
     def check_operands(self, ctx: OpContext) -> None:
         """The operand rules the selected variant declares."""

@@ -9,6 +9,8 @@ from ..cmsis_nn_sizes import ConvGeometry
 from ..ir import Tensor
 from ..quant import activation_range, f32, quantize_multiplier
 from .base import ANY, INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant
+from .float_common import activation_f16_lowering, activation_f16_variant, activation_lowered, activation_variant, \
+    float_activation
 
 
 # Operand declarations the variants share. int16 activations are symmetric in LiteRT (zero point 0).
@@ -45,7 +47,11 @@ def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str) -> None:
                         f"{b.quant.zero_point})", b)
 
 
-def fused_activation(ctx: OpContext, out: Tensor) -> tuple[int, int]:
+def fused_activation(ctx: OpContext, out: Tensor) -> tuple:
+    """The fused activation's clamp range: integer codes for a quantized output; for a float16 or float32
+    one LiteRT's float range as C expressions of its type (float_common.float_activation)."""
+    if is_float(out):
+        return float_activation(ctx, out)
     act = ctx.options("fused_activation_function", "NONE")
     if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
         raise ctx.error(f"fused activation {act} is not supported (supported: NONE, RELU, RELU6, RELU_N1_TO_1)")
@@ -118,22 +124,13 @@ def is_float(t: Tensor) -> bool:
     return t.dtype in FLOAT_DTYPES
 
 
-def output_activation(ctx: OpContext, out: Tensor) -> tuple:
-    """The fused activation's clamp range: integer codes for quantized outputs, C float literals for
-    float ones."""
-    if is_float(out):
-        from .float_common import float_activation
-        return float_activation(ctx)
-    return fused_activation(ctx, out)
-
-
 def pool_validate(ctx: OpContext) -> None:
     x, y = ctx.inp(0), ctx.out(0)
     if len(x.shape) != 4:
         raise ctx.error(f"input must be 4-D NHWC, got {list(x.shape)}", x)
     if not is_float(x):
         require_same_quant(ctx, x, y, f"{ctx.variant.name} pooling")
-    output_activation(ctx, y)
+    fused_activation(ctx, y)
     pad = ctx.options("padding", "VALID")
     oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
     ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))
@@ -150,7 +147,7 @@ def pool_params(ctx: OpContext) -> dict:
     fh, fw = int(ctx.options("filter_height", 1)), int(ctx.options("filter_width", 1))
     sh, sw = int(ctx.options("stride_h", 1)), int(ctx.options("stride_w", 1))
     pad = ctx.options("padding", "VALID")
-    act_min, act_max = output_activation(ctx, y)
+    act_min, act_max = fused_activation(ctx, y)
     return dict(
         input=x.index, output=y.index, input_dims=in_dims, output_dims=out_dims,
         filter_dims=(1, fh, fw, 1), stride=(sw, sh),
@@ -173,7 +170,7 @@ def broadcast_shape(a, b):
 
 def binary_validate(ctx: OpContext) -> None:
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-    output_activation(ctx, y)
+    fused_activation(ctx, y)
     shape = broadcast_shape(a.shape, b.shape)
     if shape is None:
         raise ctx.error(f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast", b)
@@ -279,9 +276,9 @@ class ClampLowering(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
                 entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
                 lower="lower_int16", notes=("input and output shapes equal",)),
-        Variant("float32", inputs=(Operand("input", ("float32",)),), outputs=(Operand("output", ("float32",)),),
-                entries=("arm_nn_activation_f32",), template="activation_f32.c.j2", lower="lower_float32",
-                notes=("input and output shapes equal",)),
+        activation_variant(),
+        # -- float16 (native FP16) --
+        activation_f16_variant(),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -314,8 +311,12 @@ class ClampLowering(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_nn_activation_f32's RELU / RELU6: max(x, 0), min(max(x, 0), 6), exactly as LiteRT."""
-        from .float_common import activation_lowered
         return activation_lowered(ctx, self.activation)
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)
 
 
 def check_filter_rank(ctx: OpContext, w: Tensor) -> None:

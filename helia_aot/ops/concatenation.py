@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
-from .float_common import fp32
+from .float_common import f16, float16_variant, fp32
 
 _RULES = ("all tensors share scale and zero point", "no fused activation")
 
@@ -27,6 +27,9 @@ class Concatenation(OpLowering):
                 notes=_RULES),
         Variant("float32", inputs=(fp32("inputs", repeated=True),), outputs=(fp32("output"),),
                 template="concatenation_f32.c.j2", lower="lower_float32", notes=_RULES[1:] + ("inline C",)),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16("inputs", repeated=True),), outputs=(f16("output"),),
+                        template="concatenation_f16.c.j2", notes=("no fused activation", "inline C: row copies")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -94,3 +97,10 @@ class Concatenation(OpLowering):
         return Lowered(entry=None, fixed={"implementation": "inline"},
                        params=dict(parts=parts, rows=rows, output_inner=y.num_elements // max(rows, 1),
                                    output=y.index))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """The same row copies as float32 (the portable kernels have no arm_concatenation_f16_x, and a copy
+        needs no kernel)."""
+        return self.lower_float32(ctx)

@@ -1,17 +1,25 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONV_2D: int8 activations with per-channel int8 weights, and int16 activations (A16W8), lowered to
-ns-cmsis-nn convolutions; float32 on arm_convolve_wrapper_f32."""
+ns-cmsis-nn convolutions; float32 and float16 on arm_convolve_wrapper_f32 / _f16; hybrid (float32
+activations, int8 weights) in inline C as LiteRT's hybrid kernels."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .. import cmsis_nn_sizes as sizes
+from ..codegen import c_float
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int8_act, int16_act,
-                     nhwc, offset_weight_sums, output_activation, requantization_kind, weights, windowed_output_shape)
-from .float_common import float_activation, fp32, fp32_bias, fp32_const
+from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int16_act, int8_act, nhwc,
+                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation, hybrid_variant
+
+
+def _hybrid_per_channel(w) -> bool:
+    """LiteRT takes its per-channel hybrid kernel only when the weight scales differ."""
+    return len(set(w.quant.scales)) > 1
+
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -34,6 +42,19 @@ class Conv2D(OpLowering):
         Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_convolve_wrapper_f32",), template="conv_2d_f32.c.j2", lower="lower_float32",
                 notes=_SHAPE_RULES[:1] + ("input channels equal filter channels (no groups)", _SHAPE_RULES[2])),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), f16("filter", constant=True), f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_convolve_wrapper_f16",),
+                        template="conv_2d_f16.c.j2",
+                        notes=(_SHAPE_RULES[0], "input channels equal filter channels (no groups)", _SHAPE_RULES[2],
+                               "float16 accumulation (ns-cmsis-nn's _f16 kernels)")),
+        # -- hybrid (dynamic range) --
+        hybrid_variant(weights(per_channel_axis=0),
+                       _SHAPE_RULES + ("groups only with per-channel weights (as LiteRT)",
+                                       "inline C: per-tensor weights quantize each batch's input symmetrically, "
+                                       "per-channel weights asymmetrically, at run time; int32 accumulation, "
+                                       "float rescale"),
+                       "conv_2d_hybrid.c.j2"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -47,10 +68,13 @@ class Conv2D(OpLowering):
             raise ctx.error(f"int16 grouped convolution ({x.shape[3]} input channels, filter channels "
                             f"{w.shape[3]}) is not supported: ns-cmsis-nn's s16 convolutions take one group or "
                             "one channel per group", w)
-        if ctx.variant.name == "float32" and x.shape[3] != w.shape[3]:
-            raise ctx.error(f"float32 grouped convolution ({x.shape[3]} input channels, filter channels "
-                            f"{w.shape[3]}) is not supported: arm_convolve_wrapper_f32 takes one group", w)
-        output_activation(ctx, y)
+        if ctx.variant.name in ("float32", "float16") and x.shape[3] != w.shape[3]:
+            raise ctx.error(f"{ctx.variant.name} grouped convolution ({x.shape[3]} input channels, filter channels "
+                            f"{w.shape[3]}) is not supported: {ctx.variant.entries[0]} takes one group", w)
+        if ctx.variant.name == "hybrid" and x.shape[3] != w.shape[3] and not _hybrid_per_channel(w):
+            raise ctx.error("a hybrid grouped convolution needs per-channel weight scales (LiteRT's per-tensor "
+                            "hybrid kernel has no groups)", w)
+        fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
         check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
@@ -159,14 +183,25 @@ class Conv2D(OpLowering):
         """arm_convolve_wrapper_f32 on every build: it dispatches 1x1, 1 x N and the general case itself,
         and takes ctx->buf for its patch matrix (unbuffered loops without it). Sums run in a different
         order from LiteRT's reference (bias first, per filter tap), within float rounding."""
+        return self._lower_float(ctx, sizes.convolve_wrapper_f32)
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_convolve_wrapper_f16 on every build: it picks the 1x1, 1xN, specialised or patch-GEMM
+        route itself and falls back to a direct loop when ctx->buf is too small (portable: none)."""
+        return self._lower_float(ctx, sizes.convolve_wrapper_f16)
+
+    def _lower_float(self, ctx: OpContext, sizer) -> Lowered:
+        """The float wrappers' call (f32 or f16: the same parameters, the clamp in the output's type)."""
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
-        act_min, act_max = float_activation(ctx)
+        act_min, act_max = fused_activation(ctx, y)
         return Lowered(
-            entry="arm_convolve_wrapper_f32",
-            scratch_bytes=ctx.kernels.scratch(sizes.convolve_wrapper_f32, g, in_dims, filter_dims, out_dims),
+            entry=ctx.variant.entries[0],
+            scratch_bytes=ctx.kernels.scratch(sizer, g, in_dims, filter_dims, out_dims),
             macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
             * filter_dims[3],
             params=dict(
@@ -175,4 +210,38 @@ class Conv2D(OpLowering):
                 stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h), dilation=(g.dilation_w, g.dilation_h),
                 act_min=act_min, act_max=act_max,
             ),
+        )
+
+    # -- hybrid (dynamic range) --
+
+    def lower_hybrid(self, ctx: OpContext) -> Lowered:
+        """LiteRT's hybrid CONV_2D in inline C. Weight scales that differ take EvalHybridPerChannel:
+        each batch's input quantized asymmetrically, acc += w x (q - offset) over the in-bounds taps,
+        acc x channel scale x input scale + bias. Otherwise EvalHybrid: symmetric input, acc x (input
+        scale x weight scale) + bias (im2col pads with 0). The quantized input lives in scratch."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+        filter_dims = tuple(int(d) for d in w.shape)
+        g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
+        per_channel = _hybrid_per_channel(w)
+        groups = in_dims[3] // filter_dims[3]
+        count = in_dims[1] * in_dims[2] * in_dims[3]
+        act_min, act_max = hybrid_activation(ctx)
+        constants = []
+        if per_channel:
+            constants.append(ConstArray("filter_scale", "float", np.asarray(w.quant.scales, dtype=np.float32),
+                                        "per-channel weight scales"))
+        return Lowered(
+            entry=None, scratch_bytes=count,
+            macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
+            * filter_dims[3],
+            constants=constants,
+            fixed={"implementation": "inline", "input_quantization": "asymmetric" if per_channel else "symmetric"},
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, batches=in_dims[0],
+                        count=count, asymmetric=per_channel, per_channel=per_channel, groups=groups,
+                        filters_per_group=out_dims[3] // groups,
+                        filter_scale=None if per_channel else c_float(w.quant.scales[0]),
+                        stride=(g.stride_w, g.stride_h), padding=(g.pad_w, g.pad_h),
+                        dilation=(g.dilation_w, g.dilation_h), act_min=act_min, act_max=act_max),
         )

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """DEPTHWISE_CONV_2D: int8 on ns-cmsis-nn depthwise entries (3x3, opt, generic, wrapper), int16
-activations (A16W8) on arm_depthwise_conv_wrapper_s16, float32 on arm_depthwise_conv_wrapper_f32."""
+activations (A16W8) on arm_depthwise_conv_wrapper_s16, float32 and float16 on
+arm_depthwise_conv_wrapper_f32 / _f16."""
 
 from __future__ import annotations
 
@@ -9,10 +10,9 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int8_act, int16_act,
-                     int64_bias, nhwc, offset_weight_sums, output_activation, requantization_kind, weights,
-                     windowed_output_shape)
-from .float_common import float_activation, fp32, fp32_bias, fp32_const
+from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int16_act, int64_bias,
+                     int8_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -33,6 +33,11 @@ class DepthwiseConv2D(OpLowering):
         Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_depthwise_conv_wrapper_f32",), template="depthwise_conv_2d_f32.c.j2",
                 lower="lower_float32", notes=_SHAPE_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), f16("filter", constant=True), f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_depthwise_conv_wrapper_f16",),
+                        template="depthwise_conv_2d_f16.c.j2",
+                        notes=_SHAPE_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -42,7 +47,7 @@ class DepthwiseConv2D(OpLowering):
         # The channel counts define the multiplier; some exporters leave depth_multiplier at 0.
         if w.shape[3] % x.shape[3] != 0:
             raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
-        output_activation(ctx, y)
+        fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
         check_accumulator(ctx, x, w, ctx.inp(2), 3)
 
@@ -160,16 +165,28 @@ class DepthwiseConv2D(OpLowering):
         """arm_depthwise_conv_wrapper_f32 on every build (it picks its fast, 3x3 and generic paths
         itself). ctx->buf holds its packed patches; on MVE a one-input-channel layer runs as a
         convolution, and the C compiler's threshold for that differs, so size for the larger need."""
+        return self._lower_float(ctx, sizes.depthwise_wrapper_f32)
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_depthwise_conv_wrapper_f16: specialised 3x3/2x5/1-D kernels, the multiplier-1 fast path
+        (scratch on every build) or the generic loop; on MVE-FP a one-input-channel layer runs as a
+        convolution, whose scratch depends on the compiler's threshold, so it is sized for both."""
+        return self._lower_float(ctx, sizes.depthwise_wrapper_f16)
+
+    def _lower_float(self, ctx: OpContext, sizer) -> Lowered:
+        """The float wrappers' call (f32 or f16: the same parameters, the clamp in the output's type)."""
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
         ch_mult = out_dims[3] // in_dims[3]
-        act_min, act_max = float_activation(ctx)
-        scratch = max(ctx.kernels.scratch(sizes.depthwise_wrapper_f32, g, ch_mult, in_dims, filter_dims, out_dims, c)
+        act_min, act_max = fused_activation(ctx, y)
+        scratch = max(ctx.kernels.scratch(sizer, g, ch_mult, in_dims, filter_dims, out_dims, c)
                       for c in ("gcc", "armclang"))
         return Lowered(
-            entry="arm_depthwise_conv_wrapper_f32",
+            entry=ctx.variant.entries[0],
             scratch_bytes=scratch,
             macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2],
             params=dict(

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-"""DEQUANTIZE int8/int16 -> float32, inline C (y = scale * (q - zero_point), as TFLite in double)."""
+"""DEQUANTIZE int8/int16 -> float32, inline C (y = scale * (q - zero_point), as TFLite in double), and
+float16 -> float32, the storage conversion of LiteRT's FP16-weight models: a constant folds at conversion,
+anything else widens from the IEEE bits in inline C, on every target (no FP16 gate, no half type)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..codegen import c_type
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import int8_act, int16_act, unary_validate
+from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import int8_act, int16_act
 
 
 @register
@@ -18,10 +20,16 @@ class Dequantize(OpLowering):
                 template="dequantize.c.j2", notes=("inline C", "input and output shapes equal")),
         Variant("int16_to_float32", inputs=(int16_act(),), outputs=(Operand("output", ("float32",)),),
                 template="dequantize.c.j2", notes=("inline C", "input and output shapes equal")),
+        Variant("float16_to_float32", inputs=(Operand("input", ("float16",)),),
+                outputs=(Operand("output", ("float32",)),), template="dequantize_f16.c.j2", lower="lower_float16",
+                notes=("a constant input folds at conversion", "inline C from the IEEE bits, every target",
+                       "input and output shapes equal")),
     )
 
     def validate(self, ctx: OpContext) -> None:
-        unary_validate(ctx)
+        x, y = ctx.inp(0), ctx.out(0)
+        if tuple(x.shape) != tuple(y.shape):
+            raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
@@ -29,8 +37,22 @@ class Dequantize(OpLowering):
                        params=dict(input=x.index, output=y.index, size=y.num_elements, ctype=c_type(x.dtype),
                                    scale=repr(float(x.quant.scale)), zero_point=x.quant.zero_point))
 
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        if x.is_constant:
+            # Not folded only when it is a model output: store the float32 values and copy them, so
+            # no half-typed constant is emitted.
+            values = np.asarray(x.data, dtype=np.float16).astype(np.float32)
+            return Lowered(entry=None, fixed={"implementation": "copy of the converted constant"},
+                           constants=[ConstArray("value", "float", values, "float16 constant widened to float32")],
+                           params=dict(input=None, output=y.index, size=y.num_elements))
+        return Lowered(entry=None, fixed={"implementation": "inline"},
+                       params=dict(input=x.index, output=y.index, size=y.num_elements))
+
     def fold(self, ctx: OpContext):
         x = ctx.inp(0)
+        if x.dtype == "float16":
+            return [np.asarray(x.data, dtype=np.float16).astype(np.float32)]
         if x.quant is None:
             return None
         return [(np.float64(x.quant.scale) * (x.data.astype(np.int64) - x.quant.zero_point)).astype(np.float32)]

@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """FULLY_CONNECTED: int8 and int16 activations (per-tensor or per-channel int8 weights) on ns-cmsis-nn FC
-entries, float32 on arm_fully_connected_f32."""
+entries, float32 and float16 on arm_fully_connected_f32 / _f16, hybrid (float32 activations, int8 weights)
+in inline C as LiteRT's hybrid kernel."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .. import cmsis_nn_sizes as sizes
+from ..codegen import c_float
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums,
-                     output_activation, requantization_kind, weights)
-from .float_common import float_activation, fp32, fp32_bias, fp32_const
+from .common import (bias, check_accumulator, fused_activation, int16_act, int64_bias, int8_act, offset_weight_sums,
+                     requantization_kind, weights)
+from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation, hybrid_variant
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -39,6 +41,16 @@ class FullyConnected(OpLowering):
         Variant("float32", inputs=(fp32(), fp32_const("weights"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_fully_connected_f32",), template="fully_connected_f32.c.j2", lower="lower_float32",
                 notes=_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), f16("weights", constant=True), f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_fully_connected_f16",),
+                        template="fully_connected_f16.c.j2",
+                        notes=_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
+        # -- hybrid (dynamic range) --
+        hybrid_variant(weights("weights", per_channel_axis=0),
+                       _RULES + ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
+                                 "picks asymmetric), int32 dot products, float rescale",),
+                       "fully_connected_hybrid.c.j2"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -49,7 +61,7 @@ class FullyConnected(OpLowering):
             raise ctx.error("only the DEFAULT weights format is supported", w)
         if x.num_elements % w.shape[1] != 0:
             raise ctx.error(f"input size {x.num_elements} is not a multiple of the weight depth {w.shape[1]}", x)
-        output_activation(ctx, y)
+        fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
         check_accumulator(ctx, x, w, ctx.inp(2), 0)
@@ -142,12 +154,22 @@ class FullyConnected(OpLowering):
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_fully_connected_f32 (NHWC layout): a row per batch times the [outputs, depth] weights,
         bias and clamp. It needs no scratch on any build."""
+        return self._lower_float(ctx)
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_fully_connected_f16, standard [outputs, depth] weights, no scratch on any build."""
+        return self._lower_float(ctx)
+
+    def _lower_float(self, ctx: OpContext) -> Lowered:
+        """The float entries' call (f32 or f16: the same parameters, the clamp in the output's type)."""
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         depth, outputs = int(w.shape[1]), int(w.shape[0])
         batches = x.num_elements // depth
-        act_min, act_max = float_activation(ctx)
+        act_min, act_max = fused_activation(ctx, y)
         return Lowered(
-            entry="arm_fully_connected_f32",
+            entry=ctx.variant.entries[0],
             macs=batches * depth * outputs,
             params=dict(
                 input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
@@ -155,4 +177,33 @@ class FullyConnected(OpLowering):
                 bias_dims=(1, 1, 1, outputs), output_dims=(batches, 1, 1, outputs),
                 act_min=act_min, act_max=act_max,
             ),
+        )
+
+    # -- hybrid (dynamic range) --
+
+    def lower_hybrid(self, ctx: OpContext) -> Lowered:
+        """LiteRT's EvalHybridDense: per batch row, BatchQuantizeFloats (symmetric, or asymmetric with
+        asymmetric_quantize_inputs), the int8 dot product with each weight row (minus row sum x offset),
+        then bias + dot x (row scale x weight scale). The row sums are constants; the quantized row
+        lives in scratch, which the module needs with any kernel library."""
+        x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
+        depth, outputs = int(w.shape[1]), int(w.shape[0])
+        batches = x.num_elements // depth
+        asymmetric = bool(ctx.options("asymmetric_quantize_inputs", False))
+        per_channel = w.quant.per_channel
+        constants = []
+        if per_channel:
+            constants.append(ConstArray("filter_scale", "float", np.asarray(w.quant.scales, dtype=np.float32),
+                                        "per-channel weight scales"))
+        if asymmetric:
+            rows = np.asarray(w.data).reshape(outputs, depth).astype(np.int64).sum(axis=1)
+            constants.append(ConstArray("row_sum", "int32_t", rows, "weight row sums (input offset correction)"))
+        act_min, act_max = hybrid_activation(ctx)
+        return Lowered(
+            entry=None, scratch_bytes=depth, macs=batches * depth * outputs, constants=constants,
+            fixed={"implementation": "inline", "input_quantization": "asymmetric" if asymmetric else "symmetric"},
+            params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        batches=batches, depth=depth, outputs=outputs, count=depth, asymmetric=asymmetric,
+                        per_channel=per_channel, filter_scale=None if per_channel else c_float(w.quant.scale),
+                        act_min=act_min, act_max=act_max),
         )

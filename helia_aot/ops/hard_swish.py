@@ -10,7 +10,7 @@ import numpy as np
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, unary_validate
-from .float_common import activation_lowered, activation_variant
+from .float_common import activation_f16_lowering, activation_f16_variant, activation_lowered, activation_variant
 
 
 def downscale_to_int16(multiplier: int) -> int:
@@ -28,6 +28,8 @@ class HardSwish(OpLowering):
                 template="hard_swish.c.j2",
                 notes=("input and output shapes equal", "input scale below 128 x output scale")),
         activation_variant(("x * clamp(x / 6 + 1/2, 0, 1): rounds a few ulp from x * relu6(x + 3) / 6",)),
+        # -- float16 (native FP16) --
+        activation_f16_variant("x * relu6(x + 3) / 6 in float16"),
     )
 
     @staticmethod
@@ -63,3 +65,8 @@ class HardSwish(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         return activation_lowered(ctx, "HARDSWISH")
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)

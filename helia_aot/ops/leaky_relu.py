@@ -4,10 +4,13 @@ multipliers; float32 on arm_nn_activation_f32 (x or alpha * x, exactly as LiteRT
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, unary_validate
-from .float_common import activation_lowered, activation_variant
+from .float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+                           activation_variant, f16_literal)
 
 
 @register
@@ -19,6 +22,8 @@ class LeakyRelu(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_leaky_relu_s16",),
                 template="leaky_relu.c.j2", lower="lower_int16", notes=("input and output shapes equal",)),
         activation_variant(),
+        # -- float16 (native FP16) --
+        activation_f16_variant("alpha rounded to float16 (the entry's act_param)"),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -48,3 +53,10 @@ class LeakyRelu(OpLowering):
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """alpha is the float32 option value, as LiteRT multiplies by it."""
         return activation_lowered(ctx, "LEAKY_RELU", float(ctx.options("alpha", 0.2)))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_nn_activation_f16 LEAKY_RELU: max(x, 0) + alpha * min(x, 0), alpha as a float16."""
+        alpha = float(np.float16(ctx.options("alpha", 0.2)))
+        return activation_f16_lowering(ctx, f16_literal(alpha))

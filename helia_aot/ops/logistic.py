@@ -10,7 +10,7 @@ import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling, unary_validate
-from .float_common import activation_lowered, activation_variant
+from .float_common import activation_f16_lowering, activation_f16_variant, activation_lowered, activation_variant
 
 _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
@@ -24,12 +24,14 @@ class Logistic(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_logistic_s16",),
                 template="sigmoid_s16.c.j2", lower="lower_int16", notes=_INT16_NOTES),
         activation_variant(("sigmoid within 3e-7 (table-interpolated exp)",)),
+        # -- float16 (native FP16) --
+        activation_f16_variant("float16 arithmetic (ns-cmsis-nn's scalar or MVE approximation)"),
     )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
         y = ctx.out(0)
-        if ctx.variant.name == "float32":
+        if ctx.variant.name in ("float32", "float16"):
             return
         if ctx.variant.name == "int16":
             q15_output_rule(ctx, exact=True)
@@ -56,3 +58,8 @@ class Logistic(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         return activation_lowered(ctx, "SIGMOID")
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)

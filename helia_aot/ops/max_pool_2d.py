@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import FLOAT_POOL_RULES, POOL_RULES, int8_act, int16_act, pool_params, pool_validate
-from .float_common import fp32
+from .float_common import f16, float16_variant, fp32
 
 
 @register
@@ -19,6 +19,9 @@ class MaxPool2D(OpLowering):
                 template="pool_2d.c.j2", notes=POOL_RULES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_max_pool_f32",),
                 template="pool_2d_f32.c.j2", notes=FLOAT_POOL_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_max_pool_f16",),
+                        template="pool_2d_f16.c.j2", notes=FLOAT_POOL_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -32,3 +35,8 @@ class MaxPool2D(OpLowering):
             macs=0,  # MACs count convolution, depthwise and fully connected layers only
             params=p,
         )
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return self.lower(ctx)

@@ -4,11 +4,11 @@ float32 as inline C (sum in row-major order, then divide, as LiteRT's reference)
 
 from __future__ import annotations
 
+from ..codegen import c_float
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from ..codegen import c_float
 from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
-from .float_common import broadcast_strides, fp32
+from .float_common import broadcast_strides, f16, float16_variant, fp32
 
 
 def _axes(ctx: OpContext) -> list[int]:
@@ -29,6 +29,10 @@ class Mean(OpLowering):
                 entries=("arm_mean_s16",), template="mean.c.j2", notes=("rank 1 to 4", "axes within the rank")),
         Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),), template="mean_f32.c.j2",
                 lower="lower_float32", notes=("rank 1 to 4", "axes within the rank", "inline C")),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), const_ints("axis")), outputs=(f16("output"),), template="mean_f16.c.j2",
+                        notes=("rank 1 to 4", "axes within the rank",
+                               "inline C: float32 sums in row-major order, one rounding to float16")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -76,3 +80,19 @@ class Mean(OpLowering):
         return Lowered(entry=None, fixed={"implementation": "inline"},
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, output_size=y.num_elements,
                                    strides=broadcast_strides(reduced, in_dims), count=c_float(float(count))))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        pad = 4 - len(x.shape)
+        axes = _axes(ctx)
+        in_dims = nhwc(x.shape)
+        reduce = tuple(in_dims[d] if (d - pad) in axes else 1 for d in range(4))
+        count = 1
+        for r in reduce:
+            count *= r
+        return Lowered(entry=None, fixed={"implementation": "inline", "accumulator": "float32"},
+                       params=dict(input=x.index, output=y.index, input_dims=in_dims, reduce=reduce, count=count,
+                                   output_dims=tuple(1 if reduce[d] > 1 or (d - pad) in axes else in_dims[d]
+                                                     for d in range(4))))

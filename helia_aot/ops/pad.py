@@ -9,7 +9,7 @@ import numpy as np
 from ..codegen import c_float, c_type
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import const_ints, constant_ints, int8_act, int16_act, is_float, nhwc, require_same_quant
-from .float_common import fp32
+from .float_common import f16, f16_literal, float16_variant, fp32
 
 
 _RULES = ("rank <= 4", "non-negative paddings", "input and output share scale and zero point")
@@ -29,6 +29,10 @@ class Pad(OpLowering):
         Variant("float32", inputs=(fp32(), const_ints("paddings"),
                                    Operand("constant value", ("float32",), optional=True, constant=True)),
                 outputs=(fp32("output"),), entries=("arm_pad_f32",), template="pad.c.j2", notes=_RULES[:2]),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), const_ints("paddings"), f16("constant value", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_pad_f16",), template="pad.c.j2",
+                        notes=_RULES[:2] + ("PAD fills with 0, PADV2 with its value",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -48,15 +52,20 @@ class Pad(OpLowering):
             self._value(ctx)
 
     def _value(self, ctx: OpContext):
-        """The pad value: PADV2's constant (codes, or a float for float32), else the output's zero."""
-        if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
-            if ctx.variant.name == "float32":
+        """The pad value: PADV2's constant (codes, or a float for the float variants), else the output's
+        zero; a float16 value as a float16_t literal."""
+        name = ctx.variant.name
+        if name in ("float32", "float16"):
+            value = 0.0
+            if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
                 t = ctx.inp(2)
                 if not t.is_constant:
                     raise ctx.error("constant value (input 2) must be a constant tensor", t)
-                return c_float(float(np.asarray(t.data).reshape(-1)[0]))
+                value = float(np.asarray(t.data).reshape(-1)[0])
+            return f16_literal(value) if name == "float16" else c_float(value)
+        if ctx.op.op_type == "PADV2" and ctx.inp(2) is not None:
             return constant_ints(ctx, 2, "constant value")[0]
-        return c_float(0.0) if ctx.variant.name == "float32" else ctx.out(0).quant.zero_point
+        return ctx.out(0).quant.zero_point
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
@@ -68,3 +77,9 @@ class Pad(OpLowering):
         return Lowered(entry=ctx.variant.entries[0],
                        params=dict(input=x.index, output=y.index, ctype=c_type(y.dtype), input_dims=nhwc(x.shape),
                                    before=before, after=after, value=value))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_pad_f16 with 0, or PADV2's constant value (a float16 literal)."""
+        return self.lower(ctx)

@@ -12,7 +12,7 @@ from ..codegen import c_float
 from ..quant import f32, quantize_multiplier, softmax_params
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import int8_act, int16_act, lut_s16
-from .float_common import fp32
+from .float_common import f16, float16_variant, fp32
 
 _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables are laid over
 
@@ -34,6 +34,10 @@ class Softmax(OpLowering):
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_softmax_f32",),
                 template="softmax_f32.c.j2", lower="lower_float32",
                 notes=("input and output shapes equal", "beta other than 1: inline C (expf, link libm)")),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_softmax_f16",),
+                        template="softmax_f16.c.j2",
+                        notes=("beta 1 (the _f16 entry has no beta)", "input and output shapes equal")),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -49,6 +53,9 @@ class Softmax(OpLowering):
             # LiteRT writes these codes whatever the output declares; TFLM checks the declaration.
             raise ctx.error(f"int16 output of an int8 softmax must have scale 1/65536 and zero point -32768 (has "
                             f"{y.quant.scale:g}, {y.quant.zero_point})", y)
+        if name == "float16" and float(ctx.options("beta", 1.0)) != 1.0:
+            raise ctx.error(f"float16 softmax needs beta 1 (has {ctx.options('beta', 1.0):g}): arm_softmax_f16 "
+                            "takes no beta", x, "Fold beta into the layer before the softmax")
         if tuple(x.shape) != tuple(y.shape) or not x.shape:
             raise ctx.error("input and output shapes must match", y)
 
@@ -105,3 +112,11 @@ class Softmax(OpLowering):
         if beta == 1.0:
             return Lowered(entry="arm_softmax_f32", params=params)
         return Lowered(entry=None, params=params, fixed={"implementation": "inline", "why": "beta != 1"})
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_softmax_f16 over the last axis: float16 exponentials of x - max, summed in float32."""
+        x, y = ctx.inp(0), ctx.out(0)
+        rows, row = self._rows(ctx)
+        return Lowered(entry="arm_softmax_f16", params=dict(input=x.index, output=y.index, rows=rows, row_size=row))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import const_ints, constant_ints, int8_act, int16_act
-from .float_common import fp32
+from .float_common import f16, float16_variant, fp32
 
 
 def resolve(ctx: OpContext):
@@ -58,6 +58,10 @@ class StridedSlice(OpLowering):
         Variant("float32", inputs=(fp32(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                 outputs=(fp32("output"),), entries=("arm_strided_slice_f32",), template="strided_slice.c.j2",
                 notes=_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), const_ints("begin"), const_ints("end"), const_ints("strides")),
+                        outputs=(f16("output"),), entries=("arm_strided_slice_f16",), template="strided_slice.c.j2",
+                        notes=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -80,3 +84,9 @@ class StridedSlice(OpLowering):
         return Lowered(entry=ctx.variant.entries[0],
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, begin=begin, stride=stride,
                                    output_dims=out))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_strided_slice_f16: the same arguments as the integer entries."""
+        return self.lower(ctx)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling, unary_validate
-from .float_common import fp32
+from .float_common import activation_f16_lowering, activation_f16_variant, fp32
 
 _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
@@ -25,12 +25,14 @@ class Tanh(OpLowering):
                 template="sigmoid_s16.c.j2", lower="lower_int16", notes=_INT16_NOTES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="tanh_f32.c.j2",
                 lower="lower_float32", notes=("input and output shapes equal", "inline C (tanhf, link libm)")),
+        # -- float16 (native FP16) --
+        activation_f16_variant("float16 arithmetic (ns-cmsis-nn's scalar or MVE approximation)"),
     )
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
         y = ctx.out(0)
-        if ctx.variant.name == "float32":
+        if ctx.variant.name in ("float32", "float16"):
             return
         if ctx.variant.name == "int16":
             q15_output_rule(ctx, exact=False)
@@ -62,3 +64,8 @@ class Tanh(OpLowering):
         x, y = ctx.inp(0), ctx.out(0)
         return Lowered(entry=None, fixed={"implementation": "inline", "function": "tanhf"},
                        params=dict(input=x.index, output=y.index, size=y.num_elements))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)

@@ -8,7 +8,7 @@ import numpy as np
 
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
-from .float_common import fp32
+from .float_common import f16, float16_variant, fp32
 
 
 @register
@@ -22,6 +22,9 @@ class Transpose(OpLowering):
         Variant("float32", inputs=(fp32(), const_ints("perm")), outputs=(fp32("output"),),
                 entries=("arm_transpose_f32",), template="transpose_f32.c.j2", lower="lower_float32",
                 notes=("rank <= 4",)),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(f16(), const_ints("perm")), outputs=(f16("output"),), entries=("arm_transpose_f16",),
+                        template="transpose_f16.c.j2", notes=("rank <= 4",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -48,10 +51,16 @@ class Transpose(OpLowering):
         return [np.transpose(ctx.inp(0).data, constant_ints(ctx, 1, "perm"))]
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
-        """arm_transpose_f32 takes the permutation in its params (num_dims 4, NHWC layout)."""
+        """arm_transpose_f32 (and _f16) takes the permutation in its params (num_dims 4, NHWC layout)."""
         x, y = ctx.inp(0), ctx.out(0)
         pad = 4 - len(x.shape)
         perm = list(range(pad)) + [p + pad for p in constant_ints(ctx, 1, "perm")]
-        return Lowered(entry="arm_transpose_f32",
+        return Lowered(entry=ctx.variant.entries[0],
                        params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape),
                                    output_dims=nhwc(y.shape), perm=perm))
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_transpose_f16: the same parameters as float32."""
+        return self.lower_float32(ctx)

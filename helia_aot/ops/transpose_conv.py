@@ -2,8 +2,8 @@
 """TRANSPOSE_CONV: int8 on arm_transpose_conv_s8; int16 (A16W8) as inline C, because ns-cmsis-nn
 v7.29.2 has no s16 transposed convolution. The inline arithmetic follows LiteRT's reference kernel:
 an int64 accumulator rescaled with the multiplier rounded to 16 bits, or (int8, and int16 with a
-declared int32 bias) an int32 accumulator rescaled with the doubling high multiply. float32 runs on
-arm_transpose_conv_wrapper_f32, which scatters into any output LiteRT accepts.
+declared int32 bias) an int32 accumulator rescaled with the doubling high multiply. float32 and float16
+run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output LiteRT accepts.
 
 arm_transpose_conv_s8 keeps a rolling window of output rows that ends at (I - 1) * s + max(K, s);
 an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path."""
@@ -16,9 +16,8 @@ from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import (bias, check_accumulator, check_filter_rank, check_window_extent, const_ints, constant_ints,
-                     fused_activation, int8_act, int16_act, output_activation, output_size, requantization_kind,
-                     weights)
-from .float_common import float_activation, fp32, fp32_bias, fp32_const
+                     fused_activation, int16_act, int8_act, output_size, requantization_kind, weights)
+from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",
@@ -44,6 +43,12 @@ class TransposeConv(OpLowering):
         Variant("float32", inputs=(const_ints("output_shape"), fp32_const("filter"), fp32(), fp32_bias()),
                 outputs=(fp32("output"),), entries=("arm_transpose_conv_wrapper_f32",),
                 template="transpose_conv_f32.c.j2", lower="lower_float32", notes=_RULES),
+        # -- float16 (native FP16) --
+        float16_variant(inputs=(const_ints("output_shape"), f16("filter", constant=True), f16(),
+                                f16("bias", optional=True, constant=True)),
+                        outputs=(f16("output"),), entries=("arm_transpose_conv_wrapper_f16",),
+                        template="transpose_conv_f16.c.j2",
+                        notes=_RULES + ("float16 accumulation in the output (ns-cmsis-nn's _f16 kernel)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -67,7 +72,7 @@ class TransposeConv(OpLowering):
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
                                 f"input {list(x.shape)} with filter {list(w.shape)} and {name} {stride}", y)
-        output_activation(ctx, y)
+        fused_activation(ctx, y)
         check_accumulator(ctx, x, w, ctx.inp(3), 0)
 
     def _geometry(self, ctx: OpContext) -> dict:
@@ -144,11 +149,22 @@ class TransposeConv(OpLowering):
         """arm_transpose_conv_wrapper_f32: the output starts at the bias, every input pixel adds its
         product with the filter where it lands (bounds-checked, so any output shape LiteRT accepts),
         then the clamp. LiteRT adds the bias last; the sums differ within float rounding."""
+        return self._lower_float(ctx)
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_transpose_conv_wrapper_f16: scatters each input into the outputs it reaches, any output
+        shape LiteRT accepts, no scratch on any build."""
+        return self._lower_float(ctx)
+
+    def _lower_float(self, ctx: OpContext) -> Lowered:
+        """The float wrappers' call (f32 or f16: the same parameters, the clamp in the output's type)."""
         w, x, b, y = ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.out(0)
         g = self._geometry(ctx)
-        act_min, act_max = float_activation(ctx)
+        act_min, act_max = fused_activation(ctx, y)
         return Lowered(
-            entry="arm_transpose_conv_wrapper_f32",
+            entry=ctx.variant.entries[0],
             macs=int(x.num_elements) * int(w.shape[0]) * int(w.shape[1]) * int(w.shape[2]),
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                         input_dims=tuple(int(d) for d in x.shape), filter_dims=tuple(int(d) for d in w.shape),

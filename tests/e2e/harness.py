@@ -40,7 +40,8 @@ MLPERF_TOLERANCE = 2
 # int64 product and then rounds the last; LiteRT rounds once), within this many codes after the
 # layers that follow it (measured: 11 through TRANSPOSE_CONV and a steep TANH).
 INT16_MODEL_TOLERANCE = 16
-# MLPerf Tiny models, int8 and float32: name -> is it a classifier (arg-max must agree with LiteRT)?
+# MLPerf Tiny models, int8, float32 and hybrid: name -> is it a classifier (arg-max must agree with
+# LiteRT)? kws_ref_model_float32 is hybrid: float32 activations, int8 convolution weights.
 MLPERF_MODELS = {
     "kws_ref_model": True,
     "vww_96_int8": True,
@@ -49,6 +50,7 @@ MLPERF_MODELS = {
     "vww_96_float": True,
     "pretrainedResnet": True,
     "ad01_fp32": False,
+    "kws_ref_model_float32": True,
 }
 # Float outputs of MLPerf Tiny models (and any float model): max |diff| at most this fraction of the
 # output's range over the samples. Summation order differs from LiteRT's reference kernels in the

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The MLPerf Tiny models (harness.MLPERF_MODELS: the four int8 models and the float32 ones): the
-module built with the portable kernels (host gcc, ASan/UBSan) stays within MLPERF_TOLERANCE codes of
-LiteRT's reference kernels at every int8 output, and within MLPERF_FLOAT_RELATIVE_TOLERANCE of the
-output's range at every float output, on NUM_SAMPLES seeded inputs; classifiers pick the same class as
-LiteRT on every input.
+"""The MLPerf Tiny models (harness.MLPERF_MODELS: the four int8 models, the float32 ones and the hybrid
+kws_ref_model_float32): the module built with the portable kernels (host gcc, ASan/UBSan) stays within
+MLPERF_TOLERANCE codes of LiteRT's reference kernels at every int8 output, and within
+MLPERF_FLOAT_RELATIVE_TOLERANCE of the output's range at every float output, on NUM_SAMPLES seeded
+inputs; classifiers pick the same class as LiteRT on every input.
 
 One known difference is accepted, and only when it is proven to be the cause: LiteRT's reference
 FULLY_CONNECTED rounds once where ns-cmsis-nn (and our kernels, bit-identical to it) round twice,

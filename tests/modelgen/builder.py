@@ -15,6 +15,7 @@ from tests.modelgen.errors import BuilderError
 # Our dtype names -> (schema TensorType member, numpy dtype).
 DTYPES: dict[str, tuple[int, np.dtype]] = {
     "float32": (schema.TensorType.FLOAT32, np.dtype("<f4")),
+    "float16": (schema.TensorType.FLOAT16, np.dtype("<f2")),
     "int8": (schema.TensorType.INT8, np.dtype("i1")),
     "uint8": (schema.TensorType.UINT8, np.dtype("u1")),
     "int16": (schema.TensorType.INT16, np.dtype("<i2")),
@@ -114,6 +115,12 @@ def converter_op_version(op_name: str, inputs: Sequence["TensorRef | None"],
             inputs[1].dtype == "int8" else 1
     if op_name == "QUANTIZE" and "int16" in (in_type, out_type):
         return 2 if out_type == "int16" else 1
+    if op_name == "DEQUANTIZE" and in_type == "float16":
+        return 3  # LiteRT's FP16-weight models: DEQUANTIZE float16 -> float32
+    weights = inputs[1] if len(inputs) > 1 else None
+    if in_type == "float32" and out_type == "float32" and weights is not None and weights.dtype == "int8" \
+            and op_name in ("CONV_2D", "FULLY_CONNECTED"):
+        return _hybrid_op_version(op_name, inputs, weights, options)
     if in_type != "int16":
         return INT8_OP_VERSIONS.get(op_name, 1)
     if op_name == "CONV_2D":
@@ -131,6 +138,20 @@ def converter_op_version(op_name: str, inputs: Sequence["TensorRef | None"],
             return 3 if op_name == "ADD" else 5
         return 1
     return INT16_OP_VERSIONS.get(op_name, 1)
+
+
+def _hybrid_op_version(op_name: str, inputs, weights: "TensorRef", options: dict[str, Any]) -> int:
+    """The converter's versions for dynamic-range (hybrid) operators: float32 data, int8 weights."""
+    per_channel = isinstance(weights.scale, list) and len(weights.scale) > 1
+    if op_name == "CONV_2D":
+        return 5 if per_channel else 2
+    if per_channel:
+        return 12
+    if len(inputs) < 3 or inputs[2] is None:
+        return 6
+    if options.get("keep_num_dims"):
+        return 5
+    return 9 if options.get("asymmetric_quantize_inputs") else 3
 
 
 # Operators whose int16 form reads an int32 bias only when the options say

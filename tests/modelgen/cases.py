@@ -24,30 +24,38 @@ A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these key
   tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
 
 Input kinds:
-  activation  a model input of `dtype` int8 (default), int16, int32 or float32.
+  activation  a model input of `dtype` int8 (default), int16, int32, float32 or float16
+              (a float one may give `range: [lo, hi]`, the interval the tests draw its
+              values from; default [-1, 1)).
               Quantized ones need `range: [lo, hi]` (parameters derived as the
               converter does: asymmetric for int8; symmetric, zero point 0 and scale
               max(|lo|, |hi|) / 32767 for int16 (A16W8), likewise for int32) or
-              `scale` + `zero_point`; float32 none.
-  weights     seeded He-normal float weights, quantized symmetric int8 (A16W8 keeps
-              int8 weights); per channel along `per_channel_axis`, per tensor when it
-              is absent. `fan_in` defaults to the element count divided by the channel
-              dimension (`per_channel_axis`, else dimension 0). `dtype: float32` keeps
-              them float (no quantization; `per_channel_axis` then only names the
+              `scale` + `zero_point`; float32 and float16 none.
+  weights     seeded He-normal float weights, quantized symmetric int8 (A16W8 and the
+              hybrid float32-with-int8-weights operators keep int8 weights); per channel
+              along `per_channel_axis`, per tensor when it is absent. `fan_in` defaults to
+              the element count divided by the channel dimension (`per_channel_axis`, else
+              dimension 0). `dtype: float32` keeps them float, `dtype: float16` rounds them
+              to half precision (no quantization; `per_channel_axis` then only names the
               channel dimension).
   bias        seeded float bias (`std`, default 0.1) with scale
               input_scale * weight_scale per channel; `input` and `weights` name them.
               `dtype`: int32 (default for int8 inputs) or int64 (default for int16
-              inputs, the converter's choice). An int32 bias on an int16 CONV_2D,
-              FULLY_CONNECTED or TRANSPOSE_CONV also needs the option
-              `quantized_bias_type: INT32`. Its length is the weights' channel
+              inputs, the converter's choice); float32 (float32 and hybrid operators) or
+              float16 give an unquantized bias of that type (no input scale needed). An
+              int32 bias on an int16 CONV_2D, FULLY_CONNECTED or TRANSPOSE_CONV also needs
+              the option `quantized_bias_type: INT32`. Its length is the weights' channel
               dimension, or `size` when the weights are per tensor along another axis.
-              `dtype: float32`: the float bias itself (no quantization).
   const       literal `value` (nested list) of `dtype`; optional `shape` reshapes it
               (`shape: []` for a scalar). `same_as: <input name>` gives it that
               input's quantization (`value` is then in codes), e.g. PADV2's pad value.
 
-Outputs have `dtype` int8 (default), int16, int32 or float32. Quantization, exactly one of:
+Float16 cases (float16 outputs) describe a native FP16 operator. The model is built the way
+LiteRT's FP16-weight conversion stores one (float16 constants behind DEQUANTIZE, float32
+activations) and then rewritten to FP16 (tests/modelgen/fp16.py); `build_reference_model` gives the
+FP32 model, which LiteRT runs as the reference.
+
+Outputs have `dtype` int8 (default), int16, int32, float32 or float16. Quantization, exactly one of:
   calibrate: true   run a float32 twin of the model (same dequantized weights) in
                     LiteRT over seeded inputs spanning the input ranges and quantize
                     the observed output range (symmetric for int16/int32);
@@ -55,7 +63,7 @@ Outputs have `dtype` int8 (default), int16, int32 or float32. Quantization, exac
   scale + zero_point  fixed values (e.g. LOGISTIC's 1/256, -128; int16 LOGISTIC, TANH
                     and SOFTMAX 1/32768, 0; int8 -> int16 SOFTMAX 1/65536, -32768);
   same_as: <input name>  copy that input's quantization (operators that require it);
-  nothing, for float32 outputs.
+  nothing, for float32 and float16 outputs.
 """
 
 from __future__ import annotations
@@ -67,13 +75,14 @@ from typing import Any
 import numpy as np
 import yaml
 
-from tests.modelgen import quant
+from tests.modelgen import fp16, quant
 from tests.modelgen.builder import ModelBuilder, TensorRef
 from tests.modelgen.errors import BuilderError, CaseFileError
 from tests.modelgen.litert import run_reference
 
 CASES_DIR = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "cases"
 CALIBRATION_SAMPLES = 64
+FLOATS = ("float32", "float16")
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
               "tolerance", "relative_tolerance", "tolerance_reason"}
@@ -187,17 +196,18 @@ def _check_input(path, spec, names) -> None:
     _check_keys(path, f"input '{spec.get('name')}' ({kind})", spec, _INPUT_KEYS[kind], required)
     if spec["name"] in names:
         raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
-    if kind == "activation" and spec.get("dtype", "int8") != "float32":
+    if kind == "activation" and spec.get("dtype", "int8") not in FLOATS:
         has_range = "range" in spec
         has_explicit = "scale" in spec and "zero_point" in spec
         if has_range == has_explicit:
             raise CaseFileError(f"{path}: input '{spec['name']}' needs either 'range' or "
                                 "'scale' + 'zero_point'")
-    if kind == "weights" and spec.get("dtype", "int8") not in ("int8", "float32"):
-        raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 keeps "
-                            "int8 weights) or float32")
-    if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64", "float32"):
-        raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32, int64 or float32")
+    if kind == "weights" and spec.get("dtype", "int8") not in ("int8",) + FLOATS:
+        raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 and hybrid "
+                            "operators keep int8 weights), float32 or float16")
+    if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64") + FLOATS:
+        raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32, int64, float32 "
+                            "or float16")
     if kind == "const" and "same_as" in spec and spec["same_as"] not in names:
         raise CaseFileError(f"{path}: const '{spec['name']}' same_as '{spec['same_as']}' "
                             "names no earlier input")
@@ -213,9 +223,9 @@ def _check_output(path, spec, names) -> None:
     _check_keys(path, f"output '{spec.get('name')}'", spec, _OUTPUT_KEYS, {"name", "shape"})
     dtype = spec.get("dtype", "int8")
     ways = [k for k in ("calibrate", "range", "scale", "same_as") if k in spec]
-    if dtype == "float32":
+    if dtype in FLOATS:
         if ways:
-            raise CaseFileError(f"{path}: float32 output '{spec['name']}' takes no "
+            raise CaseFileError(f"{path}: {dtype} output '{spec['name']}' takes no "
                                 "quantization keys")
     elif len(ways) != 1 or ("scale" in spec) != ("zero_point" in spec):
         raise CaseFileError(f"{path}: output '{spec['name']}' needs exactly one of "
@@ -254,7 +264,7 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
         if kind == "activation":
             dtype = spec.get("dtype", "int8")
             r = _Resolved(spec, dtype, tuple(spec["shape"]))
-            if dtype != "float32":
+            if dtype not in FLOATS:
                 if "range" in spec:
                     lo, hi = _pair(case, name, spec["range"])
                     r.scale, r.zero_point = quant.range_to_scale_zp(lo, hi, dtype)
@@ -266,9 +276,10 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
             channels = shape[axis if axis is not None else 0]
             fan_in = int(spec.get("fan_in", int(np.prod(shape)) // max(channels, 1)))
             w = quant.random_weights(generator, shape, fan_in)
-            if spec.get("dtype", "int8") == "float32":
-                r = _Resolved(spec, "float32", shape, data=w.astype(np.float32))
-                r.float_data = r.data
+            if spec.get("dtype", "int8") in FLOATS:
+                data = w.astype(spec["dtype"])
+                r = _Resolved(spec, spec["dtype"], shape, data=data)
+                r.float_data = data.astype(np.float32)
             elif axis is None:
                 q, scale = quant.quantize_per_tensor_symmetric(w)
                 r = _Resolved(spec, "int8", shape, scale, 0, 0, q)
@@ -279,13 +290,13 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
                 bshape = [1] * len(shape)
                 bshape[axis] = -1
                 r.float_data = quant.dequantize(q, np.array(scales).reshape(bshape), 0)
-        elif kind == "bias" and spec.get("dtype") == "float32":
+        elif kind == "bias" and spec.get("dtype") in FLOATS:
             wts = resolved[spec["weights"]]
             axis = wts.spec.get("per_channel_axis")
             channels = int(spec.get("size", wts.shape[axis if axis is not None else 0]))
-            b = generator.normal(0.0, float(spec.get("std", 0.1)), size=channels)
-            r = _Resolved(spec, "float32", (channels,), data=b.astype(np.float32))
-            r.float_data = r.data
+            values = generator.normal(0.0, float(spec.get("std", 0.1)), size=channels).astype(spec["dtype"])
+            r = _Resolved(spec, spec["dtype"], (channels,), data=values)
+            r.float_data = values.astype(np.float32)
         elif kind == "bias":
             inp, wts = resolved[spec["input"]], resolved[spec["weights"]]
             if inp.scale is None or wts.scale is None:
@@ -324,12 +335,21 @@ def _pair(case: Case, name: str, value: Any) -> tuple[float, float]:
     return float(value[0]), float(value[1])
 
 
-def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool) -> list[TensorRef]:
+def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool,
+                fp16_form: bool = False) -> list[TensorRef]:
     refs = []
     for r in inputs:
         kind = r.spec.get("kind", "activation")
         name = r.spec["name"]
-        if kind == "activation":
+        if r.dtype == "float16" and fp16_form:
+            # LiteRT's FP16-weight form: float32 data, float16 constants behind DEQUANTIZE.
+            if kind == "activation":
+                refs.append(b.input(name, r.shape, "float32"))
+            else:
+                half = b.const(name, r.data, "float16")
+                refs.append(b.tensor(f"{name}_dequantized", r.shape, "float32"))
+                b.op("DEQUANTIZE", [half], [refs[-1]])
+        elif kind == "activation":
             if float_twin:
                 refs.append(b.input(name, r.shape, "float32"))
             else:
@@ -358,10 +378,18 @@ def build_float_twin(case: Case) -> bytes:
     quantized constants dequantized: the exact-math reference it approximates."""
     inputs = _resolve_inputs(case)
     for r in inputs:
-        if r.spec.get("kind", "activation") == "activation" and r.dtype == "float32":
+        if r.spec.get("kind", "activation") == "activation" and r.dtype in FLOATS:
             raise CaseFileError(f"{case.path}: a float twin needs quantized inputs; "
-                                f"input '{r.spec['name']}' is float32")
+                                f"input '{r.spec['name']}' is {r.dtype}")
     return _build_float_twin(case, inputs)
+
+
+def sample_range(case: Case, name: str) -> tuple[float, float]:
+    """The interval tests draw a float activation input from: its `range`, else [-1, 1)."""
+    for spec in case.inputs:
+        if spec["name"] == name and spec.get("kind", "activation") == "activation":
+            return _pair(case, name, spec["range"]) if "range" in spec else (-1.0, 1.0)
+    raise CaseFileError(f"{case.path}: no activation input named '{name}'")
 
 
 def input_float_range(case: Case, name: str) -> tuple[float, float]:
@@ -381,7 +409,7 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
     """Observed output ranges of the float twin over seeded inputs spanning each
     input's representable range."""
     activations = [r for r in inputs if r.spec.get("kind", "activation") == "activation"]
-    if any(r.dtype == "float32" for r in activations):
+    if any(r.dtype in FLOATS for r in activations):
         raise CaseFileError(f"{case.path}: 'calibrate' needs quantized inputs; give "
                             "the output a 'range' instead")
     data = _build_float_twin(case, inputs)
@@ -407,14 +435,28 @@ def _add_op(case: Case, b: ModelBuilder, inputs: list[TensorRef],
         raise CaseFileError(f"{case.path}: {exc}") from None
 
 
+def is_float16_case(case: Case) -> bool:
+    """A native FP16 case (float16 outputs), built in FP32 and rewritten; a float16 input with a float32
+    output (DEQUANTIZE) is a plain case LiteRT runs as it is."""
+    return any(spec.get("dtype") == "float16" for spec in case.outputs)
+
+
 def build_case_model(case: Case) -> bytes:
-    """The quantized single-operator model a case describes; same case, same bytes."""
+    """The single-operator model a case describes (quantized, float or, for a float16 case, the FP16
+    rewrite of its FP32 model); same case, same bytes."""
+    data = build_reference_model(case)
+    return fp16.to_float16(data) if is_float16_case(case) else data
+
+
+def build_reference_model(case: Case) -> bytes:
+    """The model LiteRT runs for the case's golden outputs: the case model itself, or for a float16
+    case the FP32 model it is rewritten from (LiteRT has no FP16 kernels)."""
     inputs = _resolve_inputs(case)
     by_name = {r.spec["name"]: r for r in inputs}
     needs_calibration = any(spec.get("calibrate") for spec in case.outputs)
     ranges = _calibrate(case, inputs) if needs_calibration else None
     b = ModelBuilder(description=f"helia-aot case {case.name}")
-    refs = _add_inputs(b, inputs, float_twin=False)
+    refs = _add_inputs(b, inputs, float_twin=False, fp16_form=is_float16_case(case))
     outs = []
     for i, spec in enumerate(case.outputs):
         dtype = spec.get("dtype", "int8")
@@ -429,6 +471,8 @@ def build_case_model(case: Case) -> bytes:
         elif "same_as" in spec:
             src = by_name[spec["same_as"]]
             scale, zero_point = src.scale, src.zero_point
+        if dtype == "float16" and is_float16_case(case):
+            dtype = "float32"  # promoted by the FP16 rewrite
         outs.append(b.tensor(spec["name"], spec["shape"], dtype, scale, zero_point))
         b.output(outs[-1])
     _add_op(case, b, refs, outs)

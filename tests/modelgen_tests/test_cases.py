@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tests.modelgen import CaseFileError, quant
-from tests.modelgen.cases import (all_case_paths, build_case_model, build_float_twin,
-                                  input_float_range, load_case)
+from tests.modelgen.cases import (FLOATS, all_case_paths, build_case_model, build_float_twin,
+                                  build_reference_model, input_float_range, load_case)
 from tests.modelgen.litert import make_interpreter, run_reference, random_inputs
 
 CASE_PATHS = all_case_paths()
@@ -49,7 +49,8 @@ INT16_VARIANTS = {
     "quantize_int8_to_int16", "quantize_int16_to_int8", "quantize_int16_to_int32",
     "quantize_int32_to_int16", "dequantize_int16_to_float",
 }
-DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.float32}
+DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.float32,
+          "float16": np.float32}  # a float16 case runs as the FP32 model it is rewritten from
 # Output steps an int16 output may sit from its float twin: the requantization (<= 0.5),
 # plus the 16-bit multiplier LiteRT's int64-accumulator path rounds to (<= 0.5); the
 # int16 LOGISTIC, TANH and SOFTMAX interpolate lookup tables.
@@ -87,7 +88,7 @@ def test_litert_still_refuses_int16_hard_swish():
 @pytest.mark.parametrize("path", CASE_PATHS, ids=CASE_IDS)
 def test_case_runs_in_litert_reference(path):
     case = load_case(path)
-    data = build_case_model(case)
+    data = build_reference_model(case)
     interp = make_interpreter(data)
     outputs = interp.get_output_details()
     assert len(outputs) == len(case.outputs)
@@ -130,9 +131,9 @@ def _quantized_twin_cases():
         case = load_case(path)
         if case.op in ("QUANTIZE", "DEQUANTIZE"):  # no float32 -> float32 form exists
             continue
-        if all(spec.get("dtype") == "float32" for spec in case.inputs
-               if spec.get("kind", "activation") == "activation"):  # a float case is its own twin
-            continue
+        if any(spec.get("dtype") in FLOATS for spec in case.inputs + case.outputs
+               if spec.get("kind", "activation") == "activation"):
+            continue  # float data (float32, float16, hybrid): a float case is its own twin
         yield pytest.param(path, id=path.stem)
 
 
@@ -290,8 +291,8 @@ def test_float32_case_keeps_weights_and_bias_float(tmp_path):
     ("relative_tolerance: 1.0e-5\n", "", "missing key 'tolerance' (or 'relative_tolerance'"),
     ("relative_tolerance: 1.0e-5\n", "relative_tolerance: -1.0e-5\n",
      "'relative_tolerance' must be a non-negative number"),
-    ("kind: weights, shape: [4, 6], dtype: float32", "kind: weights, shape: [4, 6], dtype: float16",
-     "must be int8 (A16W8 keeps int8 weights) or float32"),
+    ("kind: weights, shape: [4, 6], dtype: float32", "kind: weights, shape: [4, 6], dtype: float64",
+     "must be int8 (A16W8 and hybrid operators keep int8 weights), float32 or float16"),
 ])
 def test_bad_float32_case_files_are_rejected(tmp_path, old, new, message):
     path = _write(tmp_path, "fully_connected_float32_tiny.yaml", FLOAT_GOOD.replace(old, new))

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hybrid (dynamic-range) FULLY_CONNECTED and CONV_2D: float32 activations, int8 symmetric weights,
+float32 bias and output, as LiteRT's stock converter writes them for its dynamic-range quantization.
+
+The module quantizes its inputs at run time exactly as LiteRT's reference hybrid kernels do, so each
+case must sit within 1e-4 of its output's range of LiteRT (the acceptance bound; measured: bit-exact
+or one float ulp). The hybrid layers of kws_ref_model_float32 are also cut out of the real model one
+at a time and checked the same way, with its real weights. Modules use the portable kernels: the
+hybrid path is inline C and calls no kernel."""
+
+from __future__ import annotations
+
+import flatbuffers
+import numpy as np
+import pytest
+from ai_edge_litert import schema_py_generated as schema
+
+from tests.e2e import harness
+from tests.modelgen.cases import all_case_paths
+
+HYBRID_CASES = [p for p in all_case_paths() if "_hybrid_" in p.stem]
+RELATIVE_BOUND = 1e-4  # of the output's range over the samples
+KWS_FLOAT = "kws_ref_model_float32"
+
+
+def check(e2e, model: harness.ModelUnderTest, suite: str) -> None:
+    outputs = e2e.host_outputs(model, e2e.portable_host_library())
+    diffs = harness.per_output_max_diff(outputs, model.reference)
+    ranges = harness.output_ranges(model.reference)
+    relative = [d / r if r else d for d, r in zip(diffs, ranges)]
+    print(f"\n{model.name}: max |diff| {diffs} vs LiteRT over {len(model.samples)} inputs; output range {ranges}; "
+          f"relative {relative}")
+    e2e.record(suite, model.name, max_abs_diff=diffs, output_range=ranges, relative=relative)
+    for index, (diff, rng) in enumerate(zip(diffs, ranges)):
+        assert rng > 0, f"{model.name} output {index} is constant over the samples"
+        assert diff <= RELATIVE_BOUND * rng, (f"{model.name} output {index}: max |diff| {diff:g} exceeds "
+                                              f"{RELATIVE_BOUND:g} of the output range {rng:g}")
+
+
+def test_hybrid_cases_exist_for_both_operators_and_both_input_quantizations():
+    stems = [p.stem for p in HYBRID_CASES]
+    assert any(s.startswith("fully_connected_hybrid") and "asymmetric" in s for s in stems)
+    assert any(s.startswith("fully_connected_hybrid") and "asymmetric" not in s for s in stems)
+    assert any(s.startswith("conv_2d_hybrid_per_channel") for s in stems)
+    assert any(s.startswith("conv_2d_hybrid_per_tensor") for s in stems)
+
+
+@pytest.mark.parametrize("path", HYBRID_CASES, ids=[p.stem for p in HYBRID_CASES])
+def test_hybrid_case_within_1e_4_of_the_output_range(e2e, path):
+    check(e2e, e2e.case(path), "hybrid single-op vs LiteRT")
+
+
+def single_operator_model(model_bytes: bytes, index: int) -> bytes:
+    """Operator `index` of subgraph 0 as a model of its own: its data input and output become the
+    subgraph's, its constants stay (the other tensors and buffers stay too, unused)."""
+    model = schema.ModelT.InitFromPackedBuf(model_bytes, 0)
+    graph = model.subgraphs[0]
+    op = graph.operators[index]
+    graph.operators = [op]
+    graph.inputs = np.array([op.inputs[0]], dtype=np.int32)
+    graph.outputs = np.array(list(op.outputs), dtype=np.int32)
+    builder = flatbuffers.Builder(len(model_bytes) + 1024)
+    builder.Finish(model.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
+def _kws_hybrid_layers() -> list[int]:
+    path = harness.models_dir() / f"{KWS_FLOAT}.tflite"
+    if not path.is_file():
+        return []
+    model = schema.ModelT.InitFromPackedBuf(path.read_bytes(), 0)
+    graph = model.subgraphs[0]
+    return [i for i, op in enumerate(graph.operators)
+            if len(op.inputs) > 1 and graph.tensors[op.inputs[0]].type == schema.TensorType.FLOAT32
+            and graph.tensors[op.inputs[1]].type == schema.TensorType.INT8]
+
+
+def test_kws_float32_is_hybrid():
+    if not (harness.models_dir() / f"{KWS_FLOAT}.tflite").is_file():
+        pytest.skip(f"{KWS_FLOAT}.tflite not found; set HELIA_MODELS_DIR")
+    assert len(_kws_hybrid_layers()) == 5
+
+
+@pytest.mark.parametrize("index", [0, 2, 4, 6, 8])
+def test_kws_float32_hybrid_layer_within_1e_4_of_the_output_range(e2e, index):
+    """Each hybrid CONV_2D of kws_ref_model_float32 with its real int8 weights and float bias, fed
+    seeded inputs in [-1, 1)."""
+    path = harness.models_dir() / f"{KWS_FLOAT}.tflite"
+    if not path.is_file():
+        pytest.skip(f"{KWS_FLOAT}.tflite not found; set HELIA_MODELS_DIR")
+    assert index in _kws_hybrid_layers()
+    model = harness.ModelUnderTest(name=f"{KWS_FLOAT}_op{index}", kind="mlperf-layer",
+                                   model_bytes=single_operator_model(path.read_bytes(), index),
+                                   seed=harness.MLPERF_SEED + index, tolerance=0.0)
+    check(e2e, model, "hybrid layers of kws_ref_model_float32 vs LiteRT")

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hybrid (dynamic-range) FULLY_CONNECTED and CONV_2D: float32 data, int8 symmetric weights, float32 bias
+and output. Each converts to inline C that quantizes the input at run time as LiteRT does; these tests
+check the choices the lowering makes (input quantization, constants, scratch) and that it runs on every
+target."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+
+from .helpers import function_body
+
+
+def hybrid_fc(per_channel=False, asymmetric=False, act="NONE", batches=2, bias=True) -> bytes:
+    b = ModelBuilder()
+    x = b.input("x", (batches, 6), "float32")
+    scale = [0.5, 0.25, 0.125] if per_channel else 0.5
+    w = b.const("w", np.array([[1, -2, 3, 0, 1, 1], [0, 0, 0, 0, 0, 1], [-127, 127, 5, 5, 5, 5]], np.int8), "int8",
+                scale=scale, zero_point=0, quantized_dimension=0)
+    bias_t = b.const("b", np.array([0.5, -1.0, 0.0], np.float32), "float32") if bias else None
+    y = b.tensor("y", (batches, 3), "float32")
+    b.op("FULLY_CONNECTED", [x, w, bias_t], [y], {"fused_activation_function": act,
+                                                  "asymmetric_quantize_inputs": asymmetric})
+    b.output(y)
+    return b.build()
+
+
+def hybrid_conv(scales, in_c=4, filter_c=4, out_c=2) -> bytes:
+    b = ModelBuilder()
+    x = b.input("x", (1, 5, 5, in_c), "float32")
+    w = b.const("w", np.ones((out_c, 3, 3, filter_c), np.int8), "int8", scale=scales, zero_point=0,
+                quantized_dimension=0)
+    bias = b.const("b", np.zeros(out_c, np.float32), "float32")
+    y = b.tensor("y", (1, 5, 5, out_c), "float32")
+    b.op("CONV_2D", [x, w, bias], [y], {"padding": "SAME", "stride_h": 1, "stride_w": 1,
+                                         "fused_activation_function": "RELU6"})
+    b.output(y)
+    return b.build()
+
+
+def convert(model: bytes, tmp_path, target="host", **kw):
+    out = tmp_path / f"out_{target}"
+    result = helia_aot.convert(model, out, target=target, **kw)
+    return (result, (out / "src" / "model_model.c").read_text(), (out / "src" / "model_constants.c").read_text(),
+            (out / "include" / "model_common.h").read_text())
+
+
+@pytest.mark.parametrize("target", ["host", "apollo4p_evb", "corstone300"])
+def test_hybrid_fc_symmetric_per_tensor(tmp_path, target):
+    result, model_c, constants_c, common_h = convert(hybrid_fc(), tmp_path, target, kernel_library="portable")
+    op = result.plan["operators"][0]
+    assert op["variant"] == "hybrid" and op["kernel"]["entry"] is None
+    assert op["fixed"] == {"implementation": "inline", "input_quantization": "symmetric"}
+    # The quantized row (6 int8 values) is the module's own scratch, whatever the library.
+    assert op["kernel"]["local_scratch_bytes"] == 6
+    body = function_body(model_c, 0)
+    assert "scale = range / 127.0f;" in body and "scale *= 0.5f;" in body
+    assert "value = bias[o] + (float)acc * scale;" in body
+    assert "offset" not in body and "value <" not in body  # NONE applies no clamp
+    assert "arm_" not in body and "ARM_NN_ENABLE" not in common_h
+    assert result.report["operators"][0]["macs"] == 2 * 6 * 3
+
+
+def test_hybrid_fc_asymmetric_per_channel(tmp_path):
+    result, model_c, constants_c, _ = convert(hybrid_fc(per_channel=True, asymmetric=True, act="RELU"), tmp_path)
+    assert result.plan["operators"][0]["fixed"]["input_quantization"] == "asymmetric"
+    body = function_body(model_c, 0)
+    assert "const double step = (rmax - rmin) / 255.0;" in body
+    assert "acc -= model_op0_row_sum[o] * offset;" in body
+    assert "value = bias[o] + (float)acc * (scale * model_op0_filter_scale[o]);" in body
+    assert "value = (value < 0.0f) ? 0.0f : value;" in body and "value >" not in body
+    assert re.search(r"model_op0_row_sum\[3\] = \{\n    4, 1, 20,", constants_c)
+    assert "model_op0_filter_scale[3] = {\n    0.5f, 0.25f, 0.125f," in constants_c
+
+
+def test_hybrid_fc_without_bias(tmp_path):
+    _, model_c, _, _ = convert(hybrid_fc(bias=False), tmp_path)
+    assert "value = 0.0f + (float)acc * scale;" in function_body(model_c, 0)
+
+
+def test_hybrid_conv_per_tensor_is_symmetric(tmp_path):
+    # Per-channel scales that are all equal take LiteRT's per-tensor (symmetric) kernel too.
+    for scales in (0.25, [0.25, 0.25]):
+        result, model_c, constants_c, _ = convert(hybrid_conv(scales), tmp_path)
+        op = result.plan["operators"][0]
+        assert op["fixed"]["input_quantization"] == "symmetric"
+        assert op["kernel"]["local_scratch_bytes"] == 5 * 5 * 4
+        body = function_body(model_c, 0)
+        assert "scale *= 0.25f;" in body and "acc += (int32_t)tap[ic] * (int32_t)x[ic];" in body
+        assert "value = (float)acc * scale;\n" in body and "value += bias[oc];" in body
+        assert "value = (value > 6.0f) ? 6.0f : value;" in body
+        assert "filter_scale" not in constants_c
+
+
+def test_hybrid_conv_per_channel_is_asymmetric(tmp_path):
+    result, model_c, constants_c, _ = convert(hybrid_conv([0.25, 0.5]), tmp_path, "apollo4p_evb")
+    assert result.plan["operators"][0]["fixed"]["input_quantization"] == "asymmetric"
+    body = function_body(model_c, 0)
+    assert "acc += (int32_t)tap[ic] * ((int32_t)x[ic] - offset);" in body
+    assert "value = (float)acc * model_op0_filter_scale[oc] * scale;" in body
+    assert "model_op0_filter_scale[2] = {\n    0.25f, 0.5f," in constants_c
+
+
+def test_hybrid_grouped_conv_needs_per_channel_scales(tmp_path):
+    with pytest.raises(UnsupportedModelError, match="hybrid grouped convolution needs per-channel weight scales"):
+        helia_aot.convert(hybrid_conv(0.25, in_c=4, filter_c=2, out_c=2), tmp_path / "o")
+    _, model_c, _, _ = convert(hybrid_conv([0.25, 0.5], in_c=4, filter_c=2, out_c=2), tmp_path)
+    assert "+ (oc / 1) * 2;" in function_body(model_c, 0)
+
+
+def test_hybrid_weights_must_be_symmetric(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), "float32")
+    w = b.const("w", np.ones((2, 4), np.int8), "int8", scale=0.5, zero_point=3)
+    y = b.tensor("y", (1, 2), "float32")
+    b.op("FULLY_CONNECTED", [x, w, None], [y])
+    b.output(y)
+    with pytest.raises(UnsupportedModelError, match="zero point must be 0 for hybrid"):
+        helia_aot.convert(b.build(), tmp_path / "o")
