@@ -194,7 +194,7 @@ def test_conv_2d_float16_refuses_groups(tmp_path):
     x = b.input("x", (1, 4, 4, 4), "float16")
     w = b.const("w", np.ones((4, 1, 1, 2)), "float16")
     y = b.tensor("y", (1, 4, 4, 4), "float16")
-    b.op("CONV_2D", [x, w, None], [y], {"padding": "VALID"})
+    b.op("CONV_2D", [x, w, None], [y], {"padding": "VALID", "stride_h": 1, "stride_w": 1})
     b.output(y)
     with pytest.raises(UnsupportedModelError, match="float16 grouped convolution"):
         helia_aot.convert(b.build(), tmp_path / "o")
