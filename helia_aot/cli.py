@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 
@@ -151,6 +152,10 @@ def main(argv: list[str]) -> int:
         _fail(type(exc).__name__, str(exc))
     except KeyboardInterrupt:
         _fail("Interrupted", "conversion stopped by the user. Run it again")
+    except BrokenPipeError:
+        # The reader went away (`helia-aot operators | head`): stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:  # noqa: BLE001 - every other exception is a bug, reported as one
         _internal_error(exc)
     return 0

@@ -99,3 +99,15 @@ def test_internal_error_is_one_line_with_its_own_status(tmp_path):
     assert debug.returncode == 3
     assert "Traceback" in debug.stderr and "RuntimeError: injected bug" in debug.stderr
     assert debug.stderr.rstrip().splitlines()[-1].startswith("error: InternalError: ")
+
+
+def test_output_closed_early_is_not_an_error():
+    # `helia-aot operators | head -1`: the pipe closes while the catalog is still being printed.
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen([sys.executable, "-m", "helia_aot", "operators"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    proc.stdout.readline()
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, stderr
+    assert "Traceback" not in stderr and "error" not in stderr
