@@ -341,6 +341,9 @@ def mutate(data: bytes, mutation: str, rng: random.Random) -> bytes:
     model = schema.ModelT.InitFromPackedBuf(data, 0)
     STRUCTURAL[mutation](model, rng)
     try:
-        return _pack(model)
+        damaged = _pack(model)
     except (TypeError, OverflowError) as exc:  # a value the field's type cannot hold (e.g. int8 options)
         raise NotApplicable(str(exc)) from None
+    if damaged == data:  # e.g. options written back as they were: nothing was damaged
+        raise NotApplicable(f"{mutation} left the model unchanged")
+    return damaged
