@@ -343,6 +343,24 @@ def offset_weight_sums(channel_weight_sums: np.ndarray, bias: np.ndarray | None,
     return sums
 
 
+# The largest left shift an int64-accumulator requantization takes: LiteRT's
+# MultiplyByQuantizedMultiplier(int64) and ns-cmsis-nn's arm_nn_requantize_s64 shift right by
+# 15 - shift and 14 - shift; a larger one is a shift by a negative count (undefined in C and C++).
+S64_MAX_LEFT_SHIFT = 14
+
+
+def check_s64_shifts(ctx: OpContext, shifts, out: Tensor) -> None:
+    """Refuse an int16 layer whose requantization (input scale x weight scale / output scale) is 2^14 or
+    more: no kernel computes it (LiteRT's own check allows shifts below 8). Only a degenerate output
+    scale, e.g. calibrated on outputs a fused RELU zeroed, gets there."""
+    worst = max(int(v) for v in shifts)
+    if worst > S64_MAX_LEFT_SHIFT:
+        raise ctx.error(f"requantization scale 2^{worst - 1} or more (input scale x weight scale / output scale "
+                        f"{out.quant.scale:g}) is beyond the int16 kernels' int64 requantization (left shift at most "
+                        f"{S64_MAX_LEFT_SHIFT}; LiteRT checks below 8)", out,
+                        "Re-calibrate the layer: its output scale is degenerate")
+
+
 def int64_bias(b: Tensor | None) -> list[ConstArray]:
     """The s16 kernels read an int64 bias: an int32 bias is widened once, at conversion."""
     if b is None or b.dtype == "int64":

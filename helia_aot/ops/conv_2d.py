@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_output_shape, fused_activation, geometry, int8_act, int16_act, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_output_shape, check_s64_shifts, fused_activation, geometry, int8_act, int16_act,
+                     nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 
 _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels (groups)",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -126,6 +126,8 @@ class Conv2D(OpLowering):
         filter_dims = tuple(int(d) for d in w.shape)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
         mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
+        if b is None or b.dtype != "int32":
+            check_s64_shifts(ctx, shifts, y)
         act_min, act_max = fused_activation(ctx, y)
         return Lowered(
             entry="arm_convolve_wrapper_s16",

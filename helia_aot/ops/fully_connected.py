@@ -8,8 +8,8 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums, requantization_kind,
-                     weights)
+from .common import (bias, check_s64_shifts, fused_activation, int8_act, int16_act, int64_bias, offset_weight_sums,
+                     requantization_kind, weights)
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
@@ -117,6 +117,7 @@ class FullyConnected(OpLowering):
             m, s = quantize_multiplier(f32(x.quant.scale * w.quant.scale) / float(y.quant.scale))
             mults, shifts = [m], [s]
             entry = "arm_fully_connected_s16"
+        check_s64_shifts(ctx, shifts, y)
         return Lowered(
             entry=entry,
             candidates=[entry, "arm_fully_connected_wrapper_s16"],

@@ -14,8 +14,8 @@ import numpy as np
 from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import (bias, check_filter_rank, const_ints, constant_ints, fused_activation, int8_act, int16_act,
-                     output_size, requantization_kind, weights)
+from .common import (bias, check_filter_rank, check_s64_shifts, const_ints, constant_ints, fused_activation, int8_act,
+                     int16_act, output_size, requantization_kind, weights)
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",
@@ -120,6 +120,7 @@ class TransposeConv(OpLowering):
         rounding shift by 15 - shift, both precomputed per channel."""
         params, constants, macs, requantization = self._common(ctx)
         mults, shifts = constants[0].values, constants[1].values
+        check_s64_shifts(ctx, shifts, ctx.out(0))
         reduced = np.where(mults < 0x7FFF0000, (mults + (1 << 15)) >> 16, 0x7FFF)
         constants = [ConstArray("multiplier", "int32_t", reduced, "per-channel multiplier rounded to 16 bits"),
                      ConstArray("shift", "int32_t", 15 - shifts, "per-channel right shift (15 - shift)")]
