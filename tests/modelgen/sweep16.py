@@ -466,10 +466,13 @@ def litert_accepts(data: bytes, output_shapes: list) -> bool:
 
 
 def degenerate(data: bytes, generator: np.random.Generator) -> bool:
-    """Every output one constant over a few full-range inputs: the calibration saw no range (e.g. a
-    fused RELU over only negative sums), so the output scale is the 1e-8 floor and the requantization
-    multiplier is far past what LiteRT's kernels allow (shift < 8). Such a model tests nothing."""
+    """The calibration saw no range (e.g. a fused RELU over only negative sums): an output scale at the
+    1e-8 floor, whose requantization multiplier is far past what LiteRT's kernels allow (shift < 8), or
+    every output one constant over a few full-range inputs. Such a model tests nothing."""
     interp = make_interpreter(data)
+    # The calibration's floor (quant.symmetric_scale): it saw only zeros.
+    if any(0 < d["quantization"][0] < 1e-7 / 32767 for d in interp.get_output_details()):
+        return True
     seen = [set() for _ in interp.get_output_details()]
     for _ in range(3):
         for detail, value in zip(interp.get_input_details(), random_inputs(data, generator)):
