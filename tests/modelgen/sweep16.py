@@ -137,8 +137,8 @@ def conv_2d(draw: _Draw) -> tuple[dict, str]:
     if b is not None:
         inputs.append(b)
     variant = (f"{kh}x{kw}_s{sh}x{sw}_d{dh}x{dw}_{padding.lower()}_{n}x{h}x{w}x{cin}_to_{cout}"
-               f"_{'pc' if per_channel else 'pt'}_{b['dtype'] if b else 'nobias'}_{options['fused_activation_function']}"
-               + (f"_g{groups}" if groups > 1 else ""))
+               f"_{'pc' if per_channel else 'pt'}_{b['dtype'] if b else 'nobias'}"
+               f"_{options['fused_activation_function']}" + (f"_g{groups}" if groups > 1 else ""))
     return dict(op="CONV_2D", options=options, inputs=inputs, outputs=[_out((n, oh, ow, cout))]), variant
 
 
