@@ -168,6 +168,32 @@ def broadcast_shape(a, b):
     return tuple(out)
 
 
+def kernel_broadcast_dims(a, b) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The (n, h, w, c) dims a broadcasting kernel (arm_{add,sub,mul}_s8/s16) gets for inputs of shapes a
+    and b: dimensions of size 1 on both sides dropped, neighbours broadcast the same way merged (the
+    data stays contiguous), the result right-aligned. ns-cmsis-nn's broadcast walk is wrong for one
+    layout: an input with one value per batch (1 x 1 x 1 per batch, N > 1) against one with H > 1,
+    W = 1 on both sides and C > 1 steps the single value back one element each row. That layout
+    needs a dimension of 1 on both sides between two broadcast ones, which this form never has; equal
+    inputs come out equal (the element-wise entry then serves)."""
+    out = broadcast_shape(a, b)
+    ra = [1] * (len(out) - len(a)) + [int(d) for d in a]
+    rb = [1] * (len(out) - len(b)) + [int(d) for d in b]
+    groups: list[list] = []  # [kind, size of a, size of b]
+    for da, db in zip(ra, rb):
+        if da == 1 and db == 1:
+            continue
+        kind = "same" if da == db else ("a1" if da == 1 else "b1")
+        if groups and groups[-1][0] == kind:
+            groups[-1][1] *= da
+            groups[-1][2] *= db
+        else:
+            groups.append([kind, da, db])
+    dims_a = nhwc([g[1] for g in groups])
+    dims_b = nhwc([g[2] for g in groups])
+    return dims_a, dims_b, tuple(max(x, y) for x, y in zip(dims_a, dims_b))
+
+
 def binary_validate(ctx: OpContext) -> None:
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
     fused_activation(ctx, y)
@@ -190,10 +216,11 @@ def add_sub_params(ctx: OpContext) -> dict:
     m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
     mo, so = quantize_multiplier(twice_max / ((1 << left_shift) * float(y.quant.scale)))
     act_min, act_max = fused_activation(ctx, y)
+    dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
     return dict(
         input1=a.index, input2=b.index, output=y.index,
-        input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
-        broadcast=tuple(a.shape) != tuple(b.shape), size=y.num_elements,
+        input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
+        broadcast=dims_a != dims_b, size=y.num_elements,
         input1_offset=-a.quant.zero_point, input1_mult=m1, input1_shift=s1,
         input2_offset=-b.quant.zero_point, input2_mult=m2, input2_shift=s2,
         left_shift=left_shift, out_offset=y.quant.zero_point, out_mult=mo, out_shift=so,
@@ -380,6 +407,24 @@ def offset_weight_sums(channel_weight_sums: np.ndarray, bias: np.ndarray | None,
     return sums
 
 
+# The largest left shift an int64-accumulator requantization takes: LiteRT's
+# MultiplyByQuantizedMultiplier(int64) and ns-cmsis-nn's arm_nn_requantize_s64 shift right by
+# 15 - shift and 14 - shift; a larger one is a shift by a negative count (undefined in C and C++).
+S64_MAX_LEFT_SHIFT = 14
+
+
+def check_s64_shifts(ctx: OpContext, shifts, out: Tensor) -> None:
+    """Refuse an int16 layer whose requantization (input scale x weight scale / output scale) is 2^14 or
+    more: no kernel computes it (LiteRT's own check allows shifts below 8). Only a degenerate output
+    scale, e.g. calibrated on outputs a fused RELU zeroed, gets there."""
+    worst = max(int(v) for v in shifts)
+    if worst > S64_MAX_LEFT_SHIFT:
+        raise ctx.error(f"requantization scale 2^{worst - 1} or more (input scale x weight scale / output scale "
+                        f"{out.quant.scale:g}) is beyond the int16 kernels' int64 requantization (left shift at most "
+                        f"{S64_MAX_LEFT_SHIFT}; LiteRT checks below 8)", out,
+                        "Re-calibrate the layer: its output scale is degenerate")
+
+
 def int64_bias(b: Tensor | None) -> list[ConstArray]:
     """The s16 kernels read an int64 bias: an int32 bias is widened once, at conversion."""
     if b is None or b.dtype == "int64":
@@ -421,9 +466,10 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
     op = ctx.op.op_type
     act_min, act_max = fused_activation(ctx, y)
+    dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
     p = dict(input1=a.index, input2=b.index, output=y.index,
-             input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
-             broadcast=tuple(a.shape) != tuple(b.shape), size=y.num_elements, act_min=act_min, act_max=act_max)
+             input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
+             broadcast=dims_a != dims_b, size=y.num_elements, act_min=act_min, act_max=act_max)
     logs = [checked_log2(t.quant.scale) for t in (a, b, y)]
     if ctx.options("pot_scale_int16", False) is True and all(pot for pot, _ in logs):
         shifts = [logs[0][1] - logs[2][1], logs[1][1] - logs[2][1]]
@@ -431,7 +477,7 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
             raise ctx.error(f"pot_scale_int16 with power-of-two scales: one input must share the output scale and "
                             f"the other be no coarser (input scales 2^{logs[0][1]}, 2^{logs[1][1]}, output "
                             f"2^{logs[2][1]})", y, "Export with pot_scale_int16 false (general int16 scales)")
-        if op == "ADD" and p["broadcast"]:
+        if op == "ADD" and tuple(a.shape) != tuple(b.shape):
             raise ctx.error("pot_scale_int16 with power-of-two scales takes LiteRT's same-shape path, which does "
                             "not broadcast", b, "Export with pot_scale_int16 false (general int16 scales)")
         return dict(p, pot_scale=True, left_shift=1, input1_mult=Q31_HALF, input1_shift=shifts[0],

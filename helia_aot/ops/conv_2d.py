@@ -11,8 +11,8 @@ from .. import cmsis_nn_sizes as sizes
 from ..codegen import c_float
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int16_act, int8_act, nhwc,
-                     offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation, geometry,
+                     int16_act, int8_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
 from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation, hybrid_variant
 
 
@@ -21,7 +21,7 @@ def _hybrid_per_channel(w) -> bool:
     return len(set(w.quant.scales)) > 1
 
 
-_SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels",
+_SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels (groups)",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
@@ -37,8 +37,7 @@ class Conv2D(OpLowering):
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_convolve_wrapper_s16",),
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",
-                notes=_SHAPE_RULES[:1] + ("input channels equal filter channels, or filter channels 1 with as many "
-                                          "outputs as inputs", _SHAPE_RULES[2])),
+                notes=_SHAPE_RULES + ("output channels a multiple of the groups",)),
         Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_convolve_wrapper_f32",), template="conv_2d_f32.c.j2", lower="lower_float32",
                 notes=_SHAPE_RULES[:1] + ("input channels equal filter channels (no groups)", _SHAPE_RULES[2])),
@@ -63,11 +62,10 @@ class Conv2D(OpLowering):
             raise ctx.error("input, filter and output must be 4-D (NHWC / OHWI)", x)
         if x.shape[3] % w.shape[3] != 0:
             raise ctx.error(f"input channels {x.shape[3]} are not a multiple of filter channels {w.shape[3]}", w)
-        if ctx.variant.name == "a16w8" and not (x.shape[3] == w.shape[3] or (w.shape[3] == 1 and
-                                                                              w.shape[0] == x.shape[3])):
-            raise ctx.error(f"int16 grouped convolution ({x.shape[3]} input channels, filter channels "
-                            f"{w.shape[3]}) is not supported: ns-cmsis-nn's s16 convolutions take one group or "
-                            "one channel per group", w)
+        groups = x.shape[3] // w.shape[3]
+        if w.shape[0] % groups != 0:
+            # LiteRT's rule too; ns-cmsis-nn's convolutions return an argument error otherwise.
+            raise ctx.error(f"{w.shape[0]} output channels do not split into {groups} groups", w)
         if ctx.variant.name in ("float32", "float16") and x.shape[3] != w.shape[3]:
             raise ctx.error(f"{ctx.variant.name} grouped convolution ({x.shape[3]} input channels, filter channels "
                             f"{w.shape[3]}) is not supported: {ctx.variant.entries[0]} takes one group", w)
@@ -153,12 +151,16 @@ class Conv2D(OpLowering):
 
     def lower_a16w8(self, ctx: OpContext) -> Lowered:
         """int16 activations, int8 weights: arm_convolve_wrapper_s16 on every build (its dispatch needs no
-        weight sums), per-channel multipliers as for int8, int64 or int32 bias as the model has it."""
+        weight sums), per-channel multipliers as for int8, int64 or int32 bias as the model has it. Every
+        entry the wrapper picks walks groups (input channels / filter channels), and its buffer is sized by
+        the input channels, enough for any group."""
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
         mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
+        if b is None or b.dtype != "int32":
+            check_s64_shifts(ctx, shifts, y)
         act_min, act_max = fused_activation(ctx, y)
         return Lowered(
             entry="arm_convolve_wrapper_s16",

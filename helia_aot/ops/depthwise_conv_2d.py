@@ -10,8 +10,9 @@ import numpy as np
 from .. import cmsis_nn_sizes as sizes
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, check_output_shape, fused_activation, geometry, int16_act, int64_bias,
-                     int8_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
+from .common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation, geometry,
+                     int16_act, int64_bias, int8_act, nhwc, offset_weight_sums, requantization_kind, weights,
+                     windowed_output_shape)
 from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
 
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
@@ -142,6 +143,7 @@ class DepthwiseConv2D(OpLowering):
         g = geometry(ctx, in_dims[1:3], filter_dims[1:3], out_dims[1:3])
         ch_mult = out_dims[3] // in_dims[3]
         mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
+        check_s64_shifts(ctx, shifts, y)
         act_min, act_max = fused_activation(ctx, y)
         return Lowered(
             entry="arm_depthwise_conv_wrapper_s16",

@@ -11,8 +11,8 @@ from .. import cmsis_nn_sizes as sizes
 from ..codegen import c_float
 from ..quant import f32, per_channel_multipliers, quantize_multiplier
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, fused_activation, int16_act, int64_bias, int8_act, offset_weight_sums,
-                     requantization_kind, weights)
+from .common import (bias, check_accumulator, check_s64_shifts, fused_activation, int16_act, int64_bias, int8_act,
+                     offset_weight_sums, requantization_kind, weights)
 from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation, hybrid_variant
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
@@ -135,6 +135,7 @@ class FullyConnected(OpLowering):
             m, s = quantize_multiplier(f32(x.quant.scale * w.quant.scale) / float(y.quant.scale))
             mults, shifts = [m], [s]
             entry = "arm_fully_connected_s16"
+        check_s64_shifts(ctx, shifts, y)
         return Lowered(
             entry=entry,
             candidates=[entry, "arm_fully_connected_wrapper_s16"],

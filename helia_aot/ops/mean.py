@@ -19,6 +19,16 @@ def _axes(ctx: OpContext) -> list[int]:
     return sorted({a % rank for a in given})
 
 
+def litert_mean_multiplier(input_scale: float, output_scale: float, count: int) -> tuple[int, int]:
+    """LiteRT's int16 MEAN (QuantizedMeanOrSum): the input/output multiplier, shifted left by
+    floor(log2(count)) (at most 32, and no further than a total shift of -31), divided by the count
+    with truncation. Its sum is then requantized as arm_mean_s16 does, so these parameters make the
+    kernel exact; the count folded into a freshly rounded multiplier is one code off now and then."""
+    mult, shift = quantize_multiplier(input_scale / output_scale)
+    up = min(count.bit_length() - 1, 32, 31 + shift)
+    return ((mult << up) // count), shift - up
+
+
 @register
 class Mean(OpLowering):
     op_types = ("MEAN",)
@@ -58,7 +68,10 @@ class Mean(OpLowering):
         for d in range(4):
             if axis_dims[d]:
                 count *= in_dims[d]
-        mult, shift = quantize_multiplier(float(x.quant.scale) / (float(y.quant.scale) * count))
+        if ctx.variant.name == "int16":
+            mult, shift = litert_mean_multiplier(float(x.quant.scale), float(y.quant.scale), count)
+        else:
+            mult, shift = quantize_multiplier(float(x.quant.scale) / (float(y.quant.scale) * count))
         return Lowered(entry=ctx.variant.entries[0],
                        fixed={"division": "folded_into_multiplier"},
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, axis_dims=axis_dims,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..quant import f32, quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import BINARY_RULES, binary_validate, fused_activation, int8_act, int16_act, nhwc
+from .common import (BINARY_RULES, binary_validate, fused_activation, int16_act, int8_act, kernel_broadcast_dims)
 from .float_common import binary_lowered, f16, float16_variant, fp32
 
 
@@ -35,12 +35,13 @@ class Mul(OpLowering):
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         mult, shift = quantize_multiplier(float(a.quant.scale) * float(b.quant.scale) / float(y.quant.scale))
         act_min, act_max = fused_activation(ctx, y)
-        broadcast = tuple(a.shape) != tuple(b.shape)
+        dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
+        broadcast = dims_a != dims_b
         entry = "arm_mul_s8" if broadcast else "arm_elementwise_mul_s8"
         return Lowered(entry=entry,
                        candidates=["arm_elementwise_mul_s8", "arm_mul_s8"],
                        params=dict(input1=a.index, input2=b.index, output=y.index, broadcast=broadcast,
-                                   input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
+                                   input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
                                    input1_offset=-a.quant.zero_point, input2_offset=-b.quant.zero_point,
                                    out_offset=y.quant.zero_point, out_mult=mult, out_shift=shift,
                                    act_min=act_min, act_max=act_max, size=y.num_elements))
@@ -51,11 +52,12 @@ class Mul(OpLowering):
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         mult, shift = quantize_multiplier(f32(f32(a.quant.scale * b.quant.scale) / y.quant.scale))
         act_min, act_max = fused_activation(ctx, y)
-        broadcast = tuple(a.shape) != tuple(b.shape)
+        dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
+        broadcast = dims_a != dims_b
         entry = "arm_mul_s16" if broadcast else "arm_elementwise_mul_s16"
         return Lowered(entry=entry, candidates=["arm_elementwise_mul_s16", "arm_mul_s16"],
                        params=dict(input1=a.index, input2=b.index, output=y.index, broadcast=broadcast,
-                                   input1_dims=nhwc(a.shape), input2_dims=nhwc(b.shape), output_dims=nhwc(y.shape),
+                                   input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
                                    out_mult=mult, out_shift=shift, act_min=act_min, act_max=act_max,
                                    size=y.num_elements))
 

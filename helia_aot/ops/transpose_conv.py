@@ -15,8 +15,8 @@ import numpy as np
 from ..codegen import c_type
 from ..quant import per_channel_multipliers
 from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import (bias, check_accumulator, check_filter_rank, check_window_extent, const_ints, constant_ints,
-                     fused_activation, int16_act, int8_act, output_size, requantization_kind, weights)
+from .common import (bias, check_accumulator, check_filter_rank, check_s64_shifts, check_window_extent, const_ints,
+                     constant_ints, fused_activation, int16_act, int8_act, output_size, requantization_kind, weights)
 from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
@@ -133,6 +133,7 @@ class TransposeConv(OpLowering):
         rounding shift by 15 - shift, both precomputed per channel."""
         params, constants, macs, requantization = self._common(ctx)
         mults, shifts = constants[0].values, constants[1].values
+        check_s64_shifts(ctx, shifts, ctx.out(0))
         reduced = np.where(mults < 0x7FFF0000, (mults + (1 << 15)) >> 16, 0x7FFF)
         constants = [ConstArray("multiplier", "int32_t", reduced, "per-channel multiplier rounded to 16 bits"),
                      ConstArray("shift", "int32_t", 15 - shifts, "per-channel right shift (15 - shift)")]

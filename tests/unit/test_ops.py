@@ -476,7 +476,9 @@ def test_mul_int16(tmp_path):
     assert only_op(result)["kernel"]["entry"] == "arm_mul_s16"
     body = function_body(model_c, 0)
     # 0.5 * 0.25 / 0.5 = 0.25 -> (2^30, -1); offsets are unused by the s16 kernels.
-    assert "const cmsis_nn_dims input2_dims = { 1, 2, 1, 1 };" in body
+    # 1x2x2x3 times 1x2x1x1: W and C are broadcast alike, so the kernel sees 2x6 times 2x1.
+    assert "const cmsis_nn_dims input1_dims = { 1, 1, 2, 6 };" in body
+    assert "const cmsis_nn_dims input2_dims = { 1, 1, 2, 1 };" in body
     assert f"0, 0, (int16_t *)" in body and f"0, {Q30}, -1, -32768, 32767);" in body
 
 
