@@ -30,7 +30,9 @@ import helia_aot  # noqa: E402
 from bench_lib import convert, firmware, kernels, table, toolchain  # noqa: E402
 
 TARGET = "corstone300"
-MLPERF_MODELS = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8")
+MLPERF_MODELS = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8",
+                 # float32, and the hybrid (int8 weights behind float32 activations) KWS
+                 "kws_ref_model_float32", "vww_96_float", "pretrainedResnet", "ad01_fp32")
 JSON_SCHEMA = "helia-bench/1"
 
 

@@ -77,7 +77,7 @@ def _compile_all(jobs: list[tuple[Path, Path, list[str], str]]) -> list[Path]:
 
 def _link(build: ModuleBuild, objects: list[Path], library: KernelLibrary, elf: Path, extra: list[str]) -> Path:
     toolchain.run([toolchain.ARM_CC, *toolchain.ARCH_FLAGS, "--specs=picolibc.specs", *toolchain.LDFLAGS,
-                   *extra, f"-Wl,-Map={elf.with_suffix('.map')}", "-o", elf, *objects, library.archive],
+                   *extra, f"-Wl,-Map={elf.with_suffix('.map')}", "-o", elf, *objects, library.archive, "-lm"],
                   f"{build.name}: link {elf.name}")
     return elf
 

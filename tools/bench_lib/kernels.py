@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Kernel libraries for the benchmark firmware: our portable kernels and, when HELIA_NS_CMSIS_NN_DIR
-names a checkout, ns-cmsis-nn built for Cortex-M55 with MVE (its integer sources; the float
-kernels are never called by an int8 module). Each is a static archive of -ffunction-sections
-objects, so the firmware link keeps only the kernels a module calls."""
+names a checkout, ns-cmsis-nn built for Cortex-M55 with MVE (integer and float sources, with its
+float switches). Each is a static archive of -ffunction-sections objects, so the firmware link
+keeps only the kernels a module calls."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def sources(backend: str) -> tuple[Path, Path, list[Path]]:
     root = toolchain.ns_cmsis_nn_root()
     if root is None:
         raise toolchain.BenchError(f"backend {NS_CMSIS_NN} needs {toolchain.NS_CMSIS_NN_ENV}")
-    files = sorted(p for p in (root / "Source").rglob("*.c") if not p.name.endswith(("_f16.c", "_f32.c")))
+    # arm_fully_connected_fp16.c is in no ns-cmsis-nn build list (it needs arm_fp16.h).
+    files = sorted(p for p in (root / "Source").rglob("*.c") if p.name != "arm_fully_connected_fp16.c")
     return root / "Source", root / "Include", files
 
 

@@ -25,7 +25,11 @@ QEMU = "qemu-system-arm"
 
 ARCH_FLAGS = ["-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb"]
 # picolibc's specs select its headers too, so compiles need them as well as links.
-COMMON_CFLAGS = ARCH_FLAGS + ["--specs=picolibc.specs", "-ffunction-sections", "-fdata-sections"]
+# Both kernel libraries are built with their float switches, which they hand to the modules (as the
+# Bazel overlays do): a float module checks them in its <prefix>_common.h.
+LIBRARY_DEFINES = ["-DARM_NN_ENABLE_F32=1", "-DARM_NN_ENABLE_F16=1"]
+COMMON_CFLAGS = ARCH_FLAGS + ["--specs=picolibc.specs", "-ffunction-sections", "-fdata-sections",
+                              *LIBRARY_DEFINES]
 # Code size is measured on a -Os build, instruction counts on a -O2 build (issue 6).
 SIZE_OPT = "-Os"
 SPEED_OPT = "-O2"
