@@ -22,7 +22,6 @@ import numpy as np
 from . import emit, lowering, options as options_mod, plan_writer, planner, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
-from .options import check_prefix  # noqa: F401  (public: helia_aot.compiler.check_prefix)
 from .schema import to_json
 
 

@@ -29,7 +29,6 @@ class MaxPool2D(OpLowering):
 
     def lower(self, ctx: OpContext) -> Lowered:
         p = pool_params(ctx)
-        out = p["output_dims"]
         return Lowered(
             entry=ctx.variant.entries[0], scratch_bytes=0,
             macs=0,  # MACs count convolution, depthwise and fully connected layers only

@@ -8,7 +8,6 @@ or a module that compiles with -Werror; one conversion in 50 also runs under ASa
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import time
 from pathlib import Path

@@ -251,7 +251,7 @@ def test_mul(tmp_path):
     result, model_c, _ = convert(binary_model("MUL"), tmp_path)
     assert only_op(result)["kernel"]["entry"] == "arm_elementwise_mul_s8"
     # 0.5 * 0.25 / 0.5 = 0.25 -> (2^30, -1).
-    assert f"-1, 2,\n        (int8_t *)" in function_body(model_c, 0)
+    assert "-1, 2,\n        (int8_t *)" in function_body(model_c, 0)
     assert f"3, {Q30}, -1, -128, 127,\n        12);" in function_body(model_c, 0)
 
 
@@ -479,7 +479,7 @@ def test_mul_int16(tmp_path):
     # 1x2x2x3 times 1x2x1x1: W and C are broadcast alike, so the kernel sees 2x6 times 2x1.
     assert "const cmsis_nn_dims input1_dims = { 1, 1, 2, 6 };" in body
     assert "const cmsis_nn_dims input2_dims = { 1, 1, 2, 1 };" in body
-    assert f"0, 0, (int16_t *)" in body and f"0, {Q30}, -1, -32768, 32767);" in body
+    assert "0, 0, (int16_t *)" in body and f"0, {Q30}, -1, -32768, 32767);" in body
 
 
 def test_softmax_int16(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 
 import helia_aot
 from helia_aot import ops, options
-from helia_aot.errors import InvalidConfigError, UnsupportedModelError
+from helia_aot.errors import InvalidConfigError
 from tests.modelgen import ModelBuilder
 
 from .helpers import mlperf_model
