@@ -11,7 +11,8 @@ from . import codegen
 from .errors import UnsupportedModelError
 from .ir import Graph
 
-_NP_TO_C = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
+_NP_TO_C = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+            "bool": "uint8_t", "float32": "float"}
 
 
 def reference_outputs(model_data: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
@@ -30,8 +31,10 @@ def random_input(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
     if dtype in ("int8", "uint8", "int16"):
         info = np.iinfo(dtype)
         return rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=np.int64).astype(dtype)
-    if dtype == "int32":
-        return rng.integers(-1000, 1000, size=shape, dtype=np.int64).astype(np.int32)
+    if dtype in ("int32", "int64"):
+        return rng.integers(-1000, 1000, size=shape, dtype=np.int64).astype(dtype)
+    if dtype == "bool":
+        return rng.integers(0, 1, size=shape, endpoint=True).astype(bool)
     return rng.uniform(-1.0, 1.0, size=shape).astype(np.float32)
 
 

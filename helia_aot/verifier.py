@@ -42,19 +42,6 @@ _BIASED = {
     "TRANSPOSE_CONV": (1, 3, 4, 0),
 }
 
-# The options table each operator helia_aot lowers may carry (None: the operator has no table).
-OPTION_TABLES: dict[str, str | None] = {
-    "ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions",
-    "AVERAGE_POOL_2D": "Pool2DOptions", "MAX_POOL_2D": "Pool2DOptions",
-    "CONCATENATION": "ConcatenationOptions", "CONV_2D": "Conv2DOptions",
-    "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions", "FULLY_CONNECTED": "FullyConnectedOptions",
-    "TRANSPOSE_CONV": "TransposeConvOptions", "SOFTMAX": "SoftmaxOptions", "RESHAPE": "ReshapeOptions",
-    "SQUEEZE": "SqueezeOptions", "EXPAND_DIMS": "ExpandDimsOptions", "STRIDED_SLICE": "StridedSliceOptions",
-    "LEAKY_RELU": "LeakyReluOptions", "MEAN": "ReducerOptions", "PAD": "PadOptions", "PADV2": "PadV2Options",
-    "TRANSPOSE": "TransposeOptions", "HARD_SWISH": "HardSwishOptions", "DEQUANTIZE": "DequantizeOptions",
-    "QUANTIZE": "QuantizeOptions", "RELU": None, "RELU6": None, "LOGISTIC": None, "TANH": None,
-}
-
 # Option values every later stage relies on, by option name: (test, rule in words).
 _POSITIVE = (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1, "an integer >= 1")
 _ENUM = (lambda v: isinstance(v, str), "a value the schema defines")
@@ -231,7 +218,7 @@ class _Verifier:
         module = ops.get(op.op_type)
         if module is None:
             return  # not lowered: lowering.prepare refuses it by name
-        table = OPTION_TABLES.get(op.op_type)
+        table = module.options_table_for(op.op_type)
         if op.options_table is not None and op.options_table != table:
             wanted = f"{table} or none" if table else "none"
             raise self.fail(where, f"carries a {op.options_table} table; {op.op_type} takes {wanted}")

@@ -17,6 +17,7 @@ _INT16_RULES = BINARY_RULES + (
 @register
 class Add(OpLowering):
     op_types = ("ADD",)
+    options_table = "AddOptions"
     variants = (
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_add_s8", "arm_add_s8"), template="add_sub.c.j2", notes=BINARY_RULES),

@@ -13,6 +13,7 @@ from .float_common import f16, float16_variant, fp32
 @register
 class AveragePool2D(OpLowering):
     op_types = ("AVERAGE_POOL_2D",)
+    options_table = "Pool2DOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_avgpool_s8",),
                 template="pool_2d.c.j2", notes=POOL_RULES),

@@ -219,6 +219,13 @@ class OpLowering:
 
     op_types: ClassVar[tuple[str, ...]] = ()
     variants: ClassVar[tuple[Variant, ...]] = ()
+    # The schema's BuiltinOptions member the operator's options come in (None: it has none), or one per
+    # op type when the module lowers several. The verifier accepts that table or no table at all.
+    options_table: ClassVar[str | None | dict[str, str | None]] = None
+
+    def options_table_for(self, op_type: str) -> str | None:
+        table = self.options_table
+        return table[op_type] if isinstance(table, dict) else table
 
     def select(self, ctx: OpContext) -> Variant:
         """The one variant whose dtype signature matches the operator's tensors."""

@@ -18,6 +18,7 @@ _RULES = ("all tensors share scale and zero point", "no fused activation")
 @register
 class Concatenation(OpLowering):
     op_types = ("CONCATENATION",)
+    options_table = "ConcatenationOptions"
     variants = (
         Variant("int8", inputs=(int8_act("inputs", repeated=True),), outputs=(int8_act("output"),),
                 entries=("arm_concatenation_s8_x",), template="concatenation.c.j2", lower="lower_int8",

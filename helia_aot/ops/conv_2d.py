@@ -28,6 +28,7 @@ _SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a 
 @register
 class Conv2D(OpLowering):
     op_types = ("CONV_2D",)
+    options_table = "Conv2DOptions"
     variants = (
         Variant("int8", inputs=(int8_act(), weights(per_channel_axis=0), bias("int32")),
                 outputs=(int8_act("output"),),

@@ -22,6 +22,7 @@ _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multip
 @register
 class DepthwiseConv2D(OpLowering):
     op_types = ("DEPTHWISE_CONV_2D",)
+    options_table = "DepthwiseConv2DOptions"
     variants = (
         Variant("int8", inputs=(int8_act(), weights(per_channel_axis=3), bias("int32")),
                 outputs=(int8_act("output"),),

@@ -15,6 +15,7 @@ from .common import int8_act, int16_act
 @register
 class Dequantize(OpLowering):
     op_types = ("DEQUANTIZE",)
+    options_table = "DequantizeOptions"
     variants = (
         Variant("int8_to_float32", inputs=(int8_act(),), outputs=(Operand("output", ("float32",)),),
                 template="dequantize.c.j2", notes=("inline C", "input and output shapes equal")),

@@ -10,3 +10,4 @@ from .common import AliasLowering
 @register
 class ExpandDims(AliasLowering):
     op_types = ("EXPAND_DIMS",)
+    options_table = "ExpandDimsOptions"

@@ -29,6 +29,7 @@ def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: i
 @register
 class FullyConnected(OpLowering):
     op_types = ("FULLY_CONNECTED",)
+    options_table = "FullyConnectedOptions"
     variants = (
         Variant("int8", inputs=(int8_act(), weights("weights", per_channel_axis=0), bias("int32")),
                 outputs=(int8_act("output"),),

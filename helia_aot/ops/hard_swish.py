@@ -23,6 +23,7 @@ def downscale_to_int16(multiplier: int) -> int:
 @register
 class HardSwish(OpLowering):
     op_types = ("HARD_SWISH",)
+    options_table = "HardSwishOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
                 template="hard_swish.c.j2",

@@ -16,6 +16,7 @@ from .float_common import (activation_f16_lowering, activation_f16_variant, acti
 @register
 class LeakyRelu(OpLowering):
     op_types = ("LEAKY_RELU",)
+    options_table = "LeakyReluOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_leaky_relu_s8",),
                 template="leaky_relu.c.j2", notes=("input and output shapes equal",)),

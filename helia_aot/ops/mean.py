@@ -32,6 +32,7 @@ def litert_mean_multiplier(input_scale: float, output_scale: float, count: int) 
 @register
 class Mean(OpLowering):
     op_types = ("MEAN",)
+    options_table = "ReducerOptions"
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
                 entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank 1 to 4", "axes within the rank")),

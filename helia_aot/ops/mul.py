@@ -13,6 +13,7 @@ from .float_common import binary_lowered, f16, float16_variant, fp32
 @register
 class Mul(OpLowering):
     op_types = ("MUL",)
+    options_table = "MulOptions"
     variants = (
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_mul_s8", "arm_mul_s8"), template="mul.c.j2", notes=BINARY_RULES),

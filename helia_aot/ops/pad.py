@@ -18,6 +18,7 @@ _RULES = ("rank <= 4", "non-negative paddings", "input and output share scale an
 @register
 class Pad(OpLowering):
     op_types = ("PAD", "PADV2")
+    options_table = {"PAD": "PadOptions", "PADV2": "PadV2Options"}
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("paddings"),
                                 Operand("constant value", ("int8",), optional=True, constant=True)),

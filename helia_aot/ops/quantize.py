@@ -21,6 +21,7 @@ def _rescale(name: str, src: str, dst: str) -> Variant:
 @register
 class Quantize(OpLowering):
     op_types = ("QUANTIZE",)
+    options_table = "QuantizeOptions"
     variants = (
         Variant("float32_to_int8", inputs=(Operand("input", ("float32",)),), outputs=(int8_act("output"),),
                 template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",)),

@@ -11,4 +11,5 @@ from .common import ClampLowering
 @register
 class Relu(ClampLowering):
     op_types = ("RELU",)
+    options_table = None
     activation = "RELU"

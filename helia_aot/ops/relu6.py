@@ -11,4 +11,5 @@ from .common import ClampLowering
 @register
 class Relu6(ClampLowering):
     op_types = ("RELU6",)
+    options_table = None
     activation = "RELU6"

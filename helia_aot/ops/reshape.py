@@ -10,3 +10,4 @@ from .common import AliasLowering
 @register
 class Reshape(AliasLowering):
     op_types = ("RESHAPE",)
+    options_table = "ReshapeOptions"

@@ -20,6 +20,7 @@ _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables 
 @register
 class Softmax(OpLowering):
     op_types = ("SOFTMAX",)
+    options_table = "SoftmaxOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_softmax_s8",), template="softmax.c.j2",
                 lower="lower_int8", notes=("output scale 1/256, zero point -128", "input and output shapes equal")),

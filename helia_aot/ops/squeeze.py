@@ -10,3 +10,4 @@ from .common import AliasLowering
 @register
 class Squeeze(AliasLowering):
     op_types = ("SQUEEZE",)
+    options_table = "SqueezeOptions"

@@ -48,6 +48,7 @@ _RULES = ("rank <= 4", "positive strides", "no ellipsis_mask, new_axis_mask or o
 @register
 class StridedSlice(OpLowering):
     op_types = ("STRIDED_SLICE",)
+    options_table = "StridedSliceOptions"
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                 outputs=(int8_act("output"),), entries=("arm_strided_slice_s8",), template="strided_slice.c.j2",

@@ -15,6 +15,7 @@ _INT16_RULES = BINARY_RULES + (
 @register
 class Sub(OpLowering):
     op_types = ("SUB",)
+    options_table = "SubOptions"
     variants = (
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_sub_s8", "arm_sub_s8"), template="add_sub.c.j2", notes=BINARY_RULES),

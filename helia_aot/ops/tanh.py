@@ -18,6 +18,7 @@ _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescal
 @register
 class Tanh(OpLowering):
     op_types = ("TANH",)
+    options_table = None
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
                 notes=("output scale 1/128, zero point 0", "256-entry table, inline C")),

@@ -14,6 +14,7 @@ from .float_common import f16, float16_variant, fp32
 @register
 class Transpose(OpLowering):
     op_types = ("TRANSPOSE",)
+    options_table = "TransposeOptions"
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("perm")), outputs=(int8_act("output"),),
                 entries=("arm_transpose_s8",), template="transpose.c.j2", notes=("rank <= 4",)),

@@ -33,6 +33,7 @@ def _int16(name: str, bias_operand: Operand, accumulator: str) -> Variant:
 @register
 class TransposeConv(OpLowering):
     op_types = ("TRANSPOSE_CONV",)
+    options_table = "TransposeConvOptions"
     variants = (
         Variant("int8", inputs=(const_ints("output_shape"), weights(per_channel_axis=0), int8_act(), bias("int32")),
                 outputs=(int8_act("output"),), entries=("arm_transpose_conv_s8",),

@@ -24,8 +24,10 @@ DTYPES: dict[str, tuple[int, np.dtype]] = {
     "bool": (schema.TensorType.BOOL, np.dtype("?")),
 }
 
-# Operator name -> name of its BuiltinOptions union member (None: the schema has no
-# options table for it). This is schema data: which table goes with which operator.
+# Operator name -> name of its BuiltinOptions union member (None: the converter writes no
+# options table for it). This is schema data: which table goes with which operator. An operator
+# not listed takes the member named like it (case-insensitively: GATHER_ND -> GatherNdOptions,
+# BATCH_TO_SPACE_ND -> BatchToSpaceNDOptions), or none when the schema has no such member.
 OPTIONS_TABLE: dict[str, str | None] = {
     "ADD": "AddOptions",
     "AVERAGE_POOL_2D": "Pool2DOptions",
@@ -45,6 +47,10 @@ OPTIONS_TABLE: dict[str, str | None] = {
     "PAD": "PadOptions",
     "PADV2": "PadV2Options",
     "QUANTIZE": None,
+    "REDUCE_ANY": "ReducerOptions",
+    "REDUCE_MAX": "ReducerOptions",
+    "REDUCE_MIN": "ReducerOptions",
+    "REDUCE_PROD": "ReducerOptions",
     "RELU": None,
     "RELU6": None,
     "RESHAPE": "ReshapeOptions",
@@ -52,6 +58,7 @@ OPTIONS_TABLE: dict[str, str | None] = {
     "SQUEEZE": "SqueezeOptions",
     "STRIDED_SLICE": "StridedSliceOptions",
     "SUB": "SubOptions",
+    "SUM": "ReducerOptions",
     "TANH": None,
     "TRANSPOSE": "TransposeOptions",
     "TRANSPOSE_CONV": "TransposeConvOptions",
@@ -190,6 +197,14 @@ def _enum_members(enum_cls: type) -> dict[str, int]:
 
 BUILTIN_OPERATORS = _enum_members(schema.BuiltinOperator)
 BUILTIN_OPTIONS = _enum_members(schema.BuiltinOptions)
+
+
+def options_table(op_name: str) -> str | None:
+    """The BuiltinOptions member an operator's options go in (see OPTIONS_TABLE)."""
+    if op_name in OPTIONS_TABLE:
+        return OPTIONS_TABLE[op_name]
+    by_folded_name = {member.lower(): member for member in BUILTIN_OPTIONS if member.endswith("Options")}
+    return by_folded_name.get(op_name.replace("_", "").lower() + "options")
 
 
 def snake_to_camel(name: str) -> str:
@@ -346,11 +361,7 @@ class ModelBuilder:
         op.opcodeIndex = self._opcode(code, version)
         op.inputs = np.array([-1 if r is None else r.index for r in inputs], dtype=np.int32)
         op.outputs = np.array([r.index for r in outputs], dtype=np.int32)
-        if op_name not in OPTIONS_TABLE:
-            raise BuilderError(
-                f"operator {op_name} has no entry in OPTIONS_TABLE (tests/modelgen/builder.py); "
-                "add its BuiltinOptions member, or None if it has no options")
-        table = OPTIONS_TABLE[op_name]
+        table = options_table(op_name)
         if table is None:
             if options:
                 raise BuilderError(f"operator {op_name} takes no options, got {sorted(options)}")

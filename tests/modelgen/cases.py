@@ -24,9 +24,11 @@ A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these key
   tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
 
 Input kinds:
-  activation  a model input of `dtype` int8 (default), int16, int32, float32 or float16
-              (a float one may give `range: [lo, hi]`, the interval the tests draw its
-              values from; default [-1, 1)).
+  activation  a model input of `dtype` int8 (default), int16, int32, int64, bool, float32
+              or float16 (a float one may give `range: [lo, hi]`, the interval the tests
+              draw its values from; default [-1, 1)). An unquantized integer input (indices,
+              shapes, int32 arithmetic) gives `values: [lo, hi]`, the inclusive interval its
+              values are drawn from; a bool input needs neither.
               Quantized ones need `range: [lo, hi]` (parameters derived as the
               converter does: asymmetric for int8; symmetric, zero point 0 and scale
               max(|lo|, |hi|) / 32767 for int16 (A16W8), likewise for int32) or
@@ -55,7 +57,8 @@ LiteRT's FP16-weight conversion stores one (float16 constants behind DEQUANTIZE,
 activations) and then rewritten to FP16 (tests/modelgen/fp16.py); `build_reference_model` gives the
 FP32 model, which LiteRT runs as the reference.
 
-Outputs have `dtype` int8 (default), int16, int32, float32 or float16. Quantization, exactly one of:
+Outputs have `dtype` int8 (default), int16, int32, int64, bool, float32 or float16. bool outputs,
+and int32/int64 outputs given none of the keys below, are unquantized. Quantization, exactly one of:
   calibrate: true   run a float32 twin of the model (same dequantized weights) in
                     LiteRT over seeded inputs spanning the input ranges and quantize
                     the observed output range (symmetric for int16/int32);
@@ -83,12 +86,13 @@ from tests.modelgen.litert import run_reference
 CASES_DIR = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "cases"
 CALIBRATION_SAMPLES = 64
 FLOATS = ("float32", "float16")
+UNQUANTIZED_INTS = ("int32", "int64")  # integer outputs that may be plain integers (indices, shapes)
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
               "tolerance", "relative_tolerance", "tolerance_reason"}
 _REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance_reason"}
 _INPUT_KEYS = {
-    "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point"},
+    "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point", "values"},
     "weights": {"name", "kind", "shape", "dtype", "per_channel_axis", "fan_in"},
     "bias": {"name", "kind", "input", "weights", "std", "size", "dtype"},
     "const": {"name", "kind", "dtype", "value", "shape", "same_as"},
@@ -196,7 +200,19 @@ def _check_input(path, spec, names) -> None:
     _check_keys(path, f"input '{spec.get('name')}' ({kind})", spec, _INPUT_KEYS[kind], required)
     if spec["name"] in names:
         raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
-    if kind == "activation" and spec.get("dtype", "int8") not in FLOATS:
+    if kind == "activation" and ("values" in spec or spec.get("dtype") == "bool"):
+        if spec.get("dtype", "int8") not in UNQUANTIZED_INTS + ("bool",) or \
+                {"range", "scale", "zero_point"} & set(spec) or \
+                (spec.get("dtype") == "bool") == ("values" in spec):
+            raise CaseFileError(f"{path}: input '{spec['name']}': 'values: [lo, hi]' belongs to an "
+                                "unquantized int32 or int64 input (no range, scale or zero_point); a bool "
+                                "input takes none of them")
+        lo_hi = spec.get("values", [0, 1])
+        if not (isinstance(lo_hi, list) and len(lo_hi) == 2 and all(isinstance(v, int) for v in lo_hi)
+                and lo_hi[0] <= lo_hi[1]):
+            raise CaseFileError(f"{path}: input '{spec['name']}': 'values' must be [lo, hi], integers, "
+                                f"lo <= hi, got {lo_hi!r}")
+    elif kind == "activation" and spec.get("dtype", "int8") not in FLOATS:
         has_range = "range" in spec
         has_explicit = "scale" in spec and "zero_point" in spec
         if has_range == has_explicit:
@@ -223,10 +239,12 @@ def _check_output(path, spec, names) -> None:
     _check_keys(path, f"output '{spec.get('name')}'", spec, _OUTPUT_KEYS, {"name", "shape"})
     dtype = spec.get("dtype", "int8")
     ways = [k for k in ("calibrate", "range", "scale", "same_as") if k in spec]
-    if dtype in FLOATS:
+    if dtype in FLOATS + ("bool",):
         if ways:
             raise CaseFileError(f"{path}: {dtype} output '{spec['name']}' takes no "
                                 "quantization keys")
+    elif dtype in UNQUANTIZED_INTS and not ways and "zero_point" not in spec:
+        pass  # a plain integer output
     elif len(ways) != 1 or ("scale" in spec) != ("zero_point" in spec):
         raise CaseFileError(f"{path}: output '{spec['name']}' needs exactly one of "
                             "'calibrate: true', 'range', 'scale' + 'zero_point', 'same_as'")
@@ -264,7 +282,7 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
         if kind == "activation":
             dtype = spec.get("dtype", "int8")
             r = _Resolved(spec, dtype, tuple(spec["shape"]))
-            if dtype not in FLOATS:
+            if dtype not in FLOATS and dtype != "bool" and "values" not in spec:
                 if "range" in spec:
                     lo, hi = _pair(case, name, spec["range"])
                     r.scale, r.zero_point = quant.range_to_scale_zp(lo, hi, dtype)
@@ -350,7 +368,7 @@ def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool,
                 refs.append(b.tensor(f"{name}_dequantized", r.shape, "float32"))
                 b.op("DEQUANTIZE", [half], [refs[-1]])
         elif kind == "activation":
-            if float_twin:
+            if float_twin and r.scale is not None:
                 refs.append(b.input(name, r.shape, "float32"))
             else:
                 refs.append(b.input(name, r.shape, r.dtype, r.scale, r.zero_point))
@@ -384,6 +402,13 @@ def build_float_twin(case: Case) -> bytes:
     return _build_float_twin(case, inputs)
 
 
+def integer_sample_ranges(case: Case) -> dict[str, tuple[int, int]]:
+    """Per unquantized integer or bool activation input, the inclusive interval its values are drawn from."""
+    return {spec["name"]: tuple(spec.get("values", [0, 1])) for spec in case.inputs
+            if spec.get("kind", "activation") == "activation"
+            and ("values" in spec or spec.get("dtype") == "bool")}
+
+
 def sample_range(case: Case, name: str) -> tuple[float, float]:
     """The interval tests draw a float activation input from: its `range`, else [-1, 1)."""
     for spec in case.inputs:
@@ -409,6 +434,7 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
     """Observed output ranges of the float twin over seeded inputs spanning each
     input's representable range."""
     activations = [r for r in inputs if r.spec.get("kind", "activation") == "activation"]
+    integer_ranges = integer_sample_ranges(case)
     if any(r.dtype in FLOATS for r in activations):
         raise CaseFileError(f"{case.path}: 'calibrate' needs quantized inputs; give "
                             "the output a 'range' instead")
@@ -419,6 +445,10 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
     for _ in range(CALIBRATION_SAMPLES):
         feeds = []
         for r in activations:
+            if r.spec["name"] in integer_ranges:
+                lo, hi = integer_ranges[r.spec["name"]]
+                feeds.append(generator.integers(lo, hi, size=r.shape, endpoint=True).astype(r.dtype))
+                continue
             lo, hi = _float_range_of_input(r)
             feeds.append(generator.uniform(lo, hi, size=r.shape).astype(np.float32))
         for i, y in enumerate(run_reference(data, feeds)):

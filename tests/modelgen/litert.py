@@ -27,14 +27,20 @@ def run_reference(data: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
     return [interp.get_tensor(d["index"]).copy() for d in interp.get_output_details()]
 
 
-def random_inputs(data: bytes, generator: np.random.Generator) -> list[np.ndarray]:
-    """Full-range random values for each input: integers over their whole range,
-    floats uniform in [-1, 1)."""
+def random_inputs(data: bytes, generator: np.random.Generator,
+                  integer_ranges: dict[str, tuple[int, int]] | None = None) -> list[np.ndarray]:
+    """Random values for each input: integers over their whole range (or the inclusive interval
+    `integer_ranges` gives by input name: indices, shapes), bools both ways, floats uniform in [-1, 1)."""
     out = []
     for detail in make_interpreter(data).get_input_details():
         dtype = np.dtype(detail["dtype"])
         shape = tuple(detail["shape"])
-        if dtype.kind in "iu":
+        if integer_ranges and detail["name"] in integer_ranges:
+            lo, hi = integer_ranges[detail["name"]]
+            out.append(generator.integers(lo, hi, size=shape, endpoint=True).astype(dtype))
+        elif dtype.kind == "b":
+            out.append(generator.integers(0, 1, size=shape, endpoint=True).astype(dtype))
+        elif dtype.kind in "iu":
             info = np.iinfo(dtype)
             out.append(generator.integers(info.min, info.max, size=shape,
                                           endpoint=True).astype(dtype))

@@ -9,6 +9,7 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 
 from tests.modelgen import BuilderError, ModelBuilder, quant
+from tests.modelgen.builder import options_table
 from tests.modelgen.litert import make_interpreter, run_reference
 
 
@@ -162,12 +163,21 @@ def test_same_calls_give_the_same_bytes():
     (lambda b: b.op("CONV_2D", [], [], {"padding": "FULL"}),
      "CONV_2D: option 'padding' = 'FULL' is not one of"),
     (lambda b: b.op("RELU", [], [], {"alpha": 1}), "RELU takes no options"),
-    (lambda b: b.op("WHILE", [], []), "WHILE has no entry in OPTIONS_TABLE"),
+    (lambda b: b.op("SQRT", [], [], {"alpha": 1}), "SQRT takes no options"),
     (lambda b: b.build(), "no inputs or no outputs"),
 ])
 def test_mistakes_are_builder_errors_naming_the_thing(call, message):
     with pytest.raises(BuilderError, match=message):
         call(ModelBuilder())
+
+
+@pytest.mark.parametrize("op_name, table", [
+    ("GATHER_ND", "GatherNdOptions"), ("BATCH_TO_SPACE_ND", "BatchToSpaceNDOptions"),
+    ("BATCH_MATMUL", "BatchMatMulOptions"), ("UNIDIRECTIONAL_SEQUENCE_LSTM", "UnidirectionalSequenceLSTMOptions"),
+    ("SVDF", "SVDFOptions"), ("SUM", "ReducerOptions"), ("REDUCE_MAX", "ReducerOptions"),
+    ("SPLIT_V", "SplitVOptions"), ("ABS", "AbsOptions"), ("LOG", None), ("RELU_N1_TO_1", None), ("DEQUANTIZE", None)])
+def test_options_table_follows_the_schema_names(op_name, table):
+    assert options_table(op_name) == table
 
 
 def test_range_to_scale_zp_matches_hand_computation():
