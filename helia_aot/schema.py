@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import types
-import typing
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 _SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean"}

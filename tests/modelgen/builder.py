@@ -260,9 +260,13 @@ class ModelBuilder:
     def tensor(self, name: str, shape: Sequence[int], dtype: str = "int8",
                scale: float | Sequence[float] | None = None,
                zero_point: int | Sequence[int] | None = None,
-               quantized_dimension: int = 0) -> TensorRef:
-        return self._add_tensor(name, shape, dtype, scale, zero_point, quantized_dimension,
-                                buffer_index=0)
+               quantized_dimension: int = 0, variable: bool = False) -> TensorRef:
+        """An activation; `variable` makes it a variable tensor (state an operator such as
+        UNIDIRECTIONAL_SEQUENCE_LSTM or SVDF keeps across invocations; LiteRT zeroes it at start)."""
+        ref = self._add_tensor(name, shape, dtype, scale, zero_point, quantized_dimension,
+                               buffer_index=0)
+        self._tensors[ref.index].isVariable = bool(variable)
+        return ref
 
     def const(self, name: str, array: Any, dtype: str | None = None,
               scale: float | Sequence[float] | None = None,

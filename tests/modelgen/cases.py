@@ -48,6 +48,9 @@ Input kinds:
               int32 bias on an int16 CONV_2D, FULLY_CONNECTED or TRANSPOSE_CONV also needs
               the option `quantized_bias_type: INT32`. Its length is the weights' channel
               dimension, or `size` when the weights are per tensor along another axis.
+  variable    a variable tensor (`shape`, `dtype`, and for a quantized one `range` or `scale` +
+              `zero_point`): operator state LiteRT keeps across invocations, zero at start
+              (an LSTM's output and cell state, an SVDF's activation state).
   const       literal `value` (nested list) of `dtype`; optional `shape` reshapes it
               (`shape: []` for a scalar). `same_as: <input name>` gives it that
               input's quantization (`value` is then in codes), e.g. PADV2's pad value.
@@ -96,6 +99,7 @@ _INPUT_KEYS = {
     "weights": {"name", "kind", "shape", "dtype", "per_channel_axis", "fan_in"},
     "bias": {"name", "kind", "input", "weights", "std", "size", "dtype"},
     "const": {"name", "kind", "dtype", "value", "shape", "same_as"},
+    "variable": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point"},
 }
 _OUTPUT_KEYS = {"name", "shape", "dtype", "calibrate", "range", "scale", "zero_point",
                 "same_as"}
@@ -196,7 +200,8 @@ def _check_input(path, spec, names) -> None:
         raise CaseFileError(f"{path}: input '{spec.get('name')}' has unknown kind '{kind}'; "
                             f"use one of {sorted(_INPUT_KEYS)}")
     required = {"activation": {"name", "shape"}, "weights": {"name", "shape"},
-                "bias": {"name", "input", "weights"}, "const": {"name", "dtype", "value"}}[kind]
+                "bias": {"name", "input", "weights"}, "const": {"name", "dtype", "value"},
+                "variable": {"name", "shape", "dtype"}}[kind]
     _check_keys(path, f"input '{spec.get('name')}' ({kind})", spec, _INPUT_KEYS[kind], required)
     if spec["name"] in names:
         raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
@@ -218,6 +223,10 @@ def _check_input(path, spec, names) -> None:
         if has_range == has_explicit:
             raise CaseFileError(f"{path}: input '{spec['name']}' needs either 'range' or "
                                 "'scale' + 'zero_point'")
+    if kind == "variable" and spec["dtype"] not in FLOATS and \
+            ("range" in spec) == ("scale" in spec and "zero_point" in spec):
+        raise CaseFileError(f"{path}: variable '{spec['name']}' is {spec['dtype']}: it needs either "
+                            "'range' or 'scale' + 'zero_point'")
     if kind == "weights" and spec.get("dtype", "int8") not in ("int8",) + FLOATS:
         raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 and hybrid "
                             "operators keep int8 weights), float32 or float16")
@@ -279,7 +288,7 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
     for spec in case.inputs:
         kind = spec.get("kind", "activation")
         name = spec["name"]
-        if kind == "activation":
+        if kind in ("activation", "variable"):
             dtype = spec.get("dtype", "int8")
             r = _Resolved(spec, dtype, tuple(spec["shape"]))
             if dtype not in FLOATS and dtype != "bool" and "values" not in spec:
@@ -372,6 +381,11 @@ def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool,
                 refs.append(b.input(name, r.shape, "float32"))
             else:
                 refs.append(b.input(name, r.shape, r.dtype, r.scale, r.zero_point))
+        elif kind == "variable":
+            if float_twin:
+                refs.append(b.tensor(name, r.shape, "float32", variable=True))
+            else:
+                refs.append(b.tensor(name, r.shape, r.dtype, r.scale, r.zero_point, variable=True))
         elif float_twin and (kind in ("weights", "bias") or r.scale is not None):
             refs.append(b.const(name, r.float_data.astype(np.float32), "float32"))
         else:

@@ -257,3 +257,17 @@ def test_int16_depthwise_bias_must_be_int64():
     y = b.tensor("y", (1, 4, 4, 2), "int16", 0.001, 0)
     with pytest.raises(BuilderError, match="int64 bias only, 'b' is int32"):
         b.op("DEPTHWISE_CONV_2D", [x, w, bias], [y], {"padding": "SAME", "depth_multiplier": 1})
+
+
+def test_variable_tensor_is_marked_and_starts_at_zero():
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), "float32")
+    state = b.tensor("state", (1, 4), "float32", variable=True)
+    y = b.tensor("y", (1, 4), "float32")
+    b.op("ADD", [x, state], [y], {"fused_activation_function": "NONE"})
+    b.output(y)
+    data = b.build()
+    model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(data, 0))
+    assert [bool(t.isVariable) for t in model.subgraphs[0].tensors] == [False, True, False]
+    value = np.arange(4, dtype=np.float32).reshape(1, 4)
+    np.testing.assert_array_equal(run_reference(data, [value])[0], value)
