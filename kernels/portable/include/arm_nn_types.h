@@ -173,6 +173,17 @@ typedef struct
     const int16_t *one_by_one_lut;
 } cmsis_nn_softmax_lut_s16;
 
+/* ---- BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR ---- */
+
+/** RESIZE_NEAREST_NEIGHBOR options, as TFLite's. */
+typedef struct
+{
+    bool align_corners;      /**< map the corner pixels of input and output onto each other */
+    bool half_pixel_centers; /**< sample at pixel centres (index + 0.5) */
+} cmsis_nn_resize_params;
+
+/* ==== end of the space / batch / depth / nearest-neighbour resize block ==== */
+
 /* The float32 / float16 parameter structs, when the build enables float support. */
 #if ARM_NN_FLOAT_API_ENABLED
     #include "arm_nn_types_flt.h"

@@ -1024,6 +1024,75 @@ arm_dequantize_s16_f32(const int16_t *input, float *output, int32_t size, int32_
 
 /* ==== end of the int16 element-wise / activation / softmax / data movement / conversion block ==== */
 
+/* ---- BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR ---- */
+
+/* NHWC data; a 3-D (N, H, C) tensor is passed as W = 1 with block_shape->w = 1. crop and pad pack
+ * {top, left, bottom, right} into {n, h, w, c}. Batch and block order follow TFLite. */
+arm_cmsis_nn_status arm_batch_to_space_nd_s8(const int8_t *input_data,
+                                             const cmsis_nn_dims *input_dims,
+                                             const cmsis_nn_tile *block_shape,
+                                             const cmsis_nn_dims *crop,
+                                             int8_t *output_data,
+                                             const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_batch_to_space_nd_s16(const int16_t *input_data,
+                                              const cmsis_nn_dims *input_dims,
+                                              const cmsis_nn_tile *block_shape,
+                                              const cmsis_nn_dims *crop,
+                                              int16_t *output_data,
+                                              const cmsis_nn_dims *output_dims);
+
+/* Padding takes the value output_offset (the output zero point); the s16 entry takes 0 only. */
+arm_cmsis_nn_status arm_space_to_batch_nd_s8(const int8_t *input_data,
+                                             const cmsis_nn_dims *input_dims,
+                                             const cmsis_nn_tile *block_shape,
+                                             const cmsis_nn_dims *pad,
+                                             int8_t *output_data,
+                                             const cmsis_nn_dims *output_dims,
+                                             const int32_t output_offset);
+
+arm_cmsis_nn_status arm_space_to_batch_nd_s16(const int16_t *input_data,
+                                              const cmsis_nn_dims *input_dims,
+                                              const cmsis_nn_tile *block_shape,
+                                              const cmsis_nn_dims *pad,
+                                              int16_t *output_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              const int32_t output_offset);
+
+arm_cmsis_nn_status arm_depth_to_space_s8(const int8_t *input_data,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int32_t block_size,
+                                          int8_t *output_data,
+                                          const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_space_to_depth_s8(const int8_t *input_data,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int32_t block_size,
+                                          int8_t *output_data,
+                                          const cmsis_nn_dims *output_dims);
+
+/* output_size_data holds the output height and width; ctx must not be NULL, ctx->buf is not read
+ * (ns-cmsis-nn needs (height + width) * 4 bytes there). */
+arm_cmsis_nn_status arm_resize_nearest_neighbor_s8(const cmsis_nn_context *ctx,
+                                                   const cmsis_nn_resize_params *resize_params,
+                                                   const cmsis_nn_dims *input_shape,
+                                                   const int8_t *input_data,
+                                                   const cmsis_nn_dims *output_size_shape,
+                                                   const int32_t *output_size_data,
+                                                   const cmsis_nn_dims *output_shape,
+                                                   int8_t *output_data);
+
+arm_cmsis_nn_status arm_resize_nearest_neighbor_s16(const cmsis_nn_context *ctx,
+                                                    const cmsis_nn_resize_params *resize_params,
+                                                    const cmsis_nn_dims *input_shape,
+                                                    const int16_t *input_data,
+                                                    const cmsis_nn_dims *output_size_shape,
+                                                    const int32_t *output_size_data,
+                                                    const cmsis_nn_dims *output_shape,
+                                                    int16_t *output_data);
+
+/* ==== end of the space / batch / depth / nearest-neighbour resize block ==== */
+
 #ifdef __cplusplus
 }
 #endif
