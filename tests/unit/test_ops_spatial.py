@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Refusals (and a few lowering choices) of BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE,
+SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR and DILATE: one line naming the operator, the
+tensor and the rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+
+QUANT = {"int8": (0.05, 3), "int16": (0.001, 0), "float32": (None, None)}
+
+
+def model(op, x_shape, out_shape, consts=(), dtype="int8", options=None, out_quant=None):
+    """One operator: input 0 is a model input, consts are its (name, value, dtype) constant inputs."""
+    b = ModelBuilder()
+    x = b.input("x", x_shape, dtype, *QUANT[dtype])
+    inputs = [x] + [b.const(name, np.array(value), ct) for name, value, ct in consts]
+    y = b.tensor("y", out_shape, dtype, *(out_quant or QUANT[dtype]))
+    b.output(y)
+    b.op(op, inputs, [y], options)
+    return b.build()
+
+
+def convert(data, tmp_path, **kw):
+    return helia_aot.convert(data, tmp_path / "out", target="host", **kw)
+
+
+def refused(data, tmp_path, pattern):
+    with pytest.raises(UnsupportedModelError, match=pattern) as info:
+        convert(data, tmp_path)
+    assert "\n" not in str(info.value.args[0])
+    return str(info.value.args[0])
+
+
+# ---- BATCH_TO_SPACE_ND ----
+
+def test_batch_to_space_refuses_runtime_block_shape(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [4, 2, 2, 1], "int8", 0.05, 3)
+    block = b.input("block_shape", [2], "int32")
+    crops = b.const("crops", np.zeros((2, 2), dtype=np.int32), "int32")
+    y = b.tensor("y", [1, 4, 4, 1], "int8", 0.05, 3)
+    b.output(y)
+    b.op("BATCH_TO_SPACE_ND", [x, block, crops], [y])
+    refused(b.build(), tmp_path, "BATCH_TO_SPACE_ND.*'block_shape'.*must be a constant tensor")
+
+
+def test_batch_to_space_refuses_uneven_batch_and_negative_crops(tmp_path):
+    refused(model("BATCH_TO_SPACE_ND", [6, 2, 2, 1], [1, 4, 4, 1],
+                  [("block_shape", [2, 2], "int32"), ("crops", [[0, 0], [0, 0]], "int32")]),
+            tmp_path / "a", r"BATCH_TO_SPACE_ND.*'x'.*batch 6 is not a multiple of the block size 2 x 2")
+    refused(model("BATCH_TO_SPACE_ND", [4, 2, 2, 1], [1, 4, 4, 1],
+                  [("block_shape", [2, 2], "int32"), ("crops", [[0, 0], [-1, 0]], "int32")]),
+            tmp_path / "b", r"'crops'.*must not be negative")
+
+
+def test_batch_to_space_refuses_rank_5_and_other_output_quantization(tmp_path):
+    refused(model("BATCH_TO_SPACE_ND", [4, 2, 2, 1, 1], [1, 4, 4, 1, 1],
+                  [("block_shape", [2, 2, 1], "int32"), ("crops", [[0, 0], [0, 0], [0, 0]], "int32")]),
+            tmp_path / "a", r"'x'.*3-D \(N, H, C\) or 4-D")
+    refused(model("BATCH_TO_SPACE_ND", [4, 2, 2, 1], [1, 4, 4, 1],
+                  [("block_shape", [2, 2], "int32"), ("crops", [[0, 0], [0, 0]], "int32")], out_quant=(0.1, 3)),
+            tmp_path / "b", "'y'.*share scale and zero point")
+
+
+def test_batch_to_space_calls_the_entry_for_3d(tmp_path):
+    result = convert(model("BATCH_TO_SPACE_ND", [4, 3, 2], [2, 5, 2],
+                           [("block_shape", [2], "int32"), ("crops", [[0, 1]], "int32")], dtype="int16"), tmp_path)
+    op = result.plan["operators"][0]
+    assert op["kernel"]["entry"] == "arm_batch_to_space_nd_s16"
+    source = (tmp_path / "out" / "src" / "model_model.c").read_text()
+    assert "cmsis_nn_dims input_dims = { 4, 3, 1, 2 }" in source
+    assert "block_shape = { 1, 2 }" in source
