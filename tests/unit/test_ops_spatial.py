@@ -76,3 +76,22 @@ def test_batch_to_space_calls_the_entry_for_3d(tmp_path):
     source = (tmp_path / "out" / "src" / "model_model.c").read_text()
     assert "cmsis_nn_dims input_dims = { 4, 3, 1, 2 }" in source
     assert "block_shape = { 1, 2 }" in source
+
+
+# ---- SPACE_TO_BATCH_ND ----
+
+def test_space_to_batch_refuses_indivisible_padding_and_negative_padding(tmp_path):
+    refused(model("SPACE_TO_BATCH_ND", [1, 5, 4, 1], [4, 3, 2, 1],
+                  [("block_shape", [2, 2], "int32"), ("paddings", [[0, 0], [0, 0]], "int32")]),
+            tmp_path / "a", r"SPACE_TO_BATCH_ND.*'paddings'.*padded height and width \[5, 4\] are not multiples")
+    refused(model("SPACE_TO_BATCH_ND", [1, 4, 4, 1], [4, 2, 2, 1],
+                  [("block_shape", [2, 2], "int32"), ("paddings", [[1, -1], [0, 0]], "int32")]),
+            tmp_path / "b", r"'paddings'.*must not be negative")
+
+
+def test_space_to_batch_pads_with_the_zero_point(tmp_path):
+    convert(model("SPACE_TO_BATCH_ND", [1, 3, 4, 2], [4, 2, 2, 2],
+                  [("block_shape", [2, 2], "int32"), ("paddings", [[1, 0], [0, 0]], "int32")]), tmp_path)
+    source = (tmp_path / "out" / "src" / "model_model.c").read_text()
+    assert "arm_space_to_batch_nd_s8(" in source
+    assert "&output_dims,\n        3);" in source  # the output zero point (QUANT int8)
