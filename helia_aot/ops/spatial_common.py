@@ -98,3 +98,64 @@ def space_to_batch(x: np.ndarray, block, pad, value) -> np.ndarray:
     n, h, w, c = x.shape
     return x.reshape(n, h // bh, bh, w // bw, bw, c).transpose(2, 4, 0, 1, 3, 5).reshape(bh * bw * n, h // bh,
                                                                                          w // bw, c)
+
+
+def nearest_indices(in_size: int, out_size: int, align_corners: bool, half_pixel_centers: bool) -> list[int]:
+    """TFLite's GetNearestNeighbor for every output index, in float32 as it computes: (index + offset) *
+    scale, floored, or rounded half away from zero with align_corners; at most in_size - 1 (at least 0
+    with half-pixel centres). The scaled value is never negative."""
+    f32 = np.float32
+    if align_corners and out_size > 1:
+        scale = f32(in_size - 1) / f32(out_size - 1)
+    else:
+        scale = f32(in_size) / f32(out_size)
+    offset = f32(0.5) if half_pixel_centers else f32(0.0)
+    result = []
+    for i in range(out_size):
+        scaled = float((f32(i) + offset) * scale)
+        value = int(np.floor(scaled))
+        if align_corners and scaled - value >= 0.5:
+            value += 1
+        value = min(value, in_size - 1)
+        result.append(max(value, 0) if half_pixel_centers else value)
+    return result
+
+
+def c_div(a: int, b: int) -> int:
+    """C's integer division (truncates toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def bilinear_axis_int(in_size: int, out_size: int, align_corners: bool, half_pixel_centers: bool):
+    """LiteRT's integer RESIZE_BILINEAR sampling along one axis (ComputeInterpolationValuesInteger): the
+    scale in 10 fractional bits, rounded; per output index (lower, upper, position - 1024 * lower)."""
+    if align_corners and out_size > 1:
+        scale = c_div(1024 * (in_size - 1) + (out_size - 1) // 2, out_size - 1)
+    else:
+        scale = c_div(1024 * in_size + out_size // 2, out_size)
+    result = []
+    for i in range(out_size):
+        scaled = i * scale + c_div(scale, 2) - 512 if half_pixel_centers else i * scale
+        lower = max(c_div(scaled, 1024), 0)
+        upper = min(c_div(scaled + 1023, 1024), in_size - 1)
+        result.append((lower, upper, scaled - 1024 * lower))
+    return scale, result
+
+
+def bilinear_axis_float(in_size: int, out_size: int, align_corners: bool, half_pixel_centers: bool):
+    """LiteRT's float RESIZE_BILINEAR sampling along one axis, in float32 as it computes: per output index
+    (lower, upper, 1 - (position - lower), position - lower)."""
+    f32 = np.float32
+    if align_corners and out_size > 1:
+        scale = f32(in_size - 1) / f32(out_size - 1)
+    else:
+        scale = f32(in_size) / f32(out_size)
+    result = []
+    for i in range(out_size):
+        scaled = (f32(i) + f32(0.5)) * scale - f32(0.5) if half_pixel_centers else f32(i) * scale
+        lower = max(int(np.floor(scaled)), 0)
+        upper = min(int(np.ceil(scaled)), in_size - 1)
+        frac = f32(scaled - f32(lower))
+        result.append((lower, upper, f32(f32(1.0) - frac), frac))
+    return result

@@ -95,3 +95,43 @@ def test_space_to_batch_pads_with_the_zero_point(tmp_path):
     source = (tmp_path / "out" / "src" / "model_model.c").read_text()
     assert "arm_space_to_batch_nd_s8(" in source
     assert "&output_dims,\n        3);" in source  # the output zero point (QUANT int8)
+
+
+# ---- DEPTH_TO_SPACE / SPACE_TO_DEPTH ----
+
+def test_depth_to_space_refuses_int16_and_indivisible_channels(tmp_path):
+    refused(model("DEPTH_TO_SPACE", [1, 2, 2, 8], [1, 4, 4, 2], dtype="int16", options={"block_size": 2}),
+            tmp_path / "a", r"DEPTH_TO_SPACE.*dtypes \(inputs int16; outputs int16\) match no variant")
+    refused(model("DEPTH_TO_SPACE", [1, 2, 2, 6], [1, 4, 4, 1], options={"block_size": 2}),
+            tmp_path / "b", r"DEPTH_TO_SPACE.*'x'.*channels 6 are not a multiple of block_size\^2 = 4")
+
+
+def test_space_to_depth_refuses_indivisible_size_and_zero_block(tmp_path):
+    refused(model("SPACE_TO_DEPTH", [1, 3, 4, 1], [1, 1, 2, 4], options={"block_size": 2}),
+            tmp_path / "a", r"SPACE_TO_DEPTH.*'x'.*height and width 3 x 4 are not multiples of block_size 2")
+    refused(model("SPACE_TO_DEPTH", [1, 4, 4, 1], [1, 4, 4, 1], options={"block_size": 0}),
+            tmp_path / "b", r"SPACE_TO_DEPTH.*block_size 0 must be at least 1")
+
+
+# ---- RESIZE_NEAREST_NEIGHBOR ----
+
+def test_resize_nearest_refuses_runtime_size_and_3d(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 2, 2, 1], "int8", 0.05, 3)
+    size = b.input("size", [2], "int32")
+    y = b.tensor("y", [1, 4, 4, 1], "int8", 0.05, 3)
+    b.output(y)
+    b.op("RESIZE_NEAREST_NEIGHBOR", [x, size], [y])
+    refused(b.build(), tmp_path / "a", "RESIZE_NEAREST_NEIGHBOR.*'size'.*must be a constant tensor")
+    refused(model("RESIZE_NEAREST_NEIGHBOR", [2, 2, 1], [4, 4, 1], [("size", [4, 4], "int32")]),
+            tmp_path / "b", r"RESIZE_NEAREST_NEIGHBOR.*'x'.*must be 4-D")
+
+
+def test_resize_nearest_scratch_follows_the_library(tmp_path):
+    data = model("RESIZE_NEAREST_NEIGHBOR", [1, 2, 3, 1], [1, 5, 7, 1], [("size", [5, 7], "int32")],
+                 options={"align_corners": True})
+    ns = convert(data, tmp_path / "a")
+    portable = helia_aot.convert(data, tmp_path / "b", target="host", kernel_library="portable")
+    assert ns.plan["operators"][0]["kernel"]["entry"] == "arm_resize_nearest_neighbor_s8"
+    assert ns.plan["operators"][0]["kernel"]["local_scratch_bytes"] == (5 + 7) * 4
+    assert portable.plan["operators"][0]["kernel"]["local_scratch_bytes"] == 0
