@@ -135,3 +135,46 @@ def test_resize_nearest_scratch_follows_the_library(tmp_path):
     assert ns.plan["operators"][0]["kernel"]["entry"] == "arm_resize_nearest_neighbor_s8"
     assert ns.plan["operators"][0]["kernel"]["local_scratch_bytes"] == (5 + 7) * 4
     assert portable.plan["operators"][0]["kernel"]["local_scratch_bytes"] == 0
+
+
+# ---- RESIZE_BILINEAR ----
+
+def test_resize_bilinear_refuses_both_options_and_an_overshooting_scale(tmp_path):
+    refused(model("RESIZE_BILINEAR", [1, 2, 2, 1], [1, 3, 3, 1], [("size", [3, 3], "int32")],
+                  options={"align_corners": True, "half_pixel_centers": True}),
+            tmp_path / "a", "RESIZE_BILINEAR.*align_corners and half_pixel_centers are both set")
+    # height 1 -> 80: the 10-bit scale rounds to 13, and 79 * 13 = 1027 samples row 1 of a 1-row input
+    refused(model("RESIZE_BILINEAR", [1, 1, 2, 1], [1, 80, 2, 1], [("size", [80, 2], "int32")]),
+            tmp_path / "b", r"RESIZE_BILINEAR.*'size'.*height 1 to 80.*past the input")
+    # the float kernel's scale is exact enough: float32 takes it
+    convert(model("RESIZE_BILINEAR", [1, 1, 2, 1], [1, 80, 2, 1], [("size", [80, 2], "int32")], dtype="float32"),
+            tmp_path / "c")
+
+
+def test_resize_bilinear_int_tables_follow_litert_fixed_point(tmp_path):
+    # 2 -> 3 rows without options: scale (2048 + 1) / 3 = 683; rows at 0, 683, 1366 (1024 + 342)
+    convert(model("RESIZE_BILINEAR", [1, 2, 1, 1], [1, 3, 1, 1], [("size", [3, 1], "int32")]), tmp_path)
+    constants = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    assert "{0,0,0,0,1,683,1,1,342,}" in "".join(constants.split())
+
+
+# ---- DILATE ----
+
+def test_dilate_refuses_runtime_and_zero_dilations(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [2, 3], "float32")
+    dilations = b.input("dilations", [2], "int32")
+    pad = b.const("pad", np.array(0.0, dtype=np.float32), "float32")
+    y = b.tensor("y", [3, 5], "float32")
+    b.output(y)
+    b.op("DILATE", [x, dilations, pad], [y])
+    refused(b.build(), tmp_path / "a", "DILATE.*'dilations'.*must be a constant tensor")
+    refused(model("DILATE", [2, 3], [2, 3], [("dilations", [1, 0], "int32"), ("pad", np.float32(0), "float32")],
+                  dtype="float32"), tmp_path / "b", r"DILATE.*'dilations'.*\[1, 0\] must be at least 1")
+
+
+def test_dilate_copies_blocks_of_undilated_trailing_dimensions(tmp_path):
+    convert(model("DILATE", [2, 3, 4], [3, 3, 4], [("dilations", [2, 1, 1], "int32"), ("pad", np.int8(1), "int8")]),
+            tmp_path)
+    source = (tmp_path / "out" / "src" / "model_model.c").read_text()
+    assert "memcpy(out + i0 * 24, in + i0 * 12, 12u * sizeof(int8_t));" in source
