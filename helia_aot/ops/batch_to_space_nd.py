@@ -51,7 +51,7 @@ class BatchToSpaceND(OpLowering):
             raise ctx.error(f"crops {list(self._geometry(ctx)[2])} leave an empty output {list(out)}", ctx.inp(2))
         check_shape(ctx, y, out if len(x.shape) == 4 else (out[0], out[1], out[3]))
         if not is_float(x):
-            require_same_quant(ctx, x, y, f"{ctx.variant.name} BATCH_TO_SPACE_ND")
+            require_same_quant(ctx, x, y, f"{x.dtype} BATCH_TO_SPACE_ND")
 
     def _params(self, ctx: OpContext) -> dict:
         x, y = ctx.inp(0), ctx.out(0)

@@ -60,7 +60,7 @@ class ResizeBilinear(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         check_shape(ctx, ctx.out(0), self._geometry(ctx)[1])
-        if ctx.variant.name != "float32":
+        if ctx.inp(0).dtype != "float32":
             self._int_axes(ctx)
 
     def lower(self, ctx: OpContext) -> Lowered:

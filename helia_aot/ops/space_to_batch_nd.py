@@ -50,7 +50,7 @@ class SpaceToBatchND(OpLowering):
         _, _, _, out = self._geometry(ctx)
         check_shape(ctx, y, out if len(x.shape) == 4 else (out[0], out[1], out[3]))
         if not is_float(x):
-            require_same_quant(ctx, x, y, f"{ctx.variant.name} SPACE_TO_BATCH_ND")
+            require_same_quant(ctx, x, y, f"{x.dtype} SPACE_TO_BATCH_ND")
 
     def _params(self, ctx: OpContext) -> dict:
         x, y = ctx.inp(0), ctx.out(0)

@@ -178,3 +178,41 @@ def test_dilate_copies_blocks_of_undilated_trailing_dimensions(tmp_path):
             tmp_path)
     source = (tmp_path / "out" / "src" / "model_model.c").read_text()
     assert "memcpy(out + i0 * 24, in + i0 * 12, 12u * sizeof(int8_t));" in source
+
+
+# ---- constant folding: an operator on constants runs at conversion, as LiteRT computes it ----
+
+FOLD_CASES = {
+    "BATCH_TO_SPACE_ND": ([8, 2, 3, 1], [2, 3, 6, 1],
+                          [("block_shape", [2, 2], "int32"), ("crops", [[1, 0], [0, 0]], "int32")], None),
+    "SPACE_TO_BATCH_ND": ([1, 3, 5, 2], [6, 2, 2, 2],
+                          [("block_shape", [2, 3], "int32"), ("paddings", [[0, 1], [1, 0]], "int32")], None),
+    "DEPTH_TO_SPACE": ([1, 2, 3, 8], [1, 4, 6, 2], [], {"block_size": 2}),
+    "SPACE_TO_DEPTH": ([2, 4, 2, 3], [2, 2, 1, 12], [], {"block_size": 2}),
+    "RESIZE_NEAREST_NEIGHBOR": ([1, 3, 4, 2], [1, 7, 5, 2], [("size", [7, 5], "int32")],
+                                {"align_corners": True}),
+    "DILATE": ([2, 3, 2], [3, 7, 2], [("dilations", [2, 3, 1], "int32"), ("pad", np.float32(-1.5), "float32")],
+               None),
+}
+
+
+@pytest.mark.parametrize("op", sorted(FOLD_CASES))
+def test_constant_operator_folds_to_litert_values(tmp_path, op):
+    from tests.modelgen.litert import run_reference
+    in_shape, out_shape, consts, options = FOLD_CASES[op]
+    b = ModelBuilder()
+    x = b.const("x", np.arange(np.prod(in_shape), dtype=np.float32).reshape(in_shape) * 0.5 - 3, "float32")
+    t = b.tensor("t", out_shape, "float32")
+    b.op(op, [x] + [b.const(name, np.array(value), ct) for name, value, ct in consts], [t], options)
+    zeros = b.input("zeros", out_shape, "float32")
+    y = b.tensor("y", out_shape, "float32")
+    b.output(y)
+    b.op("ADD", [t, zeros], [y])
+    data = b.build()
+    want = run_reference(data, [np.zeros(out_shape, dtype=np.float32)])[0]
+    result = convert(data, tmp_path)
+    assert [o["op_type"] for o in result.plan["operators"]] == ["ADD"]
+    text = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    body = text.split("'t'", 1)[1].split("{", 1)[1].split("}", 1)[0]
+    got = np.array([float(v.strip().rstrip("f")) for v in body.split(",") if v.strip()], dtype=np.float32)
+    np.testing.assert_array_equal(got, want.reshape(-1))
