@@ -51,10 +51,14 @@ class ResizeNearestNeighbor(OpLowering):
         x, y = ctx.inp(0), ctx.out(0)
         in_dims, out_dims = self._geometry(ctx)
         align, half = self._flags(ctx)
-        return Lowered(entry=ctx.variant.entries[0],
-                       scratch_bytes=ctx.kernels.scratch(_scratch, out_dims[1], out_dims[2]),
+        scratch = ctx.kernels.scratch(_scratch, out_dims[1], out_dims[2])
+        # ns-cmsis-nn reads the scratch as int32: an arena aligned to less than 4 bytes (a custom target)
+        # gets 3 more bytes and the pointer rounded up.
+        realign = scratch > 0 and ctx.target.arena_alignment < 4
+        return Lowered(entry=ctx.variant.entries[0], scratch_bytes=scratch + (3 if realign else 0),
                        params=dict(input=x.index, size=ctx.inp(1).index, output=y.index, input_dims=in_dims,
-                                   output_dims=out_dims, align=int(align), half=int(half)))
+                                   output_dims=out_dims, align=int(align), half=int(half), realign=realign,
+                                   scratch=scratch))
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """No float entry in ns-cmsis-nn: inline C copying pixels from source offsets computed at conversion."""

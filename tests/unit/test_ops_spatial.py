@@ -216,3 +216,18 @@ def test_constant_operator_folds_to_litert_values(tmp_path, op):
     body = text.split("'t'", 1)[1].split("{", 1)[1].split("}", 1)[0]
     got = np.array([float(v.strip().rstrip("f")) for v in body.split(",") if v.strip()], dtype=np.float32)
     np.testing.assert_array_equal(got, want.reshape(-1))
+
+
+def test_resize_nearest_realigns_scratch_in_a_two_byte_aligned_arena(tmp_path):
+    targets = tmp_path / "targets.yaml"
+    targets.write_text("targets:\n  - name: odd\n    cpu: cortex-m7\n    capabilities: [dsp, fpu]\n"
+                       "    memories:\n      - {name: SRAM, size: 65536}\n      - {name: FLASH, size: 1048576, "
+                       "writable: false}\n    scratch_memory: SRAM\n    constant_memory: FLASH\n"
+                       "    arena_alignment: 2\n")
+    config = tmp_path / "config.yaml"
+    config.write_text(f"target:\n  file: {targets}\n  name: odd\n")
+    data = model("RESIZE_NEAREST_NEIGHBOR", [1, 2, 3, 1], [1, 5, 7, 1], [("size", [5, 7], "int32")])
+    result = helia_aot.convert(data, tmp_path / "out", config=str(config))
+    assert result.plan["operators"][0]["kernel"]["local_scratch_bytes"] == (5 + 7) * 4 + 3
+    source = (tmp_path / "out" / "src" / "model_model.c").read_text()
+    assert "+ 3u) & ~(uintptr_t)3u), 48 };" in source
