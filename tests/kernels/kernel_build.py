@@ -12,6 +12,7 @@ import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PORTABLE_DIR = REPO_ROOT / "kernels" / "portable"
@@ -20,7 +21,7 @@ PORTABLE_SRC = PORTABLE_DIR / "src"
 DRIVER_DIR = Path(__file__).resolve().parent / "c"
 
 NS_ENV_VAR = "HELIA_NS_CMSIS_NN_DIR"
-NS_SKIP_REASON = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+NS_SKIP_REASON = NS_CMSIS_NN_NOT_CONFIGURED
 
 CC = os.environ.get("CC", "gcc")
 STRICT_C99 = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
