@@ -25,6 +25,7 @@ import helia_aot
 from tests.modelgen import ModelBuilder, quant
 from tests.modelgen.cases import Case, build_case_model, integer_sample_ranges, load_case
 from tests.modelgen.litert import make_interpreter, random_inputs
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 C_DIR = pathlib.Path(__file__).resolve().parent / "c"
@@ -61,7 +62,7 @@ MLPERF_FLOAT_RELATIVE_TOLERANCE = 1e-4
 MLPERF_SEED = 20240
 
 NS_CMSIS_NN_ENV = "HELIA_NS_CMSIS_NN_DIR"
-NS_CMSIS_NN_SKIP_REASON = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+NS_CMSIS_NN_SKIP_REASON = NS_CMSIS_NN_NOT_CONFIGURED
 
 HOST_CC = "gcc"
 HOST_AR = "ar"
