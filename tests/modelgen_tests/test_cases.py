@@ -57,6 +57,11 @@ DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.f
 # int16 LOGISTIC, TANH and SOFTMAX interpolate lookup tables.
 INT16_TWIN_STEPS = {"LOGISTIC": 4.0, "TANH": 4.0, "SOFTMAX": 6.0}
 INT16_TWIN_STEPS_DEFAULT = 1.5
+# LiteRT's int16 EXP, LOG, RSQRT and GELU interpolate a 513-entry table: where the function is steep (log and
+# 1/sqrt near 0, exp and GELU over wide ranges) the result departs from the float function by more codes.
+INT16_TWIN_STEPS.update({"EXP": 12.0, "GELU": 16.0})
+# int16 LOG and RSQRT interpolate from the table's extreme at 0 to the next sample 128 codes on: no twin bound.
+INT16_NO_TWIN = ("LOG", "RSQRT")
 
 
 def test_every_int8_operator_has_a_case():
@@ -132,6 +137,8 @@ def _quantized_twin_cases():
     for path in CASE_PATHS:
         case = load_case(path)
         if case.op in ("QUANTIZE", "DEQUANTIZE"):  # no float32 -> float32 form exists
+            continue
+        if case.op in INT16_NO_TWIN and any(spec.get("dtype") == "int16" for spec in case.inputs):
             continue
         if any(spec.get("dtype") in FLOATS for spec in case.inputs + case.outputs
                if spec.get("kind", "activation") == "activation"):
