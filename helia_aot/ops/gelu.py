@@ -20,7 +20,7 @@ from .common import int8_act, unary_validate
 from .float_common import fp32
 from .unary_math_common import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TableRangeError, float_lowered,
                                 fold_unary, gelu_approximate_transform, gelu_transform, lut_int8, lut_int8_lowered,
-                                lut_int16, lut_int16_lowered, table_args)
+                                lut_int16, lut_int16_lowered, quantized_dtype, table_args)
 
 
 def _int16(role: str) -> Operand:
@@ -68,7 +68,7 @@ class Gelu(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
-        if ctx.variant.name != "float32":
+        if quantized_dtype(ctx):
             self._table(ctx)
 
     def lower(self, ctx: OpContext) -> Lowered:

@@ -12,7 +12,7 @@ from .base import Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, unary_validate
 from .float_common import fp32
 from .unary_math_common import (F32, TableRangeError, f32, float_lowered, fold_unary, log_transform, lut_int8,
-                                lut_int8_lowered, lut_int16, lut_int16_lowered, table_args)
+                                lut_int8_lowered, lut_int16, lut_int16_lowered, quantized_dtype, table_args)
 
 
 @register
@@ -42,7 +42,7 @@ class Log(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
-        if ctx.variant.name != "float32":
+        if quantized_dtype(ctx):
             self._table(ctx)
 
     def lower(self, ctx: OpContext) -> Lowered:

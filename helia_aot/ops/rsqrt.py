@@ -17,7 +17,7 @@ from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, unary_validate
 from .float_common import fp32
 from .unary_math_common import (TableRangeError, float_lowered, fold_unary, lut_int8_lowered, lut_int16,
-                                rsqrt_int16_transform, rsqrt_int8_table, table_args)
+                                quantized_dtype, rsqrt_int16_transform, rsqrt_int8_table, table_args)
 
 
 @register
@@ -49,9 +49,9 @@ class Rsqrt(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
-        if ctx.variant.name == "int8":
+        if quantized_dtype(ctx) == "int8":
             self._int8_table(ctx)
-        elif ctx.variant.name == "int16":
+        elif quantized_dtype(ctx) == "int16":
             self._int16_table(ctx)
 
     def lower(self, ctx: OpContext) -> Lowered:

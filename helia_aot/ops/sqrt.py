@@ -16,7 +16,8 @@ from ..codegen import c_float
 from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from .common import int8_act, int16_act, unary_validate
 from .float_common import fp32
-from .unary_math_common import float_lowered, fold_unary, sqrt_int8_table_u8, sqrt_quantized, table_args
+from .unary_math_common import (float_lowered, fold_unary, quantized_dtype, sqrt_int8_table_u8, sqrt_quantized,
+                                table_args)
 
 _NEGATIVE = "a negative input gives the output zero point (LiteRT: an error)"
 
@@ -42,7 +43,8 @@ class Sqrt(OpLowering):
         x, y = ctx.inp(0), ctx.out(0)
         table = sqrt_int8_table_u8(*table_args(ctx))
         return Lowered(entry="arm_sqrt_s8",
-                       constants=[ConstArray("lut", "int8_t", table, "SQRT of every input code, indexed by (uint8_t)code")],
+                       constants=[ConstArray("lut", "int8_t", table,
+                                             "SQRT of every input code, indexed by (uint8_t)code")],
                        params=dict(input=x.index, output=y.index, size=y.num_elements))
 
     def lower_int16(self, ctx: OpContext) -> Lowered:
@@ -56,7 +58,7 @@ class Sqrt(OpLowering):
 
     def fold(self, ctx: OpContext):
         x = ctx.inp(0)
-        if x.dtype in ("int8", "int16"):
+        if quantized_dtype(ctx):
             info = np.iinfo(x.dtype)
             out = sqrt_quantized(np.asarray(x.data), *table_args(ctx), int(info.min), int(info.max))
             return [out.astype(x.dtype)]

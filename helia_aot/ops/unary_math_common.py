@@ -23,7 +23,6 @@ from .common import int8_act, unary_validate
 from .float_common import fp32
 
 F32 = np.float32
-INT16_LUT_SIZE = 513  # 512 samples and the end point (LUTSize<int16_t>)
 
 
 def f32(x) -> np.float32:
@@ -273,10 +272,13 @@ def float_lowered(ctx: OpContext, function: str) -> Lowered:
                    params=dict(input=x.index, output=y.index, size=y.num_elements))
 
 
-def int16_zero_points(ctx: OpContext) -> None:
-    """LiteRT's int16 elementwise kernels take zero point 0 on both sides (checked by the operand rules);
-    shapes must match."""
-    unary_validate(ctx)
+def quantized_dtype(ctx: OpContext) -> str | None:
+    """int8 / int16 when input and output are quantized (what the integer variants and folding need), else
+    None. validate() also runs for folding, before any variant is selected, so it asks this, not the variant."""
+    x, y = ctx.inp(0), ctx.out(0)
+    if x.dtype == y.dtype and x.dtype in ("int8", "int16") and x.quant is not None and y.quant is not None:
+        return x.dtype
+    return None
 
 
 def quant_of(t: Tensor) -> tuple[float, int]:
@@ -292,9 +294,11 @@ def fold_unary(ctx: OpContext, int8_table=None, int16_table=None, float_fn=None)
     """Apply the operator to a constant input at conversion time the way the generated code would."""
     x = ctx.inp(0)
     data = np.asarray(x.data)
-    if x.dtype == "int8" and int8_table is not None:
+    if x.dtype != ctx.out(0).dtype:
+        return None
+    if quantized_dtype(ctx) == "int8" and int8_table is not None:
         return [np.asarray(int8_table(), dtype=np.int64)[data.astype(np.int32) + 128].astype(np.int8)]
-    if x.dtype == "int16" and int16_table is not None:
+    if quantized_dtype(ctx) == "int16" and int16_table is not None:
         return [lut_int16_lookup(data, int16_table())]
     if x.dtype == "float32" and float_fn is not None:
         with np.errstate(all="ignore"):
@@ -352,7 +356,7 @@ class BoundedReluLowering(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
-        if ctx.variant.name == "int8":
+        if quantized_dtype(ctx) == "int8":
             self._requantization(ctx)
 
     def _act_range(self, y: Tensor) -> tuple[int, int]:
@@ -377,9 +381,11 @@ class BoundedReluLowering(OpLowering):
     def fold(self, ctx: OpContext):
         x, y = ctx.inp(0), ctx.out(0)
         data = np.asarray(x.data)
-        if x.dtype == "float32":
+        if x.dtype == "float32" and y.dtype == "float32":
             low, high = (np.float32(b) for b in self.bounds)
             return [np.where(data > high, high, np.where(data < low, low, data)).astype(np.float32)]
+        if quantized_dtype(ctx) != "int8":
+            return None
         mult, shift = self._requantization(ctx)
         act_min, act_max = self._act_range(y)
         out = [multiply_by_quantized_multiplier(int(v) - int(x.quant.zero_point), mult, shift) + int(y.quant.zero_point)

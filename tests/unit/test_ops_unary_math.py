@@ -149,3 +149,57 @@ def _mismatched_shapes(op) -> ModelBuilder:
     b.op(op, [x], [y])
     b.output(y)
     return b
+
+
+@pytest.mark.parametrize("op,dtype,q_in,q_out,options,low,high", [
+    ("EXP", "int8", (0.03, 10), (0.05, -128), None, -3.0, 3.0),
+    ("LOG", "int16", (1e-3, 0), (5e-4, 0), None, 0.0, 30.0),
+    ("GELU", "int8", (0.04, 0), (0.03, -20), {"approximate": True}, -4.0, 4.0),
+    ("RSQRT", "int8", (0.02, -128), (0.03, -128), None, 0.01, 5.0),
+    ("SQRT", "int16", (1e-3, 0), (1e-3, 0), None, 0.0, 30.0),
+    ("RELU_N1_TO_1", "int8", (0.05, 3), (0.01, 0), None, -6.0, 6.0),
+    ("EXP", "float32", None, None, None, -3.0, 3.0),
+    ("GELU", "float32", None, None, {"approximate": False}, -4.0, 4.0),
+    ("RELU_0_TO_1", "float32", None, None, None, -2.0, 2.0),
+])
+def test_constant_input_is_folded_as_litert_computes(op, dtype, q_in, q_out, options, low, high):
+    """A constant through the operator is computed at conversion time; the value equals LiteRT's."""
+    from helia_aot import lowering, options as options_mod, verifier
+    from helia_aot.frontend import litert as frontend
+    from tests.modelgen.litert import run_reference
+
+    rng = np.random.default_rng(5)
+    real = rng.uniform(low, high, size=(3, 7)).astype(np.float32)
+    if dtype == "float32":
+        data, quant_in, quant_out = real, {}, {}
+    else:
+        info = np.iinfo(dtype)
+        data = np.clip(np.round(real / q_in[0]) + q_in[1], info.min, info.max).astype(dtype)
+        quant_in, quant_out = dict(scale=q_in[0], zero_point=q_in[1]), dict(scale=q_out[0], zero_point=q_out[1])
+    # LiteRT on the constant's values
+    b = ModelBuilder()
+    x = b.input("x", data.shape, dtype, **quant_in)
+    y = b.tensor("y", data.shape, dtype, **quant_out)
+    b.op(op, [x], [y], options)
+    b.output(y)
+    want = run_reference(b.build(), [data])[0]
+    # the same operator on a constant, feeding a RESHAPE that keeps it an intermediate tensor
+    b = ModelBuilder()
+    c = b.const("c", data, dtype, **quant_in)
+    t = b.tensor("t", data.shape, dtype, **quant_out)
+    b.op(op, [c], [t], options)
+    z = b.input("z", (21,), dtype, **quant_out)
+    r = b.tensor("r", (21,), dtype, **quant_out)
+    b.op("RESHAPE", [t, b.const("shape", np.array([21], np.int32))], [r], {"new_shape": [21]})
+    add_out = b.tensor("sum", (21,), dtype, **quant_out)
+    b.op("ADD", [z, r], [add_out])
+    b.output(add_out)
+    opts = options_mod.resolve(None)
+    graph, _ = verifier.verify(frontend.load(b.build(), "test"), "test")
+    folded = lowering.prepare(graph, opts, "test")
+    assert [o.op_type for o in folded.operators] == ["ADD"]
+    got = next(tt for tt in folded.tensors if tt.name == "r").data
+    if dtype == "float32":
+        np.testing.assert_allclose(np.asarray(got).reshape(-1), want.reshape(-1), rtol=1e-6, atol=1e-7)
+    else:
+        np.testing.assert_array_equal(np.asarray(got).reshape(-1), want.reshape(-1))
