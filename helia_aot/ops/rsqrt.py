@@ -59,9 +59,9 @@ class Rsqrt(OpLowering):
 
     def lower_int16(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
-        return Lowered(entry="arm_rsqrt_s16_per_op",
-                       candidates=["arm_rsqrt_s16_per_op", "arm_rsqrt_s16_universal"],
-                       fixed={"lut": "per operator (the universal LUT rounds twice: up to 3 codes from LiteRT)"},
+        # Not arm_rsqrt_s16_universal: its shared table and separate requantization round twice (up to 3
+        # codes from the per-operator result, its documentation says).
+        return Lowered(entry="arm_rsqrt_s16_per_op", fixed={"lut": "per operator (LiteRT's table)"},
                        constants=[ConstArray("lut", "int16_t", self._int16_table(ctx),
                                              "RSQRT table: 512 samples over the int16 input range and the end point")],
                        params=dict(input=x.index, output=y.index, size=y.num_elements))
