@@ -23,7 +23,7 @@ from .version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_requi
 
 _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
-_LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf)\s*\(")
+_LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf|erfcf)\s*\(")
 _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
                 "float16_t": 2}
 

@@ -23,7 +23,7 @@ from ai_edge_litert import schema_py_generated as schema
 
 import helia_aot
 from tests.modelgen import ModelBuilder, quant
-from tests.modelgen.cases import Case, build_case_model, integer_sample_ranges, load_case
+from tests.modelgen.cases import Case, build_case_model, float_sample_ranges, integer_sample_ranges, load_case
 from tests.modelgen.litert import make_interpreter, random_inputs
 from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
@@ -227,6 +227,8 @@ class ModelUnderTest:
     relative_tolerance: float | None = None
     # Unquantized integer and bool inputs (indices, masks): the inclusive interval each is drawn from.
     integer_ranges: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    # Float inputs with a case `range`: the interval each is drawn from (else [-1, 1)).
+    float_ranges: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)
 
     def bounds(self) -> list[float]:
         """Per output, the max |diff| allowed against LiteRT: relative_tolerance x the output's range
@@ -247,7 +249,8 @@ class ModelUnderTest:
     def samples(self) -> list[list[np.ndarray]]:
         """NUM_SAMPLES seeded random inputs: integers over their whole range, floats in [-1, 1)."""
         generator = quant.rng(self.seed)
-        return [random_inputs(self.model_bytes, generator, self.integer_ranges) for _ in range(NUM_SAMPLES)]
+        return [random_inputs(self.model_bytes, generator, self.integer_ranges, self.float_ranges)
+                for _ in range(NUM_SAMPLES)]
 
     @functools.cached_property
     def reference(self) -> list[list[np.ndarray]]:
@@ -274,7 +277,7 @@ def case_model(path: pathlib.Path) -> ModelUnderTest:
     return ModelUnderTest(name=case.name, kind="case", model_bytes=build_case_model(case),
                           seed=case.seed, tolerance=case.tolerance, case=case,
                           relative_tolerance=case.relative_tolerance,
-                          integer_ranges=integer_sample_ranges(case))
+                          integer_ranges=integer_sample_ranges(case), float_ranges=float_sample_ranges(case))
 
 
 def mlperf_model(name: str) -> ModelUnderTest:

@@ -28,7 +28,10 @@ Input kinds:
               or float16 (a float one may give `range: [lo, hi]`, the interval the tests
               draw its values from; default [-1, 1)). An unquantized integer input (indices,
               shapes, int32 arithmetic) gives `values: [lo, hi]`, the inclusive interval its
-              values are drawn from; a bool input needs neither.
+              values are drawn from; a bool input needs neither. A quantized int8 or int16
+              input may also give `values: [lo, hi]`: the codes tests draw (and calibration
+              dequantizes), e.g. none below the zero point where LiteRT stops on negative
+              inputs (SQRT, RSQRT).
               Quantized ones need `range: [lo, hi]` (parameters derived as the
               converter does: asymmetric for int8; symmetric, zero point 0 and scale
               max(|lo|, |hi|) / 32767 for int16 (A16W8), likewise for int32) or
@@ -90,6 +93,7 @@ CASES_DIR = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "cases"
 CALIBRATION_SAMPLES = 64
 FLOATS = ("float32", "float16")
 UNQUANTIZED_INTS = ("int32", "int64")  # integer outputs that may be plain integers (indices, shapes)
+QUANTIZED_CODES = ("int8", "int16")  # quantized inputs that may limit the codes tests draw (`values`)
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
               "tolerance", "relative_tolerance", "tolerance_reason"}
@@ -205,10 +209,13 @@ def _check_input(path, spec, names) -> None:
     _check_keys(path, f"input '{spec.get('name')}' ({kind})", spec, _INPUT_KEYS[kind], required)
     if spec["name"] in names:
         raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
+    # A quantized int8 / int16 input may give `values` too: the codes tests draw (e.g. none below the zero
+    # point for SQRT, where LiteRT stops); it still needs `range` or `scale` + `zero_point`.
+    quantized_codes = kind == "activation" and "values" in spec and spec.get("dtype", "int8") in QUANTIZED_CODES
     if kind == "activation" and ("values" in spec or spec.get("dtype") == "bool"):
-        if spec.get("dtype", "int8") not in UNQUANTIZED_INTS + ("bool",) or \
-                {"range", "scale", "zero_point"} & set(spec) or \
-                (spec.get("dtype") == "bool") == ("values" in spec):
+        if not quantized_codes and (spec.get("dtype", "int8") not in UNQUANTIZED_INTS + ("bool",) or
+                                    {"range", "scale", "zero_point"} & set(spec) or
+                                    (spec.get("dtype") == "bool") == ("values" in spec)):
             raise CaseFileError(f"{path}: input '{spec['name']}': 'values: [lo, hi]' belongs to an "
                                 "unquantized int32 or int64 input (no range, scale or zero_point); a bool "
                                 "input takes none of them")
@@ -217,7 +224,8 @@ def _check_input(path, spec, names) -> None:
                 and lo_hi[0] <= lo_hi[1]):
             raise CaseFileError(f"{path}: input '{spec['name']}': 'values' must be [lo, hi], integers, "
                                 f"lo <= hi, got {lo_hi!r}")
-    elif kind == "activation" and spec.get("dtype", "int8") not in FLOATS:
+    if kind == "activation" and spec.get("dtype", "int8") not in FLOATS and ("values" not in spec or quantized_codes) \
+            and spec.get("dtype") != "bool":
         has_range = "range" in spec
         has_explicit = "scale" in spec and "zero_point" in spec
         if has_range == has_explicit:
@@ -291,7 +299,7 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
         if kind in ("activation", "variable"):
             dtype = spec.get("dtype", "int8")
             r = _Resolved(spec, dtype, tuple(spec["shape"]))
-            if dtype not in FLOATS and dtype != "bool" and "values" not in spec:
+            if dtype not in FLOATS and dtype != "bool" and ("values" not in spec or dtype in QUANTIZED_CODES):
                 if "range" in spec:
                     lo, hi = _pair(case, name, spec["range"])
                     r.scale, r.zero_point = quant.range_to_scale_zp(lo, hi, dtype)
@@ -423,6 +431,12 @@ def integer_sample_ranges(case: Case) -> dict[str, tuple[int, int]]:
             and ("values" in spec or spec.get("dtype") == "bool")}
 
 
+def float_sample_ranges(case: Case) -> dict[str, tuple[float, float]]:
+    """Per float activation input with a `range`, the interval tests draw its values from."""
+    return {spec["name"]: sample_range(case, spec["name"]) for spec in case.inputs
+            if spec.get("kind", "activation") == "activation" and spec.get("dtype") in FLOATS and "range" in spec}
+
+
 def sample_range(case: Case, name: str) -> tuple[float, float]:
     """The interval tests draw a float activation input from: its `range`, else [-1, 1)."""
     for spec in case.inputs:
@@ -461,7 +475,11 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
         for r in activations:
             if r.spec["name"] in integer_ranges:
                 lo, hi = integer_ranges[r.spec["name"]]
-                feeds.append(generator.integers(lo, hi, size=r.shape, endpoint=True).astype(r.dtype))
+                codes = generator.integers(lo, hi, size=r.shape, endpoint=True)
+                if r.scale is not None:  # quantized: the float twin takes the real values of the codes
+                    feeds.append(((codes - r.zero_point) * r.scale).astype(np.float32))
+                    continue
+                feeds.append(codes.astype(r.dtype))
                 continue
             lo, hi = _float_range_of_input(r)
             feeds.append(generator.uniform(lo, hi, size=r.shape).astype(np.float32))

@@ -1092,6 +1092,33 @@ arm_cmsis_nn_status arm_resize_nearest_neighbor_s16(const cmsis_nn_context *ctx,
                                                     int16_t *output_data);
 
 /* ==== end of the space / batch / depth / nearest-neighbour resize block ==== */
+/* ==== SQRT / RSQRT / RELU_N1_TO_1 / RELU_0_TO_1 (unary math group) ==== */
+
+/* int8 table lookup: output[i] = sqrt_lut[(uint8_t)input[i]] over n * h * w * c elements. */
+arm_cmsis_nn_status arm_sqrt_s8(const int8_t *input, const cmsis_nn_dims *input_dims, int8_t *output, int8_t *sqrt_lut);
+
+/* int16 1/sqrt from LiteRT's 513-entry table with its interpolation; ARM_CMSIS_NN_ARG_ERROR on a
+ * negative input (after input_offset). */
+arm_cmsis_nn_status arm_rsqrt_s16_per_op(const int16_t *input,
+                                         const int32_t input_offset,
+                                         int16_t *output,
+                                         const int32_t out_offset,
+                                         const int32_t out_activation_min,
+                                         const int32_t out_activation_max,
+                                         const int32_t block_size,
+                                         const int16_t *lut);
+
+arm_cmsis_nn_status arm_relu_generic_s8(const int8_t *input,
+                                        const int32_t input_offset,
+                                        const int32_t output_offset,
+                                        const int32_t output_multiplier,
+                                        const int32_t output_shift,
+                                        const int32_t act_min,
+                                        const int32_t act_max,
+                                        int8_t *output,
+                                        const int32_t output_size);
+
+/* ==== end of the unary math block ==== */
 
 #ifdef __cplusplus
 }
