@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The conversion pipeline: stages that take and return values.
 
-options -> model bytes -> IR (front end) -> verified graph -> prepared graph -> lowered steps -> memory layout ->
-operator code -> constant table -> plan and report -> files, written atomically into OUTDIR.
+options -> model bytes -> IR (front end) -> resource variables as variable tensors -> verified graph ->
+prepared graph -> lowered steps -> memory layout -> operator code -> constant table -> plan and report ->
+files, written atomically into OUTDIR.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import emit, lowering, options as options_mod, plan_writer, planner, verifier
+from . import emit, lowering, options as options_mod, plan_writer, planner, resources, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -123,7 +124,8 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     # Float arithmetic on a damaged model's scales may overflow; every result that matters is checked
     # (the verifier, MultiplierRangeError), so numpy's warnings would only add lines to an error.
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-        graph, model_warnings = verifier.verify(litert.load(data, source, options.subgraph), source)
+        graph = resources.resolve(litert.load(data, source, options.subgraph), data, source)
+        graph, model_warnings = verifier.verify(graph, source)
         graph = lowering.prepare(graph, options, source)
         steps = lowering.lower(graph, options)
     layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
