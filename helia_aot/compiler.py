@@ -109,7 +109,7 @@ def _replace_dir(tmp: Path, final: Path) -> None:
 def convert(model, output_dir, *, prefix: str | None = None, target: str | None = None,
             kernel_library: str | None = None, config=None, with_test_data: bool = False,
             num_test_samples: int | None = None, seed: int | None = None,
-            tolerance: int | None = None) -> ConversionResult:
+            tolerance: int | None = None, iterations: int | None = None) -> ConversionResult:
     """Convert a LiteRT model (path or bytes) into a C module under output_dir.
 
     `prefix`, `target` and `kernel_library` left at None take the configuration's module.prefix,
@@ -117,7 +117,8 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     """
     start = time.perf_counter()
     options = options_mod.resolve(config, prefix=prefix, target=target, kernels=kernel_library,
-                                  num_test_samples=num_test_samples, seed=seed, tolerance=tolerance)
+                                  num_test_samples=num_test_samples, seed=seed, tolerance=tolerance,
+                                  iterations=iterations)
     data, file_name, source = _read_model(model)
     sha256 = hashlib.sha256(data).hexdigest()
 
@@ -153,7 +154,8 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         written = list(files)
         if with_test_data:
             from . import golden
-            written += golden.write_test_data(tmp, data, graph, prefix, options.test)
+            written += golden.write_test_data(tmp, data, graph, prefix, options.test,
+                                              stateful=layout.persistent_bytes > 0)
         os.chmod(tmp, 0o755)
         _replace_dir(tmp, out)
     except BaseException:
