@@ -33,6 +33,8 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any]]] = {
     "memory": {
         "scratch_memory": ((str,), None, None),
         "constant_memory": ((str,), None, None),
+        # Where the persistent arena (state kept across runs) goes; default: the scratch memory.
+        "persistent_memory": ((str,), None, None),
         "arena_alignment": ((int,), None, None),
     },
     "optimization": {

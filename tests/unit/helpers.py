@@ -52,7 +52,8 @@ def require_gcc() -> str:
 
 def function_body(c_source: str, position: int) -> str:
     """The text of the generated static function for operator ``position``."""
-    match = re.search(rf"_op_{position}\(uint8_t \*arena\)\n\{{\n(.*?)\n\}}\n", c_source, re.S)
+    match = re.search(rf"_op_{position}\(uint8_t \*arena(?:, uint8_t \*persistent)?\)\n\{{\n(.*?)\n\}}\n",
+                      c_source, re.S)
     assert match, f"no function for operator {position}"
     return match.group(1)
 
