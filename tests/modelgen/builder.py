@@ -354,7 +354,7 @@ class ModelBuilder:
     # -- operators -------------------------------------------------------------
     def op(self, op_name: str, inputs: Sequence[TensorRef | None],
            outputs: Sequence[TensorRef], options: dict[str, Any] | None = None,
-           version: int | None = None) -> None:
+           version: int | None = None, intermediates: Sequence[TensorRef] | None = None) -> None:
         if op_name not in BUILTIN_OPERATORS:
             raise BuilderError(f"operator '{op_name}' is not a LiteRT BuiltinOperator name")
         code = BUILTIN_OPERATORS[op_name]
@@ -365,6 +365,8 @@ class ModelBuilder:
         op.opcodeIndex = self._opcode(code, version)
         op.inputs = np.array([-1 if r is None else r.index for r in inputs], dtype=np.int32)
         op.outputs = np.array([r.index for r in outputs], dtype=np.int32)
+        if intermediates:  # operator internals a kernel reads scales from (LiteRT's integer LSTM)
+            op.intermediates = np.array([r.index for r in intermediates], dtype=np.int32)
         table = options_table(op_name)
         if table is None:
             if options:

@@ -51,6 +51,8 @@ Input kinds:
   variable    a variable tensor (`shape`, `dtype`, and for a quantized one `range` or `scale` +
               `zero_point`): operator state LiteRT keeps across invocations, zero at start
               (an LSTM's output and cell state, an SVDF's activation state).
+  omitted     an optional operator input left out (-1 in the model), e.g. an LSTM's peephole
+              weights; only `name`.
   const       literal `value` (nested list) of `dtype`; optional `shape` reshapes it
               (`shape: []` for a scalar). `same_as: <input name>` gives it that
               input's quantization (`value` is then in codes), e.g. PADV2's pad value.
@@ -59,6 +61,11 @@ Float16 cases (float16 outputs) describe a native FP16 operator. The model is bu
 LiteRT's FP16-weight conversion stores one (float16 constants behind DEQUANTIZE, float32
 activations) and then rewritten to FP16 (tests/modelgen/fp16.py); `build_reference_model` gives the
 FP32 model, which LiteRT runs as the reference.
+
+`intermediates:` (optional) lists tensors the operator carries as intermediates, like outputs:
+`name`, `shape`, `dtype` and, for a quantized one, `scale` + `zero_point` or `same_as: <input
+name>` (LiteRT's integer LSTM reads its hidden scale from the fifth); they are left out of the
+float twin.
 
 Outputs have `dtype` int8 (default), int16, int32, int64, bool, float32 or float16. bool outputs,
 and int32/int64 outputs given none of the keys below, are unquantized. Quantization, exactly one of:
@@ -92,7 +99,7 @@ FLOATS = ("float32", "float16")
 UNQUANTIZED_INTS = ("int32", "int64")  # integer outputs that may be plain integers (indices, shapes)
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
-              "tolerance", "relative_tolerance", "tolerance_reason"}
+              "tolerance", "relative_tolerance", "tolerance_reason", "intermediates"}
 _REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance_reason"}
 _INPUT_KEYS = {
     "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point", "values"},
@@ -100,7 +107,9 @@ _INPUT_KEYS = {
     "bias": {"name", "kind", "input", "weights", "std", "size", "dtype"},
     "const": {"name", "kind", "dtype", "value", "shape", "same_as"},
     "variable": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point"},
+    "omitted": {"name", "kind"},
 }
+_INTERMEDIATE_KEYS = {"name", "shape", "dtype", "scale", "zero_point", "same_as"}
 _OUTPUT_KEYS = {"name", "shape", "dtype", "calibrate", "range", "scale", "zero_point",
                 "same_as"}
 
@@ -120,6 +129,7 @@ class Case:
     tolerance_reason: str
     description: str = ""
     relative_tolerance: float | None = None  # float outputs: fraction of the output's range
+    intermediates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -171,10 +181,16 @@ def load_case(path: str | pathlib.Path) -> Case:
         _check_input(path, spec, names)
     for spec in outputs:
         _check_output(path, spec, names)
+    intermediates = _check_list(path, "intermediates", doc["intermediates"]) if "intermediates" in doc else []
+    for spec in intermediates:
+        _check_keys(path, f"intermediate '{spec.get('name')}'", spec, _INTERMEDIATE_KEYS, {"name", "shape", "dtype"})
+        if "same_as" in spec and spec["same_as"] not in names:
+            raise CaseFileError(f"{path}: intermediate '{spec['name']}' same_as '{spec['same_as']}' names no input")
     return Case(path=path, op=op, variant=variant, seed=seed, options=dict(options),
                 inputs=inputs, outputs=outputs, tolerance=float(tolerance),
                 tolerance_reason=reason.strip(), description=str(doc.get("description", "")),
-                relative_tolerance=None if relative is None else float(relative))
+                relative_tolerance=None if relative is None else float(relative),
+                intermediates=intermediates)
 
 
 def _check_keys(path, where, mapping, allowed, required) -> None:
@@ -201,7 +217,7 @@ def _check_input(path, spec, names) -> None:
                             f"use one of {sorted(_INPUT_KEYS)}")
     required = {"activation": {"name", "shape"}, "weights": {"name", "shape"},
                 "bias": {"name", "input", "weights"}, "const": {"name", "dtype", "value"},
-                "variable": {"name", "shape", "dtype"}}[kind]
+                "variable": {"name", "shape", "dtype"}, "omitted": {"name"}}[kind]
     _check_keys(path, f"input '{spec.get('name')}' ({kind})", spec, _INPUT_KEYS[kind], required)
     if spec["name"] in names:
         raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
@@ -288,7 +304,9 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
     for spec in case.inputs:
         kind = spec.get("kind", "activation")
         name = spec["name"]
-        if kind in ("activation", "variable"):
+        if kind == "omitted":
+            r = _Resolved(spec, "none", ())
+        elif kind in ("activation", "variable"):
             dtype = spec.get("dtype", "int8")
             r = _Resolved(spec, dtype, tuple(spec["shape"]))
             if dtype not in FLOATS and dtype != "bool" and "values" not in spec:
@@ -368,7 +386,9 @@ def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool,
     for r in inputs:
         kind = r.spec.get("kind", "activation")
         name = r.spec["name"]
-        if r.dtype == "float16" and fp16_form:
+        if kind == "omitted":
+            refs.append(None)
+        elif r.dtype == "float16" and fp16_form:
             # LiteRT's FP16-weight form: float32 data, float16 constants behind DEQUANTIZE.
             if kind == "activation":
                 refs.append(b.input(name, r.shape, "float32"))
@@ -472,9 +492,9 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
 
 
 def _add_op(case: Case, b: ModelBuilder, inputs: list[TensorRef],
-            outputs: list[TensorRef]) -> None:
+            outputs: list[TensorRef], intermediates: list[TensorRef] | None = None) -> None:
     try:
-        b.op(case.op, inputs, outputs, case.options or None)
+        b.op(case.op, inputs, outputs, case.options or None, intermediates=intermediates)
     except BuilderError as exc:
         raise CaseFileError(f"{case.path}: {exc}") from None
 
@@ -519,5 +539,13 @@ def build_reference_model(case: Case) -> bytes:
             dtype = "float32"  # promoted by the FP16 rewrite
         outs.append(b.tensor(spec["name"], spec["shape"], dtype, scale, zero_point))
         b.output(outs[-1])
-    _add_op(case, b, refs, outs)
+    intermediates = []
+    for spec in case.intermediates:
+        scale = zero_point = None
+        if "same_as" in spec:
+            scale, zero_point = by_name[spec["same_as"]].scale, by_name[spec["same_as"]].zero_point
+        elif "scale" in spec:
+            scale, zero_point = float(spec["scale"]), int(spec.get("zero_point", 0))
+        intermediates.append(b.tensor(spec["name"], spec["shape"], spec["dtype"], scale, zero_point))
+    _add_op(case, b, refs, outs, intermediates)
     return b.build()
