@@ -39,6 +39,7 @@ class TestOptions:
     tolerance: int
     num_samples: int
     seed: int
+    iterations: int = 1  # invocations per sample (a sequence; state carries within it)
 
 
 @dataclass(frozen=True)
@@ -123,13 +124,14 @@ def resolve_persistent_memory(cfg: config_mod.Config, target: Target) -> str:
 
 def resolve(config=None, *, prefix: str | None = None, target: str | None = None,
             kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
-            tolerance: int | None = None) -> ConversionOptions:
+            tolerance: int | None = None, iterations: int | None = None) -> ConversionOptions:
     """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given)."""
     cfg = config_mod.load(config)
     values = cfg.values
     resolved_target = resolve_target(cfg, target)
     test = values["test"]
-    for key, value in (("num_samples", num_test_samples), ("seed", seed), ("tolerance", tolerance)):
+    for key, value in (("num_samples", num_test_samples), ("seed", seed), ("tolerance", tolerance),
+                       ("iterations", iterations)):
         if value is not None:
             config_mod.check_value("test", key, value, "override")
     opt = values["optimization"]
@@ -145,6 +147,7 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
             tolerance=test["tolerance"] if tolerance is None else int(tolerance),
             num_samples=test["num_samples"] if num_test_samples is None else int(num_test_samples),
             seed=test["seed"] if seed is None else int(seed),
+            iterations=test["iterations"] if iterations is None else int(iterations),
         ),
         persistent_memory=resolve_persistent_memory(cfg, resolved_target),
     )

@@ -34,7 +34,8 @@ Input kinds:
               max(|lo|, |hi|) / 32767 for int16 (A16W8), likewise for int32) or
               `scale` + `zero_point`; float32 and float16 none.
   weights     seeded He-normal float weights, quantized symmetric int8 (A16W8 and the
-              hybrid float32-with-int8-weights operators keep int8 weights); per channel
+              hybrid float32-with-int8-weights operators keep int8 weights; `dtype: int16`
+              quantizes them symmetric int16 per tensor, as SVDF's time weights); per channel
               along `per_channel_axis`, per tensor when it is absent. `fan_in` defaults to
               the element count divided by the channel dimension (`per_channel_axis`, else
               dimension 0). `dtype: float32` keeps them float, `dtype: float16` rounds them
@@ -243,9 +244,11 @@ def _check_input(path, spec, names) -> None:
             ("range" in spec) == ("scale" in spec and "zero_point" in spec):
         raise CaseFileError(f"{path}: variable '{spec['name']}' is {spec['dtype']}: it needs either "
                             "'range' or 'scale' + 'zero_point'")
-    if kind == "weights" and spec.get("dtype", "int8") not in ("int8",) + FLOATS:
+    if kind == "weights" and spec.get("dtype", "int8") not in ("int8", "int16") + FLOATS:
         raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 and hybrid "
-                            "operators keep int8 weights), float32 or float16")
+                            "operators keep int8 weights), int16 (SVDF's time weights), float32 or float16")
+    if kind == "weights" and spec.get("dtype") == "int16" and "per_channel_axis" in spec:
+        raise CaseFileError(f"{path}: int16 weights '{spec['name']}' are quantized per tensor")
     if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64") + FLOATS:
         raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32, int64, float32 "
                             "or float16")
@@ -326,8 +329,9 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
                 r = _Resolved(spec, spec["dtype"], shape, data=data)
                 r.float_data = data.astype(np.float32)
             elif axis is None:
-                q, scale = quant.quantize_per_tensor_symmetric(w)
-                r = _Resolved(spec, "int8", shape, scale, 0, 0, q)
+                dtype = spec.get("dtype", "int8")
+                q, scale = quant.quantize_per_tensor_symmetric(w, dtype)
+                r = _Resolved(spec, dtype, shape, scale, 0, 0, q)
                 r.float_data = quant.dequantize(q, scale, 0)
             else:
                 q, scales = quant.quantize_per_channel(w, axis)

@@ -231,6 +231,21 @@ typedef struct
 } cmsis_nn_lstm_context;
 
 /* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM block ==== */
+/* ---- SVDF ------------------------------------------------------------------------------------ */
+
+/**
+ * SVDF parameters (TFLM's convention, not the other kernels' negated one): input_offset and
+ * output_offset are the input and output zero points themselves. input_activation clamps the
+ * feature projection written into the state (the state type's range), output_activation the output.
+ */
+typedef struct
+{
+    int32_t rank;
+    int32_t input_offset;
+    int32_t output_offset;
+    cmsis_nn_activation input_activation;
+    cmsis_nn_activation output_activation;
+} cmsis_nn_svdf_params;
 
 /* The float32 / float16 parameter structs, when the build enables float support. */
 #if ARM_NN_FLOAT_API_ENABLED

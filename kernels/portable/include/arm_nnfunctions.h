@@ -1086,6 +1086,64 @@ arm_cmsis_nn_status arm_elementwise_mul_s16_s8(const int16_t *input_1_vect,
                                                const int32_t batch_offset);
 
 /* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM block ==== */
+/* ==== SVDF ======================================================================================
+ * One step of a rank-`rank` SVDF layer per call, keeping its memory in state_data
+ * ([batches][feature_batches][time_batches], oldest first): every state row moves one step left,
+ * the newest column gets the feature projection of the input (requantized by input_quant_params,
+ * clamped to input_activation), each feature's time weights are dotted with its row, the rank
+ * features of a unit summed onto its bias, requantized by output_quant_params plus output_offset
+ * and clamped to output_activation. Dimensions: input_dims {batches, input size}, weights_feature_dims
+ * n = feature_batches (units * rank), weights_time_dims h = time_batches (memory size).
+ * input_ctx->buf (batches * feature_batches int32) and output_ctx->buf (batches * units int32) are
+ * required work buffers in both libraries; a NULL one returns ARM_CMSIS_NN_ARG_ERROR. */
+
+/* int8 state and int8 time weights (TFLM). ctx->buf holds the kernel sums Helium builds need
+ * (arm_svdf_s8_get_buffer_size; filled by arm_vector_sum_s8 with lhs offset -input_offset); these
+ * kernels do not read it. */
+arm_cmsis_nn_status arm_svdf_s8(const cmsis_nn_context *ctx,
+                                const cmsis_nn_context *input_ctx,
+                                const cmsis_nn_context *output_ctx,
+                                const cmsis_nn_svdf_params *svdf_params,
+                                const cmsis_nn_per_tensor_quant_params *input_quant_params,
+                                const cmsis_nn_per_tensor_quant_params *output_quant_params,
+                                const cmsis_nn_dims *input_dims,
+                                const int8_t *input_data,
+                                const cmsis_nn_dims *state_dims,
+                                int8_t *state_data,
+                                const cmsis_nn_dims *weights_feature_dims,
+                                const int8_t *weights_feature_data,
+                                const cmsis_nn_dims *weights_time_dims,
+                                const int8_t *weights_time_data,
+                                const cmsis_nn_dims *bias_dims,
+                                const int32_t *bias_data,
+                                const cmsis_nn_dims *output_dims,
+                                int8_t *output_data);
+
+/* int16 state and int16 time weights: LiteRT's integer SVDF. */
+arm_cmsis_nn_status arm_svdf_state_s16_s8(const cmsis_nn_context *input_ctx,
+                                          const cmsis_nn_context *output_ctx,
+                                          const cmsis_nn_svdf_params *svdf_params,
+                                          const cmsis_nn_per_tensor_quant_params *input_quant_params,
+                                          const cmsis_nn_per_tensor_quant_params *output_quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *state_dims,
+                                          int16_t *state_data,
+                                          const cmsis_nn_dims *weights_feature_dims,
+                                          const int8_t *weights_feature_data,
+                                          const cmsis_nn_dims *weights_time_dims,
+                                          const int16_t *weights_time_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
+/* Bytes of arm_svdf_s8's ctx->buf: weights_feature_dims->n int32 kernel sums on Helium builds, else 0. */
+int32_t arm_svdf_s8_get_buffer_size(const cmsis_nn_dims *weights_feature_dims);
+int32_t arm_svdf_s8_get_buffer_size_dsp(const cmsis_nn_dims *weights_feature_dims);
+int32_t arm_svdf_s8_get_buffer_size_mve(const cmsis_nn_dims *weights_feature_dims);
+
+/* ==== end of the SVDF block ==== */
 
 #ifdef __cplusplus
 }
