@@ -3,14 +3,13 @@
 UNIDIRECTIONAL_SEQUENCE_LSTM -> RESHAPE -> FULLY_CONNECTED -> SOFTMAX) run for 20 invocations in
 one context, against LiteRT's reference kernels run for the same 20 in one interpreter (both carry
 the LSTM's output and cell state from one invocation to the next); then `_model_reset` and the first
-input again, which must give the first output exactly. Host gcc with ASan/UBSan, portable kernels
+input again, which must give the first output exactly (the harness checks it for stateful modules). Host gcc with ASan/UBSan, portable kernels
 and ns-cmsis-nn (when HELIA_NS_CMSIS_NN_DIR is set)."""
 
 from __future__ import annotations
 
 import os
 import pathlib
-import subprocess
 
 import numpy as np
 import pytest
@@ -26,7 +25,6 @@ MICRO_SPEECH_LSTM = "micro_speech_lstm"
 # and single shift), and a code can move through the FULLY_CONNECTED and SOFTMAX after it.
 TOLERANCE = 2
 SEED = 1101
-HARNESS = harness.C_DIR / "recurrent_harness.c"
 
 
 def tflm_models_dir() -> pathlib.Path:
@@ -60,32 +58,11 @@ def micro_speech(e2e, request) -> harness.ModelUnderTest:
     return micro_speech_model(e2e, request.param, exposed=False)
 
 
-def run_sequence_and_reset(e2e, model: harness.ModelUnderTest, library: harness.KernelLibrary,
-                           tag: str) -> list[list[np.ndarray]]:
-    """The model's samples in one context, then _model_reset and the first sample: len(samples) + 1 outputs."""
-    module = e2e.module_dir(model, "host")
-    exe = e2e.root / f"{model.name}-recurrent-{tag}"
-    cmd = [harness.HOST_CC, *harness.HOST_CFLAGS, *library.define_flags, "-I", str(module / "include"),
-           "-I", str(library.include_dir), *harness.module_sources(module), str(HARNESS), str(library.archive),
-           "-lm", "-o", str(exe)]
-    harness.run_command(cmd, f"build {exe.name}", timeout=harness.COMPILE_TIMEOUT_S)
-    payload = bytearray(np.uint32(len(model.samples)).tobytes())
-    for sample in model.samples:
-        for info, value in zip(model.input_infos, sample):
-            payload += np.ascontiguousarray(value, dtype=info.dtype).tobytes()
-    proc = subprocess.run([str(exe)], input=bytes(payload), capture_output=True, timeout=harness.HOST_RUN_TIMEOUT_S,
-                          env={**os.environ, **harness.SANITIZER_ENV})
-    stderr = proc.stderr.decode("utf-8", "replace")
-    assert not any(m in stderr for m in harness.SANITIZER_MARKERS), stderr[-4000:]
-    assert proc.returncode == 0, stderr[-4000:]
-    body = harness._check_header(model.name, proc.stdout, model.input_infos, model.output_infos)
-    return harness._split_outputs(model.name, body, model.output_infos, len(model.samples) + 1)
-
-
-def check_sequence(e2e, model, outputs, library_name: str) -> None:
+def check_sequence(e2e, model, sequence, library_name: str) -> None:
+    """The harness ran the 20 inputs in one context, then _model_reset and the first input again, and
+    checked that the first outputs repeat exactly (harness.check_reset_repeats)."""
     reference = model.reference
-    assert len(reference) == harness.NUM_SAMPLES == 20
-    sequence, after_reset = outputs[:-1], outputs[-1]
+    assert len(reference) == len(sequence) == harness.NUM_SAMPLES == 20
     per_output, differing = diff_figures(sequence, reference)
     argmax_differs = harness.argmax_agreement(sequence, reference)
     print(f"\n{model.name} ({library_name}): max |diff| {per_output}, differing elements {differing}, arg-max "
@@ -94,8 +71,6 @@ def check_sequence(e2e, model, outputs, library_name: str) -> None:
                differing_elements=differing, invocations=len(sequence))
     assert max(per_output) <= TOLERANCE, per_output
     assert not argmax_differs, f"arg-max differs at invocations {argmax_differs}"
-    for got, first in zip(after_reset, sequence[0]):  # every output, the LSTM's included
-        np.testing.assert_array_equal(got, first, err_msg="after _model_reset the first output must repeat exactly")
 
 
 def diff_figures(got, want) -> tuple[list[float], list[int]]:
@@ -126,12 +101,12 @@ def test_litert_reference_carries_state(micro_speech):
 
 
 def test_micro_speech_lstm_sequence_portable(e2e, micro_speech):
-    outputs = run_sequence_and_reset(e2e, micro_speech, e2e.portable_host_library(), "portable")
+    outputs = e2e.host_outputs(micro_speech, e2e.portable_host_library())
     check_sequence(e2e, micro_speech, outputs, "portable")
 
 
 def test_micro_speech_lstm_sequence_ns_cmsis_nn(e2e, micro_speech, ns_cmsis_nn_root):
-    outputs = run_sequence_and_reset(e2e, micro_speech, e2e.ns_cmsis_nn_host_library(ns_cmsis_nn_root), "ns")
+    outputs = e2e.host_outputs(micro_speech, e2e.ns_cmsis_nn_host_library(ns_cmsis_nn_root))
     check_sequence(e2e, micro_speech, outputs, "ns-cmsis-nn")
 
 
