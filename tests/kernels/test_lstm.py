@@ -267,19 +267,28 @@ def test_mul_s16_s8_writes_batch_rows_apart(lstm_driver):
     assert (out[:, 1:, :] == 0x5A).all()  # the rows between batches are left alone
 
 
-def test_hand_worked_step():
-    """A one-cell layer worked by hand: zero weights leave every gate at its bias."""
-    L = dict(hidden=1, cell_clip=0, cell_power=-11, out_offset=0, f2c=quantize_multiplier(2.0 ** -15),
-             i2c=quantize_multiplier(2.0 ** -19), out=quantize_multiplier(2.0 ** -30 / (1 / 128)))
+def hand_worked_layer() -> dict:
+    """A one-cell layer with zero weights: every gate is its bias, 4096 (1.0 in Q3.12) through a
+    multiplier of exactly 1 (2^30 with shift 1)."""
+    L = dict(time_major=1, batch=1, steps=1, in_size=1, hidden=1, input_offset=0, cell_clip=0, cell_power=-11,
+             out_offset=0, f2c=quantize_multiplier(2.0 ** -15), i2c=quantize_multiplier(2.0 ** -19),
+             out=quantize_multiplier(2.0 ** -30 / (1 / 128)))
     for name in GATES:
-        # gate bias 4096 (1.0 in Q3.12) through a multiplier of exactly 1 (2^30 and shift 1)
         L[name] = dict(act=ARM_TANH if name == "cell" else ARM_SIGMOID, in_q=(2**30, 1), hid_q=(2**30, 1),
                        w=np.zeros((1, 1), np.int64), r=np.zeros((1, 1), np.int64), in_bias=[4096], hid_bias=[0])
+    return L
+
+
+def test_hand_worked_step(lstm_driver):
+    """From zero state: c = sigmoid(1) * tanh(1) and h = sigmoid(1) * tanh(c), in the reference and the kernel."""
+    L = hand_worked_layer()
     cell = [[0]]
     h = step_s8(L, [[0]], None, cell)
     s, t = 1 / (1 + math.exp(-1)), math.tanh(1)
-    assert abs(cell[0][0] * 2.0 ** -11 - s * t) < 2 * 2.0 ** -11   # c = sigmoid(1) * tanh(1)
-    assert abs(h[0][0] / 128 - s * math.tanh(s * t)) <= 1 / 128    # h = sigmoid(1) * tanh(c)
+    assert abs(cell[0][0] * 2.0 ** -11 - s * t) < 2 * 2.0 ** -11
+    assert abs(h[0][0] / 128 - s * math.tanh(s * t)) <= 1 / 128
+    got = lstm_driver.run([f"step_s8 {layer_s8_text(L)} 1 {arr([0])} 0 {arr([0])}"])[0]
+    assert got == [0, h[0][0], cell[0][0]]
 
 
 LAYOUTS = [
@@ -444,9 +453,8 @@ def test_step_f32_with_batch_offset(lstm_driver):
             == 0x5A5A5A5A).all()
 
 
-def test_lstm_f32_refuses_a_missing_cell_state(lstm_driver):
-    """arm_lstm_unidirectional_f32 checks its pointers (the driver always passes a cell state; a step with
-    batch_offset 0 is the argument error it can reach)."""
+def test_step_f32_refuses_batch_offset_0(lstm_driver):
+    """arm_nn_lstm_step_f32 checks its arguments as ns-cmsis-nn does: a batch_offset of 0 is ARM_CMSIS_NN_ARG_ERROR."""
     rng = np.random.default_rng(1)
     L = random_layer_f32(rng, time_major=True, batch=1, steps=1, in_size=2, hidden=2)
     got = lstm_driver.run([f"step_f32 {layer_f32_text(L)} 0 {arr(bits(np.zeros(2)))} 0 {arr(bits(np.zeros(2)))}"])[0]
