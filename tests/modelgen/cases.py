@@ -246,9 +246,11 @@ def _check_input(path, spec, names) -> None:
                             "'range' or 'scale' + 'zero_point'")
     if kind == "weights" and spec.get("dtype", "int8") not in ("int8", "int16") + FLOATS:
         raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 and hybrid "
-                            "operators keep int8 weights), int16 (SVDF's time weights), float32 or float16")
+                            "operators keep int8 weights), float32 or float16, or int16 per tensor (SVDF's "
+                            "time weights)")
     if kind == "weights" and spec.get("dtype") == "int16" and "per_channel_axis" in spec:
-        raise CaseFileError(f"{path}: int16 weights '{spec['name']}' are quantized per tensor")
+        raise CaseFileError(f"{path}: weights '{spec['name']}' quantized per channel must be int8 (int16 "
+                            "weights are per tensor)")
     if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64") + FLOATS:
         raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32, int64, float32 "
                             "or float16")

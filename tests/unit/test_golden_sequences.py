@@ -17,11 +17,11 @@ from .helpers import REPO, compile_c, require_gcc
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
 
 
-def _run_harness(tmp_path, out, caller: bool = False) -> str:
+def _run_harness(tmp_path, out, caller: bool = False, kernel_dirs=("elementwise", "support")) -> str:
     gcc = require_gcc()
     kernels = REPO / "kernels" / "portable"
     sources = [str(p) for p in sorted(out.glob("src/*.c")) + sorted(out.glob("test/*.c"))]
-    sources += [str(p) for d in ("elementwise", "support") for p in sorted((kernels / "src" / d).rglob("*.c"))]
+    sources += [str(p) for d in kernel_dirs for p in sorted((kernels / "src" / d).rglob("*.c"))]
     exe = tmp_path / "run"
     flags = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1", *SANITIZE, "-DARM_NN_ENABLE_F32=1"]
     if caller:
@@ -78,3 +78,17 @@ def test_stateless_golden_harness_unchanged_by_default(tmp_path):
 def test_iterations_is_range_checked(tmp_path):
     with pytest.raises(InvalidConfigError, match="test.iterations must be between 1 and 10000"):
         helia_aot.convert(stateful.accumulator("float32"), tmp_path / "m", config={"test": {"iterations": 0}})
+
+
+@pytest.mark.parametrize("case", ["svdf_rank2_batch2", "svdf_float32_rank2_batch2_no_bias"])
+def test_svdf_golden_test_over_sequences(tmp_path, case):
+    """SVDF against LiteRT's golden sequences (5 samples of 6 invocations), reset between them."""
+    from tests.modelgen.cases import CASES_DIR, build_case_model, load_case
+    out = tmp_path / "m"
+    model = build_case_model(load_case(CASES_DIR / f"{case}.yaml"))
+    helia_aot.convert(model, out, prefix="m", target="host", kernel_library="portable", with_test_data=True,
+                      num_test_samples=5, iterations=6)
+    lines = _run_harness(tmp_path, out, kernel_dirs=("svdf", "support")).splitlines()
+    assert "sequences: 5 samples of 6 invocations each" in lines
+    assert "reset: the first invocation repeats exactly" in lines
+    assert lines[-1].startswith("PASS: 5 samples")
