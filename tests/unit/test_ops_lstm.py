@@ -119,3 +119,36 @@ def test_catalog_lists_both_variants():
     names = {v.name for op, v in ops.catalog() if op == "UNIDIRECTIONAL_SEQUENCE_LSTM"}
     assert names == {"int8", "float32"}
     assert "UNIDIRECTIONAL_SEQUENCE_LSTM" in ops.stateful_operators()
+
+
+@pytest.mark.parametrize("case", ["batch_major", "time_major_clip", "float32_time_major_peephole_projection",
+                                  "float32_cifg_layer_norm"])
+def test_lstm_golden_test_over_sequences(tmp_path, case):
+    """The generated golden harness on LiteRT's sequences (5 samples of 6 invocations, the module reset
+    before each), portable kernels, ASan/UBSan."""
+    from tests.unit.test_golden_sequences import _run_harness
+    out = tmp_path / "m"
+    model = build_case_model(load_case(CASES_DIR / f"unidirectional_sequence_lstm_{case}.yaml"))
+    helia_aot.convert(model, out, prefix="m", target="host", kernel_library="portable", with_test_data=True,
+                      num_test_samples=5, iterations=6)
+    lines = _run_harness(tmp_path, out, kernel_dirs=("lstm", "activation", "elementwise", "support")).splitlines()
+    assert "sequences: 5 samples of 6 invocations each" in lines
+    assert "reset: the first invocation repeats exactly" in lines
+    assert lines[-1].startswith("PASS: 5 samples")
+
+
+def test_micro_speech_lstm_golden_test_over_a_sequence(tmp_path):
+    """TFLM's micro_speech_lstm through the generated golden harness: 2 samples of 10 invocations."""
+    from tests.e2e.test_recurrent_models import MICRO_SPEECH_LSTM, tflm_models_dir
+    from tests.unit.test_golden_sequences import _run_harness
+    path = tflm_models_dir() / f"{MICRO_SPEECH_LSTM}.tflite"
+    if not path.is_file():
+        pytest.skip(f"{path} not found")
+    out = tmp_path / "m"
+    helia_aot.convert(path.read_bytes(), out, prefix="m", target="host", kernel_library="portable",
+                      with_test_data=True, num_test_samples=2, iterations=10, config={"test": {"tolerance": 2}})
+    lines = _run_harness(tmp_path, out, kernel_dirs=("lstm", "activation", "elementwise", "support",
+                                                     "fully_connected", "softmax", "reshape")).splitlines()
+    assert "sequences: 2 samples of 10 invocations each" in lines
+    assert "reset: the first invocation repeats exactly" in lines
+    assert lines[-1].startswith("PASS: 2 samples")
