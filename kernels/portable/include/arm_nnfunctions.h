@@ -1119,6 +1119,68 @@ arm_cmsis_nn_status arm_relu_generic_s8(const int8_t *input,
                                         const int32_t output_size);
 
 /* ==== end of the unary math block ==== */
+/* ---- UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations and weights, int16 cell state) ---------- */
+
+/* The whole sequence: output gets hidden_size values per batch and time step, in input's layout. */
+arm_cmsis_nn_status arm_lstm_unidirectional_s8(const int8_t *input,
+                                               int8_t *output,
+                                               const cmsis_nn_lstm_params *params,
+                                               cmsis_nn_lstm_context *buffers);
+
+/* One time step for every batch; batch_offset is the distance between batches in time steps. */
+arm_cmsis_nn_status arm_nn_lstm_step_s8(const int8_t *data_in,
+                                        const int8_t *hidden_in,
+                                        int8_t *hidden_out,
+                                        const cmsis_nn_lstm_params *params,
+                                        cmsis_nn_lstm_context *buffers,
+                                        const int32_t batch_offset);
+
+/* One gate in Q0.15: activation(requantized W x + requantized R h); hidden_in may be NULL. */
+arm_cmsis_nn_status arm_nn_lstm_calculate_gate_s8_s16(const int8_t *data_in,
+                                                      const int8_t *hidden_in,
+                                                      const cmsis_nn_lstm_gate *gate_data,
+                                                      const cmsis_nn_lstm_params *params,
+                                                      int16_t *output,
+                                                      const int32_t batch_offset);
+
+/* dst[b][r] = saturate_s16(dst[b][r] + requantize(effective_bias[r] + rhs[r] . lhs[b])). */
+arm_cmsis_nn_status arm_nn_vec_mat_mul_result_acc_s8_s16(const int8_t *lhs,
+                                                         const int8_t *rhs,
+                                                         const int32_t *effective_bias,
+                                                         int16_t *dst,
+                                                         const int32_t dst_multiplier,
+                                                         const int32_t dst_shift,
+                                                         const int32_t rhs_cols,
+                                                         const int32_t rhs_rows,
+                                                         const int32_t batches,
+                                                         const int32_t batch_offset);
+
+/* output[i] = clamp(output[i] + requantize(in1[i] * in2[i])); a max <= 0 means no clamp. Offsets unused. */
+arm_cmsis_nn_status arm_elementwise_mul_acc_s16(const int16_t *input_1_vect,
+                                                const int16_t *input_2_vect,
+                                                const int32_t input_1_offset,
+                                                const int32_t input_2_offset,
+                                                int16_t *output,
+                                                const int32_t out_offset,
+                                                const int32_t out_mult,
+                                                const int32_t out_shift,
+                                                const int32_t out_activation_min,
+                                                const int32_t out_activation_max,
+                                                const int32_t block_size);
+
+/* int8 output[i] = saturate(requantize(in1[i] * in2[i]) + out_offset), batch_size blocks written
+ * batch_offset blocks apart. */
+arm_cmsis_nn_status arm_elementwise_mul_s16_s8(const int16_t *input_1_vect,
+                                               const int16_t *input_2_vect,
+                                               int8_t *output,
+                                               const int32_t out_offset,
+                                               const int32_t out_mult,
+                                               const int32_t out_shift,
+                                               const int32_t block_size,
+                                               const int32_t batch_size,
+                                               const int32_t batch_offset);
+
+/* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM block ==== */
 /* ==== SVDF ======================================================================================
  * One step of a rank-`rank` SVDF layer per call, keeping its memory in state_data
  * ([batches][feature_batches][time_batches], oldest first): every state row moves one step left,

@@ -741,6 +741,28 @@ arm_cmsis_nn_status arm_reduce_sum_f16(const float16_t *input_data,
 
 #endif /* ARM_NN_ENABLE_F16 */
 
+/* ---- UNIDIRECTIONAL_SEQUENCE_LSTM (float32) ------------------------------------------------- */
+
+#if ARM_NN_ENABLE_F32
+
+/* The whole sequence; buffers->cell_state is required, temp1 / temp2 are not read. */
+arm_cmsis_nn_status arm_lstm_unidirectional_f32(const float32_t *input,
+                                                float32_t *output,
+                                                const cmsis_nn_lstm_params_f32 *params,
+                                                cmsis_nn_lstm_context_f32 *buffers);
+
+/* One time step for every batch; batch_offset is the distance between batches in time steps. */
+arm_cmsis_nn_status arm_nn_lstm_step_f32(const float32_t *data_in,
+                                         const float32_t *hidden_in,
+                                         float32_t *hidden_out,
+                                         const cmsis_nn_lstm_params_f32 *params,
+                                         cmsis_nn_lstm_context_f32 *buffers,
+                                         const int32_t batch_offset);
+
+#endif /* ARM_NN_ENABLE_F32 */
+
+/* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM (float32) block ==== */
+
 #ifdef __cplusplus
 }
 #endif
