@@ -611,3 +611,30 @@ def test_relu6_int16(tmp_path):
     # Requantize by 0.5 / 0.25 = 2, then clamp to [0, 6 / 0.25].
     assert f"8, {Q30}, 2,\n        0, 0);" in body
     assert re.search(r"arm_clamp_s16\([^;]*, 0, 24, \(int16_t \*\)", body)
+
+
+def test_scratch_buffer_is_the_planned_one(tmp_path):
+    """A kernel's scratch pointer is the plan's scratch block of that operator, and no live tensor
+    overlaps it (two convolutions with scratch on the MVE build, placed separately)."""
+    b = ModelBuilder()
+    x = b.input("x", (1, 8, 8, 4), scale=0.5, zero_point=-3)
+    mid = b.tensor("mid", (1, 8, 8, 6), scale=0.5, zero_point=0)
+    y = b.tensor("y", (1, 8, 8, 5), scale=0.5, zero_point=0)
+    for name, src, dst, cin, cout in (("a", x, mid, 4, 6), ("c", mid, y, 6, 5)):
+        w = b.const(f"w_{name}", np.ones((cout, 3, 3, cin), np.int8), dtype="int8", scale=[0.25] * cout,
+                    zero_point=0, quantized_dimension=0)
+        bias = b.const(f"b_{name}", np.zeros(cout, np.int32), dtype="int32", scale=[0.125] * cout, zero_point=0)
+        b.op("CONV_2D", [src, w, bias], [dst], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                "fused_activation_function": "NONE"})
+    b.output(y)
+    result, model_c, _ = convert(b, tmp_path, target="corstone300", kernel_library="ns_cmsis_nn")
+    buffers = result.plan["memory"]["buffers"]
+    scratch = {s["first"]: s for s in buffers if s["kind"] == "scratch"}
+    assert sorted(scratch) == [0, 1], buffers
+    for position, block in scratch.items():
+        body = function_body(model_c, position)
+        assert f"const cmsis_nn_context buf_ctx = {{ arena + {block['offset']}, {block['bytes']} }};" in body, body
+        live = [t for t in buffers if t["kind"] == "tensor" and t["first"] <= position <= t["last"]]
+        for t in live:
+            assert t["offset"] + t["bytes"] <= block["offset"] or block["offset"] + block["bytes"] <= t["offset"], \
+                (block, t)
