@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SLICE, SPLIT, SPLIT_V, PACK, UNPACK, TILE, BROADCAST_TO, FILL, ZEROS_LIKE, SHAPE and CAST: the refusals
+(one line naming the operator, the tensor and the rule) and the emitted calls."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+
+from .helpers import function_body
+
+
+def convert(b: ModelBuilder, tmp_path, target="host"):
+    out = tmp_path / "out"
+    result = helia_aot.convert(b.build(), out, target=target)
+    return result, (out / "src" / "model_model.c").read_text()
+
+
+def refused(b: ModelBuilder, tmp_path) -> str:
+    with pytest.raises(UnsupportedModelError) as info:
+        helia_aot.convert(b.build(), tmp_path / "out", target="host")
+    message = str(info.value).splitlines()[0]
+    return message
+
+
+# -- SLICE --
+
+def _slice_model(begin, size, out_shape, dtype="int8", in_shape=(4, 5)):
+    b = ModelBuilder()
+    q = (0.1, 0) if dtype in ("int8", "int16") else (None, None)
+    x = b.input("x", list(in_shape), dtype, *q)
+    y = b.tensor("y", out_shape, dtype, *q)
+    b.output(y)
+    b.op("SLICE", [x, b.const("begin", np.array(begin, np.int32)), b.const("size", np.array(size, np.int32))], [y])
+    return b
+
+
+def test_slice_calls_strided_slice_with_stride_one(tmp_path):
+    result, model_c = convert(_slice_model([1, 2], [2, -1], [2, 3]), tmp_path)
+    body = function_body(model_c, 0)
+    assert "arm_strided_slice_s8(" in body
+    assert "begin_dims = { 0, 0, 1, 2 }" in body and "stride_dims = { 1, 1, 1, 1 }" in body
+    assert "output_dims = { 1, 1, 2, 3 }" in body
+
+
+def test_slice_bool_is_inline(tmp_path):
+    _, model_c = convert(_slice_model([1, 2], [2, 3], [2, 3], "bool"), tmp_path)
+    body = function_body(model_c, 0)
+    assert "arm_" not in body.replace("ARM_CMSIS_NN_SUCCESS", "")
+    assert "input[7 + i0 * 5 + i1 * 1]" in body  # row 1, column 2 of a 4x5 input
+
+
+def test_slice_refuses_a_box_outside_the_input(tmp_path):
+    message = refused(_slice_model([3, 0], [2, 5], [2, 5]), tmp_path)
+    assert "SLICE" in message and "tensor 'size'" in message
+    assert "axis 0: begin 3 and size 2 leave the dimension of 4" in message
+
+
+def test_slice_refuses_a_runtime_begin(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [4, 5], "int8", 0.1, 0)
+    begin = b.input("begin", [2], "int32")
+    y = b.tensor("y", [2, 2], "int8", 0.1, 0)
+    b.output(y)
+    b.op("SLICE", [x, begin, b.const("size", np.array([2, 2], np.int32))], [y])
+    message = refused(b, tmp_path)
+    assert "SLICE" in message and "tensor 'begin'" in message and "must be a constant tensor" in message
