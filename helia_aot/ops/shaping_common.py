@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..codegen import c_type
 from ..ir import DTYPE_BYTES, Tensor
-from .base import OpContext, Operand, Variant
+from .base import Lowered, OpContext, Operand, Variant
 
 # The dtypes LiteRT's reference data-movement kernels take (no float16 variants in this group).
 MOVABLE = ("int8", "uint8", "int16", "int32", "int64", "float32", "bool")
@@ -90,3 +90,41 @@ def row_major_strides(shape) -> list[int]:
         step *= n
     return strides[::-1]
 
+
+
+# ---- SPLIT / SPLIT_V ----
+
+SPLITTABLE = ("int8", "uint8", "int16", "int32", "int64", "float32")  # LiteRT's split.cc / split_v.cc
+SPLIT_ENTRIES = {"int8": "arm_split_s8", "int16": "arm_split_s16"}
+
+
+def split_variant(inputs, dtype: str, entry: str | None, notes) -> Variant:
+    """A SPLIT / SPLIT_V variant: inputs(dtype) are its input operands, one or more outputs of dtype."""
+    return Variant(dtype, inputs=inputs(dtype), outputs=(data(dtype, "output", repeated=True),),
+                   entries=(entry,) if entry else (), template="split.c.j2" if entry else "copy_rows.c.j2",
+                   notes=notes)
+
+
+def check_split_outputs(ctx: OpContext, x: Tensor, axis: int, sizes: list[int]) -> None:
+    """Each output has the input's shape with sizes[s] along axis (output count checked by the caller)."""
+    for s, (y, n) in enumerate(zip(ctx.outputs(), sizes)):
+        want = [int(d) for d in x.shape]
+        want[axis] = n
+        if list(y.shape) != want:
+            raise ctx.error(f"output {s} shape {list(y.shape)} does not match the piece {want}", y)
+
+
+def split_lowered(ctx: OpContext, x: Tensor, axis: int, sizes: list[int]) -> Lowered:
+    """arm_split_s8 / _s16 for int8 / int16 (one call, every output), else inline row copies."""
+    outputs = ctx.outputs()
+    entry = ctx.variant.entries[0] if ctx.variant.entries else None
+    if entry is None:
+        return Lowered(params=dict(copies=split_copies(x, outputs, axis, sizes)))
+    return Lowered(entry=entry, params=dict(input=x.index, outputs=[y.index for y in outputs], ctype=c_type(x.dtype),
+                                            shape=[int(d) for d in x.shape], axis=axis, sizes=sizes))
+
+
+def split_fold(x: Tensor, axis: int, sizes: list[int]) -> list:
+    import numpy as np
+    bounds = np.cumsum(sizes)[:-1]
+    return list(np.split(np.asarray(x.data), bounds, axis=axis))

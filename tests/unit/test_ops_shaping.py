@@ -69,3 +69,54 @@ def test_slice_refuses_a_runtime_begin(tmp_path):
     b.op("SLICE", [x, begin, b.const("size", np.array([2, 2], np.int32))], [y])
     message = refused(b, tmp_path)
     assert "SLICE" in message and "tensor 'begin'" in message and "must be a constant tensor" in message
+
+
+# -- SPLIT / SPLIT_V --
+
+def _split_model(shape, axis, pieces, dtype="int8", axis_input=False):
+    b = ModelBuilder()
+    q = (0.1, 0) if dtype in ("int8", "int16") else (None, None)
+    a = b.input("axis", [], "int32") if axis_input else b.const("axis", np.array(axis, np.int32))
+    x = b.input("x", shape, dtype, *q)
+    ys = []
+    for k, p in enumerate(pieces):
+        ys.append(b.tensor(f"y{k}", p, dtype, *q))
+        b.output(ys[-1])
+    b.op("SPLIT", [a, x], ys, {"num_splits": len(pieces)})
+    return b
+
+
+def test_split_calls_arm_split_with_every_output(tmp_path):
+    result, model_c = convert(_split_model([2, 6], -1, [[2, 3], [2, 3]], "int16"), tmp_path)
+    body = function_body(model_c, 0)
+    assert "arm_split_s16(" in body and "split_dims[2] = { 3, 3 }" in body
+    assert body.count("(int16_t *)(arena + ") == 3  # the input and both outputs
+    assert ", 2, input_shape, 1, 2," in body  # rank 2, axis -1 -> 1, two pieces
+
+
+def test_split_float32_is_row_copies(tmp_path):
+    _, model_c = convert(_split_model([2, 6], 1, [[2, 2]] * 3, "float32"), tmp_path)
+    body = function_body(model_c, 0)
+    assert body.count("memcpy(") == 3 and "arm_split" not in body
+
+
+def test_split_refuses_a_runtime_axis(tmp_path):
+    message = refused(_split_model([2, 6], 1, [[2, 3], [2, 3]], axis_input=True), tmp_path)
+    assert "SPLIT" in message and "tensor 'axis'" in message and "must be a constant tensor" in message
+
+
+def test_split_refuses_uneven_pieces(tmp_path):
+    message = refused(_split_model([2, 7], 1, [[2, 3], [2, 4]]), tmp_path)
+    assert "SPLIT" in message and "tensor 'x'" in message and "axis 1 of size 7 does not split into 2 equal" in message
+
+
+def test_split_v_refuses_two_unknown_sizes(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [2, 6], "int8", 0.1, 0)
+    ys = [b.tensor(f"y{k}", [2, 3], "int8", 0.1, 0) for k in range(2)]
+    for y in ys:
+        b.output(y)
+    b.op("SPLIT_V", [x, b.const("size_splits", np.array([-1, -1], np.int32)), b.const("axis", np.array(1, np.int32))],
+         ys, {"num_splits": 2})
+    message = refused(b, tmp_path)
+    assert "SPLIT_V" in message and "tensor 'size_splits'" in message and "may hold one -1" in message
