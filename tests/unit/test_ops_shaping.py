@@ -120,3 +120,38 @@ def test_split_v_refuses_two_unknown_sizes(tmp_path):
          ys, {"num_splits": 2})
     message = refused(b, tmp_path)
     assert "SPLIT_V" in message and "tensor 'size_splits'" in message and "may hold one -1" in message
+
+
+# -- PACK / UNPACK --
+
+def test_pack_negative_axis_copies_each_input_into_its_slot(tmp_path):
+    b = ModelBuilder()
+    xs = [b.input(f"x{k}", [2, 3], "float32") for k in range(2)]
+    y = b.tensor("y", [2, 3, 2], "float32")
+    b.output(y)
+    b.op("PACK", xs, [y], {"values_count": 2, "axis": -1})
+    body = function_body(convert(b, tmp_path)[1], 0)
+    # axis -1 of the rank-3 output: 6 runs of one float per input, 8 bytes apart, input k at byte 4k
+    assert body.count("memcpy(") == 2
+    assert "k * 8 + 0," in body and "k * 8 + 4," in body and "k < 6" in body
+
+
+def test_pack_refuses_inputs_of_different_shapes(tmp_path):
+    b = ModelBuilder()
+    xs = [b.input("x0", [2, 3], "int8", 0.1, 0), b.input("x1", [3, 2], "int8", 0.1, 0)]
+    y = b.tensor("y", [2, 2, 3], "int8", 0.1, 0)
+    b.output(y)
+    b.op("PACK", xs, [y], {"values_count": 2, "axis": 0})
+    message = refused(b, tmp_path)
+    assert "PACK" in message and "tensor 'x1'" in message and "differs from the first input's [2, 3]" in message
+
+
+def test_unpack_refuses_an_axis_outside_the_rank(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [2, 3], "int8", 0.1, 0)
+    ys = [b.tensor(f"y{k}", [3], "int8", 0.1, 0) for k in range(2)]
+    for y in ys:
+        b.output(y)
+    b.op("UNPACK", [x], ys, {"num": 2, "axis": -3})
+    message = refused(b, tmp_path)
+    assert "UNPACK" in message and "tensor 'x'" in message and "axis -3 is outside [-2, 2)" in message
