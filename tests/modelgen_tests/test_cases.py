@@ -50,7 +50,8 @@ INT16_VARIANTS = {
     "quantize_int32_to_int16", "dequantize_int16_to_float",
 }
 DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.float32,
-          "float16": np.float32}  # a float16 case runs as the FP32 model it is rewritten from
+          "float16": np.float32,  # a float16 case runs as the FP32 model it is rewritten from
+          "int64": np.int64, "uint8": np.uint8, "bool": np.bool_}
 # Output steps an int16 output may sit from its float twin: the requantization (<= 0.5),
 # plus the 16-bit multiplier LiteRT's int64-accumulator path rounds to (<= 0.5); the
 # int16 LOGISTIC, TANH and SOFTMAX interpolate lookup tables.
@@ -126,6 +127,12 @@ def _dequantized(q_inputs, details):
             .astype(np.float32) for x, d in zip(q_inputs, details)]
 
 
+def _unquantized(spec) -> bool:
+    """A bool or plain integer tensor of a case (no range, scale or calibration)."""
+    return spec.get("dtype") == "bool" or ("values" in spec) or (
+        spec.get("dtype") in ("int32", "int64") and not {"range", "scale", "calibrate", "same_as"} & set(spec))
+
+
 def _quantized_twin_cases():
     for path in CASE_PATHS:
         case = load_case(path)
@@ -134,6 +141,9 @@ def _quantized_twin_cases():
         if any(spec.get("dtype") in FLOATS for spec in case.inputs + case.outputs
                if spec.get("kind", "activation") == "activation"):
             continue  # float data (float32, float16, hybrid): a float case is its own twin
+        if any(_unquantized(spec) for spec in case.inputs + case.outputs
+               if spec.get("kind", "activation") == "activation"):
+            continue  # bools and plain integers (indices, shapes, casts) have no float form
         yield pytest.param(path, id=path.stem)
 
 
