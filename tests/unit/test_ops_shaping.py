@@ -155,3 +155,43 @@ def test_unpack_refuses_an_axis_outside_the_rank(tmp_path):
     b.op("UNPACK", [x], ys, {"num": 2, "axis": -3})
     message = refused(b, tmp_path)
     assert "UNPACK" in message and "tensor 'x'" in message and "axis -3 is outside [-2, 2)" in message
+
+
+# -- TILE / BROADCAST_TO --
+
+def _repeat_model(op, shape, second, out_shape, dtype="int8", runtime=False):
+    b = ModelBuilder()
+    q = (0.1, 0) if dtype in ("int8", "int16") else (None, None)
+    x = b.input("x", shape, dtype, *q)
+    name = "multiples" if op == "TILE" else "shape"
+    s = b.input(name, [len(second)], "int32") if runtime else b.const(name, np.array(second, np.int32))
+    y = b.tensor("y", out_shape, dtype, *q)
+    b.output(y)
+    b.op(op, [x, s], [y], version=2 if op == "BROADCAST_TO" else None)
+    return b
+
+
+def test_tile_calls_arm_tile(tmp_path):
+    body = function_body(convert(_repeat_model("TILE", [2, 3], [2, 1], [4, 3], "int16"), tmp_path)[1], 0)
+    assert "arm_tile_s16(" in body and "multiples[2] = { 2, 1 }" in body and "input_shape[2] = { 2, 3 }" in body
+
+
+def test_tile_float32_wraps_the_input_index(tmp_path):
+    body = function_body(convert(_repeat_model("TILE", [2, 3], [2, 2], [4, 6], "float32"), tmp_path)[1], 0)
+    assert "input[0 + (i0 % 2) * 3 + (i1 % 3) * 1]" in body
+
+
+def test_tile_refuses_runtime_multiples(tmp_path):
+    message = refused(_repeat_model("TILE", [2, 3], [2, 1], [4, 3], runtime=True), tmp_path)
+    assert "TILE" in message and "tensor 'multiples'" in message and "must be a constant tensor" in message
+
+
+def test_broadcast_to_pads_the_input_shape(tmp_path):
+    body = function_body(convert(_repeat_model("BROADCAST_TO", [3, 1], [2, 3, 4], [2, 3, 4]), tmp_path)[1], 0)
+    assert "arm_broadcast_to_s8(" in body and "input_shape[3] = { 1, 3, 1 }" in body
+
+
+def test_broadcast_to_refuses_shapes_that_do_not_broadcast(tmp_path):
+    message = refused(_repeat_model("BROADCAST_TO", [3, 2], [3, 4], [3, 4]), tmp_path)
+    assert "BROADCAST_TO" in message and "tensor 'shape'" in message
+    assert "input shape [3, 2] does not broadcast to [3, 4]" in message
