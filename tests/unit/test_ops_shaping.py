@@ -195,3 +195,38 @@ def test_broadcast_to_refuses_shapes_that_do_not_broadcast(tmp_path):
     message = refused(_repeat_model("BROADCAST_TO", [3, 2], [3, 4], [3, 4]), tmp_path)
     assert "BROADCAST_TO" in message and "tensor 'shape'" in message
     assert "input shape [3, 2] does not broadcast to [3, 4]" in message
+
+
+# -- FILL / ZEROS_LIKE --
+
+def test_fill_refuses_runtime_dims(tmp_path):
+    b = ModelBuilder()
+    dims = b.input("dims", [2], "int32")
+    v = b.input("value", [], "float32")
+    y = b.tensor("y", [2, 3], "float32")
+    b.output(y)
+    b.op("FILL", [dims, v], [y])
+    message = refused(b, tmp_path)
+    assert "FILL" in message and "tensor 'dims'" in message and "must be a constant tensor" in message
+
+
+def test_fill_stores_the_runtime_scalar(tmp_path):
+    b = ModelBuilder()
+    v = b.input("value", [], "int16", 0.01, 0)
+    y = b.tensor("y", [2, 3], "int16", 0.01, 0)
+    b.output(y)
+    b.op("FILL", [b.const("dims", np.array([2, 3], np.int32)), v], [y])
+    body = function_body(convert(b, tmp_path)[1], 0)
+    assert "const int16_t value = *(const int16_t *)(int16_t *)(arena + " in body and "i < 6" in body
+
+
+def test_zeros_like_int8_writes_code_zero(tmp_path):
+    # LiteRT's reference refuses int8; TensorFlow's zeros_like of integers is integer 0 (not the zero point).
+    b = ModelBuilder()
+    x = b.input("x", [3, 5], "int8", 0.1, 7)
+    y = b.tensor("y", [3, 5], "int8", 0.1, 7)
+    b.output(y)
+    b.op("ZEROS_LIKE", [x], [y])
+    result, model_c = convert(b, tmp_path)
+    assert "memset((int8_t *)(arena + " in function_body(model_c, 0) and ", 0, 15);" in function_body(model_c, 0)
+    assert result.plan["operators"][0]["variant"] == "int8"
