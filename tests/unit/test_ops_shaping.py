@@ -230,3 +230,58 @@ def test_zeros_like_int8_writes_code_zero(tmp_path):
     result, model_c = convert(b, tmp_path)
     assert "memset((int8_t *)(arena + " in function_body(model_c, 0) and ", 0, 15);" in function_body(model_c, 0)
     assert result.plan["operators"][0]["variant"] == "int8"
+
+
+# -- SHAPE / CAST --
+
+def test_shape_is_a_constant_copy(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 5, 3], "float32")
+    y = b.tensor("y", [3], "int64")
+    b.output(y)
+    b.op("SHAPE", [x], [y], {"out_type": 4})
+    out = tmp_path / "out"
+    helia_aot.convert(b.build(), out, target="host")
+    body = function_body((out / "src" / "model_model.c").read_text(), 0)
+    assert "memcpy((int64_t *)(arena + " in body and "model_op0_shape, 24);" in body
+    assert "1LL, 5LL, 3LL" in (out / "src" / "model_constants.c").read_text()
+
+
+def test_shape_refuses_an_out_type_other_than_the_output(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [2, 3], "int8", 0.1, 0)
+    y = b.tensor("y", [2], "int32")
+    b.output(y)
+    b.op("SHAPE", [x], [y], {"out_type": 4})
+    message = refused(b, tmp_path)
+    assert "SHAPE" in message and "tensor 'y'" in message and "out_type 4 does not name the output's dtype int32" in message
+
+
+def test_cast_float_to_int_saturates_and_truncates(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [4], "float32")
+    y = b.tensor("y", [4], "int16", 1.0, 0)
+    b.output(y)
+    b.op("CAST", [x], [y])
+    body = function_body(convert(b, tmp_path)[1], 0)
+    assert "(x != x || x >= 32768.0f) ? (int16_t)32767 : (x <= -32769.0f ? (int16_t)(-32768) : (int16_t)x)" in body
+
+
+def test_cast_refuses_a_reshaping_output(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [2, 3], "int32")
+    y = b.tensor("y", [6], "float32")
+    b.output(y)
+    b.op("CAST", [x], [y])
+    message = refused(b, tmp_path)
+    assert "CAST" in message and "tensor 'y'" in message and "differs from the input shape [2, 3]" in message
+
+
+def test_cast_refuses_float16(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [2], "float16")
+    y = b.tensor("y", [2], "float32")
+    b.output(y)
+    b.op("CAST", [x], [y])
+    message = refused(b, tmp_path)
+    assert "CAST" in message and "match no variant" in message
