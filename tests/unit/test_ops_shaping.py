@@ -285,3 +285,26 @@ def test_cast_refuses_float16(tmp_path):
     b.op("CAST", [x], [y])
     message = refused(b, tmp_path)
     assert "CAST" in message and "match no variant" in message
+
+
+# -- folding at conversion time --
+
+def test_constant_subgraphs_fold(tmp_path):
+    """A constant through CAST (float -> int16 truncates and saturates), TILE and SPLIT folds away; the
+    PACK that consumes it reads the folded values."""
+    b = ModelBuilder()
+    x = b.input("x", [4], "int16", 1.0, 0)
+    c = b.const("c", np.array([1.7, -2.9, 40000.0, -5.5], np.float32))
+    as_int = b.tensor("as_int", [4], "int16", 1.0, 0)
+    b.op("CAST", [c], [as_int])
+    tiled = b.tensor("tiled", [8], "int16", 1.0, 0)
+    b.op("TILE", [as_int, b.const("m", np.array([2], np.int32))], [tiled])
+    halves = [b.tensor(f"half{k}", [4], "int16", 1.0, 0) for k in range(2)]
+    b.op("SPLIT", [b.const("axis", np.array(0, np.int32)), tiled], halves, {"num_splits": 2})
+    y = b.tensor("y", [2, 4], "int16", 1.0, 0)
+    b.output(y)
+    b.op("PACK", [x, halves[1]], [y], {"values_count": 2, "axis": 0})
+    result, model_c = convert(b, tmp_path)
+    assert [op["op_type"] for op in result.plan["operators"]] == ["PACK"]
+    constants_c = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    assert "1, -2, 32767, -5," in constants_c
