@@ -20,7 +20,8 @@ _RULES = ("rank 1 to 5", "begin and size constant, 0 <= begin, begin + size <= d
 
 
 def _variant(dtype: str, entry: str | None) -> Variant:
-    return Variant(dtype, inputs=(data(dtype), const_ints("begin"), const_ints("size")), outputs=(data(dtype, "output"),),
+    return Variant(dtype, inputs=(data(dtype), const_ints("begin"), const_ints("size")),
+                   outputs=(data(dtype, "output"),),
                    entries=(entry,) if entry else (), template="strided_slice.c.j2" if entry else "gather_walk.c.j2",
                    notes=_RULES + (("rank 5 is inline C",) if entry else ()))
 

@@ -73,7 +73,8 @@ def tile_cases(seed=12, count=24):
         shape = [int(v) for v in rng.integers(1, 4, size=rank)]
         multiples = [int(v) for v in rng.integers(1, 3, size=rank)]
         x = _data(rng, bits, shape)
-        yield f"tile {bits} {rank} {_ints(shape)} {_ints(multiples)} {x.size} {_ints(x)}", np.tile(x, multiples).reshape(-1)
+        record = f"tile {bits} {rank} {_ints(shape)} {_ints(multiples)} {x.size} {_ints(x)}"
+        yield record, np.tile(x, multiples).reshape(-1)
 
 
 def broadcast_cases(seed=13, count=24):
@@ -99,7 +100,8 @@ def slice32_cases(seed=14, count=20):
         yield (f"slice32 {_ints(in_dims)} {_ints(begin)} 1 1 1 1 {_ints(out_dims)} {x.size} {_ints(x)}", want)
 
 
-ALL_CASES = {"split": split_cases, "tile": tile_cases, "broadcast_to": broadcast_cases, "strided_slice_s32": slice32_cases}
+ALL_CASES = {"split": split_cases, "tile": tile_cases, "broadcast_to": broadcast_cases,
+             "strided_slice_s32": slice32_cases}
 
 
 @pytest.mark.parametrize("kind", list(ALL_CASES))

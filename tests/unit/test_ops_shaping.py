@@ -254,7 +254,8 @@ def test_shape_refuses_an_out_type_other_than_the_output(tmp_path):
     b.output(y)
     b.op("SHAPE", [x], [y], {"out_type": 4})
     message = refused(b, tmp_path)
-    assert "SHAPE" in message and "tensor 'y'" in message and "out_type 4 does not name the output's dtype int32" in message
+    assert "SHAPE" in message and "tensor 'y'" in message
+    assert "out_type 4 does not name the output's dtype int32" in message
 
 
 def test_cast_float_to_int_saturates_and_truncates(tmp_path):
