@@ -257,22 +257,41 @@ class _Verifier:
         for t in g.inputs:
             if _has_data(g.tensors[t]):
                 raise self.fail(self.tensor_where(g.tensors[t]), "is a graph input and also has constant data")
+        for t in g.inputs + g.outputs:
+            if g.tensors[t].is_variable:
+                raise UnsupportedModelError(
+                    f"model {self.source}: {self.tensor_where(g.tensors[t])} is a variable tensor (state kept "
+                    "between runs) and a graph input or output; the module keeps state in its persistent arena, "
+                    "out of the caller's reach", "Export the model with its state internal to the operators")
         written = set(g.inputs)
         for op in g.operators:
             where = self.op_where(op)
+            module = ops.get(op.op_type)
             for t in op.inputs:
                 if t < 0 or t in written:
                     continue
                 tensor = g.tensors[t]
-                if _has_data(tensor) or (tensor.is_variable and ops.get(op.op_type) is None):
-                    continue
-                if tensor.is_variable:
+                if tensor.is_variable and module is not None:
+                    if tensor.buffer_bytes is not None:
+                        # LiteRT refuses such a model too: it resets variables to zero, never to a buffer.
+                        raise self.fail(self.tensor_where(tensor), "is a variable tensor with a constant buffer; "
+                                                                   "LiteRT does not load one")
+                    if module.keeps_state:
+                        continue
                     raise UnsupportedModelError(
                         f"model {self.source}: {where} reads variable tensor '{tensor.name}' (state kept between "
-                        "runs), which helia_aot does not support", "Export the model without stateful operators")
+                        f"runs); only operators that keep state may ({', '.join(ops.stateful_operators())})",
+                        "Export the model without state outside those operators")
+                if _has_data(tensor) or tensor.is_variable:
+                    continue
                 raise self.fail(where, f"reads tensor '{tensor.name}' (index {t}) before any operator writes it")
             for t in op.outputs:
                 tensor = g.tensors[t]
+                if tensor.is_variable and module is not None:
+                    raise UnsupportedModelError(
+                        f"model {self.source}: {where} writes variable tensor '{tensor.name}' as an output; "
+                        "state is updated in place by the operator that reads it",
+                        "Export the model with the state as that operator's input")
                 if _has_data(tensor):
                     raise self.fail(where, f"writes tensor '{tensor.name}' (index {t}), which has constant data")
                 if t in written:

@@ -232,6 +232,13 @@ class OpLowering:
     # The schema's BuiltinOptions member the operator's options come in (None: it has none), or one per
     # op type when the module lowers several. The verifier accepts that table or no table at all.
     options_table: ClassVar[str | None | dict[str, str | None]] = None
+    # True for an operator that keeps state across <prefix>_model_run calls in variable tensors
+    # (LiteRT `isVariable`: LSTM and SVDF state, resource variables). Only such an operator may read
+    # a variable tensor (the verifier refuses it elsewhere). Its lower() passes a variable input as
+    # `t.index` like any activation and its template takes the address the same way, `tensor(i)`:
+    # the emitter points it into the persistent arena, which survives runs and which
+    # <prefix>_model_reset restores (int8: the zero point, as LiteRT resets; otherwise zeros).
+    keeps_state: ClassVar[bool] = False
 
     def options_table_for(self, op_type: str) -> str | None:
         table = self.options_table

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from tests.modelgen import CaseFileError, quant
-from tests.modelgen.cases import (FLOATS, all_case_paths, build_case_model, build_float_twin,
+from tests.modelgen.cases import (FLOATS, all_case_paths, build_case_model, build_float_twin, float_sample_ranges,
+                                  integer_sample_ranges,
                                   build_reference_model, input_float_range, load_case)
 from tests.modelgen.litert import make_interpreter, run_reference, random_inputs
 
@@ -58,6 +59,11 @@ DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.f
 INT16_TWIN_STEPS = {"LOGISTIC": 4.0, "TANH": 4.0, "SOFTMAX": 6.0}
 INT16_TWIN_STEPS_DEFAULT = 1.5
 CONSTANT_OUTPUT_OPS = ("FILL", "ZEROS_LIKE", "SHAPE")
+# LiteRT's int16 EXP, LOG, RSQRT and GELU interpolate a 513-entry table: where the function is steep (log and
+# 1/sqrt near 0, exp and GELU over wide ranges) the result departs from the float function by more codes.
+INT16_TWIN_STEPS.update({"EXP": 12.0, "GELU": 16.0})
+# int16 LOG and RSQRT interpolate from the table's extreme at 0 to the next sample 128 codes on: no twin bound.
+INT16_NO_TWIN = ("LOG", "RSQRT")
 
 
 def test_every_int8_operator_has_a_case():
@@ -101,7 +107,8 @@ def test_case_runs_in_litert_reference(path):
             assert detail["quantization"] == pytest.approx((spec["scale"], spec["zero_point"]))
     generator = quant.rng(case.seed)
     for _ in range(3):
-        results = run_reference(data, random_inputs(data, generator))
+        results = run_reference(data, random_inputs(data, generator, integer_sample_ranges(case),
+                                                    float_sample_ranges(case)))
         for result, spec in zip(results, case.outputs):
             assert result.shape == tuple(spec["shape"])
             assert np.all(np.isfinite(result.astype(np.float64)))
@@ -142,6 +149,12 @@ def _quantized_twin_cases():
             continue
         if case.op == "CAST":  # converts codes as integers (wrapping), not real values
             continue
+        if case.op in INT16_NO_TWIN and any(spec.get("dtype") == "int16" for spec in case.inputs):
+            continue
+        if case.op == "SVDF":
+            # LiteRT's integer SVDF requires fused RELU and applies none, where its float SVDF applies
+            # it, and adds the bias in the state x time-weight scale: the float twin is another function.
+            continue
         if any(spec.get("dtype") in FLOATS for spec in case.inputs + case.outputs
                if spec.get("kind", "activation") == "activation"):
             continue  # float data (float32, float16, hybrid): a float case is its own twin
@@ -164,7 +177,7 @@ def test_int8_model_tracks_its_float_twin(path):
     out_details = interp.get_output_details()
     generator = quant.rng(case.seed + 7)
     for _ in range(5):
-        q_inputs = random_inputs(data, generator)
+        q_inputs = random_inputs(data, generator, integer_sample_ranges(case))
         f_inputs = _dequantized(q_inputs, in_details)
         for q_out, f_out, d in zip(run_reference(data, q_inputs), run_reference(twin, f_inputs),
                                    out_details):
@@ -193,7 +206,8 @@ def test_calibrated_output_range_covers_float_outputs(path):
     lo, hi = _real_range(out_detail)
     generator = quant.rng(case.seed + 11)
     outs = np.concatenate([
-        run_reference(twin, _dequantized(random_inputs(data, generator), in_details))[0].ravel()
+        run_reference(twin, _dequantized(random_inputs(data, generator, integer_sample_ranges(case)),
+                                         in_details))[0].ravel()
         for _ in range(10)])
     outside = np.mean((outs < lo - scale / 2) | (outs > hi + scale / 2))
     assert outside < 0.02

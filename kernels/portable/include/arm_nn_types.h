@@ -192,6 +192,31 @@ typedef struct
 } cmsis_nn_broadcast_to_params;
 
 /* ==== end of the SPLIT / TILE / BROADCAST_TO block ==== */
+/* ---- BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR ---- */
+
+/** RESIZE_NEAREST_NEIGHBOR options, as TFLite's. */
+typedef struct
+{
+    bool align_corners;      /**< map the corner pixels of input and output onto each other */
+    bool half_pixel_centers; /**< sample at pixel centres (index + 0.5) */
+} cmsis_nn_resize_params;
+
+/* ==== end of the space / batch / depth / nearest-neighbour resize block ==== */
+/* ---- SVDF ------------------------------------------------------------------------------------ */
+
+/**
+ * SVDF parameters (TFLM's convention, not the other kernels' negated one): input_offset and
+ * output_offset are the input and output zero points themselves. input_activation clamps the
+ * feature projection written into the state (the state type's range), output_activation the output.
+ */
+typedef struct
+{
+    int32_t rank;
+    int32_t input_offset;
+    int32_t output_offset;
+    cmsis_nn_activation input_activation;
+    cmsis_nn_activation output_activation;
+} cmsis_nn_svdf_params;
 
 /* The float32 / float16 parameter structs, when the build enables float support. */
 #if ARM_NN_FLOAT_API_ENABLED

@@ -133,6 +133,14 @@ typedef struct
     arm_nn_tensor_layout layout;
 } cmsis_nn_transpose_params_f32;
 
+/** SVDF parameters: input_activation clamps the feature projection, output_activation the output. */
+typedef struct
+{
+    int32_t rank;
+    cmsis_nn_activation_f32 input_activation;
+    cmsis_nn_activation_f32 output_activation;
+} cmsis_nn_svdf_params_f32;
+
 #endif /* ARM_NN_ENABLE_F32 */
 
 #if ARM_NN_ENABLE_F16
