@@ -230,19 +230,22 @@ class _Verifier:
 
     def check_arity(self, op: Operator, module, where: str) -> None:
         """The arity the operator's variant declarations allow (the catalog's operands)."""
-        lows, highs, optional, outputs = [], [], set(), set()
+        lows, highs, optional, outputs, at_least = [], [], set(), set(), []
         for v in module.variants:
             lows.append(sum(1 for o in v.inputs if not o.optional))
             highs.append(math.inf if v.inputs and v.inputs[-1].repeated else len(v.inputs))
             optional |= {k for k, o in enumerate(v.inputs) if o.optional}
-            outputs.add(len(v.outputs))
+            if v.outputs and v.outputs[-1].repeated:
+                at_least.append(len(v.outputs))  # SPLIT, UNPACK: one output per piece
+            else:
+                outputs.add(len(v.outputs))
         low, high = min(lows), max(highs)
         if not low <= len(op.inputs) <= high:
             wanted = f"{low}" if low == high else (f"at least {low}" if high == math.inf else f"{low} to {high}")
             raise self.fail(where, f"has {len(op.inputs)} inputs; {op.op_type} takes {wanted}")
-        if len(op.outputs) not in outputs:
-            raise self.fail(where, f"has {len(op.outputs)} outputs; {op.op_type} takes "
-                                   f"{' or '.join(map(str, sorted(outputs)))}")
+        if len(op.outputs) not in outputs and not any(len(op.outputs) >= n for n in at_least):
+            counts = [str(n) for n in sorted(outputs)] + [f"at least {n}" for n in sorted(set(at_least))]
+            raise self.fail(where, f"has {len(op.outputs)} outputs; {op.op_type} takes {' or '.join(counts)}")
         for k, t in enumerate(op.inputs):
             if t == -1 and k not in optional:
                 raise self.fail(where, f"input {k} is omitted (-1), but {op.op_type} requires it")

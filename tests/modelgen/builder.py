@@ -98,6 +98,13 @@ INT16_OP_VERSIONS: dict[str, int] = {
 }
 
 
+# SLICE ... CAST (issue 12, data movement A1): versions LiteRT registers no version 1 of, for every dtype.
+# BROADCAST_TO starts at version 2 (3: int4), whatever the data type.
+for _name, _version in (("BROADCAST_TO", 2),):
+    INT8_OP_VERSIONS.setdefault(_name, _version)
+    INT16_OP_VERSIONS.setdefault(_name, _version)
+
+
 def _option_set(options: dict[str, Any], key: str, unset: tuple = (None, 0)) -> bool:
     value = options.get(key)
     return value not in unset and not (isinstance(value, str) and

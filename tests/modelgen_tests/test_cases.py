@@ -51,12 +51,14 @@ INT16_VARIANTS = {
     "quantize_int32_to_int16", "dequantize_int16_to_float",
 }
 DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.float32,
-          "float16": np.float32}  # a float16 case runs as the FP32 model it is rewritten from
+          "float16": np.float32,  # a float16 case runs as the FP32 model it is rewritten from
+          "int64": np.int64, "uint8": np.uint8, "bool": np.bool_}
 # Output steps an int16 output may sit from its float twin: the requantization (<= 0.5),
 # plus the 16-bit multiplier LiteRT's int64-accumulator path rounds to (<= 0.5); the
 # int16 LOGISTIC, TANH and SOFTMAX interpolate lookup tables.
 INT16_TWIN_STEPS = {"LOGISTIC": 4.0, "TANH": 4.0, "SOFTMAX": 6.0}
 INT16_TWIN_STEPS_DEFAULT = 1.5
+CONSTANT_OUTPUT_OPS = ("FILL", "ZEROS_LIKE", "SHAPE")
 # LiteRT's int16 EXP, LOG, RSQRT and GELU interpolate a 513-entry table: where the function is steep (log and
 # 1/sqrt near 0, exp and GELU over wide ranges) the result departs from the float function by more codes.
 INT16_TWIN_STEPS.update({"EXP": 12.0, "GELU": 16.0})
@@ -112,7 +114,8 @@ def test_case_runs_in_litert_reference(path):
             assert np.all(np.isfinite(result.astype(np.float64)))
             # A constant output would mean the quantization threw the signal away (except a softmax
             # over rows of one class, which is 1.0 by definition).
-            if not (case.op == "SOFTMAX" and spec["shape"][-1] == 1):
+            # FILL, ZEROS_LIKE and SHAPE write one value (or a constant) by definition.
+            if not (case.op == "SOFTMAX" and spec["shape"][-1] == 1) and case.op not in CONSTANT_OUTPUT_OPS:
                 assert np.unique(result).size > 1, f"{case.name}: output is constant"
 
 
@@ -133,10 +136,18 @@ def _dequantized(q_inputs, details):
             .astype(np.float32) for x, d in zip(q_inputs, details)]
 
 
+def _unquantized(spec) -> bool:
+    """A bool or plain integer tensor of a case (no range, scale or calibration)."""
+    return spec.get("dtype") == "bool" or ("values" in spec) or (
+        spec.get("dtype") in ("int32", "int64") and not {"range", "scale", "calibrate", "same_as"} & set(spec))
+
+
 def _quantized_twin_cases():
     for path in CASE_PATHS:
         case = load_case(path)
         if case.op in ("QUANTIZE", "DEQUANTIZE"):  # no float32 -> float32 form exists
+            continue
+        if case.op == "CAST":  # converts codes as integers (wrapping), not real values
             continue
         if case.op in INT16_NO_TWIN and any(spec.get("dtype") == "int16" for spec in case.inputs):
             continue
@@ -147,6 +158,9 @@ def _quantized_twin_cases():
         if any(spec.get("dtype") in FLOATS for spec in case.inputs + case.outputs
                if spec.get("kind", "activation") == "activation"):
             continue  # float data (float32, float16, hybrid): a float case is its own twin
+        if any(_unquantized(spec) for spec in case.inputs + case.outputs
+               if spec.get("kind", "activation") == "activation"):
+            continue  # bools and plain integers (indices, shapes, casts) have no float form
         yield pytest.param(path, id=path.stem)
 
 

@@ -173,6 +173,25 @@ typedef struct
     const int16_t *one_by_one_lut;
 } cmsis_nn_softmax_lut_s16;
 
+/* ---- SPLIT, SPLIT_V, TILE, BROADCAST_TO (issue 12, data movement A1) ----------------------- */
+
+/** TILE: output dimension d is input_shape[d] * multiples[d]. */
+typedef struct
+{
+    int32_t rank;               /**< 1..8 */
+    const int32_t *input_shape; /**< rank entries */
+    const int32_t *multiples;   /**< rank entries */
+} cmsis_nn_tile_params;
+
+/** BROADCAST_TO: every input dimension is 1 or equal to the output's. */
+typedef struct
+{
+    int32_t rank;                /**< 1..8, of both shapes */
+    const int32_t *input_shape;  /**< rank entries */
+    const int32_t *output_shape; /**< rank entries */
+} cmsis_nn_broadcast_to_params;
+
+/* ==== end of the SPLIT / TILE / BROADCAST_TO block ==== */
 /* ---- BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR ---- */
 
 /** RESIZE_NEAREST_NEIGHBOR options, as TFLite's. */

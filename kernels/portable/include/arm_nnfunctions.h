@@ -1024,6 +1024,43 @@ arm_dequantize_s16_f32(const int16_t *input, float *output, int32_t size, int32_
 
 /* ==== end of the int16 element-wise / activation / softmax / data movement / conversion block ==== */
 
+/* ---- SPLIT, SPLIT_V, TILE, BROADCAST_TO, SLICE int32 (issue 12, data movement A1) ------------- */
+
+/* Piece s of input_data along axis (split_dims[s] positions of it) goes to output_data[s]; any layout. */
+arm_cmsis_nn_status arm_split_s8(const int8_t *input_data,
+                                 const int32_t input_dims,
+                                 const int32_t *input_shape,
+                                 const int32_t axis,
+                                 const int32_t num_splits,
+                                 const int32_t *split_dims,
+                                 int8_t *const *output_data);
+
+arm_cmsis_nn_status arm_split_s16(const int16_t *input_data,
+                                  const int32_t input_dims,
+                                  const int32_t *input_shape,
+                                  const int32_t axis,
+                                  const int32_t num_splits,
+                                  const int32_t *split_dims,
+                                  int16_t *const *output_data);
+
+arm_cmsis_nn_status arm_tile_s8(const int8_t *input, const cmsis_nn_tile_params *params, int8_t *output);
+
+arm_cmsis_nn_status arm_tile_s16(const int16_t *input, const cmsis_nn_tile_params *params, int16_t *output);
+
+arm_cmsis_nn_status
+arm_broadcast_to_s8(const int8_t *input, const cmsis_nn_broadcast_to_params *params, int8_t *output);
+
+arm_cmsis_nn_status
+arm_broadcast_to_s16(const int16_t *input, const cmsis_nn_broadcast_to_params *params, int16_t *output);
+
+arm_cmsis_nn_status arm_strided_slice_s32(const int32_t *input_data,
+                                          int32_t *output_data,
+                                          const cmsis_nn_dims *const input_dims,
+                                          const cmsis_nn_dims *const begin_dims,
+                                          const cmsis_nn_dims *const stride_dims,
+                                          const cmsis_nn_dims *const output_dims);
+
+/* ==== end of the SPLIT / TILE / BROADCAST_TO / SLICE int32 block ==== */
 /* ---- BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR ---- */
 
 /* NHWC data; a 3-D (N, H, C) tensor is passed as W = 1 with block_shape->w = 1. crop and pad pack
