@@ -7,7 +7,8 @@ swapped (+ -, * /, << >>), a comparison moved by one (< <=, > >=, == !=), a loop
 two arguments of a call swapped, or a saturation dropped (helia_clamp(x, lo, hi) -> x). Mutants are
 applied one at a time to a copy of the repository, and the kernel tests that name a function of the
 mutated file run against it (the whole kernel suite when none does). A mutant is killed when they fail
-(a crash, a sanitizer report or a timeout counts), survives when they pass.
+(a crash, a sanitizer report or a timeout counts), survives when they pass, and is stillborn (left out
+of the score) when the mutated file does not compile.
 
   tools/mutate_kernels.py [--sample N] [--seed S] [--file GLOB] [--list] [--jobs J]
 
@@ -203,7 +204,13 @@ def run_mutant(mutant: Mutant, work: Path) -> tuple[str, float]:
     try:
         proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
                                *tests_for(mutant.path)], cwd=work, env=env, capture_output=True, timeout=TIMEOUT_S)
-        verdict = "survived" if proc.returncode == 0 else "killed"
+        output = proc.stdout.decode(errors="replace") + proc.stderr.decode(errors="replace")
+        if proc.returncode == 0:
+            verdict = "survived"
+        elif re.search(rf"{re.escape(mutant.path.name)}:\d+:\d+: error:", output):
+            verdict = "stillborn"  # the mutant does not compile: no test was needed to reject it
+        else:
+            verdict = "killed"
     except subprocess.TimeoutExpired:
         verdict = "killed"  # a mutant that hangs the kernel is caught by the test's timeout
     finally:
@@ -251,9 +258,12 @@ def main(argv: list[str]) -> int:
         for copy in copies:
             shutil.rmtree(copy, ignore_errors=True)
     killed = sum(1 for _, v in results if v == "killed")
+    stillborn = sum(1 for _, v in results if v == "stillborn")
     survivors = [m for m, v in results if v == "survived"]
-    score = 100.0 * killed / len(results) if results else 0.0
-    print(f"\nmutate_kernels: score {score:.1f}% ({killed} killed of {len(results)}; {len(survivors)} survived)")
+    counted = killed + len(survivors)
+    score = 100.0 * killed / counted if counted else 0.0
+    print(f"\nmutate_kernels: score {score:.1f}% ({killed} killed of {counted}; {len(survivors)} survived; "
+          f"{stillborn} did not compile and are not counted)")
     for m in sorted(survivors, key=lambda m: (str(m.path), m.line)):
         print(f"survivor: {m.describe()}")
     return 0
