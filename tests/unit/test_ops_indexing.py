@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: Apache-2.0
+"""GATHER, GATHER_ND, SCATTER_ND, DYNAMIC_UPDATE_SLICE, MIRROR_PAD, REVERSE_V2, REVERSE_SEQUENCE: the refusals (one
+line naming the operator, the tensor and the rule), and run-time indices LiteRT rejects: model_run returns
+KERNEL_ERROR for them, clean under ASan / UBSan, while in-range ones give LiteRT's outputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+from tests.modelgen.litert import run_reference
+
+from .helpers import compile_c, portable_kernels_dir, require_gcc
+
+
+def refusal(builder: ModelBuilder, tmp_path) -> str:
+    with pytest.raises(UnsupportedModelError) as info:
+        helia_aot.convert(builder.build(), tmp_path / "out", target="host")
+    message = str(info.value)
+    assert "\n" not in message.split(". ")[0]
+    return message
+
+
+def single(op, inputs, out_shape, out_dtype="float32", options=None, quant=(None, None)):
+    """A one-operator model: inputs are (name, shape, dtype) for run-time ones or (name, array, dtype, "const")."""
+    b = ModelBuilder()
+    refs = []
+    for spec in inputs:
+        if len(spec) == 4:
+            refs.append(b.const(spec[0], np.asarray(spec[1]), spec[2]))
+        else:
+            q = quant if spec[2] in ("int8", "int16") else (None, None)
+            refs.append(b.input(spec[0], spec[1], spec[2], *q))
+    q = quant if out_dtype in ("int8", "int16") else (None, None)
+    y = b.tensor("y", out_shape, out_dtype, *q)
+    b.op(op, refs, [y], options)
+    b.output(y)
+    return b
+
+
+# ---- refusals ----------------------------------------------------------------------------------------
+
+def test_gather_constant_index_out_of_range_is_refused(tmp_path):
+    b = single("GATHER", [("x", (4, 3), "float32"), ("idx", [1, 4], "int32", "const")], (2, 3), options={"axis": 0})
+    message = refusal(b, tmp_path)
+    assert "GATHER" in message and "'idx'" in message and "indices value 4 must be in [0, 4)" in message
+
+
+def test_gather_batch_dims_above_axis_is_refused(tmp_path):
+    b = single("GATHER", [("x", (2, 3), "float32"), ("idx", (2, 1), "int32")], (2, 1, 3),
+               options={"axis": 0, "batch_dims": 1})
+    assert "batch_dims 1 must be in [0, min(axis 0" in refusal(b, tmp_path)
+
+
+# ---- run-time indices on the host ----------------------------------------------------------------------
+
+HOST_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "model_model.h"
+
+/* stdin: the input bytes of each input in order; stdout: the status, then the output bytes in hex. */
+int main(void)
+{
+    model_model_context_t ctx;
+    int32_t i, n;
+    if (model_model_init(&ctx) != 0)
+    {
+        return 2;
+    }
+    for (i = 0; i < MODEL_NUM_INPUTS; i++)
+    {
+        n = model_model_input_bytes(i);
+        if (fread(model_model_input(&ctx, i), 1, (size_t)n, stdin) != (size_t)n)
+        {
+            return 3;
+        }
+    }
+    n = (int32_t)model_model_run(&ctx);
+    printf("%d %d\n", (int)n, (int)ctx.failed_operator);
+    for (i = 0; i < model_model_output_bytes(0); i++)
+    {
+        printf("%02x", ((unsigned char *)model_model_output(&ctx, 0))[i]);
+    }
+    printf("\n");
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def host_build(tmp_path_factory):
+    """Builds a model into a host program linked with the portable kernels (ASan + UBSan)."""
+    gcc = require_gcc()
+    kernels = portable_kernels_dir()
+    root = tmp_path_factory.mktemp("indexing_host")
+    count = [0]
+
+    def build(builder: ModelBuilder):
+        count[0] += 1
+        out = root / f"m{count[0]}"
+        helia_aot.convert(builder.build(), out, target="host", kernel_library="portable")
+        main = out / "main.c"
+        main.write_text(HOST_MAIN)
+        sources = [str(p) for p in (out / "src").glob("*.c")] + [str(main)]
+        sources += [str(p) for d in ("gather", "scatter", "pad", "reverse_sequence", "dynamic_update_slice")
+                    for p in (kernels / "src" / d).glob("*.c")]
+        exe = out / "run"
+        proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined",
+                          "-fno-sanitize-recover=all", *sources, "-I", str(out / "include"), "-I",
+                          str(kernels / "include"), "-o", str(exe)])
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        return exe
+
+    return build
+
+
+def run_host(exe, inputs: list[np.ndarray], out_dtype) -> tuple[int, int, np.ndarray]:
+    import subprocess
+    proc = subprocess.run([str(exe)], input=b"".join(np.ascontiguousarray(a).tobytes() for a in inputs),
+                          capture_output=True, check=False)
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr.decode()[-3000:]
+    head, data = proc.stdout.decode().split("\n")[:2]
+    status, failed = (int(v) for v in head.split())
+    return status, failed, np.frombuffer(bytes.fromhex(data), dtype=out_dtype)
+
+
+KERNEL_ERROR = 3
+
+
+@pytest.mark.parametrize("dtype,index_dtype", [("int8", "int64"), ("float32", "int32"), ("int16", "int32")])
+def test_gather_runtime_indices(host_build, dtype, index_dtype):
+    b = single("GATHER", [("x", (4, 3), dtype), ("idx", (2,), index_dtype)], (4, 2), dtype, {"axis": 1},
+               quant=(0.5, 0))
+    exe = host_build(b)
+    x = (np.arange(12).reshape(4, 3) - 5).astype(dtype)
+    good = np.array([2, 0], dtype=index_dtype)
+    status, _, got = run_host(exe, [x, good], dtype)
+    assert status == 0
+    np.testing.assert_array_equal(got.reshape(4, 2), run_reference(b.build(), [x, good])[0])
+    for bad in ([3, 0], [0, -1], [2**31 - 1, 0]):
+        status, failed, _ = run_host(exe, [x, np.array(bad, dtype=index_dtype)], dtype)
+        assert (status, failed) == (KERNEL_ERROR, 0), bad
