@@ -144,3 +144,23 @@ def test_gather_runtime_indices(host_build, dtype, index_dtype):
     for bad in ([3, 0], [0, -1], [2**31 - 1, 0]):
         status, failed, _ = run_host(exe, [x, np.array(bad, dtype=index_dtype)], dtype)
         assert (status, failed) == (KERNEL_ERROR, 0), bad
+
+
+def test_gather_nd_index_deeper_than_params_is_refused(tmp_path):
+    b = single("GATHER_ND", [("x", (4, 3), "float32"), ("idx", (2, 3), "int32")], (2,))
+    assert "GATHER_ND" in refusal(b, tmp_path) and "index depth 3 (last indices axis) must be in [1, params rank 2]" \
+        in refusal(b, tmp_path)
+
+
+@pytest.mark.parametrize("dtype,index_dtype", [("int16", "int64"), ("int32", "int32")])
+def test_gather_nd_runtime_indices(host_build, dtype, index_dtype):
+    b = single("GATHER_ND", [("x", (4, 3), dtype), ("idx", (2, 2), index_dtype)], (2,), dtype, quant=(0.5, 0))
+    exe = host_build(b)
+    x = (np.arange(12).reshape(4, 3) * 7 - 30).astype(dtype)
+    good = np.array([[3, 2], [0, 1]], dtype=index_dtype)
+    status, _, got = run_host(exe, [x, good], dtype)
+    assert status == 0
+    np.testing.assert_array_equal(got, run_reference(b.build(), [x, good])[0])
+    for bad in ([[0, 3], [0, 0]], [[4, 0], [0, 0]], [[0, 0], [-1, 0]]):  # [0, 3] is in range flat, not per axis
+        status, failed, _ = run_host(exe, [x, np.array(bad, dtype=index_dtype)], dtype)
+        assert (status, failed) == (KERNEL_ERROR, 0), bad
