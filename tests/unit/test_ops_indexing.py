@@ -164,3 +164,23 @@ def test_gather_nd_runtime_indices(host_build, dtype, index_dtype):
     for bad in ([[0, 3], [0, 0]], [[4, 0], [0, 0]], [[0, 0], [-1, 0]]):  # [0, 3] is in range flat, not per axis
         status, failed, _ = run_host(exe, [x, np.array(bad, dtype=index_dtype)], dtype)
         assert (status, failed) == (KERNEL_ERROR, 0), bad
+
+
+def test_scatter_nd_runtime_shape_is_refused(tmp_path):
+    b = single("SCATTER_ND", [("idx", (2, 1), "int32"), ("u", (2, 3), "float32"), ("shape", (2,), "int32")], (4, 3))
+    message = refusal(b, tmp_path)
+    assert "SCATTER_ND" in message and "'shape'" in message and "shape must be a constant tensor" in message
+
+
+def test_scatter_nd_runtime_indices(host_build):
+    b = single("SCATTER_ND", [("idx", (3, 1), "int32"), ("u", (3, 2), "float32"), ("shape", [4, 2], "int32", "const")],
+               (4, 2))
+    exe = host_build(b)
+    u = np.arange(6, dtype=np.float32).reshape(3, 2)
+    good = np.array([[3], [0], [3]], dtype=np.int32)
+    status, _, got = run_host(exe, [good, u], np.float32)
+    assert status == 0
+    np.testing.assert_array_equal(got.reshape(4, 2), run_reference(b.build(), [good, u])[0])
+    for bad in ([[4], [0], [0]], [[0], [-1], [0]]):
+        status, failed, _ = run_host(exe, [np.array(bad, dtype=np.int32), u], np.float32)
+        assert (status, failed) == (KERNEL_ERROR, 0), bad
