@@ -184,3 +184,22 @@ def test_scatter_nd_runtime_indices(host_build):
     for bad in ([[4], [0], [0]], [[0], [-1], [0]]):
         status, failed, _ = run_host(exe, [np.array(bad, dtype=np.int32), u], np.float32)
         assert (status, failed) == (KERNEL_ERROR, 0), bad
+
+
+def test_dynamic_update_slice_update_larger_than_operand_is_refused(tmp_path):
+    b = single("DYNAMIC_UPDATE_SLICE", [("x", (4, 3), "float32"), ("u", (2, 4), "float32"), ("s", (2,), "int32")],
+               (4, 3))
+    message = refusal(b, tmp_path)
+    assert "DYNAMIC_UPDATE_SLICE" in message and "'u'" in message and "must have the operand's rank and fit" in message
+
+
+def test_dynamic_update_slice_clamps_int64_starts(host_build):
+    b = single("DYNAMIC_UPDATE_SLICE", [("x", (4, 3), "int8"), ("u", (2, 2), "int8"), ("s", (2,), "int64")], (4, 3),
+               "int8", quant=(0.5, 0))
+    exe = host_build(b)
+    x, u = np.zeros((4, 3), np.int8), np.ones((2, 2), np.int8)
+    for start in ([2**40, -2**40], [1, 1], [-1, 7]):
+        s = np.array(start, np.int64)
+        status, _, got = run_host(exe, [x, u, s], np.int8)
+        assert status == 0
+        np.testing.assert_array_equal(got.reshape(4, 3), run_reference(b.build(), [x, u, s])[0])
