@@ -203,3 +203,10 @@ def test_dynamic_update_slice_clamps_int64_starts(host_build):
         status, _, got = run_host(exe, [x, u, s], np.int8)
         assert status == 0
         np.testing.assert_array_equal(got.reshape(4, 3), run_reference(b.build(), [x, u, s])[0])
+
+
+def test_mirror_pad_reflect_wider_than_axis_is_refused(tmp_path):
+    b = single("MIRROR_PAD", [("x", (4, 3), "float32"), ("pads", [[0, 0], [3, 0]], "int32", "const")], (4, 6),
+               options={"mode": 0})
+    message = refusal(b, tmp_path)
+    assert "MIRROR_PAD" in message and "'pads'" in message and "REFLECT paddings (3, 0) on axis 1 of size 3" in message
