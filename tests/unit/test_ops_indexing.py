@@ -210,3 +210,9 @@ def test_mirror_pad_reflect_wider_than_axis_is_refused(tmp_path):
                options={"mode": 0})
     message = refusal(b, tmp_path)
     assert "MIRROR_PAD" in message and "'pads'" in message and "REFLECT paddings (3, 0) on axis 1 of size 3" in message
+
+
+def test_reverse_v2_non_contiguous_axes_are_refused(tmp_path):
+    b = single("REVERSE_V2", [("x", (2, 3, 4), "float32"), ("axes", [0, 2], "int32", "const")], (2, 3, 4))
+    message = refusal(b, tmp_path)
+    assert "REVERSE_V2" in message and "'axes'" in message and "axis [0, 2] are not contiguous" in message
