@@ -50,7 +50,7 @@ def check_same_quant(ctx: OpContext, *tensors: Tensor) -> None:
     y = ctx.out(0)
     if y.dtype in ENTRY_SUFFIX:
         for t in tensors:
-            require_same_quant(ctx, t, y, f"{ctx.variant.name} {ctx.op.op_type}")
+            require_same_quant(ctx, t, y, f"{y.dtype} {ctx.op.op_type}")
 
 
 def check_not_empty(ctx: OpContext, *tensors: Tensor) -> None:

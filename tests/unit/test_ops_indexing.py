@@ -216,3 +216,63 @@ def test_reverse_v2_non_contiguous_axes_are_refused(tmp_path):
     b = single("REVERSE_V2", [("x", (2, 3, 4), "float32"), ("axes", [0, 2], "int32", "const")], (2, 3, 4))
     message = refusal(b, tmp_path)
     assert "REVERSE_V2" in message and "'axes'" in message and "axis [0, 2] are not contiguous" in message
+
+
+def test_reverse_sequence_same_axes_are_refused(tmp_path):
+    b = single("REVERSE_SEQUENCE", [("x", (3, 4), "float32"), ("len", (3,), "int32")], (3, 4),
+               options={"seq_dim": 0, "batch_dim": 0})
+    message = refusal(b, tmp_path)
+    assert "REVERSE_SEQUENCE" in message and "'x'" in message and "must be distinct axes" in message
+
+
+def test_reverse_sequence_runtime_lengths(host_build):
+    b = single("REVERSE_SEQUENCE", [("x", (3, 4), "int16"), ("len", (4,), "int64")], (3, 4), "int16",
+               {"seq_dim": 0, "batch_dim": 1}, quant=(0.5, 0))
+    exe = host_build(b)
+    x = (np.arange(12).reshape(3, 4) - 6).astype(np.int16)
+    for lengths in ([3, 0, -2**40, 2], [1, 2, 3, -1]):
+        n = np.array(lengths, np.int64)
+        status, _, got = run_host(exe, [x, n], np.int16)
+        assert status == 0
+        np.testing.assert_array_equal(got.reshape(3, 4), run_reference(b.build(), [x, n])[0])
+    status, failed, _ = run_host(exe, [x, np.array([4, 0, 0, 0], np.int64)], np.int16)
+    assert (status, failed) == (KERNEL_ERROR, 0)
+
+
+# ---- folding at conversion (every input constant) matches LiteRT -----------------------------------------
+
+FOLD_MODELS = {
+    "GATHER": ([(np.arange(24.0).reshape(2, 3, 4), "float32"), (np.array([[2, 0], [1, 1]]), "int64")], (2, 3, 2),
+               {"axis": 2, "batch_dims": 1}),
+    "GATHER_ND": ([(np.arange(24.0).reshape(2, 3, 4), "float32"), (np.array([[1, 2], [0, 0]]), "int32")], (2, 4),
+                  None),
+    "SCATTER_ND": ([(np.array([[1], [1], [3]]), "int32"), (np.arange(6.0).reshape(3, 2), "float32"),
+                    (np.array([4, 2]), "int32")], (4, 2), None),
+    "DYNAMIC_UPDATE_SLICE": ([(np.zeros((3, 4)), "float32"), (np.ones((2, 2)), "float32"), (np.array([5, -1]), "int64")],
+                             (3, 4), None),
+    "MIRROR_PAD": ([(np.arange(6.0).reshape(2, 3), "float32"), (np.array([[1, 0], [2, 2]]), "int32")], (3, 7),
+                   {"mode": 0}),
+    "REVERSE_V2": ([(np.arange(24.0).reshape(2, 3, 4), "float32"), (np.array([-2, -1]), "int32")], (2, 3, 4), None),
+    "REVERSE_SEQUENCE": ([(np.arange(12.0).reshape(3, 4), "float32"), (np.array([3, 0, -1, 2]), "int32")], (3, 4),
+                         {"seq_dim": 0, "batch_dim": 1}),
+}
+
+
+@pytest.mark.parametrize("op", sorted(FOLD_MODELS))
+def test_fold_matches_litert(op):
+    from helia_aot import ops
+    from helia_aot.frontend.litert import load
+    from helia_aot.ops.base import OpContext
+    inputs, out_shape, options = FOLD_MODELS[op]
+    b = ModelBuilder()
+    b.input("unused", (1,), "float32")  # the builder wants a model input; the operator reads constants only
+    refs = [b.const(f"c{k}", np.asarray(v).astype(dtype), dtype) for k, (v, dtype) in enumerate(inputs)]
+    y = b.tensor("y", out_shape, "float32")
+    b.op(op, refs, [y], options)
+    b.output(y)
+    data = b.build()
+    graph = load(data)
+    ctx = OpContext(graph, graph.operators[0], "fold", None, None, None)
+    module = ops.get(op)
+    module.validate(ctx)
+    np.testing.assert_array_equal(module.fold(ctx)[0], run_reference(data, [np.zeros(1, np.float32)])[0])
