@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.modelgen import CaseFileError, quant
-from tests.modelgen.cases import (FLOATS, all_case_paths, build_case_model, build_float_twin,
+from tests.modelgen.cases import (FLOATS, all_case_paths, build_case_model, build_float_twin, integer_sample_ranges,
                                   build_reference_model, input_float_range, load_case)
 from tests.modelgen.litert import make_interpreter, run_reference, random_inputs
 
@@ -99,7 +99,8 @@ def test_case_runs_in_litert_reference(path):
             assert detail["quantization"] == pytest.approx((spec["scale"], spec["zero_point"]))
     generator = quant.rng(case.seed)
     for _ in range(3):
-        results = run_reference(data, random_inputs(data, generator))
+        # Index inputs take the values their case allows (`values: [lo, hi]`); others their whole range.
+        results = run_reference(data, random_inputs(data, generator, integer_sample_ranges(case)))
         for result, spec in zip(results, case.outputs):
             assert result.shape == tuple(spec["shape"])
             assert np.all(np.isfinite(result.astype(np.float64)))
@@ -122,8 +123,9 @@ def _real_range(detail):
 
 
 def _dequantized(q_inputs, details):
-    return [((x.astype(np.float64) - d["quantization"][1]) * d["quantization"][0])
-            .astype(np.float32) for x, d in zip(q_inputs, details)]
+    # Unquantized inputs (scale 0: indices, shapes, bools) are the same values in the float twin.
+    return [((x.astype(np.float64) - d["quantization"][1]) * d["quantization"][0]).astype(np.float32)
+            if d["quantization"][0] else x for x, d in zip(q_inputs, details)]
 
 
 def _quantized_twin_cases():
@@ -134,6 +136,10 @@ def _quantized_twin_cases():
         if any(spec.get("dtype") in FLOATS for spec in case.inputs + case.outputs
                if spec.get("kind", "activation") == "activation"):
             continue  # float data (float32, float16, hybrid): a float case is its own twin
+        if any(spec.get("dtype") == "bool" or (spec.get("dtype") in ("int32", "int64") and not
+                                               {"calibrate", "range", "scale", "same_as"} & set(spec))
+               for spec in case.outputs):
+            continue  # unquantized integer or bool outputs: nothing quantized to compare
         yield pytest.param(path, id=path.stem)
 
 
@@ -150,7 +156,7 @@ def test_int8_model_tracks_its_float_twin(path):
     out_details = interp.get_output_details()
     generator = quant.rng(case.seed + 7)
     for _ in range(5):
-        q_inputs = random_inputs(data, generator)
+        q_inputs = random_inputs(data, generator, integer_sample_ranges(case))
         f_inputs = _dequantized(q_inputs, in_details)
         for q_out, f_out, d in zip(run_reference(data, q_inputs), run_reference(twin, f_inputs),
                                    out_details):
@@ -179,7 +185,8 @@ def test_calibrated_output_range_covers_float_outputs(path):
     lo, hi = _real_range(out_detail)
     generator = quant.rng(case.seed + 11)
     outs = np.concatenate([
-        run_reference(twin, _dequantized(random_inputs(data, generator), in_details))[0].ravel()
+        run_reference(twin, _dequantized(random_inputs(data, generator, integer_sample_ranges(case)),
+                                         in_details))[0].ravel()
         for _ in range(10)])
     outside = np.mean((outs < lo - scale / 2) | (outs > hi + scale / 2))
     assert outside < 0.02
