@@ -49,8 +49,8 @@ INT16_VARIANTS = {
     "quantize_int8_to_int16", "quantize_int16_to_int8", "quantize_int16_to_int32",
     "quantize_int32_to_int16", "dequantize_int16_to_float",
 }
-DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.float32,
-          "float16": np.float32}  # a float16 case runs as the FP32 model it is rewritten from
+DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, "bool": np.bool_,
+          "float32": np.float32, "float16": np.float32}  # a float16 case runs as the FP32 model it is rewritten from
 # Output steps an int16 output may sit from its float twin: the requantization (<= 0.5),
 # plus the 16-bit multiplier LiteRT's int64-accumulator path rounds to (<= 0.5); the
 # int16 LOGISTIC, TANH and SOFTMAX interpolate lookup tables.
