@@ -3,7 +3,7 @@
 int64, constant or run-time), each start clamped to [0, operand axis - update axis] so the block fits, as
 LiteRT's reference kernel does (an out-of-range start is no error). Any rank.
 
-int8 / int16 call arm_dynamic_update_slice_s8 / _s16 (up to its 8 axes; inline C beyond); float32 and int32 are
+int8 / int16 call arm_dynamic_update_slice_s8 / _s16 (up to its 8 axes; inline C beyond); float32, int32, int64 and bool are
 inline C. The generated code clamps run-time starts itself before the call, so int64 starts of any size are
 exact and nothing can be written out of bounds."""
 
@@ -37,7 +37,7 @@ def _clamped(ctx: OpContext) -> list[int]:
 class DynamicUpdateSlice(OpLowering):
     op_types = ("DYNAMIC_UPDATE_SLICE",)
     options_table = "DynamicUpdateSliceOptions"
-    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32"))
+    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:
         x, u, s, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)

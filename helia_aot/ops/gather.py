@@ -4,7 +4,7 @@ with `batch_dims` leading axes shared by input and indices; both attributes may 
 input[:axis] + indices[batch_dims:] + input[axis + 1:], any rank.
 
 int8 / int16 call arm_gather_s8 / _s16 when input, indices and output have at most 4 axes (its limit), inline C
-otherwise; float32 and int32 are inline C. A run-time index outside [0, input[axis]) fails the operator, as it
+otherwise; float32, int32, int64 and bool are inline C. A run-time index outside [0, input[axis]) fails the operator, as it
 fails LiteRT's invoke (see indexing_common)."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _geometry(ctx: OpContext) -> tuple[int, int]:
 class Gather(OpLowering):
     op_types = ("GATHER",)
     options_table = "GatherOptions"
-    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32"))
+    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:
         x, idx, y = ctx.inp(0), ctx.inp(1), ctx.out(0)

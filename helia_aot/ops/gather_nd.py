@@ -3,7 +3,7 @@
 params[d:], any rank. Indices int32 or int64, constant or run-time.
 
 int8 / int16 call arm_gather_nd_s8 / _s16 when params, indices and output have at most 4 axes (its limit), inline
-C otherwise; float32 and int32 are inline C. A run-time index outside its axis fails the operator, as it fails
+C otherwise; float32, int32, int64 and bool are inline C. A run-time index outside its axis fails the operator, as it fails
 LiteRT's invoke (see indexing_common)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _variant(name: str):
 class GatherNd(OpLowering):
     op_types = ("GATHER_ND",)
     options_table = "GatherNdOptions"
-    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32"))
+    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:
         x, idx, y = ctx.inp(0), ctx.inp(1), ctx.out(0)

@@ -3,8 +3,9 @@
 their data operands per variant, the shape arithmetic, and how index inputs reach the generated code.
 
 These operators only move elements, so every variant is exact (tolerance 0). int8 / int16 call ns-cmsis-nn's
-`_s8` / `_s16` entry where it has one and the shape is within its limits, inline C otherwise; float32 and
-int32 are inline C (byte moves, loops over dims fixed at conversion).
+`_s8` / `_s16` entry where it has one and the shape is within its limits, inline C otherwise; float32, int32,
+int64 and bool (where LiteRT's reference kernel takes them) are inline C (byte moves, loops over dims fixed at
+conversion).
 
 Index inputs (indices, start indices, sequence lengths) may be int32 or int64, constant or computed at run
 time. Constants are checked at conversion (an index LiteRT would reject is refused) and stored as int32.

@@ -3,7 +3,7 @@
 rank. LiteRT reads outside the input for pads wider than the mirror (REFLECT: axis - 1, SYMMETRIC: axis), so
 those are refused, as are negative pads.
 
-int8 / int16 call arm_mirror_pad_s8 / _s16 (up to its 8 axes; inline C beyond); float32 and int32 are inline
+int8 / int16 call arm_mirror_pad_s8 / _s16 (up to its 8 axes; inline C beyond); float32, int32, int64 and bool are inline
 C."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _pads(ctx: OpContext) -> tuple[list[int], list[int], int]:
 class MirrorPad(OpLowering):
     op_types = ("MIRROR_PAD",)
     options_table = "MirrorPadOptions"
-    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32"))
+    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)

@@ -3,7 +3,7 @@
 reverse order, the rest unchanged; a length of 0 or below changes nothing (as LiteRT). seq_lengths int32 or int64,
 constant or run-time; any rank. LiteRT has no int8 REVERSE_SEQUENCE.
 
-int16 calls arm_reverse_sequence_s16 (up to its 8 axes; inline C beyond); float32 and int32 are inline C. A
+int16 calls arm_reverse_sequence_s16 (up to its 8 axes; inline C beyond); float32, int32 and int64 are inline C. A
 length above the seq_dim axis fails LiteRT's invoke: a constant one is refused, a run-time one fails the operator
 (see indexing_common)."""
 
@@ -41,7 +41,7 @@ def _dims(ctx: OpContext) -> tuple[int, int]:
 class ReverseSequence(OpLowering):
     op_types = ("REVERSE_SEQUENCE",)
     options_table = "ReverseSequenceOptions"
-    variants = tuple(_variant(n) for n in ("int16", "float32", "int32"))
+    variants = tuple(_variant(n) for n in ("int16", "float32", "int32", "int64"))
 
     def validate(self, ctx: OpContext) -> None:
         x, lengths, y = ctx.inp(0), ctx.inp(1), ctx.out(0)

@@ -3,7 +3,7 @@
 LiteRT reverses one or more axes only when they are contiguous; other sets are refused, as LiteRT fails on
 them.
 
-ns-cmsis-nn has no entry: every variant is inline C. Reversing contiguous axes a..b together is reversing their
+ns-cmsis-nn has no entry: every variant (int8, int16, float32, int32, int64, bool) is inline C. Reversing contiguous axes a..b together is reversing their
 flattened index, so the operator is one reversed walk over blocks of the trailing axes' elements."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _axes(ctx: OpContext) -> list[int]:
 class ReverseV2(OpLowering):
     op_types = ("REVERSE_V2",)
     options_table = "ReverseV2Options"
-    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32"))
+    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)

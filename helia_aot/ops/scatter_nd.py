@@ -4,7 +4,7 @@
 kernel does. Indices int32 (LiteRT takes no int64 here), constant or run-time; the shape must be constant (it
 is the output shape).
 
-int8 calls arm_scatter_nd_s8; float32 and int32 are inline C. LiteRT has no int16 SCATTER_ND. A run-time index
+int8 calls arm_scatter_nd_s8; float32, int32, int64 and bool (repeats: or) are inline C. LiteRT has no int16 SCATTER_ND. A run-time index
 outside its axis fails the operator (LiteRT fails the invoke for an index outside the output; see
 indexing_common)."""
 
@@ -17,6 +17,8 @@ from .common import const_ints, constant_ints
 from .indexing_common import check_not_empty, check_same_quant, ctype, data, data_variant, entry_for, index_input, \
     prod, row_major_strides
 
+# How repeated positions combine: LiteRT adds (integers wrap); bool addition is a logical or.
+_COMBINE = {"int32": "wrap32", "int64": "wrap64", "bool": "or"}
 _NOTES = ("indices int32, constant or run-time; a run-time index outside its axis fails model_run",
           "shape constant; updates = indices[:-1] + shape[depth:]", "updates and output share quantization")
 
@@ -31,7 +33,7 @@ def _variant(name: str):
 class ScatterNd(OpLowering):
     op_types = ("SCATTER_ND",)
     options_table = "ScatterNdOptions"
-    variants = tuple(_variant(n) for n in ("int8", "float32", "int32"))
+    variants = tuple(_variant(n) for n in ("int8", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:
         idx, upd, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
@@ -58,7 +60,7 @@ class ScatterNd(OpLowering):
         entry = entry_for(ctx, "arm_scatter_nd")
         p = dict(updates=upd.index, output=y.index, ctype=ctype(ctx), ix=ix, depth=depth,
                  updates_count=prod(idx.shape[:-1]), slice=prod(shape[depth:]), size=prod(shape),
-                 strides=row_major_strides(shape)[:depth], wrap=y.dtype == "int32")
+                 strides=row_major_strides(shape)[:depth], combine=_COMBINE.get(y.dtype, "add"))
         return Lowered(entry=entry, params=p, constants=constants, scratch_bytes=scratch,
                        fixed={} if entry else {"implementation": "inline"})
 
