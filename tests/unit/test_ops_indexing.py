@@ -141,7 +141,8 @@ def test_gather_runtime_indices(host_build, dtype, index_dtype):
     status, _, got = run_host(exe, [x, good], dtype)
     assert status == 0
     np.testing.assert_array_equal(got.reshape(4, 2), run_reference(b.build(), [x, good])[0])
-    for bad in ([3, 0], [0, -1], [2**31 - 1, 0]):
+    wide = [[2**40, 0], [0, -2**40], [2**32 + 1, 0]] if index_dtype == "int64" else []  # would alias in int32
+    for bad in [[3, 0], [0, -1], [2**31 - 1, 0]] + wide:
         status, failed, _ = run_host(exe, [x, np.array(bad, dtype=index_dtype)], dtype)
         assert (status, failed) == (KERNEL_ERROR, 0), bad
 
