@@ -132,8 +132,9 @@ def _real_range(detail):
 
 
 def _dequantized(q_inputs, details):
-    return [((x.astype(np.float64) - d["quantization"][1]) * d["quantization"][0])
-            .astype(np.float32) for x, d in zip(q_inputs, details)]
+    # Unquantized inputs (scale 0: indices, shapes, bools) are the same values in the float twin.
+    return [((x.astype(np.float64) - d["quantization"][1]) * d["quantization"][0]).astype(np.float32)
+            if d["quantization"][0] else x for x, d in zip(q_inputs, details)]
 
 
 def _unquantized(spec) -> bool:

@@ -275,6 +275,66 @@ typedef struct
     cmsis_nn_activation input_activation;
     cmsis_nn_activation output_activation;
 } cmsis_nn_svdf_params;
+/* ---- GATHER, GATHER_ND, SCATTER_ND, DYNAMIC_UPDATE_SLICE, MIRROR_PAD, REVERSE_SEQUENCE ------------- */
+
+/** GATHER: axis and batch_dims may be negative (counted from the end of the input / indices rank). */
+typedef struct
+{
+    int32_t axis;
+    int32_t batch_dims;
+    int32_t input_rank;  /**< 1 to 4 */
+    int32_t coords_rank; /**< rank of the indices, 1 to 4 */
+} cmsis_nn_gather_params;
+
+/** GATHER_ND: the last indices axis is the index depth. */
+typedef struct
+{
+    int32_t params_rank;  /**< 1 to 4 */
+    int32_t indices_rank; /**< 1 to 4 */
+    int32_t batch_dims;   /**< leading axes params and indices share */
+} cmsis_nn_gather_nd_params;
+
+/** SCATTER_ND: num_updates index vectors of index_depth entries, each placing slice_size elements. */
+typedef struct
+{
+    int32_t num_updates;
+    int32_t index_depth;
+    int32_t slice_size;
+    int32_t output_size;           /**< elements in the output */
+    const int32_t *output_strides; /**< element stride of each indexed output axis (index_depth entries) */
+} cmsis_nn_scatter_nd_params;
+
+/** MIRROR_PAD: shapes and leading pads per axis (rank entries); mode 0 REFLECT, 1 SYMMETRIC. */
+typedef struct
+{
+    int32_t rank; /**< 1 to 8 */
+    const int32_t *input_shape;
+    const int32_t *output_shape;
+    const int32_t *pad_before;
+    int32_t mode;
+} cmsis_nn_mirror_pad_params;
+
+/** REVERSE_SEQUENCE: the input shape (rank entries) and the two axes. */
+typedef struct
+{
+    int32_t rank; /**< 1 to 8 */
+    const int32_t *shape;
+    int32_t seq_dim;
+    int32_t batch_dim;
+} cmsis_nn_reverse_sequence_params;
+
+/** DYNAMIC_UPDATE_SLICE: operand and update shapes (rank entries), element counts, operand strides. */
+typedef struct
+{
+    int32_t rank; /**< 1 to 8 */
+    const int32_t *operand_shape;
+    const int32_t *update_shape;
+    int32_t operand_size;
+    int32_t update_size;
+    const int32_t *operand_strides;
+} cmsis_nn_dynamic_update_slice_params;
+
+/* ==== end of the GATHER ... REVERSE_SEQUENCE block ==== */
 
 /* The float32 / float16 parameter structs, when the build enables float support. */
 #if ARM_NN_FLOAT_API_ENABLED

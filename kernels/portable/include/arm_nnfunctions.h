@@ -1276,6 +1276,83 @@ int32_t arm_svdf_s8_get_buffer_size_dsp(const cmsis_nn_dims *weights_feature_dim
 int32_t arm_svdf_s8_get_buffer_size_mve(const cmsis_nn_dims *weights_feature_dims);
 
 /* ==== end of the SVDF block ==== */
+/* ---- GATHER, GATHER_ND, SCATTER_ND, DYNAMIC_UPDATE_SLICE, MIRROR_PAD, REVERSE_SEQUENCE (int8, int16) -- */
+
+/* GATHER along params->axis with params->batch_dims batch axes; ranks 1 to 4, dims in n, h, w, c order. */
+arm_cmsis_nn_status arm_gather_s8(const int8_t *input_data,
+                                  const cmsis_nn_dims *input_dims,
+                                  const int32_t *indices_data,
+                                  const cmsis_nn_dims *indices_dims,
+                                  const cmsis_nn_gather_params *params,
+                                  int8_t *output_data,
+                                  const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_gather_s16(const int16_t *input_data,
+                                   const cmsis_nn_dims *input_dims,
+                                   const int32_t *indices_data,
+                                   const cmsis_nn_dims *indices_dims,
+                                   const cmsis_nn_gather_params *params,
+                                   int16_t *output_data,
+                                   const cmsis_nn_dims *output_dims);
+
+/* GATHER_ND: slices of params addressed by the last indices axis; ranks 1 to 4. */
+arm_cmsis_nn_status arm_gather_nd_s8(const int8_t *params_data,
+                                     const cmsis_nn_dims *params_dims,
+                                     const int32_t *indices_data,
+                                     const cmsis_nn_dims *indices_dims,
+                                     const cmsis_nn_gather_nd_params *params,
+                                     int8_t *output_data,
+                                     const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_gather_nd_s16(const int16_t *params_data,
+                                      const cmsis_nn_dims *params_dims,
+                                      const int32_t *indices_data,
+                                      const cmsis_nn_dims *indices_dims,
+                                      const cmsis_nn_gather_nd_params *params,
+                                      int16_t *output_data,
+                                      const cmsis_nn_dims *output_dims);
+
+/* SCATTER_ND: output zeroed, then every update slice added at its index vector. */
+arm_cmsis_nn_status arm_scatter_nd_s8(const int32_t *indices,
+                                      const int8_t *updates,
+                                      const cmsis_nn_scatter_nd_params *params,
+                                      int8_t *output);
+
+arm_cmsis_nn_status arm_scatter_nd_s16(const int32_t *indices,
+                                       const int16_t *updates,
+                                       const cmsis_nn_scatter_nd_params *params,
+                                       int16_t *output);
+
+/* MIRROR_PAD, REFLECT or SYMMETRIC, ranks 1 to 8. */
+arm_cmsis_nn_status arm_mirror_pad_s8(const int8_t *input, const cmsis_nn_mirror_pad_params *params, int8_t *output);
+
+arm_cmsis_nn_status arm_mirror_pad_s16(const int16_t *input, const cmsis_nn_mirror_pad_params *params, int16_t *output);
+
+/* REVERSE_SEQUENCE: the first seq_lengths[b] elements along seq_dim reversed, per index b along batch_dim. */
+arm_cmsis_nn_status arm_reverse_sequence_s8(const int8_t *input,
+                                            const int32_t *seq_lengths,
+                                            const cmsis_nn_reverse_sequence_params *params,
+                                            int8_t *output);
+
+arm_cmsis_nn_status arm_reverse_sequence_s16(const int16_t *input,
+                                             const int32_t *seq_lengths,
+                                             const cmsis_nn_reverse_sequence_params *params,
+                                             int16_t *output);
+
+/* DYNAMIC_UPDATE_SLICE: a copy of operand with update written at the clamped start indices. */
+arm_cmsis_nn_status arm_dynamic_update_slice_s8(const int8_t *operand,
+                                                const int8_t *update,
+                                                const int32_t *start_indices,
+                                                const cmsis_nn_dynamic_update_slice_params *params,
+                                                int8_t *output);
+
+arm_cmsis_nn_status arm_dynamic_update_slice_s16(const int16_t *operand,
+                                                 const int16_t *update,
+                                                 const int32_t *start_indices,
+                                                 const cmsis_nn_dynamic_update_slice_params *params,
+                                                 int16_t *output);
+
+/* ==== end of the GATHER ... REVERSE_SEQUENCE block ==== */
 
 #ifdef __cplusplus
 }

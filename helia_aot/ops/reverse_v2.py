@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: Apache-2.0
+"""REVERSE_V2: the input with the order of elements reversed along constant axes (negative allowed), any rank.
+LiteRT reverses one or more axes only when they are contiguous; other sets are refused, as LiteRT fails on
+them.
+
+ns-cmsis-nn has no entry: every variant (int8, int16, float32, int32, int64, bool) is inline C. Reversing contiguous axes a..b together is reversing their
+flattened index, so the operator is one reversed walk over blocks of the trailing axes' elements."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Lowered, OpContext, OpLowering, register
+from .common import const_ints, constant_ints
+from .indexing_common import check_not_empty, check_same_quant, ctype, data, data_variant, prod
+
+_NOTES = ("axis constant, one or more contiguous axes (negative allowed)", "input and output share quantization")
+
+
+def _variant(name: str):
+    return data_variant(name, (data(name), const_ints("axis")), "reverse_v2.c.j2", None,
+                        _NOTES if name in ("int8", "int16") else _NOTES[:1])
+
+
+def _axes(ctx: OpContext) -> list[int]:
+    x = ctx.inp(0)
+    rank = len(x.shape)
+    raw = constant_ints(ctx, 1, "axis")
+    axes = sorted({a + rank if a < 0 else a for a in raw})
+    if any(not 0 <= a < rank for a in axes) or len(axes) != len(raw):
+        raise ctx.error(f"axis {raw} must name distinct axes of the rank-{rank} input", ctx.inp(1))
+    if axes and axes != list(range(axes[0], axes[-1] + 1)):
+        raise ctx.error(f"axis {raw} are not contiguous (LiteRT reverses contiguous axes only)", ctx.inp(1))
+    return axes
+
+
+@register
+class ReverseV2(OpLowering):
+    op_types = ("REVERSE_V2",)
+    options_table = "ReverseV2Options"
+    variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        _axes(ctx)
+        if tuple(y.shape) != tuple(x.shape):
+            raise ctx.error(f"output shape {list(y.shape)} differs from the input's {list(x.shape)}", y)
+        check_not_empty(ctx, x)
+        check_same_quant(ctx, x)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        axes = _axes(ctx)
+        shape = [int(d) for d in x.shape]
+        first, last = (axes[0], axes[-1]) if axes else (len(shape), len(shape) - 1)
+        p = dict(input=x.index, output=y.index, ctype=ctype(ctx), outer=prod(shape[:first]),
+                 middle=prod(shape[first:last + 1]), inner=prod(shape[last + 1:]), axes=axes)
+        return Lowered(entry=None, params=p, fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        axes = _axes(ctx)
+        data_in = np.asarray(ctx.inp(0).data)
+        return [np.flip(data_in, axis=tuple(axes)) if axes else data_in.copy()]
