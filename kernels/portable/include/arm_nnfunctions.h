@@ -1024,6 +1024,42 @@ arm_dequantize_s16_f32(const int16_t *input, float *output, int32_t size, int32_
 
 /* ==== end of the int16 element-wise / activation / softmax / data movement / conversion block ==== */
 
+/* ==== issue 12, helper C1: MAXIMUM / MINIMUM, ABS, SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL (int) ==== */
+
+arm_cmsis_nn_status arm_maximum_s8(const cmsis_nn_context *ctx,
+                                   const int8_t *input_1_data,
+                                   const cmsis_nn_dims *input_1_dims,
+                                   const int8_t *input_2_data,
+                                   const cmsis_nn_dims *input_2_dims,
+                                   int8_t *output_data,
+                                   const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_minimum_s8(const cmsis_nn_context *ctx,
+                                   const int8_t *input_1_data,
+                                   const cmsis_nn_dims *input_1_dims,
+                                   const int8_t *input_2_data,
+                                   const cmsis_nn_dims *input_2_dims,
+                                   int8_t *output_data,
+                                   const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_maximum_s16(const cmsis_nn_context *ctx,
+                                    const int16_t *input_1_data,
+                                    const cmsis_nn_dims *input_1_dims,
+                                    const int16_t *input_2_data,
+                                    const cmsis_nn_dims *input_2_dims,
+                                    int16_t *output_data,
+                                    const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_minimum_s16(const cmsis_nn_context *ctx,
+                                    const int16_t *input_1_data,
+                                    const cmsis_nn_dims *input_1_dims,
+                                    const int16_t *input_2_data,
+                                    const cmsis_nn_dims *input_2_dims,
+                                    int16_t *output_data,
+                                    const cmsis_nn_dims *output_dims);
+
+/* ==== end of the helper C1 block ==== */
+
 #ifdef __cplusplus
 }
 #endif

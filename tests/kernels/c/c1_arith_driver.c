@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Test driver for helper C1's kernels (MAXIMUM / MINIMUM, ABS, SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL). */
+
+/*
+ * Built twice from this one file, against the portable kernels and (for parity tests) against
+ * ns-cmsis-nn, both with ARM_NN_ENABLE_F32. Protocol, one call per record on stdin:
+ *
+ *   <function name> <scalar args...> <arrays...>
+ *
+ * Arrays are "<count> <values...>"; float32 values travel as the int32 reading of their bits. Each
+ * record prints "<status> <count> <outputs...>" (floats as bits again). Outputs start filled with a
+ * fixed pattern, so elements a kernel leaves untouched compare equal too. The portable build passes
+ * ctx->buf = NULL; the ns-cmsis-nn build a junk-filled buffer of the size its sizer reports.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arm_nnfunctions.h"
+
+#ifndef DRIVER_GIVES_SCRATCH
+#define DRIVER_GIVES_SCRATCH 0
+#endif
+
+#if !ARM_NN_ENABLE_F32
+#error "c1_arith_driver.c is built with ARM_NN_ENABLE_F32=1"
+#endif
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "c1_arith_driver: %s\n", what);
+    exit(2);
+}
+
+static int64_t rd64(void)
+{
+    long long v;
+    if (scanf("%lld", &v) != 1)
+    {
+        fail("expected an integer");
+    }
+    return (int64_t)v;
+}
+
+static int32_t rd(void)
+{
+    return (int32_t)rd64();
+}
+
+static void rd_dims(cmsis_nn_dims *d)
+{
+    d->n = rd();
+    d->h = rd();
+    d->w = rd();
+    d->c = rd();
+}
+
+static void *alloc(size_t bytes)
+{
+    void *p = malloc(bytes > 0 ? bytes : 1);
+    if (p == NULL)
+    {
+        fail("out of memory");
+    }
+    return p;
+}
+
+/* An array of `size`-byte elements: int8, int16, int32 (float32 bits). */
+static void *rd_array(size_t size, int32_t *count)
+{
+    const int32_t n = rd();
+    uint8_t *a = alloc((size_t)(n > 0 ? n : 1) * size);
+    for (int32_t i = 0; i < n; ++i)
+    {
+        const int64_t v = rd64();
+        if (size == 1)
+        {
+            ((int8_t *)a)[i] = (int8_t)v;
+        }
+        else if (size == 2)
+        {
+            ((int16_t *)a)[i] = (int16_t)v;
+        }
+        else
+        {
+            const int32_t bits = (int32_t)v;
+            memcpy(a + (size_t)i * 4, &bits, 4);
+        }
+    }
+    if (count != NULL)
+    {
+        *count = n;
+    }
+    return a;
+}
+
+static void *new_output(size_t size, int32_t count)
+{
+    uint8_t *out = alloc((size_t)(count > 0 ? count : 1) * size);
+    for (size_t i = 0; i < (size_t)count * size; ++i)
+    {
+        out[i] = (uint8_t)(0x5A ^ (i & 0x7F));
+    }
+    return out;
+}
+
+static void print_array(int32_t status, const void *values, size_t size, int32_t count)
+{
+    printf("%d %d", (int)status, (int)count);
+    for (int32_t i = 0; i < count; ++i)
+    {
+        long long v;
+        if (size == 1)
+        {
+            v = ((const int8_t *)values)[i];
+        }
+        else if (size == 2)
+        {
+            v = ((const int16_t *)values)[i];
+        }
+        else
+        {
+            int32_t bits;
+            memcpy(&bits, (const uint8_t *)values + (size_t)i * 4, 4);
+            v = bits;
+        }
+        printf(" %lld", v);
+    }
+    printf("\n");
+}
+
+static int32_t volume(const cmsis_nn_dims *d)
+{
+    return d->n * d->h * d->w * d->c;
+}
+
+/* ---- MAXIMUM / MINIMUM: <name> dims1 dims2 dims_out array1 array2 ------------------------------- */
+
+typedef arm_cmsis_nn_status (*minmax_s8_fn)(const cmsis_nn_context *, const int8_t *, const cmsis_nn_dims *,
+                                            const int8_t *, const cmsis_nn_dims *, int8_t *, const cmsis_nn_dims *);
+typedef arm_cmsis_nn_status (*minmax_s16_fn)(const cmsis_nn_context *, const int16_t *, const cmsis_nn_dims *,
+                                             const int16_t *, const cmsis_nn_dims *, int16_t *,
+                                             const cmsis_nn_dims *);
+
+static void run_minmax(minmax_s8_fn f8, minmax_s16_fn f16)
+{
+    cmsis_nn_dims d1, d2, dout;
+    rd_dims(&d1);
+    rd_dims(&d2);
+    rd_dims(&dout);
+    const size_t size = f8 != NULL ? 1 : 2;
+    void *a = rd_array(size, NULL);
+    void *b = rd_array(size, NULL);
+    const int32_t count = volume(&dout);
+    void *out = new_output(size, count);
+    const cmsis_nn_context ctx = {NULL, 0};
+    const arm_cmsis_nn_status status = f8 != NULL ? f8(&ctx, a, &d1, b, &d2, out, &dout)
+                                                  : f16(&ctx, a, &d1, b, &d2, out, &dout);
+    print_array(status, out, size, count);
+    free(a);
+    free(b);
+    free(out);
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------------ */
+
+int main(void)
+{
+    char name[96];
+    while (scanf("%95s", name) == 1)
+    {
+        if (strcmp(name, "arm_maximum_s8") == 0)
+        {
+            run_minmax(arm_maximum_s8, NULL);
+        }
+        else if (strcmp(name, "arm_minimum_s8") == 0)
+        {
+            run_minmax(arm_minimum_s8, NULL);
+        }
+        else if (strcmp(name, "arm_maximum_s16") == 0)
+        {
+            run_minmax(NULL, arm_maximum_s16);
+        }
+        else if (strcmp(name, "arm_minimum_s16") == 0)
+        {
+            run_minmax(NULL, arm_minimum_s16);
+        }
+        else
+        {
+            fail("unknown function");
+        }
+        fflush(stdout);
+    }
+    return 0;
+}

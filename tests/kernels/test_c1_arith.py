@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Helper C1's kernels (MAXIMUM / MINIMUM, ABS, SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL): the portable
+kernels against Python references, and bit-identical to ns-cmsis-nn's plain-C build on the same records
+(parity, skipped when HELIA_NS_CMSIS_NN_DIR is unset). Driver: c/c1_arith_driver.c."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kernel_build as kb
+from records import parse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from helia_aot.ops.binary_arith_common import entry_dims  # noqa: E402
+
+DEFINES = ["ARM_NN_ENABLE_F32=1"]
+
+
+class Driver:
+    def __init__(self, program: Path):
+        self.program = program
+
+    def run(self, records: list[str]):
+        results = parse(kb.run_program(self.program, "\n".join(records) + "\n"))
+        assert len(results) == len(records)
+        return results
+
+
+@pytest.fixture(scope="module")
+def portable(build_root, portable_library) -> Driver:
+    return Driver(kb.link_program([kb.DRIVER_DIR / "c1_arith_driver.c"], [portable_library], [kb.PORTABLE_INCLUDE],
+                                  build_root / "c1_arith_driver_portable", [*DEFINES, "DRIVER_GIVES_SCRATCH=0"]))
+
+
+@pytest.fixture(scope="module")
+def ns(build_root, ns_dir, ns_float_library) -> Driver:
+    return Driver(kb.link_program([kb.DRIVER_DIR / "c1_arith_driver.c"], [ns_float_library], [ns_dir / "Include"],
+                                  build_root / "c1_arith_driver_ns", [*DEFINES, "DRIVER_GIVES_SCRATCH=1"]))
+
+
+def arr(values) -> str:
+    values = np.asarray(values).reshape(-1)
+    return " ".join([str(values.size)] + [str(int(v)) for v in values])
+
+
+def f32_bits(values) -> np.ndarray:
+    return np.asarray(values, dtype=np.float32).reshape(-1).view(np.int32)
+
+
+def bits_f32(values) -> np.ndarray:
+    return np.asarray(values, dtype=np.int64).astype(np.int32).view(np.float32)
+
+
+def dims(d) -> str:
+    return " ".join(str(int(v)) for v in d)
+
+
+INT_RANGE = {"s8": (-128, 127), "s16": (-32768, 32767)}
+
+
+# ---- MAXIMUM / MINIMUM -------------------------------------------------------------------------------
+
+def random_broadcast_pair(rng):
+    """Two NumPy-broadcastable shapes of rank 1..5 (either side may be broadcast on any axis)."""
+    rank = int(rng.integers(1, 6))
+    out = [int(v) for v in rng.integers(1, 5, size=rank)]
+    a = [d if rng.random() < 0.6 else 1 for d in out]
+    b = [d if rng.random() < 0.6 else 1 for d in out]
+    a = a[int(rng.integers(0, rank)):] if rng.random() < 0.3 else a
+    return a, b
+
+
+def minmax_records(rng, t: str, n: int):
+    """Records in the merged form the compiler emits, and the NumPy result for each."""
+    records, wants = [], []
+    lo, hi = INT_RANGE[t]
+    while len(records) < n:
+        sa, sb = random_broadcast_pair(rng)
+        merged = entry_dims(sa, sb)
+        if merged is None:
+            continue
+        da, db, do = merged
+        a = rng.integers(lo, hi + 1, size=sa)
+        b = rng.integers(lo, hi + 1, size=sb)
+        which = "maximum" if rng.random() < 0.5 else "minimum"
+        records.append(f"arm_{which}_{t} {dims(da)} {dims(db)} {dims(do)} {arr(a)} {arr(b)}")
+        wants.append((np.maximum if which == "maximum" else np.minimum)(a, b).reshape(-1))
+    return records, wants
+
+
+@pytest.mark.parametrize("t", ["s8", "s16"])
+def test_minmax_matches_numpy(portable, t):
+    records, wants = minmax_records(np.random.default_rng(11 if t == "s8" else 12), t, 60)
+    for result, want in zip(portable.run(records), wants):
+        assert result.status == 0
+        np.testing.assert_array_equal(result.values, want)
+
+
+@pytest.mark.parametrize("t", ["s8", "s16"])
+def test_minmax_every_nhwc_broadcast_matches_numpy(portable, t):
+    # Not only the merged form: any 4-D pair that broadcasts, each axis equal or 1 on either side.
+    rng = np.random.default_rng(13)
+    lo, hi = INT_RANGE[t]
+    records, wants = [], []
+    for _ in range(40):
+        out = [int(v) for v in rng.integers(1, 4, size=4)]
+        da = [d if rng.random() < 0.5 else 1 for d in out]
+        db = [d if rng.random() < 0.5 else 1 for d in out]
+        do = [max(x, y) for x, y in zip(da, db)]
+        a, b = rng.integers(lo, hi + 1, size=da), rng.integers(lo, hi + 1, size=db)
+        records.append(f"arm_maximum_{t} {dims(da)} {dims(db)} {dims(do)} {arr(a)} {arr(b)}")
+        wants.append(np.maximum(a, b).reshape(-1))
+    for result, want in zip(portable.run(records), wants):
+        np.testing.assert_array_equal(result.values, want)
+
+
+def test_minmax_refuses_shapes_that_do_not_broadcast(portable):
+    result = portable.run([f"arm_minimum_s8 1 1 2 3 1 1 4 3 1 1 4 3 {arr(range(6))} {arr(range(12))}"])[0]
+    assert result.status == -1
+
+
+@pytest.mark.parametrize("t", ["s8", "s16"])
+def test_minmax_parity(portable, ns, t):
+    records, _ = minmax_records(np.random.default_rng(21 if t == "s8" else 22), t, 80)
+    for p, q, r in zip(portable.run(records), ns.run(records), records):
+        assert p.status == q.status
+        np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Helper C1's operators (MAXIMUM, MINIMUM, ABS, NEG, DIV, SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL): the
+entry or inline C each variant lowers to, and each operator's main refusal, a one-line message naming the
+operator, the tensor and the rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+
+from .helpers import function_body
+
+QUANT = {"int8": dict(scale=0.05, zero_point=3), "int16": dict(scale=0.001, zero_point=0)}
+
+
+def convert(builder: ModelBuilder, tmp_path, target="host"):
+    out = tmp_path / "out"
+    result = helia_aot.convert(builder.build(), out, target=target)
+    return result, (out / "src" / "model_model.c").read_text()
+
+
+def binary(op, dtype, shape1, shape2, out_shape, options=None, out_quant=None, out_dtype=None):
+    b = ModelBuilder()
+    q = QUANT.get(dtype, {})
+    x1 = b.input("x1", shape1, dtype=dtype, **q)
+    x2 = b.input("x2", shape2, dtype=dtype, **q)
+    y = b.tensor("y", out_shape, dtype=out_dtype or dtype, **(out_quant if out_quant is not None else q))
+    b.op(op, [x1, x2], [y], options)
+    b.output(y)
+    return b
+
+
+def refusal(builder, tmp_path) -> str:
+    with pytest.raises(UnsupportedModelError) as info:
+        convert(builder, tmp_path)
+    message = str(info.value)
+    assert "\n" not in message.split(". ")[0]
+    return message
+
+
+# ---- MAXIMUM / MINIMUM --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
+def test_minmax_int8_calls_the_entry_with_merged_dims(tmp_path, op):
+    result, model_c = convert(binary(op, "int8", (2, 1, 3, 4), (2, 5, 1, 4), (2, 5, 3, 4)), tmp_path)
+    entry = f"arm_{op.lower()}_s8"
+    assert result.plan["operators"][0]["kernel"]["entry"] == entry
+    body = function_body(model_c, 0)
+    assert "const cmsis_nn_dims input1_dims = { 2, 1, 3, 4 };" in body
+    assert "const cmsis_nn_dims input2_dims = { 2, 5, 1, 4 };" in body
+    assert f"return {entry}(&ctx," in body
+
+
+def test_minmax_rank5_alternating_broadcast_is_inline(tmp_path):
+    result, model_c = convert(binary("MAXIMUM", "int16", (2, 1, 3, 1, 2), (1, 4, 1, 5, 1), (2, 4, 3, 5, 2)),
+                              tmp_path)
+    body = function_body(model_c, 0)
+    assert "arm_maximum_s16" not in body
+    assert "*out++ = a > b ? a : b;" in body
+    assert "in2[i1 * 5 + i3]" in body
+
+
+def test_minmax_int32_is_inline(tmp_path):
+    _, model_c = convert(binary("MINIMUM", "int32", (3, 4), (), (3, 4)), tmp_path)
+    body = function_body(model_c, 0)
+    assert "*out++ = a < b ? a : b;" in body and "in2[0]" in body
+
+
+def test_minmax_refuses_a_wrong_output_shape(tmp_path):
+    message = refusal(binary("MAXIMUM", "int8", (2, 3), (3,), (3, 3)), tmp_path)
+    assert "MAXIMUM" in message and "'y'" in message
+    assert "output shape [3, 3] does not match the broadcast shape [2, 3]" in message
