@@ -129,3 +129,84 @@ def test_minmax_parity(portable, ns, t):
     for p, q, r in zip(portable.run(records), ns.run(records), records):
         assert p.status == q.status
         np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])
+
+
+# ---- ABS -------------------------------------------------------------------------------------------
+
+def requantize_ref(x: np.ndarray, mult: int, shift: int) -> np.ndarray:
+    """TFLite's MultiplyByQuantizedMultiplier: left shift, rounding doubling high multiply, rounding
+    right shift (ties away from zero in the first, ties up in the second)."""
+    x = np.asarray(x, dtype=np.int64) * (1 << max(shift, 0))
+    prod = x * mult
+    nudge = np.where(prod >= 0, 1 << 30, 1 - (1 << 30))
+    high = (prod + nudge)
+    high = np.where(high >= 0, high >> 31, -((-high) >> 31))  # C division truncates toward zero
+    right = max(-shift, 0)
+    if right == 0:
+        return high
+    mask = (1 << right) - 1
+    remainder = high & mask
+    threshold = (mask >> 1) + (high < 0)
+    return (high >> right) + (remainder > threshold)
+
+
+def abs_case(rng, t: str):
+    lo, hi = INT_RANGE[t]
+    n = int(rng.integers(1, 200))
+    x = rng.integers(lo, hi + 1, size=n)
+    in_zp = int(rng.integers(-128, 128)) if t == "s8" else 0
+    out_zp = int(rng.integers(-128, 128)) if t == "s8" else 0
+    rescale = bool(rng.random() < 0.7)
+    mult = int(rng.integers(1 << 30, (1 << 31) - 1)) if rescale else 0
+    shift = int(rng.integers(-12, 3)) if rescale else 0
+    act_min, act_max = (lo, hi) if rng.random() < 0.7 else (lo + 10, hi - 10)
+    value = np.abs(x - in_zp)
+    if rescale:
+        value = requantize_ref(value, mult, shift)
+    want = np.clip(value + out_zp, act_min, act_max)
+    record = f"arm_abs_{t} {in_zp} {out_zp} {mult} {shift} {int(rescale)} {act_min} {act_max} {arr(x)}"
+    return record, want
+
+
+@pytest.mark.parametrize("t", ["s8", "s16"])
+def test_abs_matches_reference(portable, t):
+    rng = np.random.default_rng(31 if t == "s8" else 32)
+    cases = [abs_case(rng, t) for _ in range(60)]
+    for result, (record, want) in zip(portable.run([c[0] for c in cases]), cases):
+        assert result.status == 0
+        np.testing.assert_array_equal(result.values, want, err_msg=record[:100])
+
+
+def test_abs_hand_worked(portable):
+    # zero point 3: |-5 - 3| = 8, times 0.5 (2^30, shift 0) = 4, plus output zero point -1 = 3
+    result = portable.run([f"arm_abs_s8 3 -1 {1 << 30} 0 1 -128 127 {arr([-5, 3, 127])}"])[0]
+    assert result.values.tolist() == [3, -1, 61]
+
+
+def test_abs_f32_clears_the_sign_bit(portable):
+    x = np.array([-1.5, 2.0, -0.0, 0.0, -np.inf, np.nan, -3e-39], dtype=np.float32)
+    x[5] = -x[5]
+    result = portable.run([f"arm_nn_abs_f32 {arr(f32_bits(x))}"])[0]
+    got = bits_f32(result.values)
+    assert (got.view(np.int32) >= 0).all()
+    np.testing.assert_array_equal(got[[0, 1, 2, 3, 4, 6]], np.abs(x[[0, 1, 2, 3, 4, 6]]))
+    assert np.isnan(got[5])
+
+
+@pytest.mark.parametrize("t", ["s8", "s16"])
+def test_abs_parity(portable, ns, t):
+    rng = np.random.default_rng(41 if t == "s8" else 42)
+    records = [abs_case(rng, t)[0] for _ in range(80)]
+    for p, q, r in zip(portable.run(records), ns.run(records), records):
+        assert p.status == q.status
+        np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])
+
+
+def test_abs_f32_parity(portable, ns):
+    rng = np.random.default_rng(43)
+    x = np.concatenate([rng.standard_normal(300).astype(np.float32) * 100,
+                        np.array([-0.0, np.inf, -np.inf, np.nan, -np.nan], dtype=np.float32)])
+    records = [f"arm_nn_abs_f32 {arr(f32_bits(x))}", "arm_nn_abs_f32 0"]
+    for p, q in zip(portable.run(records), ns.run(records)):
+        assert p.status == q.status
+        np.testing.assert_array_equal(p.values, q.values)

@@ -74,3 +74,61 @@ def test_minmax_refuses_a_wrong_output_shape(tmp_path):
     message = refusal(binary("MAXIMUM", "int8", (2, 3), (3,), (3, 3)), tmp_path)
     assert "MAXIMUM" in message and "'y'" in message
     assert "output shape [3, 3] does not match the broadcast shape [2, 3]" in message
+
+
+def unary(op, dtype, shape, out_shape=None, in_quant=None, out_quant=None):
+    b = ModelBuilder()
+    x = b.input("x", shape, dtype=dtype, **(in_quant if in_quant is not None else QUANT.get(dtype, {})))
+    y = b.tensor("y", out_shape or shape, dtype=dtype, **(out_quant if out_quant is not None else
+                                                         QUANT.get(dtype, {})))
+    b.op(op, [x], [y])
+    b.output(y)
+    return b
+
+
+# ---- ABS / NEG ----------------------------------------------------------------------------------------
+
+def test_abs_int8_rescales_with_the_input_zero_point(tmp_path):
+    b = unary("ABS", "int8", (2, 8), in_quant=dict(scale=0.05, zero_point=3), out_quant=dict(scale=0.1, zero_point=-7))
+    result, model_c = convert(b, tmp_path)
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_abs_s8"
+    # 0.05 / 0.1 = 0.5 = 2^30 * 2^-31 (shift 0); the entry subtracts input_offset = 3 itself.
+    assert f"arm_abs_s8((int8_t *)(arena + " in function_body(model_c, 0)
+    assert f", 3, (int8_t *)" in function_body(model_c, 0)
+    assert f"-7,\n        {1 << 30}, 0, true, -128, 127,\n        16);" in function_body(model_c, 0)
+
+
+def test_abs_same_scale_does_not_rescale(tmp_path):
+    _, model_c = convert(unary("ABS", "int16", (5,)), tmp_path)
+    assert "0, 0, false, -32768, 32767" in function_body(model_c, 0)
+
+
+def test_abs_float32_and_int32(tmp_path):
+    _, model_c = convert(unary("ABS", "float32", (3, 4)), tmp_path / "f")
+    assert "arm_nn_abs_f32(" in function_body(model_c, 0) and ", 12);" in function_body(model_c, 0)
+    _, model_c = convert(unary("ABS", "int32", (3, 4)), tmp_path / "i")
+    assert "*out++ = x < 0 && x != INT32_MIN ? -x : x;" in function_body(model_c, 0)
+
+
+def test_abs_refuses_a_scale_ratio_that_overflows(tmp_path):
+    b = unary("ABS", "int8", (4,), in_quant=dict(scale=0.05 * 2 ** 23, zero_point=0),
+              out_quant=dict(scale=0.05, zero_point=0))
+    message = refusal(b, tmp_path)
+    assert "ABS" in message and "'y'" in message and "left shift of 24" in message
+    assert "overflows int32" in message
+
+
+@pytest.mark.parametrize("dtype,line", [("int8", "*out++ = x == -128 ? x : (int8_t)-x;"),
+                                        ("int16", "*out++ = x == -32768 ? x : (int16_t)-x;"),
+                                        ("int32", "*out++ = x == INT32_MIN ? x : (int32_t)-x;"),
+                                        ("float32", "*out++ = -x;")])
+def test_neg_is_inline(tmp_path, dtype, line):
+    result, model_c = convert(unary("NEG", dtype, (2, 3)), tmp_path)
+    assert result.plan["operators"][0]["kernel"]["entry"] in (None, "inline C", "")
+    assert line in function_body(model_c, 0)
+
+
+def test_neg_refuses_a_different_output_shape(tmp_path):
+    message = refusal(unary("NEG", "float32", (2, 3), out_shape=(3, 2)), tmp_path)
+    assert "NEG" in message and "'y'" in message
+    assert "output shape [3, 2] differs from the input shape [2, 3]" in message

@@ -1058,6 +1058,28 @@ arm_cmsis_nn_status arm_minimum_s16(const cmsis_nn_context *ctx,
                                     int16_t *output_data,
                                     const cmsis_nn_dims *output_dims);
 
+arm_cmsis_nn_status arm_abs_s8(const int8_t *input,
+                               const int32_t input_offset,
+                               int8_t *output,
+                               const int32_t out_offset,
+                               const int32_t out_mult,
+                               const int32_t out_shift,
+                               const bool needs_rescale,
+                               const int32_t out_activation_min,
+                               const int32_t out_activation_max,
+                               const int32_t block_size);
+
+arm_cmsis_nn_status arm_abs_s16(const int16_t *input,
+                                const int32_t input_offset,
+                                int16_t *output,
+                                const int32_t out_offset,
+                                const int32_t out_mult,
+                                const int32_t out_shift,
+                                const bool needs_rescale,
+                                const int32_t out_activation_min,
+                                const int32_t out_activation_max,
+                                const int32_t block_size);
+
 /* ==== end of the helper C1 block ==== */
 
 #ifdef __cplusplus

@@ -722,6 +722,16 @@ arm_cmsis_nn_status arm_reduce_sum_f16(const float16_t *input_data,
 
 #endif /* ARM_NN_ENABLE_F16 */
 
+/* ==== issue 12, helper C1: ABS, PRELU, BATCH_MATMUL (float32) ==== */
+
+#if ARM_NN_ENABLE_F32
+
+arm_cmsis_nn_status arm_nn_abs_f32(const float32_t *input, float32_t *output, int32_t block_size);
+
+#endif /* ARM_NN_ENABLE_F32 */
+
+/* ==== end of the helper C1 float block ==== */
+
 #ifdef __cplusplus
 }
 #endif

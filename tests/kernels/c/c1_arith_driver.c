@@ -163,6 +163,42 @@ static void run_minmax(minmax_s8_fn f8, minmax_s16_fn f16)
     free(out);
 }
 
+/* ---- ABS: arm_abs_s8/_s16 input_offset out_offset out_mult out_shift needs_rescale act_min act_max array;
+ *      arm_nn_abs_f32 array ------------------------------------------------------------------------ */
+
+static void run_abs(size_t size)
+{
+    const int32_t input_offset = rd();
+    const int32_t out_offset = rd();
+    const int32_t out_mult = rd();
+    const int32_t out_shift = rd();
+    const bool needs_rescale = rd() != 0;
+    const int32_t act_min = rd();
+    const int32_t act_max = rd();
+    int32_t count;
+    void *in = rd_array(size, &count);
+    void *out = new_output(size, count);
+    const arm_cmsis_nn_status status =
+        size == 1 ? arm_abs_s8(in, input_offset, out, out_offset, out_mult, out_shift, needs_rescale, act_min, act_max,
+                               count)
+                  : arm_abs_s16(in, input_offset, out, out_offset, out_mult, out_shift, needs_rescale, act_min,
+                                act_max, count);
+    print_array(status, out, size, count);
+    free(in);
+    free(out);
+}
+
+static void run_abs_f32(void)
+{
+    int32_t count;
+    float32_t *in = rd_array(4, &count);
+    float32_t *out = new_output(4, count);
+    const arm_cmsis_nn_status status = arm_nn_abs_f32(in, out, count);
+    print_array(status, out, 4, count);
+    free(in);
+    free(out);
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------------ */
 
 int main(void)
@@ -185,6 +221,18 @@ int main(void)
         else if (strcmp(name, "arm_minimum_s16") == 0)
         {
             run_minmax(NULL, arm_minimum_s16);
+        }
+        else if (strcmp(name, "arm_abs_s8") == 0)
+        {
+            run_abs(1);
+        }
+        else if (strcmp(name, "arm_abs_s16") == 0)
+        {
+            run_abs(2);
+        }
+        else if (strcmp(name, "arm_nn_abs_f32") == 0)
+        {
+            run_abs_f32();
         }
         else
         {
