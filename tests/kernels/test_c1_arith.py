@@ -210,3 +210,71 @@ def test_abs_f32_parity(portable, ns):
     for p, q in zip(portable.run(records), ns.run(records)):
         assert p.status == q.status
         np.testing.assert_array_equal(p.values, q.values)
+
+
+# ---- SQUARED_DIFFERENCE ----------------------------------------------------------------------------
+
+def sqdiff_quant(rng):
+    """LiteRT's parameter space: scale / twice the larger scale is 1/2 (2^30, shift 0) for the larger input and
+    at most 1/2 for the other (shift -1 or below); left shift 7; an output multiplier with a right shift."""
+    larger = (1 << 30, 0)
+    other = (int(rng.integers(1 << 30, (1 << 31) - 1)), int(rng.integers(-8, 0)))
+    (m1, s1), (m2, s2) = (larger, other) if rng.random() < 0.5 else (other, larger)
+    mo, so = int(rng.integers(1 << 30, (1 << 31) - 1)), int(rng.integers(-20, -8))
+    lo, hi = (-128, 127) if rng.random() < 0.8 else (-100, 90)
+    return [int(rng.integers(-127, 128)), m1, s1, int(rng.integers(-127, 128)), m2, s2, 7,
+            int(rng.integers(-128, 128)), mo, so, lo, hi]
+
+
+def sqdiff_ref(a, b, q):
+    sa = requantize_ref((np.asarray(a, np.int64) + q[0]) * (1 << q[6]), q[1], q[2])
+    sb = requantize_ref((np.asarray(b, np.int64) + q[3]) * (1 << q[6]), q[4], q[5])
+    d = sa - sb
+    return np.clip(requantize_ref(d * d, q[8], q[9]) + q[7], q[10], q[11])
+
+
+def sqdiff_records(rng, n):
+    records, wants = [], []
+    while len(records) < n:
+        q = sqdiff_quant(rng)
+        qs = " ".join(map(str, q))
+        form = rng.choice(["elementwise", "scalar", "broadcast"])
+        if form == "broadcast":
+            sa, sb = random_broadcast_pair(rng)
+            merged = entry_dims(sa, sb)
+            if merged is None:
+                continue
+            a, b = rng.integers(-128, 128, size=sa), rng.integers(-128, 128, size=sb)
+            records.append(f"arm_squared_difference_s8 {dims(merged[0])} {dims(merged[1])} {dims(merged[2])} {qs} "
+                           f"{arr(a)} {arr(b)}")
+            wants.append(sqdiff_ref(np.broadcast_to(a, np.broadcast_shapes(a.shape, b.shape)), b, q).reshape(-1))
+            continue
+        n_el = int(rng.integers(1, 100))
+        a = rng.integers(-128, 128, size=1 if form == "scalar" else n_el)
+        b = rng.integers(-128, 128, size=n_el)
+        name = "arm_squared_difference_scalar_s8" if form == "scalar" else "arm_elementwise_squared_difference_s8"
+        records.append(f"{name} {qs} {arr(a)} {arr(b)}")
+        wants.append(sqdiff_ref(a, b, q))
+    return records, wants
+
+
+def test_squared_difference_matches_reference(portable):
+    records, wants = sqdiff_records(np.random.default_rng(51), 90)
+    for result, want, record in zip(portable.run(records), wants, records):
+        assert result.status == 0
+        np.testing.assert_array_equal(result.values, want, err_msg=record[:100])
+
+
+def test_squared_difference_hand_worked(portable):
+    # offsets 0, multipliers 1/2 (2^30, shift 0), left shift 7: 3 -> 192, 1 -> 64; (192 - 64)^2 = 16384, times
+    # 2^30 * 2^-31 * 2^-13 = 2^-14 -> 1, plus the output offset 5.
+    record = f"arm_elementwise_squared_difference_s8 0 {1 << 30} 0 0 {1 << 30} 0 7 5 {1 << 30} -13 -128 127 " \
+             f"{arr([3, 1])} {arr([1, 3])}"
+    assert portable.run([record])[0].values.tolist() == [6, 6]
+
+
+def test_squared_difference_parity(portable, ns):
+    records, _ = sqdiff_records(np.random.default_rng(52), 120)
+    for p, q, r in zip(portable.run(records), ns.run(records), records):
+        assert p.status == q.status
+        np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])

@@ -132,3 +132,42 @@ def test_neg_refuses_a_different_output_shape(tmp_path):
     message = refusal(unary("NEG", "float32", (2, 3), out_shape=(3, 2)), tmp_path)
     assert "NEG" in message and "'y'" in message
     assert "output shape [3, 2] differs from the input shape [2, 3]" in message
+
+
+# ---- SQUARED_DIFFERENCE -------------------------------------------------------------------------------
+
+def test_squared_difference_int8_entries(tmp_path):
+    out_q = dict(scale=0.01, zero_point=-128)
+    result, model_c = convert(binary("SQUARED_DIFFERENCE", "int8", (2, 5), (2, 5), (2, 5), out_quant=out_q),
+                              tmp_path / "a")
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_elementwise_squared_difference_s8"
+    # Both scales 0.05: multipliers 1/2 (2^30, shift 0); output (0.1)^2 / (2^14 * 0.01) = 6.1e-5 -> shift -13.
+    body = function_body(model_c, 0)
+    assert f"-3, {1 << 30}, 0, -3, {1 << 30}, 0, 7," in body
+    assert ", 10);" in body and "-128, " in body
+    # A single-element second input goes first, to the scalar entry.
+    result, model_c = convert(binary("SQUARED_DIFFERENCE", "int8", (2, 5), (1,), (2, 5), out_quant=out_q),
+                              tmp_path / "b")
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_squared_difference_scalar_s8"
+    body = function_body(model_c, 0)
+    assert body.index("(int8_t *)(arena + ") < body.index(",\n")
+    result, _ = convert(binary("SQUARED_DIFFERENCE", "int8", (2, 1, 5), (3, 1), (2, 3, 5), out_quant=out_q),
+                        tmp_path / "c")
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_squared_difference_s8"
+
+
+def test_squared_difference_int32_wraps_in_unsigned(tmp_path):
+    _, model_c = convert(binary("SQUARED_DIFFERENCE", "int32", (3,), (3,), (3,)), tmp_path)
+    body = function_body(model_c, 0)
+    assert "const uint32_t d = (uint32_t)a - (uint32_t)b;" in body and "*out++ = (int32_t)(d * d);" in body
+
+
+def test_squared_difference_refuses_a_too_fine_output_scale(tmp_path):
+    b = binary("SQUARED_DIFFERENCE", "int8", (4,), (4,), (4,), out_quant=dict(scale=1e-7, zero_point=0))
+    message = refusal(b, tmp_path)
+    assert "SQUARED_DIFFERENCE" in message and "'y'" in message and "output scale 1e-07 is too fine" in message
+
+
+def test_squared_difference_refuses_int16(tmp_path):
+    message = refusal(binary("SQUARED_DIFFERENCE", "int16", (4,), (4,), (4,)), tmp_path)
+    assert "SQUARED_DIFFERENCE" in message and "match no variant" in message

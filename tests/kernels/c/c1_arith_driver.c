@@ -199,6 +199,57 @@ static void run_abs_f32(void)
     free(out);
 }
 
+/* ---- SQUARED_DIFFERENCE: quant = off1 mult1 shift1 off2 mult2 shift2 left_shift out_off out_mult out_shift
+ *      act_min act_max. arm_elementwise_squared_difference_s8 / arm_squared_difference_scalar_s8: quant a1 a2
+ *      (output as long as a2); arm_squared_difference_s8: dims1 dims2 dims_out quant a1 a2 -------------- */
+
+static void rd_quant(int32_t q[12])
+{
+    for (int k = 0; k < 12; ++k)
+    {
+        q[k] = rd();
+    }
+}
+
+static void run_sqdiff_vectors(int scalar)
+{
+    int32_t q[12];
+    rd_quant(q);
+    int8_t *a = rd_array(1, NULL);
+    int32_t count;
+    int8_t *b = rd_array(1, &count);
+    int8_t *out = new_output(1, count);
+    const arm_cmsis_nn_status status =
+        scalar ? arm_squared_difference_scalar_s8(a, b, q[0], q[1], q[2], q[3], q[4], q[5], q[6], out, q[7], q[8], q[9],
+                                                  q[10], q[11], count)
+               : arm_elementwise_squared_difference_s8(a, b, q[0], q[1], q[2], q[3], q[4], q[5], q[6], out, q[7], q[8],
+                                                       q[9], q[10], q[11], count);
+    print_array(status, out, 1, count);
+    free(a);
+    free(b);
+    free(out);
+}
+
+static void run_sqdiff_broadcast(void)
+{
+    cmsis_nn_dims d1, d2, dout;
+    rd_dims(&d1);
+    rd_dims(&d2);
+    rd_dims(&dout);
+    int32_t q[12];
+    rd_quant(q);
+    int8_t *a = rd_array(1, NULL);
+    int8_t *b = rd_array(1, NULL);
+    const int32_t count = volume(&dout);
+    int8_t *out = new_output(1, count);
+    const arm_cmsis_nn_status status = arm_squared_difference_s8(
+        a, &d1, b, &d2, q[0], q[1], q[2], q[3], q[4], q[5], q[6], out, &dout, q[7], q[8], q[9], q[10], q[11]);
+    print_array(status, out, 1, count);
+    free(a);
+    free(b);
+    free(out);
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------------ */
 
 int main(void)
@@ -233,6 +284,18 @@ int main(void)
         else if (strcmp(name, "arm_nn_abs_f32") == 0)
         {
             run_abs_f32();
+        }
+        else if (strcmp(name, "arm_elementwise_squared_difference_s8") == 0)
+        {
+            run_sqdiff_vectors(0);
+        }
+        else if (strcmp(name, "arm_squared_difference_scalar_s8") == 0)
+        {
+            run_sqdiff_vectors(1);
+        }
+        else if (strcmp(name, "arm_squared_difference_s8") == 0)
+        {
+            run_sqdiff_broadcast();
         }
         else
         {
