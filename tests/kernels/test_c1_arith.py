@@ -278,3 +278,72 @@ def test_squared_difference_parity(portable, ns):
     for p, q, r in zip(portable.run(records), ns.run(records), records):
         assert p.status == q.status
         np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])
+
+
+# ---- PRELU -------------------------------------------------------------------------------------------
+
+def prelu_shapes(rng):
+    """An input shape of rank 1..4 and an alpha shape that broadcasts onto it, in the merged form the
+    compiler emits (alpha never larger than the input on any axis)."""
+    while True:
+        rank = int(rng.integers(1, 5))
+        shape = [int(v) for v in rng.integers(1, 6, size=rank)]
+        alpha = [d if rng.random() < 0.5 else 1 for d in shape]
+        if rng.random() < 0.3:
+            alpha = alpha[int(rng.integers(0, rank)):]
+        merged = entry_dims(shape, alpha)
+        if merged is not None:
+            return shape, alpha, merged
+
+
+def prelu_ref(x, a, q, t):
+    x = np.asarray(x, np.int64) + q[0]
+    a = np.asarray(a, np.int64) + q[1]
+    pos = requantize_ref(np.maximum(x, 0), q[3], q[4])
+    neg = requantize_ref(x * a, q[5], q[6])
+    lo, hi = INT_RANGE[t]
+    return np.clip(np.where(x >= 0, pos, neg) + q[2], lo, hi)
+
+
+def prelu_records(rng, t: str, n: int):
+    records, wants = [], []
+    lo, hi = INT_RANGE.get(t, (0, 0))
+    for _ in range(n):
+        shape, alpha_shape, (dx, da, do) = prelu_shapes(rng)
+        x = rng.integers(lo, hi + 1, size=shape)
+        if t == "f32":
+            xf = (rng.standard_normal(shape) * 3).astype(np.float32)
+            af = rng.uniform(-1, 1, size=alpha_shape).astype(np.float32)
+            records.append(f"arm_prelu_f32 {dims(dx)} {dims(da)} {dims(do)} {arr(f32_bits(xf))} {arr(f32_bits(af))}")
+            wants.append(np.where(xf >= 0, xf, xf * af).astype(np.float32).reshape(-1))
+            continue
+        a = rng.integers(-128, 128, size=alpha_shape)  # int8 alpha values (LiteRT's int16 PRELU too)
+        zp = (lambda: int(rng.integers(-128, 128))) if t == "s8" else (lambda: 0)
+        q = [-zp(), -int(rng.integers(-128, 128)), zp(), int(rng.integers(1 << 30, (1 << 31) - 1)),
+             int(rng.integers(-3, 2)), int(rng.integers(1 << 30, (1 << 31) - 1)), int(rng.integers(-12, -6))]
+        records.append(f"arm_prelu_{t} {dims(dx)} {dims(da)} {dims(do)} {' '.join(map(str, q))} {arr(x)} {arr(a)}")
+        wants.append(prelu_ref(x, np.broadcast_to(a, np.broadcast_shapes(a.shape, x.shape)), q, t).reshape(-1))
+    return records, wants
+
+
+@pytest.mark.parametrize("t", ["s8", "s16", "f32"])
+def test_prelu_matches_reference(portable, t):
+    records, wants = prelu_records(np.random.default_rng(61 + len(t)), t, 60)
+    for result, want, record in zip(portable.run(records), wants, records):
+        assert result.status == 0
+        got = bits_f32(result.values) if t == "f32" else result.values
+        np.testing.assert_array_equal(got, want, err_msg=record[:100])
+
+
+def test_prelu_refuses_an_output_shape_unlike_the_input(portable):
+    assert portable.run([f"arm_prelu_f32 1 1 2 2 1 1 1 2 1 1 4 2 {arr([0] * 4)} {arr([0] * 2)}"])[0].status == -1
+    assert portable.run([f"arm_prelu_s8 1 1 1 4 1 1 1 2 1 1 1 4 0 0 0 1 0 1 0 {arr([0] * 4)} {arr([0] * 2)}"])[0] \
+        .status == -1
+
+
+@pytest.mark.parametrize("t", ["s8", "s16", "f32"])
+def test_prelu_parity(portable, ns, t):
+    records, _ = prelu_records(np.random.default_rng(71 + len(t)), t, 80)
+    for p, q, r in zip(portable.run(records), ns.run(records), records):
+        assert p.status == q.status
+        np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])

@@ -171,3 +171,54 @@ def test_squared_difference_refuses_a_too_fine_output_scale(tmp_path):
 def test_squared_difference_refuses_int16(tmp_path):
     message = refusal(binary("SQUARED_DIFFERENCE", "int16", (4,), (4,), (4,)), tmp_path)
     assert "SQUARED_DIFFERENCE" in message and "match no variant" in message
+
+
+# ---- PRELU --------------------------------------------------------------------------------------------
+
+def prelu_model(dtype, in_shape, alpha_shape, alpha_dtype=None, const_alpha=True, out_shape=None):
+    b = ModelBuilder()
+    q = QUANT.get(dtype, {})
+    x = b.input("x", in_shape, dtype=dtype, **q)
+    alpha_dtype = alpha_dtype or ("int8" if dtype == "int16" else dtype)
+    aq = dict(scale=0.01, zero_point=0) if alpha_dtype != "float32" else {}
+    if const_alpha:
+        values = np.linspace(-1, 1, int(np.prod(alpha_shape))).reshape(alpha_shape)
+        values = (values * 100).astype(np.int8) if alpha_dtype == "int8" else values.astype(np.float32)
+        alpha = b.const("alpha", values, dtype=alpha_dtype, **aq)
+    else:
+        alpha = b.input("alpha", alpha_shape, dtype=alpha_dtype, **aq)
+    y = b.tensor("y", out_shape or in_shape, dtype=dtype, **q)
+    b.op("PRELU", [x, alpha], [y])
+    b.output(y)
+    return b
+
+
+def test_prelu_int16_widens_the_int8_alpha(tmp_path):
+    result, model_c = convert(prelu_model("int16", (1, 3, 3, 4), (1, 1, 4)), tmp_path)
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_prelu_s16"
+    body = function_body(model_c, 0)
+    assert "model_op0_alpha16," in body
+    assert "const cmsis_nn_dims alpha_dims = { 1, 1, 1, 4 };" in body
+    assert "const cmsis_nn_dims input_dims = { 1, 1, 9, 4 };" in body
+    constants = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    assert "const int16_t model_op0_alpha16[4]" in constants
+
+
+def test_prelu_float32_and_int8(tmp_path):
+    result, _ = convert(prelu_model("float32", (2, 5), (5,)), tmp_path / "f")
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_prelu_f32"
+    result, model_c = convert(prelu_model("int8", (2, 5), (2, 5), const_alpha=False), tmp_path / "i")
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_prelu_s8"
+    # input offset -3, alpha offset 0, output offset 3; identity multiplier 1.0 (2^30, shift 1).
+    assert f"-3, 0, 3, {1 << 30}, 1," in function_body(model_c, 0)
+
+
+def test_prelu_refuses_alpha_that_does_not_broadcast_onto_the_input(tmp_path):
+    message = refusal(prelu_model("float32", (2, 1), (2, 3), out_shape=(2, 3)), tmp_path)
+    assert "PRELU" in message and "'alpha'" in message
+    assert "alpha shape [2, 3] does not broadcast onto the input shape [2, 1]" in message
+
+
+def test_prelu_int16_refuses_a_runtime_alpha(tmp_path):
+    message = refusal(prelu_model("int16", (2, 4), (4,), const_alpha=False), tmp_path)
+    assert "PRELU" in message and "'alpha'" in message and "alpha must be a constant tensor" in message

@@ -1133,6 +1133,34 @@ arm_cmsis_nn_status arm_squared_difference_s8(const int8_t *input1_data,
                                               const int32_t out_activation_min,
                                               const int32_t out_activation_max);
 
+arm_cmsis_nn_status arm_prelu_s8(const cmsis_nn_dims *input_dims,
+                                 const int8_t *input,
+                                 const cmsis_nn_dims *alpha_dims,
+                                 const int8_t *alpha,
+                                 const int32_t input_offset,
+                                 const int32_t alpha_offset,
+                                 const int32_t output_offset,
+                                 const int32_t output_multiplier_identity,
+                                 const int32_t output_shift_identity,
+                                 const int32_t output_multiplier_alpha,
+                                 const int32_t output_shift_alpha,
+                                 const cmsis_nn_dims *output_dims,
+                                 int8_t *output);
+
+arm_cmsis_nn_status arm_prelu_s16(const cmsis_nn_dims *input_dims,
+                                  const int16_t *input,
+                                  const cmsis_nn_dims *alpha_dims,
+                                  const int16_t *alpha,
+                                  const int32_t input_offset,
+                                  const int32_t alpha_offset,
+                                  const int32_t output_offset,
+                                  const int32_t output_multiplier_identity,
+                                  const int32_t output_shift_identity,
+                                  const int32_t output_multiplier_alpha,
+                                  const int32_t output_shift_alpha,
+                                  const cmsis_nn_dims *output_dims,
+                                  int16_t *output);
+
 /* ==== end of the helper C1 block ==== */
 
 #ifdef __cplusplus

@@ -728,6 +728,13 @@ arm_cmsis_nn_status arm_reduce_sum_f16(const float16_t *input_data,
 
 arm_cmsis_nn_status arm_nn_abs_f32(const float32_t *input, float32_t *output, int32_t block_size);
 
+arm_cmsis_nn_status arm_prelu_f32(const cmsis_nn_dims *input_dims,
+                                  const float32_t *input,
+                                  const cmsis_nn_dims *alpha_dims,
+                                  const float32_t *alpha,
+                                  const cmsis_nn_dims *output_dims,
+                                  float32_t *output);
+
 #endif /* ARM_NN_ENABLE_F32 */
 
 /* ==== end of the helper C1 float block ==== */

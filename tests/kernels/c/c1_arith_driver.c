@@ -250,6 +250,47 @@ static void run_sqdiff_broadcast(void)
     free(out);
 }
 
+/* ---- PRELU: arm_prelu_s8/_s16 input_dims alpha_dims output_dims input_offset alpha_offset output_offset
+ *      mult_identity shift_identity mult_alpha shift_alpha input alpha;
+ *      arm_prelu_f32 input_dims alpha_dims output_dims input alpha ---------------------------------------- */
+
+static void run_prelu(size_t size)
+{
+    cmsis_nn_dims din, dalpha, dout;
+    rd_dims(&din);
+    rd_dims(&dalpha);
+    rd_dims(&dout);
+    int32_t q[7] = {0};
+    if (size != 4)
+    {
+        for (int k = 0; k < 7; ++k)
+        {
+            q[k] = rd();
+        }
+    }
+    void *in = rd_array(size, NULL);
+    void *alpha = rd_array(size, NULL);
+    const int32_t count = volume(&dout);
+    void *out = new_output(size, count);
+    arm_cmsis_nn_status status;
+    if (size == 1)
+    {
+        status = arm_prelu_s8(&din, in, &dalpha, alpha, q[0], q[1], q[2], q[3], q[4], q[5], q[6], &dout, out);
+    }
+    else if (size == 2)
+    {
+        status = arm_prelu_s16(&din, in, &dalpha, alpha, q[0], q[1], q[2], q[3], q[4], q[5], q[6], &dout, out);
+    }
+    else
+    {
+        status = arm_prelu_f32(&din, in, &dalpha, alpha, &dout, out);
+    }
+    print_array(status, out, size, count);
+    free(in);
+    free(alpha);
+    free(out);
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------------ */
 
 int main(void)
@@ -296,6 +337,18 @@ int main(void)
         else if (strcmp(name, "arm_squared_difference_s8") == 0)
         {
             run_sqdiff_broadcast();
+        }
+        else if (strcmp(name, "arm_prelu_s8") == 0)
+        {
+            run_prelu(1);
+        }
+        else if (strcmp(name, "arm_prelu_s16") == 0)
+        {
+            run_prelu(2);
+        }
+        else if (strcmp(name, "arm_prelu_f32") == 0)
+        {
+            run_prelu(4);
         }
         else
         {
