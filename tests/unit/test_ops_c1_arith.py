@@ -222,3 +222,25 @@ def test_prelu_refuses_alpha_that_does_not_broadcast_onto_the_input(tmp_path):
 def test_prelu_int16_refuses_a_runtime_alpha(tmp_path):
     message = refusal(prelu_model("int16", (2, 4), (4,), const_alpha=False), tmp_path)
     assert "PRELU" in message and "'alpha'" in message and "alpha must be a constant tensor" in message
+
+
+# ---- DIV ----------------------------------------------------------------------------------------------
+
+def test_div_float32_clamps_to_the_activation_range(tmp_path):
+    _, model_c = convert(binary("DIV", "float32", (2, 3), (3,), (2, 3), {"fused_activation_function": "RELU6"}),
+                         tmp_path)
+    body = function_body(model_c, 0)
+    assert "const float v = a / b;" in body and "v < 0.0f ? 0.0f : (v > 6.0f ? 6.0f : v)" in body
+
+
+def test_div_int32_fails_on_a_zero_divisor_before_writing(tmp_path):
+    _, model_c = convert(binary("DIV", "int32", (2, 3), (2, 3), (2, 3)), tmp_path)
+    body = function_body(model_c, 0)
+    assert body.index("if (in2[k] == 0)") < body.index("*out++")
+    assert "(a == INT32_MIN && b == -1) ? INT32_MIN : a / b" in body
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16"])
+def test_div_refuses_quantized(tmp_path, dtype):
+    message = refusal(binary("DIV", dtype, (4,), (4,), (4,)), tmp_path)
+    assert "DIV" in message and "'y'" in message and f"{dtype} DIV is not supported" in message
