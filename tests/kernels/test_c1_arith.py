@@ -347,3 +347,76 @@ def test_prelu_parity(portable, ns, t):
     for p, q, r in zip(portable.run(records), ns.run(records), records):
         assert p.status == q.status
         np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])
+
+
+# ---- BATCH_MATMUL ------------------------------------------------------------------------------------
+
+def requantize_s64_ref(acc: np.ndarray, mult: int, shift: int) -> np.ndarray:
+    """TFLite's int64 MultiplyByQuantizedMultiplier: the multiplier reduced to 16 bits, one rounding."""
+    reduced = (mult + (1 << 15)) >> 16 if mult < 0x7FFF0000 else 0x7FFF
+    total = 15 - shift
+    return (np.asarray(acc, dtype=object) * reduced + (1 << (total - 1))) >> total
+
+
+def bmm_case(rng, t: str):
+    """Operands in the entry's layout: LHS (n, h, rows, inner), RHS transposed (n, h, cols, inner), each batch
+    axis equal or 1 on one side."""
+    rows, cols, inner = (int(v) for v in rng.integers(1, 9, size=3))
+    n, h = (int(v) for v in rng.integers(1, 4, size=2))
+    ln, rn = (n, 1) if rng.random() < 0.3 else ((1, n) if rng.random() < 0.3 else (n, n))
+    lh, rh = (h, 1) if rng.random() < 0.3 else ((1, h) if rng.random() < 0.3 else (h, h))
+    lo, hi = INT_RANGE[t]
+    lhs = rng.integers(lo, hi + 1, size=(ln, lh, rows, inner))
+    rhs = rng.integers(lo, hi + 1, size=(rn, rh, cols, inner))
+    if t == "s8":
+        in_off, f_off, out_off = (int(v) for v in rng.integers(-127, 128, size=3))
+        mult, shift = int(rng.integers(1 << 30, (1 << 31) - 1)), int(rng.integers(-16, -8))
+    else:
+        in_off = f_off = out_off = 0
+        mult, shift = int(rng.integers(1 << 30, (1 << 31) - 1)), int(rng.integers(-24, -14))
+    act_min, act_max = (lo, hi) if rng.random() < 0.8 else (lo // 2, hi // 2)
+    acc = np.einsum("nhik,nhjk->nhij", (lhs + in_off).astype(np.int64), (rhs + f_off).astype(np.int64))
+    acc = acc if acc.shape[:2] == (max(ln, rn), max(lh, rh)) else acc
+    value = requantize_ref(acc, mult, shift) if t == "s8" else requantize_s64_ref(acc, mult, shift)
+    want = np.clip(np.asarray(value, dtype=np.int64) + out_off, act_min, act_max).reshape(-1)
+    record = (f"arm_batch_matmul_{t} {dims((ln, lh, rows, inner))} {dims((rn, rh, cols, inner))} "
+              f"{dims((max(ln, rn), max(lh, rh), rows, cols))} {in_off} {f_off} {out_off} {act_min} {act_max} "
+              f"{mult} {shift} {arr(lhs)} {arr(rhs)}")
+    return record, want
+
+
+@pytest.mark.parametrize("t", ["s8", "s16"])
+def test_batch_matmul_matches_reference(portable, t):
+    rng = np.random.default_rng(81 if t == "s8" else 82)
+    cases = [bmm_case(rng, t) for _ in range(60)]
+    for result, (record, want) in zip(portable.run([c[0] for c in cases]), cases):
+        assert result.status == 0
+        np.testing.assert_array_equal(result.values, want, err_msg=record[:100])
+
+
+def test_batch_matmul_hand_worked(portable):
+    # [1 2; 3 4] x [5 6; 7 8] = [19 22; 43 50]; the RHS passed transposed ([5 7; 6 8]); multiplier 1 (2^30, shift 1).
+    record = f"arm_batch_matmul_s8 1 1 2 2 1 1 2 2 1 1 2 2 0 0 0 -128 127 {1 << 30} 1 {arr([1, 2, 3, 4])} " \
+             f"{arr([5, 7, 6, 8])}"
+    assert portable.run([record])[0].values.tolist() == [19, 22, 43, 50]
+
+
+def test_batch_matmul_refuses_mismatched_inner_dims(portable):
+    record = f"arm_batch_matmul_s8 1 1 2 3 1 1 2 2 1 1 2 2 0 0 0 -128 127 {1 << 30} 1 {arr([0] * 6)} {arr([0] * 4)}"
+    assert portable.run([record])[0].status == -1
+
+
+@pytest.mark.parametrize("t", ["s8", "s16"])
+def test_batch_matmul_parity(portable, ns, t):
+    rng = np.random.default_rng(91 if t == "s8" else 92)
+    records = [bmm_case(rng, t)[0] for _ in range(80)]
+    for p, q, r in zip(portable.run(records), ns.run(records), records):
+        assert p.status == q.status
+        np.testing.assert_array_equal(p.values, q.values, err_msg=r[:120])
+
+
+def test_batch_matmul_buffer_sizes_parity(portable, ns):
+    records = [f"arm_batch_matmul_s8_get_buffer_size{s} 1 2 {w} 9" for s in ("", "_dsp", "_mve") for w in (1, 7, 64)]
+    got = portable.run(records)
+    assert [r.values.tolist() for r in got] == [r.values.tolist() for r in ns.run(records)]
+    assert [r.values[0] for r in got[-3:]] == [4, 28, 256]

@@ -244,3 +244,75 @@ def test_div_int32_fails_on_a_zero_divisor_before_writing(tmp_path):
 def test_div_refuses_quantized(tmp_path, dtype):
     message = refusal(binary("DIV", dtype, (4,), (4,), (4,)), tmp_path)
     assert "DIV" in message and "'y'" in message and f"{dtype} DIV is not supported" in message
+
+
+# ---- BATCH_MATMUL -------------------------------------------------------------------------------------
+
+def bmm_model(dtype, lhs_shape, rhs_shape, out_shape, adj_x=False, adj_y=False, const_rhs=False, rhs_dtype=None):
+    b = ModelBuilder()
+    q = QUANT.get(dtype, {})
+    lhs = b.input("lhs", lhs_shape, dtype=dtype, **q)
+    rhs_dtype = rhs_dtype or dtype
+    rq = dict(scale=0.02, zero_point=0) if rhs_dtype != "float32" else {}
+    if const_rhs:
+        values = (np.arange(int(np.prod(rhs_shape))) % 7 - 3).reshape(rhs_shape)
+        rhs = b.const("rhs", values.astype(rhs_dtype), dtype=rhs_dtype, **rq)
+    else:
+        rhs = b.input("rhs", rhs_shape, dtype=rhs_dtype, **rq)
+    y = b.tensor("y", out_shape, dtype=dtype, **q)
+    b.op("BATCH_MATMUL", [lhs, rhs], [y], {"adj_x": adj_x, "adj_y": adj_y})
+    b.output(y)
+    return b
+
+
+def test_batch_matmul_int8_const_rhs_is_transposed_at_conversion(tmp_path):
+    result, model_c = convert(bmm_model("int8", (2, 3, 4), (4, 5), (2, 3, 5), const_rhs=True), tmp_path)
+    op = result.plan["operators"][0]
+    assert op["kernel"]["entry"] == "arm_batch_matmul_s8"
+    body = function_body(model_c, 0)
+    assert "const cmsis_nn_dims lhs_dims = { 1, 2, 3, 4 };" in body
+    assert "const cmsis_nn_dims rhs_dims = { 1, 1, 5, 4 };" in body
+    assert "&rhs_dims, model_op0_rhs_t," in body
+    constants = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    # rhs[k][j] = (k * 5 + j) % 7 - 3 stored as rhs_t[j][k]: the first row is j = 0, k = 0..3.
+    assert "model_op0_rhs_t[20]" in constants and "-3, 2, 0, -2," in constants
+
+
+def test_batch_matmul_runtime_operands_are_transposed_into_scratch(tmp_path):
+    result, model_c = convert(bmm_model("int8", (2, 4, 3), (2, 4, 5), (2, 3, 5), adj_x=True), tmp_path)
+    body = function_body(model_c, 0)
+    assert "lhs_t[(m * 3 + i) * 4 + k] = src[(m * 4 + k) * 3 + i];" in body
+    assert "rhs_t[(m * 5 + j) * 4 + k] = src[(m * 4 + k) * 5 + j];" in body
+    # int8 LHS 2 x 4 x 3 = 24 bytes, then the RHS (40 bytes) at the next 4-byte boundary.
+    assert result.plan["operators"][0]["kernel"]["local_scratch_bytes"] == 64
+
+
+def test_batch_matmul_mve_scratch_holds_kernel_sums(tmp_path):
+    result, model_c = convert(bmm_model("int8", (3, 4), (5, 4), (3, 5), adj_y=True), tmp_path, target="corstone300")
+    assert result.plan["operators"][0]["kernel"]["local_scratch_bytes"] == 5 * 4
+    assert ", 20 };" in function_body(model_c, 0)
+
+
+def test_batch_matmul_a16w8_widens_the_rhs(tmp_path):
+    result, model_c = convert(bmm_model("int16", (3, 4), (4, 2), (3, 2), const_rhs=True, rhs_dtype="int8"), tmp_path)
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_batch_matmul_s16"
+    constants = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    assert "const int16_t model_op0_rhs_t[8]" in constants
+
+
+def test_batch_matmul_float32_is_inline(tmp_path):
+    _, model_c = convert(bmm_model("float32", (2, 1, 3, 4), (1, 2, 4, 5), (2, 2, 3, 5)), tmp_path)
+    body = function_body(model_c, 0)
+    assert "acc += l[i * 4 + k] * r[k * 5 + j];" in body
+    assert "const float *l = lhs + b0 * 12;" in body and "const float *r = rhs + b1 * 20;" in body
+
+
+def test_batch_matmul_refuses_mismatched_inner_dims(tmp_path):
+    message = refusal(bmm_model("int8", (3, 4), (5, 2), (3, 2)), tmp_path)
+    assert "BATCH_MATMUL" in message and "'rhs'" in message
+    assert "inner dimensions differ: lhs 4 (adj_x False), rhs 5 (adj_y False)" in message
+
+
+def test_batch_matmul_refuses_three_merged_batch_axes_for_int8(tmp_path):
+    message = refusal(bmm_model("int8", (2, 1, 2, 3, 4), (1, 2, 1, 4, 5), (2, 2, 2, 3, 5)), tmp_path)
+    assert "BATCH_MATMUL" in message and "three merged batch dimensions" in message

@@ -291,6 +291,51 @@ static void run_prelu(size_t size)
     free(out);
 }
 
+/* ---- BATCH_MATMUL: arm_batch_matmul_s8/_s16 lhs_dims rhs_dims output_dims input_offset filter_offset
+ *      output_offset act_min act_max multiplier shift lhs rhs; arm_batch_matmul_s8_get_buffer_size* rhs_dims -- */
+
+static void run_batch_matmul(size_t size)
+{
+    cmsis_nn_dims dl, dr, dout;
+    rd_dims(&dl);
+    rd_dims(&dr);
+    rd_dims(&dout);
+    const int32_t input_offset = rd();
+    const int32_t filter_offset = rd();
+    const int32_t output_offset = rd();
+    const int32_t act_min = rd();
+    const int32_t act_max = rd();
+    const cmsis_nn_per_tensor_quant_params quant = {rd(), rd()};
+    void *lhs = rd_array(size, NULL);
+    void *rhs = rd_array(size, NULL);
+    const int32_t count = volume(&dout);
+    void *out = new_output(size, count);
+    const cmsis_nn_bmm_params params = {false, false, {input_offset, filter_offset, output_offset, {act_min, act_max}}};
+#if DRIVER_GIVES_SCRATCH
+    const int32_t scratch_size = size == 1 ? arm_batch_matmul_s8_get_buffer_size(&dr) : 0;
+#else
+    const int32_t scratch_size = 0;
+#endif
+    void *scratch = scratch_size > 0 ? new_output(1, scratch_size) : NULL;
+    const cmsis_nn_context ctx = {scratch, scratch_size};
+    const arm_cmsis_nn_status status =
+        size == 1 ? arm_batch_matmul_s8(&ctx, &params, &quant, &dl, lhs, &dr, rhs, &dout, out)
+                  : arm_batch_matmul_s16(&ctx, &params, &quant, &dl, lhs, &dr, rhs, &dout, out);
+    print_array(status, out, size, count);
+    free(lhs);
+    free(rhs);
+    free(out);
+    free(scratch);
+}
+
+static void run_bmm_size(int32_t (*sizer)(const cmsis_nn_dims *))
+{
+    cmsis_nn_dims d;
+    rd_dims(&d);
+    const int32_t size = sizer(&d);
+    print_array(0, &size, 4, 1);
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------------ */
 
 int main(void)
@@ -349,6 +394,26 @@ int main(void)
         else if (strcmp(name, "arm_prelu_f32") == 0)
         {
             run_prelu(4);
+        }
+        else if (strcmp(name, "arm_batch_matmul_s8") == 0)
+        {
+            run_batch_matmul(1);
+        }
+        else if (strcmp(name, "arm_batch_matmul_s16") == 0)
+        {
+            run_batch_matmul(2);
+        }
+        else if (strcmp(name, "arm_batch_matmul_s8_get_buffer_size") == 0)
+        {
+            run_bmm_size(arm_batch_matmul_s8_get_buffer_size);
+        }
+        else if (strcmp(name, "arm_batch_matmul_s8_get_buffer_size_dsp") == 0)
+        {
+            run_bmm_size(arm_batch_matmul_s8_get_buffer_size_dsp);
+        }
+        else if (strcmp(name, "arm_batch_matmul_s8_get_buffer_size_mve") == 0)
+        {
+            run_bmm_size(arm_batch_matmul_s8_get_buffer_size_mve);
         }
         else
         {
