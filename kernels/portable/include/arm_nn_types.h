@@ -335,6 +335,18 @@ typedef struct
 } cmsis_nn_dynamic_update_slice_params;
 
 /* ==== end of the GATHER ... REVERSE_SEQUENCE block ==== */
+/* ---- issue 12, helper C1: BATCH_MATMUL ---------------------------------------------------------- */
+
+/** Batch matmul parameters: adjoint flags (not read by the kernels: the RHS comes transposed, the LHS not) and
+ * the fully connected offsets and clamp. */
+typedef struct
+{
+    const bool adj_x;
+    const bool adj_y;
+    cmsis_nn_fc_params fc_params;
+} cmsis_nn_bmm_params;
+
+/* ---- end of the helper C1 block --------------------------------------------------------------------- */
 
 /* The float32 / float16 parameter structs, when the build enables float support. */
 #if ARM_NN_FLOAT_API_ENABLED

@@ -1353,6 +1353,170 @@ arm_cmsis_nn_status arm_dynamic_update_slice_s16(const int16_t *operand,
                                                  int16_t *output);
 
 /* ==== end of the GATHER ... REVERSE_SEQUENCE block ==== */
+/* ==== issue 12, helper C1: MAXIMUM / MINIMUM, ABS, SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL (int) ==== */
+
+arm_cmsis_nn_status arm_maximum_s8(const cmsis_nn_context *ctx,
+                                   const int8_t *input_1_data,
+                                   const cmsis_nn_dims *input_1_dims,
+                                   const int8_t *input_2_data,
+                                   const cmsis_nn_dims *input_2_dims,
+                                   int8_t *output_data,
+                                   const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_minimum_s8(const cmsis_nn_context *ctx,
+                                   const int8_t *input_1_data,
+                                   const cmsis_nn_dims *input_1_dims,
+                                   const int8_t *input_2_data,
+                                   const cmsis_nn_dims *input_2_dims,
+                                   int8_t *output_data,
+                                   const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_maximum_s16(const cmsis_nn_context *ctx,
+                                    const int16_t *input_1_data,
+                                    const cmsis_nn_dims *input_1_dims,
+                                    const int16_t *input_2_data,
+                                    const cmsis_nn_dims *input_2_dims,
+                                    int16_t *output_data,
+                                    const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_minimum_s16(const cmsis_nn_context *ctx,
+                                    const int16_t *input_1_data,
+                                    const cmsis_nn_dims *input_1_dims,
+                                    const int16_t *input_2_data,
+                                    const cmsis_nn_dims *input_2_dims,
+                                    int16_t *output_data,
+                                    const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_abs_s8(const int8_t *input,
+                               const int32_t input_offset,
+                               int8_t *output,
+                               const int32_t out_offset,
+                               const int32_t out_mult,
+                               const int32_t out_shift,
+                               const bool needs_rescale,
+                               const int32_t out_activation_min,
+                               const int32_t out_activation_max,
+                               const int32_t block_size);
+
+arm_cmsis_nn_status arm_abs_s16(const int16_t *input,
+                                const int32_t input_offset,
+                                int16_t *output,
+                                const int32_t out_offset,
+                                const int32_t out_mult,
+                                const int32_t out_shift,
+                                const bool needs_rescale,
+                                const int32_t out_activation_min,
+                                const int32_t out_activation_max,
+                                const int32_t block_size);
+
+arm_cmsis_nn_status arm_elementwise_squared_difference_s8(const int8_t *input_1_vect,
+                                                          const int8_t *input_2_vect,
+                                                          const int32_t input_1_offset,
+                                                          const int32_t input_1_mult,
+                                                          const int32_t input_1_shift,
+                                                          const int32_t input_2_offset,
+                                                          const int32_t input_2_mult,
+                                                          const int32_t input_2_shift,
+                                                          const int32_t left_shift,
+                                                          int8_t *output,
+                                                          const int32_t out_offset,
+                                                          const int32_t out_mult,
+                                                          const int32_t out_shift,
+                                                          const int32_t out_activation_min,
+                                                          const int32_t out_activation_max,
+                                                          const int32_t block_size);
+
+arm_cmsis_nn_status arm_squared_difference_scalar_s8(const int8_t *input_1_vect,
+                                                     const int8_t *input_2_vect,
+                                                     const int32_t input_1_offset,
+                                                     const int32_t input_1_mult,
+                                                     const int32_t input_1_shift,
+                                                     const int32_t input_2_offset,
+                                                     const int32_t input_2_mult,
+                                                     const int32_t input_2_shift,
+                                                     const int32_t left_shift,
+                                                     int8_t *output,
+                                                     const int32_t out_offset,
+                                                     const int32_t out_mult,
+                                                     const int32_t out_shift,
+                                                     const int32_t out_activation_min,
+                                                     const int32_t out_activation_max,
+                                                     const int32_t block_size);
+
+arm_cmsis_nn_status arm_squared_difference_s8(const int8_t *input1_data,
+                                              const cmsis_nn_dims *input1_dims,
+                                              const int8_t *input2_data,
+                                              const cmsis_nn_dims *input2_dims,
+                                              const int32_t input1_offset,
+                                              const int32_t input1_mult,
+                                              const int32_t input1_shift,
+                                              const int32_t input2_offset,
+                                              const int32_t input2_mult,
+                                              const int32_t input2_shift,
+                                              const int32_t left_shift,
+                                              int8_t *output_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              const int32_t out_offset,
+                                              const int32_t out_mult,
+                                              const int32_t out_shift,
+                                              const int32_t out_activation_min,
+                                              const int32_t out_activation_max);
+
+arm_cmsis_nn_status arm_prelu_s8(const cmsis_nn_dims *input_dims,
+                                 const int8_t *input,
+                                 const cmsis_nn_dims *alpha_dims,
+                                 const int8_t *alpha,
+                                 const int32_t input_offset,
+                                 const int32_t alpha_offset,
+                                 const int32_t output_offset,
+                                 const int32_t output_multiplier_identity,
+                                 const int32_t output_shift_identity,
+                                 const int32_t output_multiplier_alpha,
+                                 const int32_t output_shift_alpha,
+                                 const cmsis_nn_dims *output_dims,
+                                 int8_t *output);
+
+arm_cmsis_nn_status arm_prelu_s16(const cmsis_nn_dims *input_dims,
+                                  const int16_t *input,
+                                  const cmsis_nn_dims *alpha_dims,
+                                  const int16_t *alpha,
+                                  const int32_t input_offset,
+                                  const int32_t alpha_offset,
+                                  const int32_t output_offset,
+                                  const int32_t output_multiplier_identity,
+                                  const int32_t output_shift_identity,
+                                  const int32_t output_multiplier_alpha,
+                                  const int32_t output_shift_alpha,
+                                  const cmsis_nn_dims *output_dims,
+                                  int16_t *output);
+
+arm_cmsis_nn_status arm_batch_matmul_s8(const cmsis_nn_context *ctx,
+                                        const cmsis_nn_bmm_params *bmm_params,
+                                        const cmsis_nn_per_tensor_quant_params *quant_params,
+                                        const cmsis_nn_dims *input_lhs_dims,
+                                        const int8_t *input_lhs,
+                                        const cmsis_nn_dims *input_rhs_dims,
+                                        const int8_t *input_rhs,
+                                        const cmsis_nn_dims *output_dims,
+                                        int8_t *output);
+
+arm_cmsis_nn_status arm_batch_matmul_s16(const cmsis_nn_context *ctx,
+                                         const cmsis_nn_bmm_params *bmm_params,
+                                         const cmsis_nn_per_tensor_quant_params *quant_params,
+                                         const cmsis_nn_dims *input_lhs_dims,
+                                         const int16_t *input_lhs,
+                                         const cmsis_nn_dims *input_rhs_dims,
+                                         const int16_t *input_rhs,
+                                         const cmsis_nn_dims *output_dims,
+                                         int16_t *output);
+
+int32_t arm_batch_matmul_s8_get_buffer_size(const cmsis_nn_dims *input_rhs_dims);
+
+int32_t arm_batch_matmul_s8_get_buffer_size_dsp(const cmsis_nn_dims *input_rhs_dims);
+
+int32_t arm_batch_matmul_s8_get_buffer_size_mve(const cmsis_nn_dims *input_rhs_dims);
+
+/* ==== end of the helper C1 block ==== */
 
 #ifdef __cplusplus
 }

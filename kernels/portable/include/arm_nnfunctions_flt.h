@@ -762,6 +762,22 @@ arm_cmsis_nn_status arm_nn_lstm_step_f32(const float32_t *data_in,
 #endif /* ARM_NN_ENABLE_F32 */
 
 /* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM (float32) block ==== */
+/* ==== issue 12, helper C1: ABS, PRELU, BATCH_MATMUL (float32) ==== */
+
+#if ARM_NN_ENABLE_F32
+
+arm_cmsis_nn_status arm_nn_abs_f32(const float32_t *input, float32_t *output, int32_t block_size);
+
+arm_cmsis_nn_status arm_prelu_f32(const cmsis_nn_dims *input_dims,
+                                  const float32_t *input,
+                                  const cmsis_nn_dims *alpha_dims,
+                                  const float32_t *alpha,
+                                  const cmsis_nn_dims *output_dims,
+                                  float32_t *output);
+
+#endif /* ARM_NN_ENABLE_F32 */
+
+/* ==== end of the helper C1 float block ==== */
 
 #ifdef __cplusplus
 }

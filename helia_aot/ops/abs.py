@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ABS: int8 and int16 on arm_abs_s8 / _s16 (TFLite's |q - input zero point|, requantized when the input
+and output scales differ), float32 on arm_nn_abs_f32 (clears the sign bit, as std::abs), int32 inline C.
+LiteRT's int16 ABS without quantization parameters is refused (the operand rules)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..quant import f32, quantize_multiplier
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import dtype_range, int8_act, int16_act, unary_validate
+from .float_common import fp32
+
+_SAME = ("input and output shapes equal",)
+
+
+@register
+class Abs(OpLowering):
+    op_types = ("ABS",)
+    options_table = "AbsOptions"
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_abs_s8",),
+                template="abs.c.j2", notes=_SAME + ("input / output scale ratio below 2^23",)),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_abs_s16",),
+                template="abs.c.j2", notes=_SAME + ("input / output scale ratio below 2^15",)),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_nn_abs_f32",),
+                template="abs.c.j2", lower="lower_float32", notes=_SAME),
+        Variant("int32", inputs=(Operand("input", ("int32",)),), outputs=(Operand("output", ("int32",)),),
+                template="unary_inline.c.j2", lower="lower_int32",
+                notes=_SAME + ("inline C; |INT32_MIN| stays INT32_MIN (two's complement, as LiteRT on Arm)",)),
+    )
+
+    @staticmethod
+    def _rescale(ctx: OpContext) -> tuple[bool, int, int]:
+        """LiteRT's Prepare: rescale when the float32 scales differ, by QuantizeMultiplier of
+        input scale / output scale divided in float32."""
+        x, y = ctx.inp(0), ctx.out(0)
+        needs = f32(x.quant.scale) != f32(y.quant.scale)
+        if not needs:
+            return False, 0, 0
+        mult, shift = quantize_multiplier(f32(f32(x.quant.scale) / f32(y.quant.scale)))
+        return True, mult, shift
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+        if ctx.variant.name not in ("int8", "int16"):
+            return
+        needs, _, shift = self._rescale(ctx)
+        # |q - zp| is at most 255 (int8) or 32768 (int16); scaled up by 2^shift it must stay an int32.
+        largest = 255 if ctx.variant.name == "int8" else 32768
+        if needs and shift > 0 and largest << shift > (1 << 31) - 1:
+            x, y = ctx.inp(0), ctx.out(0)
+            raise ctx.error(f"input scale {x.quant.scale:g} over output scale {y.quant.scale:g} needs a left shift "
+                            f"of {shift}, which overflows int32 for |q - zero point| up to {largest}", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        needs, mult, shift = self._rescale(ctx)
+        act_min, act_max = dtype_range(y.dtype)
+        return Lowered(entry=ctx.variant.entries[0],
+                       params=dict(float=False, input=x.index, output=y.index, size=y.num_elements,
+                                   input_zp=x.quant.zero_point, output_zp=y.quant.zero_point, needs_rescale=needs,
+                                   mult=mult, shift=shift, act_min=act_min, act_max=act_max))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        return Lowered(entry="arm_nn_abs_f32", params=dict(float=True, input=x.index, output=y.index,
+                                                           size=y.num_elements))
+
+    def lower_int32(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        body = ["*out++ = x < 0 && x != INT32_MIN ? -x : x;"]
+        return Lowered(entry=None, params=dict(input=x.index, output=y.index, size=y.num_elements, ctype="int32_t",
+                                               body=body, comment="ABS int32: std::abs, INT32_MIN kept"),
+                       fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        x = ctx.inp(0)
+        if x.dtype not in ("float32", "int32"):
+            return None
+        return [np.abs(np.asarray(x.data))]

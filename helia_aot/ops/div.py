@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: Apache-2.0
+"""DIV, inline C (ns-cmsis-nn has no division entry): float32 and int32 with NumPy broadcasting of any rank
+and the fused activation, as LiteRT's reference kernel.
+
+float32: a / b, clamped to the activation's range (LiteRT's [lowest, max] for NONE, so a division by zero
+gives +-FLT_MAX there, and NaN passes). int32: C's truncating division; like LiteRT, which checks every
+divisor before it computes and fails the invocation on a zero, the generated code returns
+ARM_CMSIS_NN_ARG_ERROR (the module reports a kernel error) before writing anything; INT32_MIN / -1, undefined
+in C, gives INT32_MIN (two's complement wrap).
+
+int8 / int16 (LiteRT's quantized DIV) are refused: its reference kernel rounds the quotient with a shift of
+32 or more when the dividend is within a few codes of its zero point, undefined behaviour whose results
+(e.g. -128 for 0 / x) cannot be reproduced."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..codegen import c_float
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .binary_arith_common import check_broadcast, inline_params
+from .float_common import FLT_MAX, activation_bounds, fp32
+
+_RULES = ("input shapes broadcast (NumPy rules, any rank)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1",
+          "inline C")
+_INT32_RANGE = {"NONE": (-(1 << 31), (1 << 31) - 1), "RELU": (0, (1 << 31) - 1), "RELU6": (0, 6),
+                "RELU_N1_TO_1": (-1, 1)}
+
+
+@register
+class Div(OpLowering):
+    op_types = ("DIV",)
+    options_table = "DivOptions"
+    variants = (
+        Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
+                template="binary_broadcast.c.j2", lower="lower_float32", notes=_RULES),
+        Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
+                outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
+                notes=_RULES + ("a zero divisor fails the invocation (ARM_CMSIS_NN_ARG_ERROR), as in LiteRT",)),
+    )
+
+    def select(self, ctx: OpContext) -> Variant:
+        y = ctx.out(0)
+        if y.dtype in ("int8", "int16"):
+            raise ctx.error(f"{y.dtype} DIV is not supported: LiteRT's quantized DIV rounds the quotient with a shift "
+                            "of 32 or more when the dividend is near its zero point (undefined behaviour; its outputs "
+                            "there cannot be reproduced)", y,
+                            "Keep DIV in float32 (or int32), or rewrite x / c with a constant c as MUL by 1 / c")
+        return super().select(ctx)
+
+    def validate(self, ctx: OpContext) -> None:
+        a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        check_broadcast(ctx, a, b, y)
+        activation_bounds(ctx)  # refuses an unsupported fused activation
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        low, high = activation_bounds(ctx)
+        lo, hi = c_float(max(low, -FLT_MAX)), c_float(min(high, FLT_MAX))
+        body = ["const float v = a / b;", f"*out++ = v < {lo} ? {lo} : (v > {hi} ? {hi} : v);"]
+        return Lowered(entry=None, params=inline_params(ctx, body, "float", "float",
+                                                        "DIV float32: a / b, clamped as LiteRT (NaN passes)"),
+                       fixed={"implementation": "inline"})
+
+    def lower_int32(self, ctx: OpContext) -> Lowered:
+        b = ctx.inp(1)
+        lo, hi = _INT32_RANGE[ctx.options("fused_activation_function", "NONE")]
+        precheck = ["int32_t k;", f"for (k = 0; k < {b.num_elements}; k++)", "{",
+                    "    if (in2[k] == 0)", "    {",
+                    "        return ARM_CMSIS_NN_ARG_ERROR; /* LiteRT fails the invocation on a zero divisor */",
+                    "    }", "}"]
+        body = ["const int32_t q = (a == INT32_MIN && b == -1) ? INT32_MIN : a / b;"]
+        if (lo, hi) == _INT32_RANGE["NONE"]:
+            body.append("*out++ = q;")
+        else:
+            body.append(f"*out++ = q < {lo} ? {lo} : (q > {hi} ? {hi} : q);")
+        params = inline_params(ctx, body, "int32_t", "int32_t", "DIV int32: truncating division, as LiteRT")
+        params["precheck"] = precheck
+        return Lowered(entry=None, params=params, fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        a, b = np.asarray(ctx.inp(0).data), np.asarray(ctx.inp(1).data)
+        if a.dtype != np.float32 or ctx.options("fused_activation_function", "NONE") != "NONE":
+            return None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = (a / b).astype(np.float32)
+        return [np.clip(q, -FLT_MAX, FLT_MAX).astype(np.float32)]

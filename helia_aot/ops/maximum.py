@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: Apache-2.0
+"""MAXIMUM: int8 / int16 / float32 on arm_maximum_s8 / _s16 / _f32, int32 inline C (see
+minmax_common)."""
+
+from __future__ import annotations
+
+from .base import register
+from .minmax_common import MinMaxLowering
+
+
+@register
+class Maximum(MinMaxLowering):
+    op_types = ("MAXIMUM",)
+    options_table = "MaximumMinimumOptions"
+    which = "maximum"
+    variants = MinMaxLowering.variants_for("maximum")

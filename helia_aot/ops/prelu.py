@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: Apache-2.0
+"""PRELU: int8 on arm_prelu_s8, int16 on arm_prelu_s16, float32 on arm_prelu_f32, alpha broadcast onto the
+input (NumPy rules; the output keeps the input's shape, as LiteRT requires), passed as the broadcast's
+merged (n, h, w, c) dims.
+
+Quantized: TFLite's rule, x - input zero point requantized by input scale / output scale when >= 0, else
+times (alpha - alpha zero point) and requantized by input scale x alpha scale / output scale (both formed
+in float32, as LiteRT's Prepare). LiteRT's int16 PRELU takes int8 alpha (it reads the alpha tensor as
+int8); the int16 entry reads int16, so alpha must be constant and is stored widened to int16. A broadcast
+of more than four merged dimensions (rank 5+ alternating) is refused."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..quant import f32, quantize_multiplier
+from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from .binary_arith_common import entry_dims
+from .common import broadcast_shape, int8_act, int16_act
+from .float_common import fp32
+
+_RULES = ("alpha broadcasts onto the input (NumPy rules); output shape equals the input's",
+          "at most four merged broadcast dimensions")
+
+
+@register
+class Prelu(OpLowering):
+    op_types = ("PRELU",)
+    options_table = None
+    variants = (
+        Variant("int8", inputs=(int8_act(), int8_act("alpha")), outputs=(int8_act("output"),),
+                entries=("arm_prelu_s8",), template="prelu.c.j2", notes=_RULES),
+        Variant("int16", inputs=(int16_act(), Operand("alpha", ("int8",), constant=True, quantized=True)),
+                outputs=(int16_act("output"),), entries=("arm_prelu_s16",), template="prelu.c.j2",
+                notes=_RULES + ("int8 alpha, as LiteRT's int16 kernel reads it; stored widened to int16",)),
+        Variant("float32", inputs=(fp32(), fp32("alpha")), outputs=(fp32("output"),), entries=("arm_prelu_f32",),
+                template="prelu.c.j2", lower="lower_float32", notes=_RULES),
+    )
+
+    def validate(self, ctx: OpContext) -> None:
+        x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        shape = broadcast_shape(x.shape, alpha.shape)
+        if shape is None or shape != tuple(x.shape):
+            raise ctx.error(f"alpha shape {list(alpha.shape)} does not broadcast onto the input shape "
+                            f"{list(x.shape)}", alpha)
+        if tuple(y.shape) != tuple(x.shape):
+            raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+        if entry_dims(x.shape, alpha.shape) is None:
+            raise ctx.error(f"broadcasting alpha {list(alpha.shape)} onto {list(x.shape)} needs more than four "
+                            "merged dimensions; at most four are supported", alpha)
+        if ctx.variant.name == "float32":
+            return
+        (_, s1), (_, s2) = self._multipliers(ctx)
+        # |x - zp| up to 2^16 - 1 (int16) or 255, and times |alpha - zp| up to 255: the product scaled up by a
+        # left shift must stay an int32.
+        largest = 255 if x.dtype == "int8" else 65535
+        for value, shift, what in ((largest, s1, "input / output"), (largest * 255, s2, "input x alpha / output")):
+            if shift > 0 and value << shift > (1 << 31) - 1:
+                raise ctx.error(f"the {what} scale ratio needs a left shift of {shift}, which overflows int32 "
+                                f"for values up to {value}", y)
+
+    @staticmethod
+    def _multipliers(ctx: OpContext):
+        x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        identity = quantize_multiplier(f32(f32(x.quant.scale) / f32(y.quant.scale)))
+        with_alpha = quantize_multiplier(f32(f32(f32(x.quant.scale) * f32(alpha.quant.scale)) / f32(y.quant.scale)))
+        return identity, with_alpha
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        (mi, si), (ma, sa) = self._multipliers(ctx)
+        dims_x, dims_alpha, _ = entry_dims(x.shape, alpha.shape)
+        widened = x.dtype == "int16"
+        constants = []
+        if widened:
+            constants.append(ConstArray("alpha16", "int16_t", np.asarray(alpha.data, dtype=np.int64).reshape(-1),
+                                        "int8 alpha widened to int16 for arm_prelu_s16"))
+        return Lowered(entry=ctx.variant.entries[0], constants=constants,
+                       params=dict(float=False, input=x.index, alpha=alpha.index, output=y.index,
+                                   input_dims=dims_x, alpha_dims=dims_alpha, alpha_widened=widened,
+                                   input_offset=-x.quant.zero_point, alpha_offset=-alpha.quant.zero_point,
+                                   output_offset=y.quant.zero_point, mult_identity=mi, shift_identity=si,
+                                   mult_alpha=ma, shift_alpha=sa))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        dims_x, dims_alpha, _ = entry_dims(x.shape, alpha.shape)
+        return Lowered(entry="arm_prelu_f32",
+                       params=dict(float=True, input=x.index, alpha=alpha.index, output=y.index,
+                                   input_dims=dims_x, alpha_dims=dims_alpha))
+
+    def fold(self, ctx: OpContext):
+        x, alpha = ctx.inp(0), ctx.inp(1)
+        if x.dtype != "float32":
+            return None
+        xs, a = np.asarray(x.data, np.float32), np.asarray(alpha.data, np.float32)
+        return [np.where(xs >= 0, xs, xs * a).astype(np.float32)]

@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SQUARED_DIFFERENCE: int8 on ns-cmsis-nn's squared-difference entries with LiteRT's rule (both inputs
+rescaled to twice the larger scale after a left shift of 7, the squared difference requantized once),
+float32 and int32 inline C. LiteRT's reference kernel has no int16 path (it refuses int16 at Invoke).
+
+int8 picks arm_elementwise_squared_difference_s8 for equal shapes, arm_squared_difference_scalar_s8 when one
+input is a single element (passed first: the entry takes the scalar as input 1), and
+arm_squared_difference_s8 with the broadcast's merged (n, h, w, c) dims otherwise; a broadcast of more than
+four merged dimensions (rank 5+ alternating) is refused for int8."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..quant import f32, quantize_multiplier
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .binary_arith_common import check_broadcast, entry_dims, inline_params
+from .common import int8_act
+from .float_common import fp32
+
+LEFT_SHIFT = 7
+_RULES = ("input shapes broadcast (NumPy rules, any rank)",)
+
+
+@register
+class SquaredDifference(OpLowering):
+    op_types = ("SQUARED_DIFFERENCE",)
+    options_table = "SquaredDifferenceOptions"
+    variants = (
+        Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
+                entries=("arm_elementwise_squared_difference_s8", "arm_squared_difference_scalar_s8",
+                         "arm_squared_difference_s8"),
+                template="squared_difference.c.j2",
+                notes=_RULES + ("at most four merged broadcast dimensions",
+                                "(2 x larger input scale)^2 / 2^14 below the output scale")),
+        Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
+                template="binary_broadcast.c.j2", lower="lower_float32", notes=_RULES + ("inline C",)),
+        Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
+                outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
+                notes=_RULES + ("inline C; the square wraps modulo 2^32 as LiteRT's int32 arithmetic does",)),
+    )
+
+    @staticmethod
+    def _multipliers(ctx: OpContext):
+        """LiteRT's Prepare: twice the larger float32 input scale; the input multipliers in (0, 1/2], the
+        output one (2 max)^2 / (2^14 output scale), each QuantizeMultiplierSmallerThanOneExp, in double."""
+        a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        twice_max = 2.0 * max(f32(a.quant.scale), f32(b.quant.scale))
+        m1 = quantize_multiplier(f32(a.quant.scale) / twice_max)
+        m2 = quantize_multiplier(f32(b.quant.scale) / twice_max)
+        real_out = twice_max * twice_max / ((1 << (2 * LEFT_SHIFT)) * f32(y.quant.scale))
+        return m1, m2, real_out
+
+    def validate(self, ctx: OpContext) -> None:
+        a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        check_broadcast(ctx, a, b, y)
+        if ctx.variant.name != "int8":
+            return
+        if entry_dims(a.shape, b.shape) is None:
+            raise ctx.error(f"int8 broadcasting of {list(a.shape)} with {list(b.shape)} needs more than four merged "
+                            "dimensions; at most four are supported", y)
+        real_out = self._multipliers(ctx)[2]
+        if real_out >= 1.0:
+            raise ctx.error(f"output scale {y.quant.scale:g} is too fine: (2 x larger input scale)^2 / 2^14 over it "
+                            f"is {real_out:g}, LiteRT's rule needs it below 1", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+        (m1, s1), (m2, s2), real_out = self._multipliers(ctx)
+        mo, so = quantize_multiplier(real_out)
+        first, second = (a, (m1, s1)), (b, (m2, s2))
+        dims = entry_dims(a.shape, b.shape)
+        if tuple(a.shape) == tuple(b.shape) or dims[0] == dims[1]:
+            form, entry = "elementwise", "arm_elementwise_squared_difference_s8"
+        elif a.num_elements == 1 or b.num_elements == 1:
+            form, entry = "scalar", "arm_squared_difference_scalar_s8"
+            if b.num_elements == 1 and a.num_elements != 1:
+                first, second = second, first
+        else:
+            form, entry = "broadcast", "arm_squared_difference_s8"
+        (t1, (mult1, shift1)), (t2, (mult2, shift2)) = first, second
+        return Lowered(entry=entry, candidates=list(ctx.variant.entries),
+                       params=dict(form=form, input1=t1.index, input2=t2.index, output=y.index, size=y.num_elements,
+                                   input1_dims=dims[0], input2_dims=dims[1], output_dims=dims[2],
+                                   input1_offset=-t1.quant.zero_point, input1_mult=mult1, input1_shift=shift1,
+                                   input2_offset=-t2.quant.zero_point, input2_mult=mult2, input2_shift=shift2,
+                                   left_shift=LEFT_SHIFT, out_offset=y.quant.zero_point, out_mult=mo, out_shift=so,
+                                   act_min=-128, act_max=127))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        body = ["const float d = a - b;", "*out++ = d * d;"]
+        return Lowered(entry=None, params=inline_params(ctx, body, "float", "float",
+                                                        "SQUARED_DIFFERENCE float32: (a - b)^2 as LiteRT"),
+                       fixed={"implementation": "inline"})
+
+    def lower_int32(self, ctx: OpContext) -> Lowered:
+        # In uint32_t: the difference and the square wrap modulo 2^32 without undefined behaviour.
+        body = ["const uint32_t d = (uint32_t)a - (uint32_t)b;", "*out++ = (int32_t)(d * d);"]
+        return Lowered(entry=None, params=inline_params(ctx, body, "int32_t", "int32_t",
+                                                        "SQUARED_DIFFERENCE int32: (a - b)^2, wrapping"),
+                       fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        a, b = np.asarray(ctx.inp(0).data), np.asarray(ctx.inp(1).data)
+        if a.dtype == np.float32:
+            d = a - b
+            return [(d * d).astype(np.float32)]
+        if a.dtype == np.int32:
+            d = (a.astype(np.int64) - b.astype(np.int64)) % (1 << 32)
+            return [((d * d) % (1 << 32)).astype(np.uint32).view(np.int32)]
+        return None
