@@ -11,25 +11,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import kernel_build as kb  # noqa: E402
-from records import parse  # noqa: E402
 
 
-class Driver:
-    """A built kernel_driver: feed it records, get one parsed result per record."""
-
-    def __init__(self, program: Path):
-        self.program = program
-
-    def run_text(self, records: list[str]) -> str:
-        return kb.run_program(self.program, "\n".join(records) + "\n")
-
-    def run(self, records: list[str]):
-        results = parse(self.run_text(records))
-        assert len(results) == len(records)
-        return results
-
-    def one(self, record: str):
-        return self.run([record])[0]
+Driver = kb.Driver  # a built kernel driver (in kernel_build so test modules can import it under Bazel too)
 
 
 @pytest.fixture(scope="session")

@@ -189,3 +189,22 @@ def defined_functions(objects_or_lib: list[Path]) -> set[str]:
         if len(parts) >= 2 and parts[1] in ("T", "t"):
             names.add(parts[0])
     return names
+
+
+class Driver:
+    """A built kernel driver program: feed it records, get one parsed result per record."""
+
+    def __init__(self, program: Path):
+        self.program = program
+
+    def run_text(self, records: list[str]) -> str:
+        return run_program(self.program, "\n".join(records) + "\n")
+
+    def run(self, records: list[str]):
+        from records import parse  # the driver's output format (tests/kernels/records.py)
+        results = parse(self.run_text(records))
+        assert len(results) == len(records)
+        return results
+
+    def one(self, record: str):
+        return self.run([record])[0]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import kernel_build as kb
-from conftest import Driver
+from kernel_build import Driver
 from records import parse
 
 DRIVER = kb.DRIVER_DIR / "spatial_driver.c"
