@@ -144,7 +144,9 @@ def main(argv: list[str]) -> int:
         if command == "targets":
             return _cmd_targets(FLAGS.config)
         if command == "operators":
-            return _cmd_operators()
+            status = _cmd_operators()
+            sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit flush
+            return status
         _fail("UsageError", f"unknown command {command!r}. {_USAGE.splitlines()[0]}")
     except HeliaError as exc:
         if _debug():
