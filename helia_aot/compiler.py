@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import emit, lowering, options as options_mod, plan_writer, planner, verifier
+from . import emit, lowering, options as options_mod, plan_writer, planner, report_html, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -65,7 +65,8 @@ def _dump_json(obj) -> str:
 
 
 # What a conversion writes into OUTDIR; an existing OUTDIR holding anything else is not replaced.
-_OWN_ENTRY = re.compile(r"^(include|src|test|[A-Za-z_][A-Za-z0-9_]*_(plan|report)\.json)$")
+_OWN_ENTRY = re.compile(r"^(include|src|test|[A-Za-z_][A-Za-z0-9_]*_(plan|report)\.json|"
+                        r"[A-Za-z_][A-Za-z0-9_]*_report\.html)$")
 
 
 def _check_replaceable(final: Path) -> None:
@@ -130,11 +131,12 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     code = emit.render_operators(graph, steps, layout, options)
     table = emit.constant_table(graph, steps, code, options.prefix)
     plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)
-    report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings)
+    report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings, graph)
     files = emit.module_files(graph, steps, code, layout, table, options, sha256)
     prefix = options.prefix
     files[f"{prefix}_plan.json"] = _dump_json(plan)
     files[f"{prefix}_report.json"] = _dump_json(report)
+    files[f"{prefix}_report.html"] = report_html.render(to_json(plan), to_json(report))
 
     out = Path(output_dir).resolve()
     try:
