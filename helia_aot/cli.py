@@ -22,6 +22,9 @@ flags.DEFINE_string("target", None, "Target to compile for; `helia-aot targets` 
 flags.DEFINE_string("config", None, "YAML configuration file; command-line flags override its keys.")
 flags.DEFINE_enum("kernel_library", None, ["ns_cmsis_nn", "portable"],
                   "Kernel library the module links; scratch sizes and entries follow it.")
+flags.DEFINE_enum("emit", None, ["c", "cmake"],
+                  "What to write besides the plan and reports: c (headers and sources) or cmake (also a "
+                  "CMakeLists.txt defining the <prefix>_model library target).")
 flags.DEFINE_bool("test", False, "Also write LiteRT golden data and a C test harness under OUTDIR/test.")
 flags.DEFINE_bool("schema", False, "Print every configuration key with its type, default and meaning.")
 # An empty value is a slip (an unset shell variable): refuse it while parsing, naming the flag.
@@ -32,8 +35,9 @@ for _name, _what in (("output", "an output directory"), ("target", "a target nam
 
 # The configuration key each flag overrides: its default is the key's (helia_aot/config.py's table).
 _FLAG_KEYS = {"prefix": ("module", "prefix"), "target": ("target", "name"),
-              "kernel_library": ("module", "kernel_library")}
-_FLAG_VALUES = {"output": "OUTDIR", "prefix": "P", "target": "NAME", "config": "FILE.yaml", "kernel_library": "L"}
+              "kernel_library": ("module", "kernel_library"), "emit": ("module", "type")}
+_FLAG_VALUES = {"output": "OUTDIR", "prefix": "P", "target": "NAME", "config": "FILE.yaml", "kernel_library": "L",
+                "emit": "KIND"}
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,10 @@ class Command:
 
 COMMANDS = {c.name: c for c in (
     Command("convert", "MODEL -o OUTDIR", "compile a LiteRT model (.tflite) into a C module",
-            ("output", "prefix", "target", "config", "kernel_library", "test"),
+            ("output", "prefix", "target", "config", "kernel_library", "emit", "test"),
             "Writes OUTDIR/include/<prefix>_model.h, OUTDIR/src/*.c, <prefix>_plan.json (every choice),\n"
-            "<prefix>_report.json (why) and <prefix>_report.html (the same as a page with a memory picture)."),
+            "<prefix>_report.json (why) and <prefix>_report.html (the same as a page with a memory picture);\n"
+            "with --emit cmake also CMakeLists.txt, and with --test OUTDIR/test (golden data, C harness)."),
     Command("targets", "", "list the targets: CPU, capabilities, kernel build and memories", ("config",),
             "With --config, the configuration's custom targets and memory overrides are included."),
     Command("operators", "", "list every operator, its precision variants, their rules and kernel entries", ()),
@@ -283,7 +288,8 @@ def _cmd_convert(args: list[str]) -> int:
     if not FLAGS.output:
         _fail("UsageError", "convert needs -o OUTDIR. " + _USAGE.splitlines()[0])
     result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
-                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test)
+                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test,
+                     module_type=FLAGS.emit)
     mem = result.report["memory"]
     print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']}, "
           f"kernels {result.plan['kernel_library']['name']})")

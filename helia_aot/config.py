@@ -25,6 +25,8 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
                   "static: the module owns its arenas; caller: <prefix>_model_bind_arena() supplies them"),
         "kernel_library": ((str,), ("ns_cmsis_nn", "portable"), "ns_cmsis_nn",
                            "the kernel library the module links; scratch sizes and entry choice follow it"),
+        "type": ((str,), ("c", "cmake"), "c",
+                 "c: headers and sources; cmake: also a CMakeLists.txt defining the <prefix>_model library"),
     },
     "target": {
         "name": ((str,), None, "host", "the target (see `helia-aot targets`)"),
