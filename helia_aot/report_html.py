@@ -152,7 +152,8 @@ def regenerate(output_dir) -> Path:
         raise OutputDirError(f"cannot read {exc.filename}: {exc.strerror}",
                              "Pass a directory `helia-aot convert` wrote") from None
     except ValueError as exc:
-        raise OutputDirError(f"{out}: the plan or report is not valid JSON ({exc})", "Convert the model again") from None
+        raise OutputDirError(f"{out}: the plan or report is not valid JSON ({exc})",
+                             "Convert the model again") from None
     target = out / f"{prefix}_report.html"
     try:
         target.write_text(render(plan, report), encoding="utf-8")
