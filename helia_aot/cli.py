@@ -115,9 +115,11 @@ def general_help() -> str:
     lines = ["usage: helia-aot COMMAND [ARGS] [flags]", "",
              "helia-aot compiles LiteRT (.tflite) models into C modules for Arm Cortex-M.", "", "commands:"]
     lines += [f"  {c.name:{width}}  {c.summary}" for c in COMMANDS.values()]
-    lines += ["", "usage per command:"]
-    lines += [f"  {_usage_line(c)}" for c in COMMANDS.values()]
-    lines += ["", "common flags:"]
+    for c in COMMANDS.values():
+        lines += ["", f"{_usage_line(c)}" + (":" if c.flags else "")]
+        for name in c.flags:
+            lines += _flag_lines(name)
+    lines += ["", "common flags (every command):"]
     for name in _COMMON_FLAGS:
         lines += _flag_lines(name)
     lines += ["", "`helia-aot COMMAND --help` lists a command's flags; `helia-aot config --schema` lists every",

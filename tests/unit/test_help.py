@@ -26,6 +26,9 @@ def test_general_help_names_every_command_and_the_schema():
             assert re.search(rf"^  {command} +\S", proc.stdout, re.M), (command, proc.stdout)
         assert "helia-aot config --schema" in proc.stdout
     assert pages[0].stdout == pages[1].stdout == pages[2].stdout
+    # ... and every command's flags, as its own page lists them.
+    for command in ("convert", "targets", "config"):
+        assert set(_flags_listed(run(command, "--help").stdout)) <= set(_flags_listed(pages[0].stdout)), command
     bare = run()
     assert bare.returncode == 2 and bare.stdout == pages[0].stdout
 
