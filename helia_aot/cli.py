@@ -1,33 +1,172 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Command line: `helia-aot convert MODEL -o OUTDIR ...`, `helia-aot targets`, `helia-aot operators`."""
+"""Command line: `helia-aot convert MODEL -o OUTDIR ...`, `targets`, `operators`, `config`, `report`, `help`.
+
+The help pages are made from the flag definitions and helia_aot/config.py's table, never written twice.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import traceback
+
+from dataclasses import dataclass
 
 from absl import app, flags, logging
 
 FLAGS = flags.FLAGS
-flags.DEFINE_string("output", None, "Output directory of the generated module (convert).", short_name="o")
-flags.DEFINE_string("prefix", None, "C symbol prefix of the module (default: module.prefix or 'model').")
-flags.DEFINE_string("target", None, "Target name (default: target.name or 'host'); see `helia-aot targets`.")
-flags.DEFINE_string("config", None, "YAML configuration file; command-line flags override it.")
+flags.DEFINE_string("output", None, "Output directory of the generated module; replaced as a whole.", short_name="o")
+flags.DEFINE_string("prefix", None, "C symbol and file prefix of the module (a C identifier).")
+flags.DEFINE_string("target", None, "Target to compile for; `helia-aot targets` lists them.")
+flags.DEFINE_string("config", None, "YAML configuration file; command-line flags override its keys.")
 flags.DEFINE_enum("kernel_library", None, ["ns_cmsis_nn", "portable"],
-                  "Kernel library the module links (default: module.kernel_library or ns_cmsis_nn); scratch "
-                  "sizes and entries follow it.")
+                  "Kernel library the module links; scratch sizes and entries follow it.")
+flags.DEFINE_enum("emit", None, ["c", "cmake"],
+                  "What to write besides the plan and reports: c (headers and sources) or cmake (also a "
+                  "CMakeLists.txt defining the <prefix>_model library target).")
 flags.DEFINE_bool("test", False, "Also write LiteRT golden data and a C test harness under OUTDIR/test.")
+flags.DEFINE_bool("schema", False, "Print every configuration key with its type, default and meaning.")
 # An empty value is a slip (an unset shell variable): refuse it while parsing, naming the flag.
 for _name, _what in (("output", "an output directory"), ("target", "a target name"),
                      ("config", "the path of a YAML file")):
     flags.register_validator(_name, lambda value: value is None or value.strip() != "",
                              message=f"--{_name} needs {_what}, got an empty value")
 
-_USAGE = ("usage: helia-aot convert MODEL -o OUTDIR [--prefix P] [--target NAME] [--kernel_library L] "
-          "[--config FILE.yaml] [--test]\n"
-          "       helia-aot targets [--config FILE.yaml]\n"
-          "       helia-aot operators")
+# The configuration key each flag overrides: its default is the key's (helia_aot/config.py's table).
+_FLAG_KEYS = {"prefix": ("module", "prefix"), "target": ("target", "name"),
+              "kernel_library": ("module", "kernel_library"), "emit": ("module", "type")}
+_FLAG_VALUES = {"output": "OUTDIR", "prefix": "P", "target": "NAME", "config": "FILE.yaml", "kernel_library": "L",
+                "emit": "KIND"}
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: str  # positional arguments, as the usage line shows them
+    summary: str
+    flags: tuple[str, ...]
+    details: str = ""
+
+
+COMMANDS = {c.name: c for c in (
+    Command("convert", "MODEL -o OUTDIR", "compile a LiteRT model (.tflite) into a C module",
+            ("output", "prefix", "target", "config", "kernel_library", "emit", "test"),
+            "Writes OUTDIR/include/<prefix>_model.h, OUTDIR/src/*.c, <prefix>_plan.json (every choice),\n"
+            "<prefix>_report.json (why) and <prefix>_report.html (the same as a page with a memory picture);\n"
+            "with --emit cmake also CMakeLists.txt, and with --test OUTDIR/test (golden data, C harness)."),
+    Command("targets", "", "list the targets: CPU, capabilities, kernel build and memories", ("config",),
+            "With --config, the configuration's custom targets and memory overrides are included."),
+    Command("operators", "", "list every operator, its precision variants, their rules and kernel entries", ()),
+    Command("config", "", "print the configuration (defaults merged with --config) or, with --schema, every key",
+            ("config", "schema"),
+            "Every key of the YAML file passed with --config; an unknown key is an error naming the allowed ones."),
+    Command("report", "OUTDIR", "write OUTDIR/<prefix>_report.html again from the plan and report JSON", (),
+            "OUTDIR is a directory `helia-aot convert` wrote."),
+    Command("help", "[COMMAND]", "this help, or a command's", ()),
+)}
+_COMMON_FLAGS = ("verbosity", "help")
+
+
+def _default_text(name: str) -> str:
+    if name in _FLAG_KEYS:
+        from . import config as config_mod
+        section, key = _FLAG_KEYS[name]
+        return f"default: {section}.{key} from --config, else {config_mod.defaults().get(section, key)!r}"
+    if name == "verbosity":
+        level = {int(v): k for k, v in _VERBOSITY_NAMES.items()}.get(FLAGS["verbosity"].default)
+        return f"default: {level or FLAGS['verbosity'].default}"
+    default = FLAGS[name].default if name in FLAGS else None
+    if isinstance(default, bool):
+        return "default: off" if not default else "default: on"
+    return "required" if name == "output" else "default: none"
+
+
+def _flag_lines(name: str) -> list[str]:
+    if name == "help":
+        return ["  -h, --help"] + _wrapped("show this help and exit (--helpfull: every absl flag too)")
+    if name == "verbosity":
+        return ["  -v, --verbosity=LEVEL"] + _wrapped(
+            f"{', '.join(_VERBOSITY_NAMES)}; debug adds the traceback of an error ({_default_text(name)})")
+    flag = FLAGS[name]
+    head = f"--{name}" if isinstance(flag.default, bool) or flag.flag_type() == "bool" else \
+        f"--{name}={_FLAG_VALUES.get(name, 'VALUE')}"
+    if flag.short_name:
+        head = f"-{flag.short_name} {_FLAG_VALUES.get(name, 'VALUE')}, {head}"
+    text = flag.help
+    enum_values = getattr(flag.parser, "enum_values", None)
+    if enum_values:
+        text = text.split(": ", 1)[1] if text.startswith("<") else text  # absl prepends <a|b>: to enums
+        text += f" One of: {', '.join(enum_values)}."
+    return [f"  {head}"] + _wrapped(f"{text} ({_default_text(name)})")
+
+
+def _wrapped(text: str) -> list[str]:
+    return textwrap.wrap(text, 100, initial_indent="      ", subsequent_indent="      ")
+
+
+def _usage_line(command: Command) -> str:
+    opts = " [flags]" if command.flags else ""
+    return f"helia-aot {command.name}{' ' + command.args if command.args else ''}{opts}"
+
+
+def general_help() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = ["usage: helia-aot COMMAND [ARGS] [flags]", "",
+             "helia-aot compiles LiteRT (.tflite) models into C modules for Arm Cortex-M.", "", "commands:"]
+    lines += [f"  {c.name:{width}}  {c.summary}" for c in COMMANDS.values()]
+    for c in COMMANDS.values():
+        lines += ["", f"{_usage_line(c)}" + (":" if c.flags else "")]
+        for name in c.flags:
+            lines += _flag_lines(name)
+    lines += ["", "common flags (every command):"]
+    for name in _COMMON_FLAGS:
+        lines += _flag_lines(name)
+    lines += ["", "`helia-aot COMMAND --help` lists a command's flags; `helia-aot config --schema` lists every",
+              "configuration key (YAML, --config FILE.yaml), with its type and default.",
+              "Errors end with exit code 2 (the input) or 3 (a bug in helia-aot), on one line."]
+    return "\n".join(lines)
+
+
+def command_help(command: Command) -> str:
+    lines = [f"usage: {_usage_line(command)}", "", command.summary[0].upper() + command.summary[1:] + "."]
+    if command.details:
+        lines += command.details.splitlines()
+    if command.flags:
+        lines += ["", "flags:"]
+        for name in command.flags:
+            lines += _flag_lines(name)
+    lines += ["", "common flags:"]
+    for name in _COMMON_FLAGS:
+        lines += _flag_lines(name)
+    if any(name in _FLAG_KEYS or name == "config" for name in command.flags):
+        lines += ["", "A flag overrides the configuration key it names; `helia-aot config --schema` lists every key."]
+    return "\n".join(lines)
+
+
+def schema_text() -> str:
+    """Every configuration key, from helia_aot/config.py's table."""
+    from . import config as config_mod
+    lines = ["# helia-aot configuration (YAML). Every key is optional; command-line flags override it.",
+             "# key: type [allowed values or range] = default, then what it means"]
+    section = None
+    for info in config_mod.schema_keys():
+        if info.section != section:
+            section = info.section
+            lines.append(f"{section}:")
+        kind = " or ".join(info.types)
+        if info.allowed:
+            kind += f" [{' | '.join(map(str, info.allowed))}]"
+        if info.range:
+            kind += f" [{info.range[0]}..{info.range[1]}]"
+        default = "none" if info.default is None else repr(info.default)
+        lines.append(f"  {info.key}: {kind} = {default}")
+        lines += [line.replace("      ", "      # ", 1) for line in _wrapped(info.doc)]
+    return "\n".join(lines)
+
+
+_USAGE = "\n".join(("usage: " if i == 0 else "       ") + _usage_line(c)
+                   for i, c in enumerate(c for c in COMMANDS.values() if c.name != "help"))
 
 
 # Exit statuses: 2 for what the input caused (a HeliaError, a usage error), 3 for a bug in helia-aot.
@@ -63,10 +202,42 @@ def _named_verbosity(arg: str) -> str:
     return arg
 
 
+_HELP_FLAGS = ("-h", "--help", "-help", "-?", "--helpshort")
+
+
+def _command_of(argv: list[str]) -> Command | None:
+    """The command the user typed first (before flags are parsed), if it is one."""
+    for arg in argv[1:]:
+        if not arg.startswith("-"):
+            return COMMANDS.get(arg)
+    return None
+
+
+def _own_flags() -> list[str]:
+    names = {name for c in COMMANDS.values() for name in c.flags}
+    return sorted(names | {"verbosity", "help", "helpfull"})
+
+
+def _unknown_flag(exc: flags.UnrecognizedFlagError, command: Command | None) -> None:
+    name = exc.flagname
+    choices = list(command.flags) + list(_COMMON_FLAGS) if command else _own_flags()
+    from .config import closest
+    best = closest(name, choices)
+    where = f"`helia-aot {command.name} --help`" if command else "`helia-aot --help`"
+    hint = f"Did you mean --{best}? " if best else ""
+    _fail("UsageError", f"unknown flag --{name}. {hint}Run {where} for the flags")
+
+
 def _parse(argv: list[str]) -> list[str]:
+    command = _command_of(argv)
+    if any(arg in _HELP_FLAGS for arg in argv[1:]):
+        print(command_help(command) if command and command.name != "help" else general_help())
+        sys.exit(0)
     argv = [argv[0]] + [_named_verbosity(a) for a in argv[1:]]
     try:
         return FLAGS(argv)
+    except flags.UnrecognizedFlagError as exc:
+        _unknown_flag(exc, command)
     except flags.Error as exc:
         _fail("UsageError", f"{str(exc).rstrip('.')}. Run `helia-aot --help` for the flags")
     return []
@@ -119,7 +290,8 @@ def _cmd_convert(args: list[str]) -> int:
     if not FLAGS.output:
         _fail("UsageError", "convert needs -o OUTDIR. " + _USAGE.splitlines()[0])
     result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
-                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test)
+                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test,
+                     module_type=FLAGS.emit)
     mem = result.report["memory"]
     print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']}, "
           f"kernels {result.plan['kernel_library']['name']})")
@@ -131,23 +303,72 @@ def _cmd_convert(args: list[str]) -> int:
     return 0
 
 
+def _cmd_config(config_path) -> int:
+    from . import config as config_mod
+    if FLAGS.schema:
+        print(schema_text())
+        return 0
+    import yaml
+    print(yaml.safe_dump(config_mod.load(config_path).as_dict(), sort_keys=False).rstrip())
+    return 0
+
+
+def _cmd_report(args: list[str]) -> int:
+    from .report_html import regenerate
+    if len(args) != 1:
+        _fail("UsageError", f"report takes exactly one OUTDIR argument, got {len(args)}. "
+                            f"usage: {_usage_line(COMMANDS['report'])}")
+    path = regenerate(args[0])
+    print(f"wrote {path}")
+    return 0
+
+
+def _check_flags_apply(command: Command) -> None:
+    """A flag of another command is a slip (`targets --test`): say which flags this one takes."""
+    for name in sorted({n for c in COMMANDS.values() for n in c.flags}):
+        if FLAGS[name].present and name not in command.flags:
+            takes = ", ".join(f"--{n}" for n in command.flags) or "no flags of its own"
+            _fail("UsageError", f"--{name} does not apply to `helia-aot {command.name}`, which takes {takes}. "
+                                f"Run `helia-aot {command.name} --help`")
+
+
 def main(argv: list[str]) -> int:
     args = argv[1:]
-    if not args or args[0] in ("help",):
-        print(_USAGE)
-        return 0 if args else 2
+    if not args:
+        print(general_help())
+        return 2
     command, rest = args[0], args[1:]
+    if command not in COMMANDS:
+        from .config import rename_hint
+        _fail("UsageError", f"unknown command {command!r}. "
+                            + rename_hint(command, COMMANDS, f"Commands: {', '.join(COMMANDS)}.")
+                            + " Run `helia-aot --help`")
+    if command == "help" and rest and rest[0] not in COMMANDS:
+        from .config import rename_hint
+        _fail("UsageError", f"no help for {rest[0]!r}, which is not a command. "
+                            + rename_hint(rest[0], COMMANDS, f"Commands: {', '.join(COMMANDS)}."))
+    _check_flags_apply(COMMANDS[command])
     from .errors import HeliaError
     try:
+        if command == "help":
+            print(command_help(COMMANDS[rest[0]]) if rest and rest[0] != "help" else general_help())
+            return 0
         if command == "convert":
             return _cmd_convert(rest)
+        if rest:
+            if command != "report":
+                _fail("UsageError", f"{command} takes no arguments, got {rest[0]!r}. "
+                                    f"usage: {_usage_line(COMMANDS[command])}")
         if command == "targets":
             return _cmd_targets(FLAGS.config)
         if command == "operators":
             status = _cmd_operators()
             sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit flush
             return status
-        _fail("UsageError", f"unknown command {command!r}. {_USAGE.splitlines()[0]}")
+        if command == "config":
+            return _cmd_config(FLAGS.config)
+        if command == "report":
+            return _cmd_report(rest)
     except HeliaError as exc:
         if _debug():
             traceback.print_exc()

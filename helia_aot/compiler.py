@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import emit, lowering, options as options_mod, plan_writer, planner, resources, verifier
+from . import cmake_export, emit, lowering, options as options_mod, plan_writer, planner, report_html, resources, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -66,7 +66,8 @@ def _dump_json(obj) -> str:
 
 
 # What a conversion writes into OUTDIR; an existing OUTDIR holding anything else is not replaced.
-_OWN_ENTRY = re.compile(r"^(include|src|test|[A-Za-z_][A-Za-z0-9_]*_(plan|report)\.json)$")
+_OWN_ENTRY = re.compile(r"^(include|src|test|[A-Za-z_][A-Za-z0-9_]*_(plan|report)\.json|"
+                        r"[A-Za-z_][A-Za-z0-9_]*_report\.html|CMakeLists\.txt)$")
 
 
 def _check_replaceable(final: Path) -> None:
@@ -109,16 +110,18 @@ def _replace_dir(tmp: Path, final: Path) -> None:
 def convert(model, output_dir, *, prefix: str | None = None, target: str | None = None,
             kernel_library: str | None = None, config=None, with_test_data: bool = False,
             num_test_samples: int | None = None, seed: int | None = None,
-            tolerance: int | None = None, iterations: int | None = None) -> ConversionResult:
+            tolerance: int | None = None, iterations: int | None = None,
+            module_type: str | None = None) -> ConversionResult:
     """Convert a LiteRT model (path or bytes) into a C module under output_dir.
 
-    `prefix`, `target` and `kernel_library` left at None take the configuration's module.prefix,
-    target.name and module.kernel_library (defaults "model", "host", "ns_cmsis_nn").
+    `prefix`, `target`, `kernel_library` and `module_type` left at None take the configuration's
+    module.prefix, target.name, module.kernel_library and module.type (defaults "model", "host",
+    "ns_cmsis_nn", "c"); module_type "cmake" adds a CMakeLists.txt.
     """
     start = time.perf_counter()
     options = options_mod.resolve(config, prefix=prefix, target=target, kernels=kernel_library,
                                   num_test_samples=num_test_samples, seed=seed, tolerance=tolerance,
-                                  iterations=iterations)
+                                  iterations=iterations, module_type=module_type)
     data, file_name, source = _read_model(model)
     sha256 = hashlib.sha256(data).hexdigest()
 
@@ -133,11 +136,14 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     code = emit.render_operators(graph, steps, layout, options)
     table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
     plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)
-    report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings)
+    report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings, graph)
     files = emit.module_files(graph, steps, code, layout, table, options, sha256)
     prefix = options.prefix
     files[f"{prefix}_plan.json"] = _dump_json(plan)
     files[f"{prefix}_report.json"] = _dump_json(report)
+    files[f"{prefix}_report.html"] = report_html.render(to_json(plan), to_json(report))
+    if options.module_type == "cmake":
+        files["CMakeLists.txt"] = cmake_export.cmake_lists(files, steps, code, options, sha256, with_test_data)
 
     out = Path(output_dir).resolve()
     try:

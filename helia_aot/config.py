@@ -13,42 +13,48 @@ import yaml
 
 from .errors import InvalidConfigError
 
-# section -> key -> (accepted Python types, allowed values or None, default)
-_SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any]]] = {
+# section -> key -> (accepted Python types, allowed values or None, default, what it means). The one
+# table the loader checks against and `helia-aot config --schema` prints.
+_SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
     "model": {
-        "subgraph": ((int, str), None, 0),
+        "subgraph": ((int, str), None, 0, "the subgraph to convert: its index or its name"),
     },
     "module": {
-        "prefix": ((str,), None, "model"),
-        # static: the module owns its arenas; caller: <prefix>_model_bind_arena() supplies it.
-        "arena": ((str,), ("static", "caller"), "static"),
-        # The kernel library the module links: scratch sizes and entry choice follow it.
-        "kernel_library": ((str,), ("ns_cmsis_nn", "portable"), "ns_cmsis_nn"),
+        "prefix": ((str,), None, "model", "C symbol and file prefix: <prefix>_model_init(), <prefix>_model.h"),
+        "arena": ((str,), ("static", "caller"), "static",
+                  "static: the module owns its arenas; caller: <prefix>_model_bind_arena() supplies them"),
+        "kernel_library": ((str,), ("ns_cmsis_nn", "portable"), "ns_cmsis_nn",
+                           "the kernel library the module links; scratch sizes and entry choice follow it"),
+        "type": ((str,), ("c", "cmake"), "c",
+                 "c: headers and sources; cmake: also a CMakeLists.txt defining the <prefix>_model library"),
     },
     "target": {
-        "name": ((str,), None, "host"),
-        "custom": ((dict,), None, None),
-        "file": ((str,), None, None),
+        "name": ((str,), None, "host", "the target (see `helia-aot targets`)"),
+        "custom": ((dict,), None, None, "a target defined inline: name, cpu, capabilities, memories, ..."),
+        "file": ((str,), None, None, "a YAML file of target definitions (relative to this file)"),
     },
     "memory": {
-        "scratch_memory": ((str,), None, None),
-        "constant_memory": ((str,), None, None),
-        # Where the persistent arena (state kept across runs) goes; default: the scratch memory.
-        "persistent_memory": ((str,), None, None),
-        "arena_alignment": ((int,), None, None),
+        "scratch_memory": ((str,), None, None,
+                           "the target memory holding the scratch arena (default: the target's)"),
+        "constant_memory": ((str,), None, None, "the target memory holding the constants (default: the target's)"),
+        "persistent_memory": ((str,), None, None,
+                              "the target memory holding the persistent arena, the state kept across runs "
+                              "(default: the scratch memory)"),
+        "arena_alignment": ((int,), None, None,
+                            "alignment of the arena in bytes, a power of two (default: the target's, 16)"),
     },
     "optimization": {
-        "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced"),
-        "allow_approximate": ((bool,), None, False),
-        "kernel": ((str,), ("auto", "specialized", "generic"), "auto"),
+        "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced", "what kernel choices favour"),
+        "allow_approximate": ((bool,), None, False, "allow kernels whose results differ from LiteRT's"),
+        "kernel": ((str,), ("auto", "specialized", "generic"), "auto",
+                   "auto: the fastest entry whose rules match; specialized or generic to force one kind"),
     },
     "test": {
-        "tolerance": ((int,), None, 1),
-        "num_samples": ((int,), None, 3),
-        "seed": ((int,), None, 0),
-        # Invocations per golden sample: each sample is a sequence run in one LiteRT interpreter and,
-        # for a stateful model, from a reset module; every invocation's outputs are compared.
-        "iterations": ((int,), None, 1),
+        "tolerance": ((int,), None, 1, "largest |difference| in output codes the golden test accepts"),
+        "num_samples": ((int,), None, 3, "random inputs in the golden data (--test)"),
+        "seed": ((int,), None, 0, "seed of the golden inputs"),
+        "iterations": ((int,), None, 1, "invocations per golden sample: a sequence run in one LiteRT interpreter "
+                                        "(state carried) and, for a stateful module, from a reset; each compared"),
     },
 }
 
@@ -94,7 +100,7 @@ class Config:
 
 
 def check_value(section: str, key: str, value, where: str) -> None:
-    types, allowed, _ = _SPEC[section][key]
+    types, allowed, _, _ = _SPEC[section][key]
     if value is None:
         return
     ok = isinstance(value, types) and not (bool not in types and isinstance(value, bool))
@@ -210,3 +216,23 @@ def read_yaml(path: Path, what: str, hint: str):
 
 def schema_summary() -> dict[str, list[str]]:
     return {s: sorted(keys) for s, keys in _SPEC.items()}
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    """One configuration key as `helia-aot config --schema` prints it."""
+
+    section: str
+    key: str
+    types: tuple[str, ...]
+    allowed: tuple | None
+    default: Any
+    range: tuple[int, int] | None
+    doc: str
+
+
+def schema_keys() -> list[KeyInfo]:
+    """Every key of every section, in the table's order."""
+    return [KeyInfo(section, key, tuple(t.__name__ for t in types), allowed, default, _RANGES.get((section, key)),
+                    doc)
+            for section, keys in _SPEC.items() for key, (types, allowed, default, doc) in keys.items()]

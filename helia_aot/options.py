@@ -49,6 +49,7 @@ class ConversionOptions:
     kernels: KernelLibrary
     subgraph: int | str
     arena: str  # "static" or "caller"
+    module_type: str  # "c" or "cmake" (adds CMakeLists.txt)
     optimization: OptimizationOptions
     test: TestOptions
     # The memory the persistent arena (variable tensors) is placed in: memory.persistent_memory, else
@@ -124,7 +125,8 @@ def resolve_persistent_memory(cfg: config_mod.Config, target: Target) -> str:
 
 def resolve(config=None, *, prefix: str | None = None, target: str | None = None,
             kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
-            tolerance: int | None = None, iterations: int | None = None) -> ConversionOptions:
+            tolerance: int | None = None, iterations: int | None = None,
+            module_type: str | None = None) -> ConversionOptions:
     """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given)."""
     cfg = config_mod.load(config)
     values = cfg.values
@@ -135,6 +137,8 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
         if value is not None:
             config_mod.check_value("test", key, value, "override")
     opt = values["optimization"]
+    if module_type is not None:
+        config_mod.check_value("module", "type", module_type, "override")
     return ConversionOptions(
         prefix=check_prefix(prefix if prefix is not None else values["module"]["prefix"]),
         target=resolved_target,
@@ -142,6 +146,7 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
                                        else values["module"]["kernel_library"], resolved_target),
         subgraph=values["model"]["subgraph"],
         arena=values["module"]["arena"],
+        module_type=module_type if module_type is not None else values["module"]["type"],
         optimization=OptimizationOptions(opt["goal"], opt["allow_approximate"], opt["kernel"]),
         test=TestOptions(
             tolerance=test["tolerance"] if tolerance is None else int(tolerance),

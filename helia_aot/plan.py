@@ -185,6 +185,8 @@ class ReportOperator:
     macs: int
     local_scratch_bytes: int
     constant_bytes: int = doc("bytes of the constants this operator reads")
+    input_dtypes: list[str] = doc("dtype of each input tensor (\"\" for an absent optional input)")
+    output_dtypes: list[str]
 
 
 @dataclass
@@ -198,6 +200,13 @@ class Arena:
     memory: str
     kind: Literal["scratch", "constant", "persistent"]
     bytes: int
+
+
+@dataclass
+class TargetMemory:
+    name: str
+    bytes: int = doc("size of the memory on the target")
+    writable: bool
 
 
 @dataclass
@@ -226,6 +235,7 @@ class Report:
     unrecorded_operator_ids: list[str]
     arenas: list[Arena]
     memory: MemorySummary
+    target_memories: list[TargetMemory] = doc("the target's memories, which the arenas must fit")
     warnings: list[str]
 
 

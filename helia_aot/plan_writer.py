@@ -9,8 +9,7 @@ from .lowering import Step
 from .options import ConversionOptions
 from .plan import (SCHEMA_VERSION, Arena, Generator, Kernel, KernelCall, KernelLibraryInfo, MemoryPlan,
                    MemorySummary, ModelInfo, Optimization, Plan, PlanBuffer, PlanConstant, PlanOperator,
-                   PlanPersistentBuffer, Platform,
-                   Report, ReportOperator, Schedule)
+                   PlanPersistentBuffer, Platform, Report, ReportOperator, Schedule, TargetMemory)
 from .planner import MemoryLayout
 from .version import __version__, ns_cmsis_nn_required_str
 
@@ -68,8 +67,15 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
 
 
 def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
-                 table: ConstantTable, options: ConversionOptions, model_warnings: list[str] = ()) -> Report:
+                 table: ConstantTable, options: ConversionOptions, model_warnings: list[str] = (),
+                 graph: Graph | None = None) -> Report:
     """The report; `model_warnings` (what the verifier repaired) come first among its warnings."""
+
+    def dtypes(indices) -> list[str]:
+        if graph is None:
+            return []
+        return [graph.tensors[t].dtype if t >= 0 else "" for t in indices]
+
     calls: dict[str, list[str]] = {}
     unrecorded = []
     operators = []
@@ -81,7 +87,8 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
             unrecorded.append(s.op_id)
         operators.append(ReportOperator(id=s.op_id, index=s.position, op_type=s.op.op_type, entry=low.entry,
                                         macs=int(low.macs), local_scratch_bytes=int(low.scratch_bytes),
-                                        constant_bytes=int(table.operator_bytes.get(s.position, 0))))
+                                        constant_bytes=int(table.operator_bytes.get(s.position, 0)),
+                                        input_dtypes=dtypes(s.op.inputs), output_dtypes=dtypes(s.op.outputs)))
     target = options.target
     const_bytes = table.total_bytes
     arena, bound = layout.arena.arena_bytes, layout.arena.lower_bound
@@ -112,5 +119,6 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
         memory=MemorySummary(scratch_arena_bytes=arena, lower_bound_bytes=bound,
                              ratio=round(arena / bound, 4) if bound else 1.0, peak_operator=peak,
                              constant_bytes=const_bytes, io_in_arena=True),
+        target_memories=[TargetMemory(name=m.name, bytes=m.size, writable=m.writable) for m in target.memories],
         warnings=warnings,
     )

@@ -2,11 +2,11 @@
 """The actions behind the helia-aot rules, laying the compiler's output out as Bazel declared it.
 
   helia_action.py module --model M --prefix P --target T --kernel-library L [--config C]
-      --include-dir D --src-dir D --plan F --report F
+      --include-dir D --src-dir D --plan F --report F [--report-html F]
   helia_action.py golden --model M --prefix P --target T --kernel-library L [--config C]
       --num-samples N --seed S --tolerance T [--iterations I] --test-data F --test-main F
 
-The compiler writes OUTDIR/{include,src,test}, <prefix>_plan.json and <prefix>_report.json; Bazel
+The compiler writes OUTDIR/{include,src,test}, <prefix>_plan.json, _report.json and _report.html; Bazel
 wants folders as tree artifacts and every other output as a file of its own. A compiler error is
 printed as its one line, `error: <ErrorClass>: ...`, and the action fails.
 """
@@ -31,6 +31,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--config")
     for flag in ("--include-dir", "--src-dir", "--plan", "--report"):
         module.add_argument(flag, required=True)
+    module.add_argument("--report-html")
     for flag in ("--num-samples", "--seed", "--tolerance"):
         golden.add_argument(flag, required=True, type=int)  # ranges: helia_aot's test.* checks
     golden.add_argument("--iterations", type=int)  # absent: the configuration's test.iterations
@@ -46,6 +47,8 @@ def _lay_out(args, out: Path) -> None:
             shutil.copytree(source, destination)
         shutil.copyfile(out / f"{args.prefix}_plan.json", args.plan)
         shutil.copyfile(out / f"{args.prefix}_report.json", args.report)
+        if args.report_html:
+            shutil.copyfile(out / f"{args.prefix}_report.html", args.report_html)
     else:
         shutil.copyfile(out / "test" / f"{args.prefix}_test_data.c", args.test_data)
         shutil.copyfile(out / "test" / f"{args.prefix}_test_main.c", args.test_main)

@@ -95,6 +95,7 @@ def _helia_aot_module_impl(ctx):
     src_dir = ctx.actions.declare_directory(ctx.label.name + "/src")
     plan = ctx.actions.declare_file("{}/{}_plan.json".format(ctx.label.name, prefix))
     report = ctx.actions.declare_file("{}/{}_report.json".format(ctx.label.name, prefix))
+    report_html = ctx.actions.declare_file("{}/{}_report.html".format(ctx.label.name, prefix))
 
     # Plan for the library the module links; a cc target without the provider is taken as ns-cmsis-nn.
     kernel_library = "ns_cmsis_nn"
@@ -113,11 +114,12 @@ def _helia_aot_module_impl(ctx):
     args.add("--src-dir", src_dir.path)
     args.add("--plan", plan)
     args.add("--report", report)
+    args.add("--report-html", report_html)
     ctx.actions.run(
         executable = ctx.executable._compiler,
         arguments = [args],
         inputs = [ctx.file.model] + ([ctx.file.config] if ctx.file.config else []),
-        outputs = [include_dir, src_dir, plan, report],
+        outputs = [include_dir, src_dir, plan, report, report_html],
         mnemonic = "HeliaAotConvert",
         progress_message = "helia-aot: converting %{label} for " + target,
     )
@@ -154,10 +156,17 @@ def _helia_aot_module_impl(ctx):
     return [
         # The objects too, so that `bazel build` proves the generated C compiles warning-free.
         DefaultInfo(files = depset(
-            [include_dir, src_dir, plan, report] + compilation_outputs.objects + compilation_outputs.pic_objects,
+            [include_dir, src_dir, plan, report, report_html] +
+            compilation_outputs.objects + compilation_outputs.pic_objects,
         )),
         cc_common.merge_cc_infos(direct_cc_infos = [module_cc_info], cc_infos = [kernels]),
-        OutputGroupInfo(plan = depset([plan]), report = depset([report]), sources = depset([include_dir, src_dir])),
+        OutputGroupInfo(
+            plan = depset([plan]),
+            report = depset([report]),
+            # The same plan and report as one self-contained page (tables and the arena's picture).
+            report_html = depset([report_html]),
+            sources = depset([include_dir, src_dir]),
+        ),
         HeliaModuleInfo(
             prefix = prefix,
             target = target,
@@ -166,6 +175,7 @@ def _helia_aot_module_impl(ctx):
             config = ctx.file.config,
             plan = plan,
             report = report,
+            report_html = report_html,
         ),
     ]
 
@@ -175,7 +185,8 @@ helia_aot_module = rule(
 
 The target is a cc dependency: list it in the `deps` of any cc_library or cc_binary and include
 `<prefix>_model.h`. It carries the kernel library chosen by `//kernels:backend`. The output groups
-`plan` and `report` hold `<prefix>_plan.json` and `<prefix>_report.json`.""",
+`plan`, `report` and `report_html` hold `<prefix>_plan.json`, `<prefix>_report.json` and
+`<prefix>_report.html`.""",
     attrs = dict({
         "model": attr.label(
             mandatory = True,

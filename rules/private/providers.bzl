@@ -11,6 +11,7 @@ HeliaModuleInfo = provider(
         "config": "The YAML configuration File, or None.",
         "plan": "The <prefix>_plan.json File (every choice the compiler made).",
         "report": "The <prefix>_report.json File (why).",
+        "report_html": "The <prefix>_report.html File: the plan and report as a self-contained page.",
     },
 )
 

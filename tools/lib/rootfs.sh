@@ -14,7 +14,7 @@ HELIA_STUBS=/opt/helia-bazel-stubs
 # Bump when the rootfs recipe changes; a rootfs made by another recipe is rebuilt.
 HELIA_ROOTFS_RECIPE=1
 HELIA_ROOTFS_PACKAGES="bazel-bootstrap gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm \
-python3 python3-venv ca-certificates git"
+python3 python3-venv ca-certificates git chromium cmake nginx"
 
 helia_die() {
   echo "helia: error: $*" >&2

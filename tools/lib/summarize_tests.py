@@ -2,7 +2,8 @@
 """Sums the test cases in Bazel's test.xml files into one closing line.
 
 Usage: summarize_tests.py TESTLOGS_DIR LABEL... ; prints one line per skip reason (how many test
-cases skipped for it, and in which targets), then `tests: N passed, N failed, N skipped` (counting
+cases skipped for it, and in which targets), where the results are (the logs, each failed target's
+log, the files tests kept as outputs), then `tests: N passed, N failed, N skipped` (counting
 test cases, e.g. each pytest case; a Bazel test without cases counts as one) and exits non-zero when
 anything failed.
 """
@@ -10,6 +11,7 @@ anything failed.
 import os
 import sys
 import xml.etree.ElementTree as ElementTree
+import zipfile
 
 
 def _count(xml_path, skip_reasons):
@@ -29,26 +31,54 @@ def _count(xml_path, skip_reasons):
     return passed, failed, skipped
 
 
+def _kept_outputs(target_dir):
+    """Files a test kept in TEST_UNDECLARED_OUTPUTS_DIR: Bazel zips them into test.outputs/outputs.zip."""
+    outputs = os.path.join(target_dir, "test.outputs")
+    found = []
+    for root, _, files in os.walk(outputs):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if name == "outputs.zip":
+                try:
+                    with zipfile.ZipFile(path) as archive:
+                        members = sorted(n for n in archive.namelist() if not n.endswith("/"))
+                except (OSError, zipfile.BadZipFile):
+                    members = []
+                found.append(f"{path} ({', '.join(members)})" if members else path)
+            elif name != "outputs_manifest":
+                found.append(path)
+    return found
+
+
 def main(argv):
     testlogs, labels = argv[1], argv[2:]
     totals = [0, 0, 0]
     by_reason = {}  # reason -> {label: count}
+    locations = []  # lines saying where a result is
     for label in labels:
         package, _, name = label.lstrip("/").partition(":")
-        xml_path = os.path.join(testlogs, package, name, "test.xml")
+        target_dir = os.path.join(testlogs, package, name)
+        xml_path = os.path.join(target_dir, "test.xml")
         if not os.path.exists(xml_path):
             print(f"summarize_tests: no result for {label}", file=sys.stderr)
             totals[1] += 1
             continue
         reasons = []
-        for index, value in enumerate(_count(xml_path, reasons)):
+        counts = _count(xml_path, reasons)
+        for index, value in enumerate(counts):
             totals[index] += value
+        if counts[1]:
+            locations.append(f"  failed {label}: {os.path.join(target_dir, 'test.log')}")
+        locations += [f"  kept by {label}: {path}" for path in _kept_outputs(target_dir)]
         for reason in reasons:
             per_label = by_reason.setdefault(reason, {})
             per_label[label] = per_label.get(label, 0) + 1
     for reason, per_label in sorted(by_reason.items()):
         where = ", ".join(f"{label} {count}" for label, count in sorted(per_label.items()))
         print(f"skipped {sum(per_label.values())}: {reason} ({where})")
+    print(f"results: every test's log and cases in {testlogs}/<package>/<target>/test.log and test.xml")
+    for line in locations:
+        print(line)
     passed, failed, skipped = totals
     # One word and a colon, then "N passed, N failed": the closing line CI reads.
     print(f"tests: {passed} passed, {failed} failed, {skipped} skipped")
