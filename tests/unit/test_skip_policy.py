@@ -57,3 +57,20 @@ def test_only_ns_cmsis_nn_and_optional_tools_may_skip_in_a_strict_run(tmp_path):
     assert f"skipped 1: {NS_CMSIS_NN_NOT_CONFIGURED} (//{tmp_path.name}:test 1)" in lines
     assert f"skipped 1: {OPTIONAL_TOOL} mutmut (//{tmp_path.name}:test 1)" in lines
     assert summary.returncode == 1
+
+
+def test_shards_split_the_cases_between_them(tmp_path):
+    """pytest_main.py under Bazel's sharding: every case runs in exactly one shard."""
+    suite = tmp_path / "test_many.py"
+    suite.write_text("import pytest\n\n@pytest.mark.parametrize('n', range(7))\ndef test_case(n):\n    print(f'ran {n}')\n")
+    ran = []
+    for index in range(3):
+        status_file = tmp_path / f"status{index}"
+        env = dict(__import__("os").environ, PYTHONPATH=str(REPO), TEST_TOTAL_SHARDS="3", TEST_SHARD_INDEX=str(index),
+                   TEST_SHARD_STATUS_FILE=str(status_file), XML_OUTPUT_FILE=str(tmp_path / f"shard{index}.xml"))
+        proc = subprocess.run([sys.executable, str(REPO / "tests/pytest_main.py"), str(suite), "-q", "-s"], cwd=REPO,
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert status_file.exists()
+        ran += [int(line.split()[1]) for line in proc.stdout.splitlines() if line.startswith("ran ")]
+    assert sorted(ran) == list(range(7))

@@ -58,18 +58,27 @@ def main(argv):
     for label in labels:
         package, _, name = label.lstrip("/").partition(":")
         target_dir = os.path.join(testlogs, package, name)
-        xml_path = os.path.join(target_dir, "test.xml")
-        if not os.path.exists(xml_path):
+        # A sharded test has one directory per shard (shard_1_of_4/test.xml, ...), all of which must exist.
+        shards = sorted(d for d in (os.listdir(target_dir) if os.path.isdir(target_dir) else [])
+                        if d.startswith("shard_") and "_of_" in d)
+        result_dirs = [os.path.join(target_dir, d) for d in shards] or [target_dir]
+        expected = int(shards[0].rsplit("_of_", 1)[1]) if shards else 1
+        missing = [d for d in result_dirs if not os.path.exists(os.path.join(d, "test.xml"))]
+        if missing or len(result_dirs) != expected:
             print(f"summarize_tests: no result for {label}", file=sys.stderr)
             totals[1] += 1
             continue
         reasons = []
-        counts = _count(xml_path, reasons)
+        counts = [0, 0, 0]
+        for result_dir in result_dirs:
+            for index, value in enumerate(_count(os.path.join(result_dir, "test.xml"), reasons)):
+                counts[index] += value
+            locations += [f"  kept by {label}: {path}" for path in _kept_outputs(result_dir)]
         for index, value in enumerate(counts):
             totals[index] += value
         if counts[1]:
-            locations.append(f"  failed {label}: {os.path.join(target_dir, 'test.log')}")
-        locations += [f"  kept by {label}: {path}" for path in _kept_outputs(target_dir)]
+            failed_logs = [os.path.join(d, "test.log") for d in result_dirs]
+            locations.append(f"  failed {label}: {' '.join(failed_logs)}")
         for reason in reasons:
             per_label = by_reason.setdefault(reason, {})
             per_label[label] = per_label.get(label, 0) + 1
