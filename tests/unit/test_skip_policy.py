@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -72,5 +73,5 @@ def test_shards_split_the_cases_between_them(tmp_path):
                               env=env, capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert status_file.exists()
-        ran += [int(line.split()[1]) for line in proc.stdout.splitlines() if line.startswith("ran ")]
+        ran += [int(n) for n in re.findall(r"ran (\d+)", proc.stdout)]
     assert sorted(ran) == list(range(7))
