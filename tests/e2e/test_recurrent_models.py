@@ -136,3 +136,17 @@ def test_micro_speech_lstm_plan_keeps_the_state(e2e, micro_speech):
     memory = plan["memory"]
     assert memory["persistent_bytes"] >= 80 + 160
     assert sorted(b["bytes"] for b in memory["persistent_buffers"]) == [80, 160]
+
+
+def test_micro_speech_lstm_sequence_qemu_portable(e2e, arm_tools, micro_speech):
+    """The same sequence on the Cortex-M55 (QEMU mps3-an547), module converted for corstone300, portable
+    kernels: within the bound of LiteRT with the same arg-max, and the reset check of the harness."""
+    cc, ar, qemu = arm_tools
+    run = e2e.qemu_run(micro_speech, e2e.portable_arm_library(cc, ar), cc, qemu)
+    check_sequence(e2e, micro_speech, run.outputs, "corstone300 QEMU portable")
+
+
+def test_micro_speech_lstm_sequence_qemu_ns_cmsis_nn_mve(e2e, arm_tools, ns_cmsis_nn_root, micro_speech):
+    cc, ar, qemu = arm_tools
+    run = e2e.qemu_run(micro_speech, e2e.ns_cmsis_nn_arm_library(ns_cmsis_nn_root, cc, ar), cc, qemu)
+    check_sequence(e2e, micro_speech, run.outputs, "corstone300 QEMU ns-cmsis-nn MVE")
