@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Refusals and lowering choices of the comparison, logical, reduction, ARG_MAX / ARG_MIN, SELECT_V2 and WHERE
+operators: single-operator models built with tests.modelgen, converted, and the one-line message or the emitted
+call checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+
+from .helpers import function_body
+
+
+def convert(builder: ModelBuilder, tmp_path):
+    out = tmp_path / "out"
+    result = helia_aot.convert(builder.build(), out, target="host")
+    return result, (out / "src" / "model_model.c").read_text()
+
+
+def refusal(builder: ModelBuilder, tmp_path) -> str:
+    with pytest.raises(UnsupportedModelError) as info:
+        helia_aot.convert(builder.build(), tmp_path / "out", target="host")
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def comparison_model(op, dtype, shape1, shape2, out_shape, scales=(0.05, 0.05)):
+    b = ModelBuilder()
+    quant = dtype in ("int8", "int16")
+    a = b.input("a", shape1, dtype, scales[0] if quant else None, 0 if quant else None)
+    c = b.input("c", shape2, dtype, scales[1] if quant else None, 0 if quant else None)
+    y = b.tensor("y", out_shape, "bool")
+    b.output(y)
+    b.op(op, [a, c], [y])
+    return b
+
+
+# ---- comparisons ----
+
+def test_comparison_int8_calls_the_named_entry_with_litert_rescaling(tmp_path):
+    result, source = convert(comparison_model("GREATER", "int8", [2, 3], [2, 3], [2, 3], (0.5, 0.25)), tmp_path)
+    body = function_body(source, 0)
+    # scale 0.5 -> multiplier 2^30, shift 0; 0.25 -> 2^30, shift -1; left shift 8
+    assert f"arm_greater_s8(" in body and f"0, {2**30}, 0, 0, {2**30}, -1, 8);" in body
+
+
+def test_comparison_int16_less_compares_raw_codes(tmp_path):
+    _, source = convert(comparison_model("LESS", "int16", [4], [4], [4], (0.001, 0.002)), tmp_path)
+    assert f"0, {2**30}, 1, 0, {2**30}, 1, 0);" in function_body(source, 0)
+
+
+def test_comparison_refuses_scale_of_one_or_more(tmp_path):
+    message = refusal(comparison_model("EQUAL", "int8", [3], [3], [3], (2.0, 0.5)), tmp_path)
+    assert "EQUAL" in message and "tensor 'a'" in message and "scale 2 must be below 1" in message
+
+
+def test_comparison_refuses_rank_5_broadcast(tmp_path):
+    message = refusal(comparison_model("LESS", "float32", [2, 1, 2, 2, 2], [2, 2], [2, 1, 2, 2, 2]), tmp_path)
+    assert "LESS" in message and "broadcasting is supported up to rank 4" in message
+
+
+def test_comparison_refuses_unquantized_int16_not_equal(tmp_path):
+    b = ModelBuilder()
+    a, c = b.input("a", [3], "int16"), b.input("c", [3], "int16")
+    y = b.tensor("y", [3], "bool")
+    b.output(y)
+    b.op("NOT_EQUAL", [a, c], [y])
+    assert "unquantized int16 NOT_EQUAL" in refusal(b, tmp_path)
+
+
+def test_comparison_refuses_bool_ordering(tmp_path):
+    message = refusal(comparison_model("LESS", "bool", [3], [3], [3]), tmp_path)
+    assert "LESS" in message and "match no variant" in message
