@@ -76,3 +76,24 @@ def test_comparison_refuses_unquantized_int16_not_equal(tmp_path):
 def test_comparison_refuses_bool_ordering(tmp_path):
     message = refusal(comparison_model("LESS", "bool", [3], [3], [3]), tmp_path)
     assert "LESS" in message and "match no variant" in message
+
+
+# ---- logical ----
+
+def test_logical_refuses_rank_5_broadcast(tmp_path):
+    b = ModelBuilder()
+    a, c = b.input("a", [2, 1, 2, 2, 2], "bool"), b.input("c", [2, 2], "bool")
+    y = b.tensor("y", [2, 1, 2, 2, 2], "bool")
+    b.output(y)
+    b.op("LOGICAL_OR", [a, c], [y])
+    message = refusal(b, tmp_path)
+    assert "LOGICAL_OR" in message and "tensor 'y'" in message and "up to rank 4" in message
+
+
+def test_logical_refuses_non_bool(tmp_path):
+    b = ModelBuilder()
+    a = b.input("a", [3], "int32")
+    y = b.tensor("y", [3], "bool")
+    b.output(y)
+    b.op("LOGICAL_NOT", [a], [y])
+    assert "match no variant" in refusal(b, tmp_path)
