@@ -97,3 +97,52 @@ def test_logical_refuses_non_bool(tmp_path):
     b.output(y)
     b.op("LOGICAL_NOT", [a], [y])
     assert "match no variant" in refusal(b, tmp_path)
+
+
+# ---- reductions ----
+
+def reduce_model(op, dtype, shape, axes, out_shape, keep=False, in_q=(0.1, 0), out_q=(0.1, 0)):
+    b = ModelBuilder()
+    quant = dtype in ("int8", "int16")
+    x = b.input("x", shape, dtype, *(in_q if quant else (None, None)))
+    axis = b.const("axis", np.array(axes, dtype=np.int32), "int32")
+    y = b.tensor("y", out_shape, dtype, *(out_q if quant else (None, None)))
+    b.output(y)
+    b.op(op, [x, axis], [y], {"keep_dims": keep})
+    return b
+
+
+def test_reduce_max_int8_calls_the_entry_with_merged_dims(tmp_path):
+    # axes 0 and 2 (given as 0, -2, 2) of [2, 3, 1, 4]: axis 2 has size 1 and drops out, 3 and 4 merge
+    _, source = convert(reduce_model("REDUCE_MAX", "int8", [2, 3, 1, 4], [0, -2, 2], [1, 3, 1, 4], keep=True),
+                        tmp_path)
+    body = function_body(source, 0)
+    assert "arm_reduce_max_s8(" in body
+    assert "input_dims = { 1, 1, 2, 12 }" in body and "axis_dims = { 0, 0, 1, 0 }" in body
+
+
+def test_reduce_max_refuses_requantization(tmp_path):
+    message = refusal(reduce_model("REDUCE_MAX", "int8", [4, 3], [1], [4], out_q=(0.2, 0)), tmp_path)
+    assert "REDUCE_MAX" in message and "tensor 'y'" in message and "share scale and zero point" in message
+
+
+def test_reduce_refuses_axis_out_of_range(tmp_path):
+    message = refusal(reduce_model("REDUCE_MIN", "float32", [4, 3], [2], [4]), tmp_path)
+    assert "REDUCE_MIN" in message and "tensor 'axis'" in message and "axis 2 is out of range" in message
+
+
+def test_reduce_refuses_five_alternating_groups(tmp_path):
+    message = refusal(reduce_model("REDUCE_MIN", "float32", [2, 3, 2, 3, 2], [0, 2, 4], [3, 3]), tmp_path)
+    assert "alternates reduced and kept axes" in message
+
+
+def test_sum_refuses_int16(tmp_path):
+    message = refusal(reduce_model("SUM", "int16", [4, 3], [1], [4]), tmp_path)
+    assert "SUM" in message and "tensor 'x'" in message and "int16 SUM is not supported" in message
+
+
+def test_sum_float32_calls_reduce_sum_entry(tmp_path):
+    result, source = convert(reduce_model("SUM", "float32", [2, 3, 4], [1], [2, 4]), tmp_path)
+    body = function_body(source, 0)
+    assert "arm_reduce_sum_f32(" in body and "axis_dims = { 0, 2, 3, 4 }" not in body
+    assert "input_dims = { 1, 2, 3, 4 }" in body and "axis_dims = { 0, 0, 1, 0 }" in body
