@@ -146,3 +146,15 @@ def test_sum_float32_calls_reduce_sum_entry(tmp_path):
     body = function_body(source, 0)
     assert "arm_reduce_sum_f32(" in body and "axis_dims = { 0, 2, 3, 4 }" not in body
     assert "input_dims = { 1, 2, 3, 4 }" in body and "axis_dims = { 0, 0, 1, 0 }" in body
+
+
+def test_reduce_prod_int8_rescales_after_every_multiply(tmp_path):
+    _, source = convert(reduce_model("REDUCE_PROD", "int8", [3, 4], [1], [3], in_q=(0.02, 0), out_q=(0.05, 0)),
+                        tmp_path)
+    body = function_body(source, 0)
+    assert "first ?" in body and "(int64_t)acc *" in body  # the first input starts the product, each next rescales
+
+
+def test_reduce_any_refuses_non_bool(tmp_path):
+    message = refusal(reduce_model("REDUCE_ANY", "float32", [3, 4], [1], [3]), tmp_path)
+    assert "REDUCE_ANY" in message and "match no variant" in message
