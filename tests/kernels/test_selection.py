@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Comparison (EQUAL ... LESS_EQUAL), REDUCE_MAX / REDUCE_MIN and SELECT_V2 kernels (int8, int16): the portable
+"""Comparison (EQUAL ... LESS_EQUAL), REDUCE_MAX / REDUCE_MIN, ARG_MAX / ARG_MIN and SELECT_V2 kernels (int8, int16): the portable
 kernels against Python references built from NumPy, and bit for bit against ns-cmsis-nn (selection_driver.c)."""
 
 from __future__ import annotations
@@ -172,6 +172,38 @@ def test_reduce_max_min_match_numpy(selection_portable, bits):
 def test_reduce_max_min_bit_identical_to_ns_cmsis_nn(selection_portable, selection_ns, bits):
     rng = np.random.default_rng(400 + bits)
     records = [reduce_case(rng, bits)[0] for _ in range(60)]
+    for record, (s1, v1), (s2, v2) in zip(records, run(selection_portable, records), run(selection_ns, records)):
+        assert s1 == s2 == 0, record
+        np.testing.assert_array_equal(v1, v2, err_msg=record)
+
+
+# ---- ARG_MAX / ARG_MIN (int8) -------------------------------------------------------------------------------
+
+def arg_case(rng):
+    dims = tuple(int(v) for v in rng.integers(1, 5, size=4))
+    axis = int(rng.integers(0, 4))
+    data = rng.integers(-3, 4, size=dims)  # few distinct values: ties are common
+    want_max = int(rng.integers(0, 2))
+    record = f"arg {want_max} {text(dims)} {axis} {text(data)}"
+    # NumPy's argmax / argmin return the first index on ties, as TFLite does
+    return record, (data.argmax if want_max else data.argmin)(axis=axis).reshape(-1)
+
+
+def test_argmax_argmin_match_numpy(selection_portable):
+    rng = np.random.default_rng(700)
+    cases = [arg_case(rng) for _ in range(80)]
+    for (status, got), (_, want) in zip(run(selection_portable, [r for r, _ in cases]), cases):
+        assert status == 0
+        np.testing.assert_array_equal(got, want)
+
+
+def test_argmax_rejects_axis_out_of_range(selection_portable):
+    assert run(selection_portable, ["arg 1 1 1 1 2 4 5 6"])[0][0] == -1
+
+
+def test_argmax_argmin_bit_identical_to_ns_cmsis_nn(selection_portable, selection_ns):
+    rng = np.random.default_rng(800)
+    records = [arg_case(rng)[0] for _ in range(60)]
     for record, (s1, v1), (s2, v2) in zip(records, run(selection_portable, records), run(selection_ns, records)):
         assert s1 == s2 == 0, record
         np.testing.assert_array_equal(v1, v2, err_msg=record)

@@ -158,3 +158,44 @@ def test_reduce_prod_int8_rescales_after_every_multiply(tmp_path):
 def test_reduce_any_refuses_non_bool(tmp_path):
     message = refusal(reduce_model("REDUCE_ANY", "float32", [3, 4], [1], [3]), tmp_path)
     assert "REDUCE_ANY" in message and "match no variant" in message
+
+
+# ---- ARG_MAX / ARG_MIN ----
+
+def arg_model(op, dtype, shape, axis, out_shape, out_dtype="int32", output_type=2):
+    b = ModelBuilder()
+    quant = dtype == "int8"
+    x = b.input("x", shape, dtype, 0.1 if quant else None, 0 if quant else None)
+    a = b.const("axis", np.array([axis], dtype=np.int32), "int32")
+    y = b.tensor("y", out_shape, out_dtype)
+    b.output(y)
+    b.op(op, [x, a], [y], {"output_type": output_type})
+    return b
+
+
+def test_arg_max_int8_int32_calls_the_entry(tmp_path):
+    _, source = convert(arg_model("ARG_MAX", "int8", [2, 5, 3], -2, [2, 3]), tmp_path)
+    body = function_body(source, 0)
+    assert "arm_argmax_s8(" in body and "input_dims = { 1, 2, 5, 3 }" in body
+
+
+def test_arg_min_int8_int64_is_inline(tmp_path):
+    _, source = convert(arg_model("ARG_MIN", "int8", [2, 5, 3], 1, [2, 3], "int64", 4), tmp_path)
+    body = function_body(source, 0)
+    assert "arm_argmin_s8" not in body and "int64_t *out" in body
+
+
+def test_arg_refuses_int16(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [4, 3], "int16", 0.001, 0)
+    a = b.const("axis", np.array([1], dtype=np.int32), "int32")
+    y = b.tensor("y", [4], "int32")
+    b.output(y)
+    b.op("ARG_MAX", [x, a], [y], {"output_type": 2})
+    message = refusal(b, tmp_path)
+    assert "ARG_MAX" in message and "match no variant" in message
+
+
+def test_arg_refuses_output_type_mismatch(tmp_path):
+    message = refusal(arg_model("ARG_MAX", "float32", [4, 3], 1, [4], "int32", 4), tmp_path)
+    assert "ARG_MAX" in message and "tensor 'y'" in message and "output_type 4 does not match" in message

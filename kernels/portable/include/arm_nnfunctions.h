@@ -1280,6 +1280,14 @@ arm_cmsis_nn_status arm_select_v2_s16(const bool *condition,
                                       const cmsis_nn_select_v2_params *params,
                                       int16_t *output);
 
+/* ---- ARG_MAX, ARG_MIN (int8): index along axis 0..3 of the NHWC dims, int32; ties give the first ---------- */
+
+arm_cmsis_nn_status
+arm_argmax_s8(const int8_t *input_data, const cmsis_nn_dims *input_dims, const int32_t axis, int32_t *output_data);
+
+arm_cmsis_nn_status
+arm_argmin_s8(const int8_t *input_data, const cmsis_nn_dims *input_dims, const int32_t axis, int32_t *output_data);
+
 /* ==== end of the comparison / reduction / selection block ==== */
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
  *
  *   cmp <bits> <op 0..5> <named 0/1> <dims1 x4> <dims2 x4> <out x4> <off1 m1 s1 off2 m2 s2 left_shift> <in1...> <in2...>
  *   reduce <bits> <max 0/1> <in dims x4> <axis x4> <out dims x4> <in...>
+ *   arg <max 0/1> <in dims x4> <axis> <in...>                       (int8)
  *   select <bits> <rank> <shape> <cond strides> <x strides> <y strides> <nc> <cond...> <nx> <x...> <ny> <y...>
  */
 
@@ -133,6 +134,27 @@ static void reduce(void)
     free(out);
 }
 
+static void arg(void)
+{
+    const int32_t want_max = rd();
+    const cmsis_nn_dims d_in = rd_dims();
+    const int32_t axis = rd();
+    int8_t *in = rd_values(8, count(&d_in));
+    const int32_t dims[4] = {d_in.n, d_in.h, d_in.w, d_in.c};
+    const int32_t n_out = axis >= 0 && axis < 4 ? count(&d_in) / dims[axis] : 0;
+    int32_t *out = calloc((size_t)n_out + 1, sizeof(int32_t));
+    const arm_cmsis_nn_status status =
+        want_max ? arm_argmax_s8(in, &d_in, axis, out) : arm_argmin_s8(in, &d_in, axis, out);
+    printf("%d", (int)status);
+    for (int32_t i = 0; i < n_out; ++i)
+    {
+        printf(" %d", (int)out[i]);
+    }
+    printf("\n");
+    free(in);
+    free(out);
+}
+
 static void selection(void)
 {
     const int32_t bits = rd(), rank = rd() % 17;
@@ -182,6 +204,10 @@ int main(void)
         else if (strcmp(name, "reduce") == 0)
         {
             reduce();
+        }
+        else if (strcmp(name, "arg") == 0)
+        {
+            arg();
         }
         else if (strcmp(name, "select") == 0)
         {
