@@ -199,3 +199,35 @@ def test_arg_refuses_int16(tmp_path):
 def test_arg_refuses_output_type_mismatch(tmp_path):
     message = refusal(arg_model("ARG_MAX", "float32", [4, 3], 1, [4], "int32", 4), tmp_path)
     assert "ARG_MAX" in message and "tensor 'y'" in message and "output_type 4 does not match" in message
+
+
+# ---- SELECT_V2 ----
+
+def select_model(dtype, shapes, out_shape):
+    b = ModelBuilder()
+    quant = dtype in ("int8", "int16")
+    c = b.input("c", shapes[0], "bool")
+    x = b.input("x", shapes[1], dtype, 0.1 if quant else None, 0 if quant else None)
+    y = b.input("y", shapes[2], dtype, 0.1 if quant else None, 0 if quant else None)
+    out = b.tensor("out", out_shape, dtype, 0.1 if quant else None, 0 if quant else None)
+    b.output(out)
+    b.op("SELECT_V2", [c, x, y], [out])
+    return b
+
+
+def test_select_v2_int8_passes_broadcast_strides(tmp_path):
+    result, source = convert(select_model("int8", [[3, 1], [1, 4], [3, 4]], [3, 4]), tmp_path)
+    assert "arm_select_v2_s8(" in function_body(source, 0)
+    constants = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    assert "1, 0" in constants and "0, 1" in constants and "4, 1" in constants  # condition, x and y strides
+
+
+def test_select_v2_float32_inline_walks_rank_5(tmp_path):
+    _, source = convert(select_model("float32", [[2, 1, 3, 1, 1], [3, 4, 2], [1]], [2, 1, 3, 4, 2]), tmp_path)
+    body = function_body(source, 0)
+    assert "i4 < 2" in body and "cond[at_c] ? x[at_x] : y[at_y]" in body
+
+
+def test_select_v2_refuses_rank_6_broadcast(tmp_path):
+    message = refusal(select_model("float32", [[2, 1, 1, 1, 1, 2], [2], [1]], [2, 1, 1, 1, 1, 2]), tmp_path)
+    assert "SELECT_V2" in message and "tensor 'out'" in message and "up to rank 5" in message
