@@ -231,3 +231,43 @@ def test_select_v2_float32_inline_walks_rank_5(tmp_path):
 def test_select_v2_refuses_rank_6_broadcast(tmp_path):
     message = refusal(select_model("float32", [[2, 1, 1, 1, 1, 2], [2], [1]], [2, 1, 1, 1, 1, 2]), tmp_path)
     assert "SELECT_V2" in message and "tensor 'out'" in message and "up to rank 5" in message
+
+
+# ---- WHERE ----
+
+def test_where_refuses_runtime_condition(tmp_path):
+    b = ModelBuilder()
+    c = b.input("c", [2, 3], "bool")
+    y = b.tensor("y", [6, 2], "int64")
+    b.output(y)
+    b.op("WHERE", [c], [y])
+    message = refusal(b, tmp_path)
+    assert "WHERE" in message and "tensor 'c'" in message and "must be a constant tensor" in message
+
+
+def where_model(cond):
+    """WHERE of a constant condition as one output, next to a LOGICAL_NOT of a real input (a model needs one)."""
+    b = ModelBuilder()
+    x = b.input("x", [3], "bool")
+    nx = b.tensor("nx", [3], "bool")
+    b.output(nx)
+    b.op("LOGICAL_NOT", [x], [nx])
+    c = b.const("c", cond, "bool")
+    y = b.tensor("y", [int(np.count_nonzero(cond)), cond.ndim], "int64")
+    b.output(y)
+    b.op("WHERE", [c], [y])
+    return b
+
+
+def test_where_constant_condition_matches_litert(tmp_path):
+    from tests.modelgen.litert import run_reference
+    cond = np.array([[[True, False], [False, True]], [[True, True], [False, False]]])
+    b = where_model(cond)
+    _, litert = run_reference(b.build(), [np.array([True, False, True])])
+    result, source = convert(b, tmp_path)
+    constants = (tmp_path / "out" / "src" / "model_constants.c").read_text()
+    assert "memcpy(" in source and "int64_t" in constants
+    # the constant the module copies holds LiteRT's coordinates, in its order
+    values = [int(v) for v in constants.split("coordinates of the constant")[1].split("{")[1].split("}")[0]
+              .replace("LL", "").split(",") if v.strip()]
+    assert values == litert.reshape(-1).tolist()
