@@ -15,8 +15,9 @@ class ReduceAny(OpLowering):
     op_types = ("REDUCE_ANY",)
     options_table = "ReducerOptions"
     variants = (
-        Variant("bool", inputs=(Operand("input", ("bool",)), const_ints("axis")), outputs=(Operand("output", ("bool",)),),
-                template="reduce_inline.c.j2", notes=REDUCE_RULES + ("inline C",)),
+        Variant("bool", inputs=(Operand("input", ("bool",)), const_ints("axis")),
+                outputs=(Operand("output", ("bool",)),), template="reduce_inline.c.j2",
+                notes=REDUCE_RULES + ("inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -14,7 +14,9 @@ from .common import const_ints, int8_act, int16_act, require_same_quant
 from .float_common import FLT_MAX
 from .reduce_common import REDUCE_RULES, entry_lowered, fold_reduce, inline_lowered, reduce_validate
 
-_INIT = {"float32": (c_float(-FLT_MAX), c_float(FLT_MAX)), "int32": ("INT32_MIN", "INT32_MAX"), "int64": ("INT64_MIN", "INT64_MAX")}
+# LiteRT's init values: numeric_limits lowest() / max() of the type
+_INIT = {"float32": (c_float(-FLT_MAX), c_float(FLT_MAX)), "int32": ("INT32_MIN", "INT32_MAX"),
+         "int64": ("INT64_MIN", "INT64_MAX")}
 
 
 def extreme_variants(kind: str) -> tuple[Variant, ...]:

@@ -71,8 +71,9 @@ class ReduceProd(OpLowering):
         zp_in, zp_out = int(x.quant.zero_point), int(y.quant.zero_point)
         combine = (f"acc = first ? (int32_t)(v - ({zp_in})) : "
                    + _mbqm64_c(f"(int64_t)acc * (v - ({zp_in}))", mult, shift) + ";")
+        ctype = "int8_t" if x.dtype == "int8" else "int16_t"
         finish = ("{ int32_t r = " + _mbqm64_c("(int64_t)acc", mult, shift) + f" + ({zp_out}); "
-                  f"*out++ = ({'int8_t' if x.dtype == 'int8' else 'int16_t'})(r < {lo} ? {lo} : (r > {hi} ? {hi} : r)); }}")
+                  f"*out++ = ({ctype})(r < {lo} ? {lo} : (r > {hi} ? {hi} : r)); }}")
         return inline_lowered(ctx, "LiteRT's quantized REDUCE_PROD, rescaled after every multiply", "int32_t", "0",
                               combine, finish)
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Comparison (EQUAL ... LESS_EQUAL), REDUCE_MAX / REDUCE_MIN, ARG_MAX / ARG_MIN and SELECT_V2 kernels (int8, int16): the portable
-kernels against Python references built from NumPy, and bit for bit against ns-cmsis-nn (selection_driver.c)."""
+"""Comparison (EQUAL ... LESS_EQUAL), REDUCE_MAX / REDUCE_MIN, ARG_MAX / ARG_MIN and SELECT_V2 kernels (int8,
+int16): the portable kernels against Python references built from NumPy, and bit for bit against ns-cmsis-nn
+(selection_driver.c)."""
 
 from __future__ import annotations
 

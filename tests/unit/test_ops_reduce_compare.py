@@ -46,7 +46,7 @@ def test_comparison_int8_calls_the_named_entry_with_litert_rescaling(tmp_path):
     result, source = convert(comparison_model("GREATER", "int8", [2, 3], [2, 3], [2, 3], (0.5, 0.25)), tmp_path)
     body = function_body(source, 0)
     # scale 0.5 -> multiplier 2^30, shift 0; 0.25 -> 2^30, shift -1; left shift 8
-    assert f"arm_greater_s8(" in body and f"0, {2**30}, 0, 0, {2**30}, -1, 8);" in body
+    assert "arm_greater_s8(" in body and f"0, {2**30}, 0, 0, {2**30}, -1, 8);" in body
 
 
 def test_comparison_int16_less_compares_raw_codes(tmp_path):
