@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """REDUCE_MAX and REDUCE_MIN (no @register here; one module per operator): int8 / int16 on ns-cmsis-nn's
 arm_reduce_max_* / arm_reduce_min_* (LiteRT requires the output to share the input's scale and zero point, so
-the codes are compared as they are), float32 / int32 / int64 in inline C starting from the type's lowest /
-highest value as LiteRT's reducer does."""
+the codes are compared as they are), float32 / int32 / int64 / bool in inline C starting from the type's
+lowest / highest value as LiteRT's reducer does."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from .reduce_common import REDUCE_RULES, entry_lowered, fold_reduce, inline_lowe
 
 # LiteRT's init values: numeric_limits lowest() / max() of the type
 _INIT = {"float32": (c_float(-FLT_MAX), c_float(FLT_MAX)), "int32": ("INT32_MIN", "INT32_MAX"),
-         "int64": ("INT64_MIN", "INT64_MAX")}
+         "int64": ("INT64_MIN", "INT64_MAX"), "bool": ("0", "1")}
 
 
 def extreme_variants(kind: str) -> tuple[Variant, ...]:
@@ -27,10 +27,12 @@ def extreme_variants(kind: str) -> tuple[Variant, ...]:
         Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
                 entries=(f"arm_reduce_{kind}_s16",), template="reduce.c.j2", notes=notes),
     ]
-    for dtype in ("float32", "int32", "int64"):
+    for dtype in ("float32", "int32", "int64", "bool"):
         variants.append(Variant(dtype, inputs=(Operand("input", (dtype,)), const_ints("axis")),
                                 outputs=(Operand("output", (dtype,)),), template="reduce_inline.c.j2",
-                                lower="lower_inline", notes=REDUCE_RULES + ("inline C",)))
+                                lower="lower_inline",
+                                notes=REDUCE_RULES + (("inline C: any true (max) / all true (min)",) if dtype == "bool"
+                                                      else ("inline C",))))
     return tuple(variants)
 
 
@@ -51,7 +53,7 @@ class ReduceExtremeLowering(OpLowering):
     def lower_inline(self, ctx: OpContext):
         dtype = ctx.inp(0).dtype
         low, high = _INIT[dtype]
-        ctype = {"float32": "float", "int32": "int32_t", "int64": "int64_t"}[dtype]
+        ctype = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}[dtype]
         cmp = ">" if self.kind == "max" else "<"
         return inline_lowered(ctx, f"REDUCE_{self.kind.upper()}", ctype, low if self.kind == "max" else high,
                               f"acc = v {cmp} acc ? v : acc;", "*out++ = acc;")
