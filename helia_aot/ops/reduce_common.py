@@ -2,8 +2,9 @@
 """What SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD and REDUCE_ANY share (no @register here): the constant axis
 input resolved as LiteRT does (negative axes, duplicates), the output shape for keep_dims true or false, and
 the 4-D form the kernels and the inline loops take. Axes of size 1 are dropped and neighbouring axes that are
-both reduced or both kept are merged (the data stays contiguous), so any rank whose pattern needs at most four
-such groups lowers; each output element combines its inputs in the input's row-major order, LiteRT's order."""
+both reduced or both kept are merged (the data stays contiguous), so most shapes take the 4-D kernels; a pattern of more
+than four such groups (rank 5 and up) runs the inline loop instead, which takes any number. Each output element
+combines its inputs in the input's row-major order, LiteRT's order."""
 
 from __future__ import annotations
 
@@ -12,10 +13,9 @@ import math
 import numpy as np
 
 from .base import OpContext
-from .common import constant_ints, nhwc
+from .common import constant_ints
 
-REDUCE_RULES = ("axis constant, negative axes allowed, duplicates ignored", "keep_dims true or false",
-                "at most four groups of neighbouring reduced / kept axes (after dropping axes of size 1)")
+REDUCE_RULES = ("axis constant, negative axes allowed, duplicates ignored", "keep_dims true or false", "any rank")
 
 
 def resolved_axes(ctx: OpContext) -> list[int]:
@@ -53,22 +53,25 @@ def groups(ctx: OpContext) -> list[list]:
 
 
 def reduce_validate(ctx: OpContext) -> None:
-    x, y = ctx.inp(0), ctx.out(0)
+    y = ctx.out(0)
     expected = reduced_shape(ctx)
     if tuple(int(d) for d in y.shape) != expected:
         raise ctx.error(f"output shape {list(y.shape)} does not match the reduced shape {list(expected)} "
                         f"(keep_dims {bool(ctx.options('keep_dims', False))})", y)
-    if len(groups(ctx)) > 4:
-        raise ctx.error(f"input shape {list(x.shape)} with axes {resolved_axes(ctx)} alternates reduced and kept "
-                        "axes more than four times", ctx.inp(1), "Reshape the input so the reduced axes are grouped")
+
+
+def fits_4d(ctx: OpContext) -> bool:
+    """The merged axes fit the 4-D (n, h, w, c) dims the kernels take."""
+    return len(groups(ctx)) <= 4
 
 
 def reduce_dims(ctx: OpContext) -> dict:
     """input_dims, axis_dims (1: reduced), output_dims, reduce (per axis, how many inputs it combines) and
-    count (inputs per output), all 4-D."""
+    count (inputs per output): 4-D when the merged axes fit, else one entry per group."""
     runs = groups(ctx)
-    in_dims = nhwc([r[0] for r in runs])
-    axis = [0] * (4 - len(runs)) + [1 if r[1] else 0 for r in runs]
+    pad = max(0, 4 - len(runs))
+    in_dims = (1,) * pad + tuple(r[0] for r in runs)
+    axis = [0] * pad + [1 if r[1] else 0 for r in runs]
     out = tuple(1 if a else d for d, a in zip(in_dims, axis))
     reduce = tuple(d if a else 1 for d, a in zip(in_dims, axis))
     return dict(input_dims=in_dims, axis_dims=tuple(axis), output_dims=out, reduce=reduce,
@@ -101,7 +104,8 @@ def inline_lowered(ctx: OpContext, what: str, acc_ctype: str, init: str, combine
 
 
 def entry_lowered(ctx: OpContext):
-    """An ns-cmsis-nn reduction entry (input, input_dims, axis_dims, output, output_dims)."""
+    """An ns-cmsis-nn reduction entry (input, input_dims, axis_dims, output, output_dims); the caller has
+    checked fits_4d."""
     from .base import Lowered
     dims = reduce_dims(ctx)
     return Lowered(entry=ctx.variant.entries[0],

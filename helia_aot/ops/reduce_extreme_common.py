@@ -6,17 +6,20 @@ lowest / highest value as LiteRT's reducer does."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..codegen import c_float
 from .base import OpContext, OpLowering, Operand, Variant
 from .common import const_ints, int8_act, int16_act, require_same_quant
 from .float_common import FLT_MAX
-from .reduce_common import REDUCE_RULES, entry_lowered, fold_reduce, inline_lowered, reduce_validate
+from .reduce_common import REDUCE_RULES, entry_lowered, fits_4d, fold_reduce, inline_lowered, reduce_validate
 
 # LiteRT's init values: numeric_limits lowest() / max() of the type
 _INIT = {"float32": (c_float(-FLT_MAX), c_float(FLT_MAX)), "int32": ("INT32_MIN", "INT32_MAX"),
-         "int64": ("INT64_MIN", "INT64_MAX"), "bool": ("0", "1")}
+         "int64": ("INT64_MIN", "INT64_MAX"), "bool": ("0", "1"), "int8": ("INT8_MIN", "INT8_MAX"),
+         "int16": ("INT16_MIN", "INT16_MAX")}
 
 
 def extreme_variants(kind: str) -> tuple[Variant, ...]:
@@ -48,12 +51,16 @@ class ReduceExtremeLowering(OpLowering):
             require_same_quant(ctx, ctx.inp(0), ctx.out(0), f"REDUCE_{self.kind.upper()} (LiteRT's rule)")
 
     def lower(self, ctx: OpContext):
-        return entry_lowered(ctx)
+        if fits_4d(ctx):
+            return entry_lowered(ctx)
+        # more than four alternating reduced / kept groups: the kernels' 4-D dims cannot hold them
+        return replace(self.lower_inline(ctx), template="reduce_inline.c.j2")
 
     def lower_inline(self, ctx: OpContext):
         dtype = ctx.inp(0).dtype
         low, high = _INIT[dtype]
-        ctype = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}[dtype]
+        ctype = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t", "int8": "int8_t",
+                 "int16": "int16_t"}[dtype]
         cmp = ">" if self.kind == "max" else "<"
         return inline_lowered(ctx, f"REDUCE_{self.kind.upper()}", ctype, low if self.kind == "max" else high,
                               f"acc = v {cmp} acc ? v : acc;", "*out++ = acc;")

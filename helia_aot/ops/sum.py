@@ -12,13 +12,15 @@ equal and different scales alike. int16 is refused: LiteRT 2.3 writes only the l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..quant import quantize_multiplier
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import const_ints, int8_act
 from .float_common import fp32
-from .reduce_common import REDUCE_RULES, entry_lowered, inline_lowered, reduce_dims, reduce_validate
+from .reduce_common import REDUCE_RULES, entry_lowered, fits_4d, inline_lowered, reduce_dims, reduce_validate
 
 
 def _requantize_c(x: str, mult: int, shift: int) -> str:
@@ -83,7 +85,11 @@ class Sum(OpLowering):
                               fixed={"litert_int8_sum": "uint8_reading"})
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
-        return entry_lowered(ctx)
+        if fits_4d(ctx):
+            return entry_lowered(ctx)
+        # more than four alternating reduced / kept groups: the same sums in LiteRT's order, inline
+        return replace(inline_lowered(ctx, "SUM in float32", "float", "0.0f", "acc += v;", "*out++ = acc;"),
+                       template="reduce_inline.c.j2")
 
     def lower_int(self, ctx: OpContext) -> Lowered:
         wide = "uint64_t" if ctx.inp(0).dtype == "int64" else "uint32_t"
