@@ -114,8 +114,12 @@ def test_case_runs_in_litert_reference(path):
             assert np.all(np.isfinite(result.astype(np.float64)))
             # A constant output would mean the quantization threw the signal away (except a softmax
             # over rows of one class, which is 1.0 by definition).
-            # FILL, ZEROS_LIKE and SHAPE write one value (or a constant) by definition.
-            if not (case.op == "SOFTMAX" and spec["shape"][-1] == 1) and case.op not in CONSTANT_OUTPUT_OPS:
+            # FILL, ZEROS_LIKE and SHAPE write one value (or a constant) by definition; a single value (a
+            # reduction to a scalar) cannot vary within one run, and continuous float inputs are never equal
+            # (EQUAL / NOT_EQUAL of float32 give one answer everywhere).
+            float_equality = case.op in ("EQUAL", "NOT_EQUAL") and case.inputs[0].get("dtype") == "float32"
+            if not (case.op == "SOFTMAX" and spec["shape"][-1] == 1) and case.op not in CONSTANT_OUTPUT_OPS \
+                    and result.size > 1 and not float_equality:
                 assert np.unique(result).size > 1, f"{case.name}: output is constant"
 
 
@@ -152,6 +156,8 @@ def _quantized_twin_cases():
             continue
         if case.op in INT16_NO_TWIN and any(spec.get("dtype") == "int16" for spec in case.inputs):
             continue
+        if case.op == "SUM" and any(spec.get("dtype", "int8") == "int8" for spec in case.outputs):
+            continue  # LiteRT 2.3's int8 SUM reads the codes as uint8 (see helia_aot/ops/sum.py): it does not track
         if case.op == "SVDF":
             # LiteRT's integer SVDF requires fused RELU and applies none, where its float SVDF applies
             # it, and adds the bias in the state x time-weight scale: the float twin is another function.

@@ -173,6 +173,31 @@ typedef struct
     const int16_t *one_by_one_lut;
 } cmsis_nn_softmax_lut_s16;
 
+/* ---- comparisons, reductions and selection (EQUAL ... LESS_EQUAL, REDUCE_MAX / MIN, SELECT_V2) ---- */
+
+/** The comparison arm_comparison_s8 / _s16 apply to the rescaled inputs (lhs op rhs). */
+typedef enum
+{
+    ARM_COMPARE_EQUAL = 0,
+    ARM_COMPARE_NOT_EQUAL = 1,
+    ARM_COMPARE_GREATER = 2,
+    ARM_COMPARE_GREATER_EQUAL = 3,
+    ARM_COMPARE_LESS = 4,
+    ARM_COMPARE_LESS_EQUAL = 5,
+} arm_nn_compare_operation;
+
+/** SELECT_V2 with broadcasting: the output shape and, per output axis, each input's element stride
+ * (0 along an axis the input is broadcast on). */
+typedef struct
+{
+    int32_t rank;
+    const int32_t *output_shape;
+    const int32_t *cond_strides;
+    const int32_t *x_strides;
+    const int32_t *y_strides;
+} cmsis_nn_select_v2_params;
+
+/* ==== end of the comparison / reduction / selection block ==== */
 /* ---- SPLIT, SPLIT_V, TILE, BROADCAST_TO (issue 12, data movement A1) ----------------------- */
 
 /** TILE: output dimension d is input_shape[d] * multiples[d]. */

@@ -1024,6 +1024,271 @@ arm_dequantize_s16_f32(const int16_t *input, float *output, int32_t size, int32_
 
 /* ==== end of the int16 element-wise / activation / softmax / data movement / conversion block ==== */
 
+/* ---- EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL (int8, int16) ------------------------ */
+/* Both inputs rescaled as TFLite's comparisons do: ((x + offset) << left_shift) requantized by its
+ * multiplier and shift; NumPy broadcasting of the two (n, h, w, c) shapes; output 0 / 1. */
+
+arm_cmsis_nn_status arm_comparison_s8(const cmsis_nn_context *ctx,
+    const int8_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int8_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift,
+    arm_nn_compare_operation operation);
+
+arm_cmsis_nn_status arm_equal_s8(const cmsis_nn_context *ctx,
+    const int8_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int8_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_not_equal_s8(const cmsis_nn_context *ctx,
+    const int8_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int8_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_greater_s8(const cmsis_nn_context *ctx,
+    const int8_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int8_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_greater_equal_s8(const cmsis_nn_context *ctx,
+    const int8_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int8_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_less_s8(const cmsis_nn_context *ctx,
+    const int8_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int8_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_less_equal_s8(const cmsis_nn_context *ctx,
+    const int8_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int8_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_comparison_s16(const cmsis_nn_context *ctx,
+    const int16_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int16_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift,
+    arm_nn_compare_operation operation);
+
+arm_cmsis_nn_status arm_equal_s16(const cmsis_nn_context *ctx,
+    const int16_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int16_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_not_equal_s16(const cmsis_nn_context *ctx,
+    const int16_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int16_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_greater_s16(const cmsis_nn_context *ctx,
+    const int16_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int16_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_greater_equal_s16(const cmsis_nn_context *ctx,
+    const int16_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int16_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_less_s16(const cmsis_nn_context *ctx,
+    const int16_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int16_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+arm_cmsis_nn_status arm_less_equal_s16(const cmsis_nn_context *ctx,
+    const int16_t *input_1_data,
+    const cmsis_nn_dims *input_1_dims,
+    const int16_t *input_2_data,
+    const cmsis_nn_dims *input_2_dims,
+    bool *output_data,
+    const cmsis_nn_dims *output_dims,
+    const int32_t input_1_offset,
+    const int32_t input_1_mult,
+    const int32_t input_1_shift,
+    const int32_t input_2_offset,
+    const int32_t input_2_mult,
+    const int32_t input_2_shift,
+    const int32_t left_shift);
+
+/* ---- REDUCE_MAX, REDUCE_MIN (int8, int16): axes whose axis_dims entry is non-zero ------------------ */
+
+arm_cmsis_nn_status arm_reduce_max_s8(const int8_t *input_data,
+                                      const cmsis_nn_dims *input_dims,
+                                      const cmsis_nn_dims *axis_dims,
+                                      int8_t *output_data,
+                                      const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_reduce_max_s16(const int16_t *input_data,
+                                       const cmsis_nn_dims *input_dims,
+                                       const cmsis_nn_dims *axis_dims,
+                                       int16_t *output_data,
+                                       const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_reduce_min_s8(const int8_t *input_data,
+                                      const cmsis_nn_dims *input_dims,
+                                      const cmsis_nn_dims *axis_dims,
+                                      int8_t *output_data,
+                                      const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_reduce_min_s16(const int16_t *input_data,
+                                       const cmsis_nn_dims *input_dims,
+                                       const cmsis_nn_dims *axis_dims,
+                                       int16_t *output_data,
+                                       const cmsis_nn_dims *output_dims);
+
+/* ---- SELECT_V2 (int8, int16): output = condition ? x : y, each read through its broadcast strides ---- */
+
+arm_cmsis_nn_status arm_select_v2_s8(const bool *condition,
+                                     const int8_t *x,
+                                     const int8_t *y,
+                                     const cmsis_nn_select_v2_params *params,
+                                     int8_t *output);
+
+arm_cmsis_nn_status arm_select_v2_s16(const bool *condition,
+                                      const int16_t *x,
+                                      const int16_t *y,
+                                      const cmsis_nn_select_v2_params *params,
+                                      int16_t *output);
+
+/* ---- ARG_MAX, ARG_MIN (int8): index along axis 0..3 of the NHWC dims, int32; ties give the first ---------- */
+
+arm_cmsis_nn_status
+arm_argmax_s8(const int8_t *input_data, const cmsis_nn_dims *input_dims, const int32_t axis, int32_t *output_data);
+
+arm_cmsis_nn_status
+arm_argmin_s8(const int8_t *input_data, const cmsis_nn_dims *input_dims, const int32_t axis, int32_t *output_data);
+
+/* ==== end of the comparison / reduction / selection block ==== */
 /* ---- SPLIT, SPLIT_V, TILE, BROADCAST_TO, SLICE int32 (issue 12, data movement A1) ------------- */
 
 /* Piece s of input_data along axis (split_dims[s] positions of it) goes to output_data[s]; any layout. */

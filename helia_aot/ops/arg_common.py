@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What ARG_MAX and ARG_MIN share (no @register here; one module per operator). The axis input is a constant
+of one element (negative counts from the end); the output drops that axis and holds int32 or int64 indices
+(output_type); on ties the first index wins, as LiteRT's strict comparison keeps it. LiteRT's reference takes
+int8, uint8, int32, float32 and bool inputs (not int16 or int64); all but uint8 lower. int8 with int32 indices
+calls ns-cmsis-nn's arm_argmax_s8 / arm_argmin_s8 on the input seen as (1, outer, axis, inner); everything
+else is inline C."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .base import INDEX, Lowered, OpContext, OpLowering, Operand, Variant
+from .common import const_ints, constant_ints
+
+_OUTPUT_TYPES = {2: "int32", 4: "int64", "INT32": "int32", "INT64": "int64"}
+_CTYPES = {"int8": "int8_t", "int32": "int32_t", "float32": "float", "bool": "uint8_t"}
+_RULES = ("axis constant, one element, negative allowed", "output int32 or int64 as output_type says",
+          "ties give the first index")
+
+
+def arg_variants(kind: str) -> tuple[Variant, ...]:
+    variants = []
+    for dtype in ("int8", "int32", "float32", "bool"):
+        entries = (f"arm_arg{kind}_s8",) if dtype == "int8" else ()
+        variants.append(Variant(dtype, inputs=(Operand("input", (dtype,)), const_ints("axis")),
+                                outputs=(Operand("output", INDEX),), entries=entries,
+                                template="arg_inline.c.j2",
+                                notes=_RULES + (("int32 indices: the entry; int64: inline C",) if entries
+                                                else ("inline C",))))
+    return tuple(variants)
+
+
+def _axis(ctx: OpContext) -> int:
+    x = ctx.inp(0)
+    values = constant_ints(ctx, 1, "axis")
+    rank = len(x.shape)
+    if len(values) != 1:
+        raise ctx.error(f"axis must hold one value, it holds {len(values)}", ctx.inp(1))
+    if not -rank <= values[0] < rank:
+        raise ctx.error(f"axis {values[0]} is out of range for a rank-{rank} input", ctx.inp(1))
+    return values[0] % rank
+
+
+class ArgLowering(OpLowering):
+    """Subclasses set op_types, options_table, variants and kind ("max" or "min")."""
+
+    kind = "max"
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        if len(x.shape) == 0:
+            raise ctx.error("input must have at least one dimension", x)
+        axis = _axis(ctx)
+        expected = tuple(int(d) for i, d in enumerate(x.shape) if i != axis)
+        if tuple(int(d) for d in y.shape) != expected:
+            raise ctx.error(f"output shape {list(y.shape)} does not match the input without axis {axis} "
+                            f"{list(expected)}", y)
+        if int(x.shape[axis]) < 1:
+            raise ctx.error(f"axis {axis} is empty", x)
+        declared = ctx.options("output_type", None)
+        if declared is not None and _OUTPUT_TYPES.get(declared) not in (None, y.dtype):
+            raise ctx.error(f"output_type {declared} does not match the {y.dtype} output", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        axis = _axis(ctx)
+        outer = int(math.prod(int(d) for d in x.shape[:axis]))
+        inner = int(math.prod(int(d) for d in x.shape[axis + 1:]))
+        length = int(x.shape[axis])
+        if ctx.variant.entries and y.dtype == "int32":
+            return Lowered(template="arg.c.j2", entry=ctx.variant.entries[0],
+                           params=dict(input=x.index, output=y.index, input_dims=(1, outer, length, inner)))
+        return Lowered(entry=None, fixed={"implementation": "inline"},
+                       params=dict(input=x.index, output=y.index, outer=outer, length=length, inner=inner,
+                                   ctype=_CTYPES[x.dtype], out_ctype="int64_t" if y.dtype == "int64" else "int32_t",
+                                   operator=">" if self.kind == "max" else "<", what=f"ARG_{self.kind.upper()}"))
+
+    def fold(self, ctx: OpContext):
+        x = np.asarray(ctx.inp(0).data)
+        fn = np.argmax if self.kind == "max" else np.argmin
+        return [fn(x, axis=_axis(ctx)).astype(ctx.out(0).dtype)]

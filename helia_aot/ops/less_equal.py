@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: Apache-2.0
+"""LESS_EQUAL: int8 on arm_less_equal_s8, int16 on arm_less_equal_s16 (LiteRT's rescaling, see
+comparison_common), float32 / int32 / int64 in inline C; a bool mask out, inputs broadcast."""
+
+from __future__ import annotations
+
+from .base import register
+from .comparison_common import ComparisonLowering, comparison_variants
+
+
+@register
+class LessEqual(ComparisonLowering):
+    op_types = ("LESS_EQUAL",)
+    options_table = "LessEqualOptions"
+    variants = comparison_variants("LESS_EQUAL")

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0
+"""LOGICAL_AND on bool tensors in inline C (see logical_common)."""
+
+from __future__ import annotations
+
+from .base import register
+from .logical_common import LogicalLowering, logical_variants
+
+
+@register
+class LogicalAnd(LogicalLowering):
+    op_types = ("LOGICAL_AND",)
+    options_table = "LogicalAndOptions"
+    variants = logical_variants("LOGICAL_AND")

@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What LOGICAL_AND, LOGICAL_OR and LOGICAL_NOT share (no @register here; one module per operator): bool in,
+bool out, inline C (ns-cmsis-nn has no logical entries). AND / OR broadcast as LiteRT's 4-D broadcast walk
+does (NumPy rules, up to rank 4 when the shapes differ, any rank when equal)."""
+
+from __future__ import annotations
+
+from .base import Lowered, OpContext, OpLowering, Operand, Variant
+from .common import broadcast_shape
+from .float_common import broadcast_strides
+
+LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
+
+
+def logical_variants(op_type: str) -> tuple[Variant, ...]:
+    if op_type == "LOGICAL_NOT":
+        return (Variant("bool", inputs=(Operand("input", ("bool",)),), outputs=(Operand("output", ("bool",)),),
+                        template="logical.c.j2", notes=("input and output shapes equal", "inline C")),)
+    return (Variant("bool", inputs=(Operand("input1", ("bool",)), Operand("input2", ("bool",))),
+                    outputs=(Operand("output", ("bool",)),), template="logical.c.j2",
+                    notes=("input shapes broadcast (NumPy rules); rank up to 4 when they differ", "inline C")),)
+
+
+class LogicalLowering(OpLowering):
+    """One logical operator; subclasses set op_types, options_table and variants."""
+
+    def validate(self, ctx: OpContext) -> None:
+        y = ctx.out(0)
+        shapes = [t.shape for t in ctx.inputs()]
+        shape = tuple(shapes[0]) if len(shapes) == 1 else broadcast_shape(*shapes)
+        if shape is None:
+            raise ctx.error(f"input shapes {list(shapes[0])} and {list(shapes[1])} do not broadcast", ctx.inp(1))
+        if len(shapes) == 2 and tuple(shapes[0]) != tuple(shapes[1]) and len(shape) > 4:
+            raise ctx.error(f"broadcasting is supported up to rank 4 (LiteRT's limit), got rank {len(shape)}", y)
+        if tuple(y.shape) != shape:
+            raise ctx.error(f"output shape {list(y.shape)} does not match {list(shape)}", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        y = ctx.out(0)
+        ins = ctx.inputs()
+        broadcast = len(ins) == 2 and tuple(ins[0].shape) != tuple(ins[1].shape)
+        return Lowered(entry=None, fixed={"implementation": "inline"},
+                       params=dict(inputs=[t.index for t in ins], output=y.index, size=y.num_elements,
+                                   operator=LOGICAL[ctx.op.op_type], broadcast=broadcast,
+                                   output_dims=[1] * (4 - len(y.shape)) + [int(d) for d in y.shape],
+                                   strides=[broadcast_strides(t.shape, y.shape) for t in ins] if broadcast else None))
+
+    def fold(self, ctx: OpContext):
+        import numpy as np
+        values = [np.asarray(t.data).astype(bool) for t in ctx.inputs()]
+        op = ctx.op.op_type
+        if op == "LOGICAL_NOT":
+            return [np.logical_not(values[0])]
+        return [(np.logical_and if op == "LOGICAL_AND" else np.logical_or)(values[0], values[1])]

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0
+"""LOGICAL_NOT on bool tensors in inline C (see logical_common)."""
+
+from __future__ import annotations
+
+from .base import register
+from .logical_common import LogicalLowering, logical_variants
+
+
+@register
+class LogicalNot(LogicalLowering):
+    op_types = ("LOGICAL_NOT",)
+    options_table = "LogicalNotOptions"
+    variants = logical_variants("LOGICAL_NOT")

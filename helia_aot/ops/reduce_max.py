@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: Apache-2.0
+"""REDUCE_MAX: int8 / int16 on arm_reduce_max_s8 / _s16, float32 / int32 / int64 in inline C (see
+reduce_extreme_common)."""
+
+from __future__ import annotations
+
+from .base import register
+from .reduce_extreme_common import ReduceExtremeLowering, extreme_variants
+
+
+@register
+class ReduceMax(ReduceExtremeLowering):
+    op_types = ("REDUCE_MAX",)
+    kind = "max"
+    variants = extreme_variants("max")

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SUM. float32 on ns-cmsis-nn's arm_reduce_sum_f32 (each output sums its inputs from 0 in row-major order, as
+LiteRT's reference; ns-cmsis-nn's Helium build sums a contiguous run four lanes at a time, a last-bit
+difference within the FP32 bound). int32 / int64 in inline C (wrapping adds, LiteRT's int arithmetic).
+
+int8 in inline C as the LiteRT 2.3 reference computes it, which reads the int8 codes as uint8 (a code c < 0
+counts as c + 256), sums them in int32, subtracts the input zero point times the count, rescales by
+QuantizeMultiplier(input scale / output scale) (gemmlowp double rounding), adds the output zero point, clamps
+to [0, 255] and stores the low byte: measured against LiteRT 2.3 with BUILTIN_REF on every case (exact), for
+equal and different scales alike. int16 is refused: LiteRT 2.3 writes only the low byte of each int16 output
+(the high byte is left as it was), so there is no defined result to match."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..quant import quantize_multiplier
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import const_ints, int8_act
+from .float_common import fp32
+from .reduce_common import REDUCE_RULES, entry_lowered, fits_4d, inline_lowered, reduce_dims, reduce_validate
+
+
+def _requantize_c(x: str, mult: int, shift: int) -> str:
+    """C for gemmlowp's MultiplyByQuantizedMultiplier of int32 `x` (left shift, doubling high multiply,
+    rounding right shift), in 64-bit arithmetic so no step overflows or shifts a negative value."""
+    left, right = max(shift, 0), max(-shift, 0)
+    return (f"{{ const int64_t prod = (int64_t)({x}) * {1 << left} * {mult}LL; "
+            f"const int64_t nudge = prod >= 0 ? (1LL << 30) : (1 - (1LL << 30)); "
+            f"int64_t high = (prod + nudge) / (1LL << 31); "
+            f"const int64_t mask = (1LL << {right}) - 1; const int64_t rem = high & mask; "
+            f"const int64_t thr = (mask >> 1) + (high < 0 ? 1 : 0); "
+            f"scaled = (int32_t)((high >> {right}) + (rem > thr ? 1 : 0)); }}")
+
+
+@register
+class Sum(OpLowering):
+    op_types = ("SUM",)
+    options_table = "ReducerOptions"
+    variants = (
+        Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
+                template="reduce_inline.c.j2", lower="lower_int8",
+                notes=REDUCE_RULES + ("inline C: LiteRT 2.3's uint8 reading of the codes, rescaled, clamped to "
+                                      "[0, 255]",)),
+        Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),),
+                entries=("arm_reduce_sum_f32",), template="reduce.c.j2", lower="lower_float32", notes=REDUCE_RULES),
+        Variant("int32", inputs=(Operand("input", ("int32",)), const_ints("axis")),
+                outputs=(Operand("output", ("int32",)),), template="reduce_inline.c.j2", lower="lower_int",
+                notes=REDUCE_RULES + ("inline C, wrapping adds",)),
+        Variant("int64", inputs=(Operand("input", ("int64",)), const_ints("axis")),
+                outputs=(Operand("output", ("int64",)),), template="reduce_inline.c.j2", lower="lower_int",
+                notes=REDUCE_RULES + ("inline C, wrapping adds",)),
+        Variant("int16", inputs=(Operand("input", ("int16",)), const_ints("axis")),
+                outputs=(Operand("output", ("int16",)),), notes=("refused: LiteRT 2.3 leaves the high byte of each "
+                                                                  "output unwritten",)),
+    )
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        if ctx.variant.name == "int16":
+            raise ctx.error("int16 SUM is not supported: LiteRT's reference writes only the low byte of each int16 "
+                            "output, so its result is undefined", x,
+                            "Sum in int8 or float32, or use MEAN and a MUL by the count")
+        reduce_validate(ctx)
+        if ctx.variant.name == "int8":
+            if x.quant.per_channel or y.quant.per_channel:
+                raise ctx.error("SUM needs per-tensor quantization", x)
+            mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+            bound = 255 * (reduce_dims(ctx)["count"] + abs(int(x.quant.zero_point)))
+            if shift > 0 and bound << shift >= 1 << 31:
+                raise ctx.error(f"input scale / output scale ({float(x.quant.scale) / float(y.quant.scale):g}) "
+                                "overflows LiteRT's int32 rescaling of this sum", y)
+
+    def lower_int8(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        count = reduce_dims(ctx)["count"]
+        mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+        finish = ("{ int32_t scaled; " + _requantize_c(f"acc - {int(x.quant.zero_point) * count}", mult, shift)
+                  + f" scaled += {int(y.quant.zero_point)}; scaled = scaled < 0 ? 0 : (scaled > 255 ? 255 : scaled);"
+                  " *out++ = (int8_t)(scaled > 127 ? scaled - 256 : scaled); }")
+        return inline_lowered(ctx, "LiteRT 2.3's int8 SUM: codes read as uint8, summed, rescaled, clamped to "
+                              "[0, 255], stored as the low byte", "int32_t", "0", "acc += (uint8_t)v;", finish,
+                              fixed={"litert_int8_sum": "uint8_reading"})
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        if fits_4d(ctx):
+            return entry_lowered(ctx)
+        # more than four alternating reduced / kept groups: the same sums in LiteRT's order, inline
+        return replace(inline_lowered(ctx, "SUM in float32", "float", "0.0f", "acc += v;", "*out++ = acc;"),
+                       template="reduce_inline.c.j2")
+
+    def lower_int(self, ctx: OpContext) -> Lowered:
+        wide = "uint64_t" if ctx.inp(0).dtype == "int64" else "uint32_t"
+        ctype = "int64_t" if ctx.inp(0).dtype == "int64" else "int32_t"
+        # unsigned adds wrap without undefined behaviour; the conversion back is the two's complement value
+        return inline_lowered(ctx, "SUM of integers (wrapping)", wide, "0", f"acc += ({wide})v;",
+                              f"*out++ = ({ctype})acc;")
+
+    def fold(self, ctx: OpContext):
+        if ctx.inp(0).dtype not in ("float32", "int32", "int64"):
+            return None
+        from .reduce_common import fold_reduce
+        return fold_reduce(ctx, np.sum)

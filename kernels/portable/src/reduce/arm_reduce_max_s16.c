@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: arm_reduce_max_s16, REDUCE_MAX over chosen NHWC axes. */
+
+#include "arm_nnfunctions.h"
+#include "reduce_extreme_core.h"
+
+arm_cmsis_nn_status arm_reduce_max_s16(const int16_t *input_data,
+                                      const cmsis_nn_dims *input_dims,
+                                      const cmsis_nn_dims *axis_dims,
+                                      int16_t *output_data,
+                                      const cmsis_nn_dims *output_dims)
+{
+    return helia_reduce_extreme(input_data, 16, true, input_dims, axis_dims, output_data, output_dims);
+}

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot portable kernels: arm_select_v2_s16, SELECT_V2 with broadcasting (see select_core.h). */
+
+#include "arm_nnfunctions.h"
+#include "select_core.h"
+
+arm_cmsis_nn_status arm_select_v2_s16(const bool *condition,
+                                     const int16_t *x,
+                                     const int16_t *y,
+                                     const cmsis_nn_select_v2_params *params,
+                                     int16_t *output)
+{
+    return helia_select_v2(condition, x, y, params, output, 2);
+}
