@@ -3,12 +3,12 @@
 LiteRT's reference; ns-cmsis-nn's Helium build sums a contiguous run four lanes at a time, a last-bit
 difference within the FP32 bound). int32 / int64 in inline C (wrapping adds, LiteRT's int arithmetic).
 
-int8 in inline C as the LiteRT 2.3 reference computes it, which reads the int8 codes as uint8 (a code c < 0
-counts as c + 256), sums them in int32, subtracts the input zero point times the count, rescales by
-QuantizeMultiplier(input scale / output scale) (gemmlowp double rounding), adds the output zero point, clamps
-to [0, 255] and stores the low byte: measured against LiteRT 2.3 with BUILTIN_REF on every case (exact), for
-equal and different scales alike. int16 is refused: LiteRT 2.3 writes only the low byte of each int16 output
-(the high byte is left as it was), so there is no defined result to match."""
+int8 in inline C as TensorFlow Lite Micro's reference computes it: the int8 codes summed in int32, minus the
+input zero point times the count, rescaled by QuantizeMultiplier(input scale / output scale) (gemmlowp double
+rounding), plus the output zero point, clamped to int8 (bit-identical to TFLM on every case). LiteRT 2.3's
+reference differs: it reads the codes as uint8 (c < 0 counts as c + 256) and clamps to [0, 255], a defect a
+module must not reproduce, so the int8 cases are checked against TFLM. int16 is refused: LiteRT 2.3 writes only
+the low byte of each int16 output and TFLM has no int16 SUM, so there is no reference to match."""
 
 from __future__ import annotations
 
@@ -42,8 +42,7 @@ class Sum(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
                 template="reduce_inline.c.j2", lower="lower_int8",
-                notes=REDUCE_RULES + ("inline C: LiteRT 2.3's uint8 reading of the codes, rescaled, clamped to "
-                                      "[0, 255]",)),
+                notes=REDUCE_RULES + ("inline C: TFLM's integer sum, rescaled, clamped to int8",)),
         Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),),
                 entries=("arm_reduce_sum_f32",), template="reduce.c.j2", lower="lower_float32", notes=REDUCE_RULES),
         Variant("int32", inputs=(Operand("input", ("int32",)), const_ints("axis")),
@@ -68,7 +67,7 @@ class Sum(OpLowering):
             if x.quant.per_channel or y.quant.per_channel:
                 raise ctx.error("SUM needs per-tensor quantization", x)
             mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
-            bound = 255 * (reduce_dims(ctx)["count"] + abs(int(x.quant.zero_point)))
+            bound = 128 * reduce_dims(ctx)["count"] + abs(int(x.quant.zero_point)) * reduce_dims(ctx)["count"]
             if shift > 0 and bound << shift >= 1 << 31:
                 raise ctx.error(f"input scale / output scale ({float(x.quant.scale) / float(y.quant.scale):g}) "
                                 "overflows LiteRT's int32 rescaling of this sum", y)
@@ -78,11 +77,10 @@ class Sum(OpLowering):
         count = reduce_dims(ctx)["count"]
         mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
         finish = ("{ int32_t scaled; " + _requantize_c(f"acc - {int(x.quant.zero_point) * count}", mult, shift)
-                  + f" scaled += {int(y.quant.zero_point)}; scaled = scaled < 0 ? 0 : (scaled > 255 ? 255 : scaled);"
-                  " *out++ = (int8_t)(scaled > 127 ? scaled - 256 : scaled); }")
-        return inline_lowered(ctx, "LiteRT 2.3's int8 SUM: codes read as uint8, summed, rescaled, clamped to "
-                              "[0, 255], stored as the low byte", "int32_t", "0", "acc += (uint8_t)v;", finish,
-                              fixed={"litert_int8_sum": "uint8_reading"})
+                  + f" scaled += {int(y.quant.zero_point)}; scaled = scaled < -128 ? -128 : (scaled > 127 ? 127 : scaled);"
+                  " *out++ = (int8_t)scaled; }")
+        return inline_lowered(ctx, "int8 SUM as TFLM: the codes summed, minus zero point x count, rescaled, clamped",
+                              "int32_t", "0", "acc += v;", finish)
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         if fits_4d(ctx):
