@@ -17,7 +17,10 @@ flags.DEFINE_string("config", None, "YAML configuration file; command-line flags
 flags.DEFINE_enum("kernel_library", None, ["ns_cmsis_nn", "portable"],
                   "Kernel library the module links (default: module.kernel_library or ns_cmsis_nn); scratch "
                   "sizes and entries follow it.")
-flags.DEFINE_bool("test", False, "Also write LiteRT golden data and a C test harness under OUTDIR/test.")
+flags.DEFINE_bool("test", False, "Also write golden data and a C test harness under OUTDIR/test.")
+flags.DEFINE_enum("reference", None, ["litert", "tflm"],
+                  "Golden reference for --test (default: test.reference or litert, which falls back to tflm, "
+                  "TensorFlow Lite Micro, when LiteRT cannot load the model).")
 # An empty value is a slip (an unset shell variable): refuse it while parsing, naming the flag.
 for _name, _what in (("output", "an output directory"), ("target", "a target name"),
                      ("config", "the path of a YAML file")):
@@ -25,7 +28,7 @@ for _name, _what in (("output", "an output directory"), ("target", "a target nam
                              message=f"--{_name} needs {_what}, got an empty value")
 
 _USAGE = ("usage: helia-aot convert MODEL -o OUTDIR [--prefix P] [--target NAME] [--kernel_library L] "
-          "[--config FILE.yaml] [--test]\n"
+          "[--config FILE.yaml] [--test [--reference litert|tflm]]\n"
           "       helia-aot targets [--config FILE.yaml]\n"
           "       helia-aot operators")
 
@@ -119,7 +122,8 @@ def _cmd_convert(args: list[str]) -> int:
     if not FLAGS.output:
         _fail("UsageError", "convert needs -o OUTDIR. " + _USAGE.splitlines()[0])
     result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
-                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test)
+                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test,
+                     reference=FLAGS.reference)
     mem = result.report["memory"]
     print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']}, "
           f"kernels {result.plan['kernel_library']['name']})")

@@ -44,6 +44,9 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any]]] = {
         "tolerance": ((int,), None, 1),
         "num_samples": ((int,), None, 3),
         "seed": ((int,), None, 0),
+        # Where golden data comes from: LiteRT's reference kernels (falling back to TensorFlow Lite
+        # Micro when LiteRT cannot load the model) or TensorFlow Lite Micro (helia_aot/references.py).
+        "reference": ((str,), ("litert", "tflm"), "litert"),
     },
 }
 

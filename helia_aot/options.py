@@ -39,6 +39,7 @@ class TestOptions:
     tolerance: int
     num_samples: int
     seed: int
+    reference: str = "litert"  # test.reference: "litert" or "tflm"
 
 
 @dataclass(frozen=True)
@@ -103,13 +104,14 @@ def resolve_target(cfg: config_mod.Config, name: str | None = None) -> Target:
 
 def resolve(config=None, *, prefix: str | None = None, target: str | None = None,
             kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
-            tolerance: int | None = None) -> ConversionOptions:
+            tolerance: int | None = None, reference: str | None = None) -> ConversionOptions:
     """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given)."""
     cfg = config_mod.load(config)
     values = cfg.values
     resolved_target = resolve_target(cfg, target)
     test = values["test"]
-    for key, value in (("num_samples", num_test_samples), ("seed", seed), ("tolerance", tolerance)):
+    for key, value in (("num_samples", num_test_samples), ("seed", seed), ("tolerance", tolerance),
+                       ("reference", reference)):
         if value is not None:
             config_mod.check_value("test", key, value, "override")
     opt = values["optimization"]
@@ -125,6 +127,7 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
             tolerance=test["tolerance"] if tolerance is None else int(tolerance),
             num_samples=test["num_samples"] if num_test_samples is None else int(num_test_samples),
             seed=test["seed"] if seed is None else int(seed),
+            reference=test["reference"] if reference is None else reference,
         ),
     )
 
