@@ -4,7 +4,7 @@
   helia_action.py module --model M --prefix P --target T --kernel-library L [--config C]
       --include-dir D --src-dir D --plan F --report F
   helia_action.py golden --model M --prefix P --target T --kernel-library L [--config C]
-      --num-samples N --seed S --tolerance T --test-data F --test-main F
+      --num-samples N --seed S --tolerance T [--reference litert|tflm] --test-data F --test-main F
 
 The compiler writes OUTDIR/{include,src,test}, <prefix>_plan.json and <prefix>_report.json; Bazel
 wants folders as tree artifacts and every other output as a file of its own. A compiler error is
@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     kinds = parser.add_subparsers(dest="kind", required=True)
     module = kinds.add_parser("module", help="the module's sources, headers, plan and report")
-    golden = kinds.add_parser("golden", help="LiteRT golden data and the C test harness")
+    golden = kinds.add_parser("golden", help="golden data (LiteRT or TFLM) and the C test harness")
     for sub in (module, golden):
         for flag in ("--model", "--prefix", "--target", "--kernel-library"):
             sub.add_argument(flag, required=True)
@@ -35,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
         golden.add_argument(flag, required=True, type=int)  # ranges: helia_aot's test.* checks
     for flag in ("--test-data", "--test-main"):
         golden.add_argument(flag, required=True)
+    golden.add_argument("--reference", choices=("litert", "tflm"))  # unset: the config's test.reference
     return parser
 
 
@@ -63,6 +64,7 @@ def main(argv: list[str]) -> int:
                 num_test_samples=args.num_samples if golden else None,
                 seed=args.seed if golden else None,
                 tolerance=args.tolerance if golden else None,
+                reference=args.reference if golden else None,
             )
         except helia_aot.HeliaError as error:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)
