@@ -10,9 +10,10 @@ import os
 import pathlib
 
 import numpy as np
+import pytest
 
 from helia_aot import references
-from tests.e2e import harness
+from tests.e2e import conftest, harness
 from tests.modelgen import quant
 
 # TFLM's example models under ../shared/models/tflm that helia_aot compiles: name -> classifier?
@@ -23,6 +24,10 @@ TFLM_MODELS = {
     "micro_speech_quantized": True,
 }
 TFLM_MODELS_ENV = "HELIA_TFLM_MODELS_DIR"
+# Models the bar applies to: int8 networks whose every operator TFLM's reference kernels compute with
+# ns-cmsis-nn's arithmetic. Measured max |diff| 0 on every output.
+BIT_IDENTICAL_MODELS = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8",
+                        "person_detect", "micro_speech_quantized")
 # Fixed so every run draws the same inputs (as harness.MLPERF_SEED).
 TFLM_MODELS_SEED = 20241
 
@@ -98,6 +103,18 @@ def tflm_model(name: str) -> TflmModel:
     path = models_dir() / f"{name}.tflite"
     return TflmModel(name=name, kind="tflm", model_bytes=path.read_bytes(), seed=TFLM_MODELS_SEED,
                      tolerance=0, classifier=TFLM_MODELS[name])
+
+
+def shared_model_or_skip(e2e: harness.E2ESession, name: str) -> harness.ModelUnderTest:
+    """An MLPerf Tiny model (harness.MLPERF_MODELS) or a TFLM example model (TFLM_MODELS); skipped
+    when its file is not there, as conftest.mlperf_model_or_skip does."""
+    if name not in TFLM_MODELS:
+        return conftest.mlperf_model_or_skip(e2e, name)
+    path = models_dir() / f"{name}.tflite"
+    if not path.is_file():
+        pytest.skip(f"TFLM model {path} not found; set {TFLM_MODELS_ENV} to the folder holding "
+                    "TFLM's example models")
+    return e2e.tflm_model(name)
 
 
 def operator_diffs(session: harness.E2ESession, model: harness.ModelUnderTest,
