@@ -123,6 +123,8 @@ def _package_version(name: str) -> str:
 def _tflm_difference_cell(fields: dict) -> str:
     if not fields:
         return "not run"
+    if isinstance(fields.get("max_abs_diff_tflm"), str):
+        return "n/a (TFLM refuses the model)"
     return fields.get("known_difference") or fields.get("first_divergence_tflm") or "none"
 
 
