@@ -10,6 +10,12 @@ models it is the sharper reference of the two.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
+import sys
+import tempfile
+
 import numpy as np
 
 from .errors import UnsupportedModelError
@@ -61,6 +67,29 @@ def litert_outputs(model_data: bytes, inputs: list[np.ndarray], interp=None) -> 
 # --------------------------------------------------------------------------- TensorFlow Lite Micro
 
 
+@contextlib.contextmanager
+def _c_stderr(lines: list[str]):
+    """Collects what C++ code writes to file descriptor 2 meanwhile: TFLM says why it refuses a model
+    there (MicroPrintf) and raises only "failed to allocate tensors"."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            lines += [line.strip() for line in sink.read().decode("utf-8", "replace").splitlines() if line.strip()]
+
+
+def _tflm_reason(exc: BaseException, printed: list[str]) -> str:
+    """TFLM's own words first (its kernel's message, without the source path), then the exception."""
+    said = [re.sub(r"^\S+\.(cc|h)(:\d+)? ", "", line) for line in printed]
+    return _one_line(" ".join([*said[:2], f"({exc})"]) if said else exc)
+
+
 def _tflm_schema():
     from tflite_micro.tensorflow.lite.micro.python import schema_py_generated
     return schema_py_generated
@@ -105,11 +134,14 @@ class TflmRunner:
             raise UnsupportedModelError("the golden reference tflm needs TensorFlow Lite Micro's Python "
                                         "interpreter, which is not installed", _INSTALL_TFLM) from None
         data = bytes(model_data)
+        printed: list[str] = []
         try:
-            self.num_inputs, self.num_outputs = tflm_io_counts(data)
-            self.interp = runtime.Interpreter.from_bytes(data, arena_size=tflm_arena_bytes(data))
+            with _c_stderr(printed):
+                self.num_inputs, self.num_outputs = tflm_io_counts(data)
+                self.interp = runtime.Interpreter.from_bytes(data, arena_size=tflm_arena_bytes(data))
         except (ValueError, RuntimeError, IndexError, TypeError) as exc:
-            raise ReferenceRefused(f"TensorFlow Lite Micro cannot load the model: {_one_line(exc)}") from None
+            raise ReferenceRefused(f"TensorFlow Lite Micro cannot load the model: "
+                                   f"{_tflm_reason(exc, printed)}") from None
 
     def input_details(self) -> list[dict]:
         return [self.interp.get_input_details(i) for i in range(self.num_inputs)]
@@ -121,10 +153,13 @@ class TflmRunner:
         for index, (detail, value) in enumerate(zip(self.input_details(), inputs)):
             shape = tuple(int(d) for d in detail["shape"])
             self.interp.set_input(np.ascontiguousarray(np.asarray(value).reshape(shape), detail["dtype"]), index)
+        printed: list[str] = []
         try:
-            self.interp.invoke()
+            with _c_stderr(printed):
+                self.interp.invoke()
         except (ValueError, RuntimeError) as exc:
-            raise ReferenceRefused(f"TensorFlow Lite Micro cannot run the model: {_one_line(exc)}") from None
+            raise ReferenceRefused(f"TensorFlow Lite Micro cannot run the model: "
+                                   f"{_tflm_reason(exc, printed)}") from None
         return [np.array(self.interp.get_output(i)).copy() for i in range(self.num_outputs)]
 
     def reset(self) -> None:

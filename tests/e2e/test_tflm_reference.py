@@ -72,14 +72,20 @@ def _has_float16_tensor(model_bytes: bytes) -> bool:
     return any(t.type == schema.TensorType.FLOAT16 for t in graph.tensors)
 
 
-def tflm_refusal_reason(case: Case, model_bytes: bytes) -> str | None:
-    """Why TFLM cannot run `model_bytes` (the model TFLM is given for `case`), or None if it should."""
+# What TFLM prints when it refuses for each reason (helia_aot.references puts it in the refusal).
+_HYBRID_REFUSAL = r"Hybrid models are not supported|Input type: FLOAT32 with filter type: INT8 not supported"
+_FLOAT16_REFUSAL = r"Node DEQUANTIZE \(number \d+\) failed to prepare"
+
+
+def tflm_refusal_reason(case: Case, model_bytes: bytes) -> tuple[str, str] | None:
+    """Why TFLM cannot run `model_bytes` (the model TFLM is given for `case`) and what TFLM says then
+    (a regular expression), or None if it should run it."""
     if case.variant.startswith("hybrid"):
         return ("TFLM has no hybrid kernels (float32 activations with int8 weights): its CONV_2D and "
-                "FULLY_CONNECTED refuse them in Prepare")
+                "FULLY_CONNECTED refuse them in Prepare", _HYBRID_REFUSAL)
     if _has_float16_tensor(model_bytes):
         return ("TFLM's DEQUANTIZE takes int8, uint8 and int16 inputs, not float16 (the model dequantizes "
-                "float16 data or weights)")
+                "float16 data or weights)", _FLOAT16_REFUSAL)
     return None
 
 
@@ -105,8 +111,9 @@ def test_case_against_tflm(e2e, path, record_property):
     try:
         want = tflm_outputs()
     except ReferenceRefused as refused:
-        e2e.record(SUITE_CASES, case.name, max_abs_diff_tflm=f"TFLM refuses: {refusal or refused}")
+        e2e.record(SUITE_CASES, case.name, max_abs_diff_tflm=f"TFLM refuses: {refusal[0] if refusal else refused}")
         assert refusal is not None, f"{case.name}: TFLM refuses the model ({refused}) and no reason is listed"
+        assert re.search(refusal[1], str(refused)), f"{case.name}: TFLM refuses for another reason: {refused}"
         return
     assert refusal is None, f"{case.name}: TFLM now runs the model; drop it from tflm_refusal_reason ({refusal})"
     got = e2e.host_outputs(model, e2e.portable_host_library())
@@ -155,10 +162,10 @@ def test_case_against_tflm(e2e, path, record_property):
 
 
 SHARED_MODELS = [*harness.MLPERF_MODELS, *tflm.TFLM_MODELS]
-# Shared models TFLM cannot run: name -> reason.
+# Shared models TFLM cannot run: name -> (reason, what TFLM says).
 TFLM_REFUSED_MODELS = {
-    "kws_ref_model_float32": "hybrid (float32 activations, int8 convolution weights): TFLM's CONV_2D refuses "
-                             "hybrid models in Prepare",
+    "kws_ref_model_float32": ("hybrid (float32 activations, int8 convolution weights): TFLM's CONV_2D refuses "
+                              "hybrid models in Prepare", _HYBRID_REFUSAL),
 }
 
 
@@ -176,8 +183,10 @@ def _check_shared_model(e2e, name, library, suite, record_property):
     try:
         want = model.tflm_reference
     except ReferenceRefused as refused:
-        e2e.record(suite, name, max_abs_diff_tflm=f"TFLM refuses: {TFLM_REFUSED_MODELS.get(name, refused)}")
+        reason, said = TFLM_REFUSED_MODELS.get(name, (str(refused), ""))
+        e2e.record(suite, name, max_abs_diff_tflm=f"TFLM refuses: {reason}")
         assert name in TFLM_REFUSED_MODELS, f"{name}: TFLM refuses the model ({refused}) and no reason is listed"
+        assert re.search(said, str(refused)), f"{name}: TFLM refuses for another reason: {refused}"
         return
     assert name not in TFLM_REFUSED_MODELS, f"{name}: TFLM now runs the model; drop it from TFLM_REFUSED_MODELS"
     got = e2e.host_outputs(model, library)

@@ -108,7 +108,8 @@ def test_a_reference_that_cannot_run_the_model_is_a_typed_error(tmp_path):
     model = _case("fully_connected_hybrid_per_tensor")
     with pytest.raises(UnsupportedModelError) as error:
         helia_aot.convert(model, tmp_path / "out", with_test_data=True, reference="tflm")
-    assert str(error.value).startswith("golden data: TensorFlow Lite Micro cannot load the model")
+    assert str(error.value).startswith("golden data: TensorFlow Lite Micro cannot load the model: Input type: "
+                                       "FLOAT32 with filter type: INT8 not supported.")
     assert "Choose the other test.reference" in str(error.value)
     assert not (tmp_path / "out").exists()
     helia_aot.convert(model, tmp_path / "ok", with_test_data=True)
