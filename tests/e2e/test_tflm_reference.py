@@ -156,6 +156,8 @@ def test_case_against_tflm(e2e, path, record_property):
                                          f"the known {known.bound:g} ({known.operator}: {known.reason})")
     if known is not None:
         assert integer_differs, f"{case.name}: now bit-identical to TFLM; drop it from KNOWN_DIFFERENCES"
+        assert f" {known.operator} (" in fields["first_divergence_tflm"], (
+            f"{case.name}: differs from TFLM first at {fields['first_divergence_tflm']}, not at {known.operator}")
 
 
 # --------------------------------------------------------------------------- shared models
