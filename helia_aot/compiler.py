@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The conversion pipeline: stages that take and return values.
 
-options -> model bytes -> IR (front end) -> verified graph -> prepared graph -> lowered steps -> memory layout ->
-operator code -> constant table -> plan and report -> files, written atomically into OUTDIR.
+options -> model bytes -> IR (front end) -> resource variables as variable tensors -> verified graph ->
+prepared graph -> lowered steps -> memory layout -> operator code -> constant table -> plan and report ->
+files, written atomically into OUTDIR.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import emit, lowering, options as options_mod, plan_writer, planner, verifier
+from . import emit, lowering, options as options_mod, plan_writer, planner, resources, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -118,7 +119,8 @@ def _golden_reference(options, data: bytes, model_warnings):
 def convert(model, output_dir, *, prefix: str | None = None, target: str | None = None,
             kernel_library: str | None = None, config=None, with_test_data: bool = False,
             num_test_samples: int | None = None, seed: int | None = None,
-            tolerance: int | None = None, reference: str | None = None) -> ConversionResult:
+            tolerance: int | None = None, iterations: int | None = None,
+            reference: str | None = None) -> ConversionResult:
     """Convert a LiteRT model (path or bytes) into a C module under output_dir.
 
     `prefix`, `target` and `kernel_library` left at None take the configuration's module.prefix,
@@ -129,21 +131,22 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     start = time.perf_counter()
     options = options_mod.resolve(config, prefix=prefix, target=target, kernels=kernel_library,
                                   num_test_samples=num_test_samples, seed=seed, tolerance=tolerance,
-                                  reference=reference)
+                                  iterations=iterations, reference=reference)
     data, file_name, source = _read_model(model)
     sha256 = hashlib.sha256(data).hexdigest()
 
     # Float arithmetic on a damaged model's scales may overflow; every result that matters is checked
     # (the verifier, MultiplierRangeError), so numpy's warnings would only add lines to an error.
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-        graph, model_warnings = verifier.verify(litert.load(data, source, options.subgraph), source)
+        graph = resources.resolve(litert.load(data, source, options.subgraph), data, source)
+        graph, model_warnings = verifier.verify(graph, source)
         graph = lowering.prepare(graph, options, source)
         steps = lowering.lower(graph, options)
     if with_test_data:
         options, model_warnings = _golden_reference(options, data, model_warnings)
     layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
     code = emit.render_operators(graph, steps, layout, options)
-    table = emit.constant_table(graph, steps, code, options.prefix)
+    table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
     plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)
     report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings)
     files = emit.module_files(graph, steps, code, layout, table, options, sha256)
@@ -166,7 +169,8 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         written = list(files)
         if with_test_data:
             from . import golden
-            written += golden.write_test_data(tmp, data, graph, prefix, options.test)
+            written += golden.write_test_data(tmp, data, graph, prefix, options.test,
+                                              stateful=layout.persistent_bytes > 0)
         os.chmod(tmp, 0o755)
         _replace_dir(tmp, out)
     except BaseException:

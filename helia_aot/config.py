@@ -33,6 +33,8 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any]]] = {
     "memory": {
         "scratch_memory": ((str,), None, None),
         "constant_memory": ((str,), None, None),
+        # Where the persistent arena (state kept across runs) goes; default: the scratch memory.
+        "persistent_memory": ((str,), None, None),
         "arena_alignment": ((int,), None, None),
     },
     "optimization": {
@@ -44,6 +46,9 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any]]] = {
         "tolerance": ((int,), None, 1),
         "num_samples": ((int,), None, 3),
         "seed": ((int,), None, 0),
+        # Invocations per golden sample: each sample is a sequence run in one LiteRT interpreter and,
+        # for a stateful model, from a reset module; every invocation's outputs are compared.
+        "iterations": ((int,), None, 1),
         # Where golden data comes from: LiteRT's reference kernels (falling back to TensorFlow Lite
         # Micro when LiteRT cannot load the model) or TensorFlow Lite Micro (helia_aot/references.py).
         "reference": ((str,), ("litert", "tflm"), "litert"),
@@ -59,6 +64,7 @@ _RANGES: dict[tuple[str, str], tuple[int, int]] = {
     ("test", "num_samples"): (1, 10_000),
     ("test", "tolerance"): (0, 2**31 - 1),
     ("test", "seed"): (0, 2**32 - 1),
+    ("test", "iterations"): (1, 10_000),
     ("memory", "arena_alignment"): (1, MAX_ARENA_ALIGNMENT),
 }
 

@@ -23,7 +23,7 @@ from .version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_requi
 
 _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
-_LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf)\s*\(")
+_LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf|erfcf)\s*\(")
 _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
                 "float16_t": 2}
 
@@ -36,6 +36,7 @@ class OperatorCode:
     uses_arena: bool
     calls: tuple[str, ...]  # kernel symbols the body calls, in order of first call
     tensor_constants: tuple[int, ...]  # constant tensors the body reads, in order of first read
+    uses_persistent: bool = False  # the body addresses a variable tensor (persistent arena)
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,12 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
         derived = {c.suffix: derived_symbol(prefix, s.position, c.suffix) for c in low.constants}
         reads: list[int] = []
         uses_arena = [False]
+        uses_persistent = [False]
 
-        def tensor_expr(t, as_ctype=None, _reads=reads, _flag=uses_arena):
+        def tensor_expr(t, as_ctype=None, _reads=reads, _flag=uses_arena, _state=uses_persistent):
             """A pointer to tensor t; as_ctype views arena bytes as another element type (a float16
-            storage conversion reads the bits as uint16_t, needing no half type)."""
+            storage conversion reads the bits as uint16_t, needing no half type). A variable tensor
+            (state) points into the persistent arena."""
             if t is None or t < 0:
                 return "NULL"
             tensor = graph.tensors[t]
@@ -88,6 +91,10 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
                 if t not in _reads:
                     _reads.append(t)
                 return tensor_symbol(prefix, t)
+            state_offset = layout.persistent_offset(t) if tensor.is_variable else None
+            if state_offset is not None:
+                _state[0] = True
+                return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(persistent + {state_offset})"
             _flag[0] = True
             return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
 
@@ -111,13 +118,16 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
             notes.append(f"entry: {low.entry or 'inline C'}; scratch {low.scratch_bytes} B"
                          + (f" at arena offset {scratch_off}" if scratch_off is not None else ""))
         calls = tuple(dict.fromkeys(_CALL.findall(body or "")))
-        result.append(OperatorCode(s.position, body, tuple(notes), uses_arena[0], calls, tuple(reads)))
+        result.append(OperatorCode(s.position, body, tuple(notes), uses_arena[0], calls, tuple(reads),
+                                   uses_persistent[0]))
     return result
 
 
-def constant_table(graph: Graph, steps: list[Step], code: list[OperatorCode], prefix: str) -> ConstantTable:
+def constant_table(graph: Graph, steps: list[Step], code: list[OperatorCode], prefix: str,
+                   persistent=()) -> ConstantTable:
     """Every constant the module stores, in emission order: per operator its derived arrays, then the
-    constant tensors it is first to read."""
+    constant tensors it is first to read; last, the initial values of variable tensors that have one
+    (`persistent`: the layout's persistent buffers)."""
     constants: list[Constant] = []
     stored: dict[int, Constant] = {}
     operator_bytes: dict[int, int] = {}
@@ -140,7 +150,20 @@ def constant_table(graph: Graph, steps: list[Step], code: list[OperatorCode], pr
                 constants.append(stored[t])
         used += sum(stored[t].bytes for t in s.op.inputs if t in stored)
         operator_bytes[s.position] = used
+    for b in persistent:
+        if b.initial == "data":
+            tensor = graph.tensors[b.tensor]
+            values = np.asarray(tensor.initial).astype(tensor.dtype if tensor.dtype != "bool" else "uint8")
+            constants.append(Constant(symbol=persistent_init_symbol(prefix, b.tensor),
+                                      ctype=codegen.c_type(tensor.dtype), values=values,
+                                      comment=f"initial value of variable tensor {b.tensor} '{tensor.name}' "
+                                              f"{list(tensor.shape)} {tensor.dtype} (<prefix>_model_reset)",
+                                      id=f"{tensor.name}/initial", kind="derived", bytes=tensor.nbytes))
     return ConstantTable(tuple(constants), operator_bytes)
+
+
+def persistent_init_symbol(prefix: str, t: int) -> str:
+    return f"{prefix}_v{t}_initial"
 
 
 def variant_switches(steps: list[Step]) -> list[str]:
@@ -154,7 +177,8 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
     """Relative path -> text of every header and source of the module."""
     prefix = options.prefix
     ops_out = [dict(position=s.position, op_type=s.op.op_type, id=s.op_id,
-                    notes=list(c.notes), body=c.body, uses_arena=c.uses_arena) for s, c in zip(steps, code)]
+                    notes=list(c.notes), body=c.body, uses_arena=c.uses_arena, uses_persistent=c.uses_persistent)
+               for s, c in zip(steps, code)]
     constants = [dict(symbol=c.symbol, ctype=c.ctype, count=max(int(np.asarray(c.values).size), 1),
                       comment=c.comment, alignment=c.alignment,
                       body=codegen.format_array_body(c.values, c.ctype)) for c in table.constants]
@@ -168,6 +192,13 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         switches=sorted(set(kernel_library.library_switches(symbol for c in code for symbol in c.calls))
                         | set(variant_switches(steps))),
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
+        # Stateful modules only (a stateless module's files do not change): the persistent arena and
+        # what <prefix>_model_reset writes into each of its buffers.
+        persistent_bytes=layout.persistent_bytes,
+        persistent=[dict(offset=b.offset, bytes=b.size, initial=b.initial, fill=b.fill, tensor=b.tensor,
+                         name=graph.tensors[b.tensor].name,
+                         symbol=persistent_init_symbol(prefix, b.tensor) if b.initial == "data" else None)
+                    for b in layout.persistent],
     )
     return {
         f"include/{prefix}_common.h": codegen.render(

@@ -18,8 +18,16 @@ _NP_TO_C = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "
 def reference_outputs(model_data: bytes, inputs: list[np.ndarray], reference: str = "litert") -> list[np.ndarray]:
     """One invocation of `reference` on a new interpreter: LiteRT with the reference op resolver
     (BUILTIN_REF), or TensorFlow Lite Micro (helia_aot/references.py)."""
+    return reference_sequence(model_data, [inputs], reference)[0]
+
+
+def reference_sequence(model_data: bytes, sequence: list[list[np.ndarray]],
+                       reference: str = "litert") -> list[list[np.ndarray]]:
+    """Consecutive invocations of one interpreter of `reference` (LiteRT's reference op resolver, or
+    TensorFlow Lite Micro), so variable tensors and resource variables carry from one to the next as in
+    a module between resets: per invocation its inputs in, its outputs out."""
     try:
-        return references.outputs(reference, model_data, inputs)
+        return references.sequence_outputs(reference, model_data, sequence)
     except references.ReferenceRefused as refusal:
         raise UnsupportedModelError(f"golden data: {refusal}",
                                     "Choose the other test.reference, or convert without --test") from None
@@ -53,21 +61,29 @@ def _float_step(graph: Graph, t: int, values: np.ndarray) -> float:
     return spread if 0 < spread < float("inf") else 1e-6
 
 
-def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, test) -> list[str]:
+def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, test,
+                    stateful: bool = False) -> list[str]:
+    """Golden data for `test.num_samples` samples of `test.iterations` consecutive invocations each
+    (one LiteRT interpreter per sample), and the C harness. `stateful`: the module keeps state, so
+    the harness resets it before each sample and checks that after a reset the first invocation
+    repeats exactly."""
     if graph.subgraph_index != 0:
         raise UnsupportedModelError(f"golden data needs subgraph 0, the conversion used subgraph "
                                     f"'{graph.name}' ({graph.subgraph_index})",
                                     "Convert without --test, or supply your own golden data")
-    num, seed, tolerance = test.num_samples, test.seed, test.tolerance
+    num, seed, tolerance, iterations = test.num_samples, test.seed, test.tolerance, test.iterations
+    runs = num * iterations  # invocations, sample after sample
     rng = np.random.default_rng(seed)
     in_tensors = [graph.tensors[t] for t in graph.inputs]
     out_tensors = [graph.tensors[t] for t in graph.outputs]
-    inputs = [np.stack([random_input(rng, t.shape, t.dtype) for _ in range(num)]) for t in in_tensors]
+    inputs = [np.stack([random_input(rng, t.shape, t.dtype) for _ in range(runs)]) for t in in_tensors]
     outputs = [[] for _ in out_tensors]
     for s in range(num):
-        results = reference_outputs(model_data, [x[s] for x in inputs], test.reference)
-        for k, r in enumerate(results):
-            outputs[k].append(r.reshape(out_tensors[k].shape))
+        first = s * iterations
+        sequence = [[x[r] for x in inputs] for r in range(first, first + iterations)]
+        for results in reference_sequence(model_data, sequence, test.reference):
+            for k, r in enumerate(results):
+                outputs[k].append(r.reshape(out_tensors[k].shape))
     outputs = [np.stack(o) for o in outputs]
     test_dir = out / "test"
     test_dir.mkdir(parents=True, exist_ok=True)
@@ -90,7 +106,8 @@ def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, tes
 
     values = dict(prefix=prefix, PREFIX=prefix.upper(), num_samples=num, tolerance=tolerance,
                   inputs=entries("input", in_tensors, inputs), outputs=entries("output", out_tensors, outputs),
-                  seed=seed, reference=references.DISPLAY_NAMES[test.reference])
+                  seed=seed, iterations=iterations, stateful=stateful,
+                  sequenced=stateful or iterations > 1, reference=references.DISPLAY_NAMES[test.reference])
     (test_dir / f"{prefix}_test_data.c").write_text(codegen.render("test_data.c.j2", **values))
     (test_dir / f"{prefix}_test_main.c").write_text(codegen.render("test_main.c.j2", **values))
     return ["test/golden.npz", f"test/{prefix}_test_data.c", f"test/{prefix}_test_main.c"]

@@ -70,6 +70,9 @@ class Tensor:
     is_variable: bool = False
     buffer: int = 0  # the model's buffer index (0: the empty sentinel, no data)
     buffer_bytes: int | None = None  # bytes that buffer holds, None when it holds none
+    # A variable tensor's initial value when it has one (a resource variable its CALL_ONCE
+    # initialisation assigns); None: LiteRT's reset value (int8 the zero point, else zeros).
+    initial: np.ndarray | None = None
 
     @property
     def is_constant(self) -> bool:

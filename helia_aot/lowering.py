@@ -19,7 +19,7 @@ from .options import ConversionOptions
 from .plan import Knob, KnobSource
 from .quant import MultiplierRangeError
 
-_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16")
+_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16", "int64", "bool")
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ class TestOptions:
     tolerance: int
     num_samples: int
     seed: int
+    iterations: int = 1  # invocations per sample (a sequence; state carries within it)
     reference: str = "litert"  # test.reference: "litert" or "tflm"
 
 
@@ -51,6 +52,9 @@ class ConversionOptions:
     arena: str  # "static" or "caller"
     optimization: OptimizationOptions
     test: TestOptions
+    # The memory the persistent arena (variable tensors) is placed in: memory.persistent_memory, else
+    # the target's scratch memory.
+    persistent_memory: str = ""
 
 
 def check_prefix(prefix) -> str:
@@ -102,16 +106,34 @@ def resolve_target(cfg: config_mod.Config, name: str | None = None) -> Target:
     return replace(target, **overrides) if overrides else target
 
 
+def resolve_persistent_memory(cfg: config_mod.Config, target: Target) -> str:
+    """memory.persistent_memory checked against the target (a writable memory), else the scratch memory."""
+    name = cfg.values["memory"].get("persistent_memory")
+    if not name:
+        return target.scratch_memory
+    memory = target.memory(name)
+    if memory is None:
+        raise InvalidConfigError(
+            f"memory.persistent_memory {name!r} is not a memory of target {target.name} "
+            f"({[m.name for m in target.memories]})",
+            config_mod.rename_hint(name, [m.name for m in target.memories], "Name one of the target's memories"))
+    if not memory.writable:
+        raise InvalidConfigError(f"memory.persistent_memory {name!r} is read-only on target {target.name}",
+                                 "Put the persistent arena in a writable memory")
+    return memory.name
+
+
 def resolve(config=None, *, prefix: str | None = None, target: str | None = None,
             kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
-            tolerance: int | None = None, reference: str | None = None) -> ConversionOptions:
+            tolerance: int | None = None, iterations: int | None = None,
+            reference: str | None = None) -> ConversionOptions:
     """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given)."""
     cfg = config_mod.load(config)
     values = cfg.values
     resolved_target = resolve_target(cfg, target)
     test = values["test"]
     for key, value in (("num_samples", num_test_samples), ("seed", seed), ("tolerance", tolerance),
-                       ("reference", reference)):
+                       ("iterations", iterations), ("reference", reference)):
         if value is not None:
             config_mod.check_value("test", key, value, "override")
     opt = values["optimization"]
@@ -127,7 +149,9 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
             tolerance=test["tolerance"] if tolerance is None else int(tolerance),
             num_samples=test["num_samples"] if num_test_samples is None else int(num_test_samples),
             seed=test["seed"] if seed is None else int(seed),
+            iterations=test["iterations"] if iterations is None else int(iterations),
             reference=test["reference"] if reference is None else reference,
         ),
+        persistent_memory=resolve_persistent_memory(cfg, resolved_target),
     )
 

@@ -128,6 +128,17 @@ class PlanBuffer:
 
 
 @dataclass
+class PlanPersistentBuffer:
+    name: str
+    tensor: str = doc("the variable tensor (operator state) the bytes hold")
+    offset: int = doc("offset in the persistent arena")
+    bytes: int
+    initial: Literal["zero", "zero_point", "data"] = doc(
+        "what <prefix>_model_reset writes: zero bytes, the int8 zero point in every byte (LiteRT's reset "
+        "value), or the tensor's initial values (a resource variable's initialisation)")
+
+
+@dataclass
 class MemoryPlan:
     scratch_memory: str
     constant_memory: str
@@ -137,6 +148,9 @@ class MemoryPlan:
     lower_bound_bytes: int
     strategy: str = doc("the greedy ordering that gave the smallest arena")
     buffers: list[PlanBuffer]
+    persistent_memory: str = doc("memory of the persistent arena (state kept across runs)")
+    persistent_bytes: int = doc("bytes of the persistent arena; 0 for a stateless model")
+    persistent_buffers: list[PlanPersistentBuffer] = doc("variable tensors in the persistent arena")
 
 
 @dataclass

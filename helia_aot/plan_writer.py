@@ -8,7 +8,8 @@ from .ir import Graph
 from .lowering import Step
 from .options import ConversionOptions
 from .plan import (SCHEMA_VERSION, Arena, Generator, Kernel, KernelCall, KernelLibraryInfo, MemoryPlan,
-                   MemorySummary, ModelInfo, Optimization, Plan, PlanBuffer, PlanConstant, PlanOperator, Platform,
+                   MemorySummary, ModelInfo, Optimization, Plan, PlanBuffer, PlanConstant, PlanOperator,
+                   PlanPersistentBuffer, Platform,
                    Report, ReportOperator, Schedule)
 from .planner import MemoryLayout
 from .version import __version__, ns_cmsis_nn_required_str
@@ -45,7 +46,11 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
                                   last=b.last, tensors=names))
     memory = MemoryPlan(scratch_memory=target.scratch_memory, constant_memory=target.constant_memory,
                         arena=options.arena, arena_alignment=arena.alignment, scratch_arena_bytes=arena.arena_bytes,
-                        lower_bound_bytes=arena.lower_bound, strategy=arena.strategy, buffers=buffers)
+                        lower_bound_bytes=arena.lower_bound, strategy=arena.strategy, buffers=buffers,
+                        persistent_memory=options.persistent_memory, persistent_bytes=layout.persistent_bytes,
+                        persistent_buffers=[PlanPersistentBuffer(name=b.name, tensor=graph.tensors[b.tensor].name,
+                                                                 offset=b.offset, bytes=b.size, initial=b.initial)
+                                            for b in layout.persistent])
     opt = options.optimization
     return Plan(
         schema_version=SCHEMA_VERSION,
@@ -84,6 +89,13 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
     scratch_memory = target.memory(target.scratch_memory)
     if scratch_memory is not None and arena > scratch_memory.size:
         warnings.append(f"scratch arena {arena} B exceeds {scratch_memory.name} ({scratch_memory.size} B)")
+    persistent = layout.persistent_bytes
+    persistent_memory = target.memory(options.persistent_memory)
+    if persistent and persistent_memory is not None:
+        shared = arena if options.persistent_memory == target.scratch_memory else 0
+        if persistent + shared > persistent_memory.size:
+            warnings.append(f"persistent arena {persistent} B" + (f" and scratch arena {arena} B" if shared else "")
+                            + f" exceed {persistent_memory.name} ({persistent_memory.size} B)")
     constant_memory = target.memory(target.constant_memory)
     if constant_memory is not None and const_bytes > constant_memory.size:
         warnings.append(f"constants {const_bytes} B exceed {constant_memory.name} ({constant_memory.size} B)")
@@ -96,7 +108,7 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
         unrecorded_operator_ids=unrecorded,
         arenas=[Arena(memory=target.scratch_memory, kind="scratch", bytes=arena),
                 Arena(memory=target.constant_memory, kind="constant", bytes=const_bytes),
-                Arena(memory=target.scratch_memory, kind="persistent", bytes=0)],
+                Arena(memory=options.persistent_memory, kind="persistent", bytes=persistent)],
         memory=MemorySummary(scratch_arena_bytes=arena, lower_bound_bytes=bound,
                              ratio=round(arena / bound, 4) if bound else 1.0, peak_operator=peak,
                              constant_bytes=const_bytes, io_in_arena=True),

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Memory planner: lifetimes from the schedule, offsets in one scratch arena, a lower bound."""
+"""Memory planner: lifetimes from the schedule, offsets in one scratch arena, a lower bound; variable
+tensors (state) one after the other in the persistent arena."""
 
 from __future__ import annotations
 
@@ -111,12 +112,46 @@ def plan(buffers: list[Buffer], steps: int, alignment: int) -> ArenaPlan:
 
 
 @dataclass(frozen=True)
+class PersistentBuffer:
+    """A variable tensor's bytes in the persistent arena: they live across runs, and
+    <prefix>_model_reset writes `initial` into them."""
+
+    name: str
+    tensor: int
+    offset: int
+    size: int
+    initial: str  # "zero", "zero_point" (every byte the int8 zero point) or "data" (the tensor's initial values)
+    fill: int = 0  # the byte value of "zero" and "zero_point"
+
+
+def plan_persistent(graph, alignment: int) -> tuple[list[PersistentBuffer], int]:
+    """Every variable tensor an operator reads, one after the other in tensor order (they all live
+    for the module's lifetime, so nothing can share bytes), each aligned like the scratch arena."""
+    used = sorted({t for op in graph.operators for t in op.inputs if t >= 0 and graph.tensors[t].is_variable})
+    buffers, offset = [], 0
+    for t in used:
+        tensor = graph.tensors[t]
+        if tensor.initial is not None:
+            initial, fill = "data", 0
+        elif tensor.dtype == "int8" and tensor.quant is not None and tensor.quant.zero_point != 0:
+            # LiteRT resets an int8 variable to its zero point (real 0), every other type to zero bytes.
+            initial, fill = "zero_point", tensor.quant.zero_point & 0xFF
+        else:
+            initial, fill = "zero", 0
+        buffers.append(PersistentBuffer(f"v{t}", t, offset, tensor.nbytes, initial, fill))
+        offset += _align(tensor.nbytes, alignment)
+    return buffers, offset
+
+
+@dataclass(frozen=True)
 class MemoryLayout:
     """The planner stage's result: where every non-constant tensor and scratch block lives."""
 
     arena: ArenaPlan
     alias_root: dict[int, int]  # tensor -> the tensor whose bytes it shares (RESHAPE-like chains)
     members: dict[int, list[int]]  # root tensor -> every tensor sharing its bytes
+    persistent: tuple[PersistentBuffer, ...] = ()  # variable tensors, in the persistent arena
+    persistent_bytes: int = 0
 
     def root(self, tensor: int) -> int:
         while tensor in self.alias_root:
@@ -125,6 +160,13 @@ class MemoryLayout:
 
     def tensor_offset(self, tensor: int) -> int:
         return self.arena.offset_of_tensor(self.root(tensor))
+
+    def persistent_offset(self, tensor: int) -> int | None:
+        """Offset of a variable tensor in the persistent arena; None for any other tensor."""
+        for b in self.persistent:
+            if b.tensor == tensor:
+                return b.offset
+        return None
 
 
 def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
@@ -147,7 +189,7 @@ def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
         touch(t, 0)
     for s in steps:
         for t in s.op.inputs:
-            if t >= 0 and not graph.tensors[t].is_constant:
+            if t >= 0 and not graph.tensors[t].is_constant and not graph.tensors[t].is_variable:
                 touch(t, s.position)
         for t in s.op.outputs:
             touch(t, s.position)
@@ -159,4 +201,5 @@ def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
     buffers += [Buffer(name=f"scratch{s.position}", size=s.lowering.scratch_bytes, first=s.position,
                        last=s.position, kind="scratch", op_position=s.position)
                 for s in steps if s.lowering.scratch_bytes > 0]
-    return MemoryLayout(plan(buffers, n, alignment), alias_root, members)
+    persistent, persistent_bytes = plan_persistent(graph, alignment)
+    return MemoryLayout(plan(buffers, n, alignment), alias_root, members, tuple(persistent), persistent_bytes)

@@ -182,6 +182,17 @@ def outputs(reference: str, model_data: bytes, inputs: list[np.ndarray]) -> list
     return litert_outputs(model_data, inputs)
 
 
+def sequence_outputs(reference: str, model_data: bytes,
+                     sequence: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """Consecutive invocations of one interpreter of `reference` (variable tensors and resource
+    variables carry from one to the next); ReferenceRefused if it cannot run the model."""
+    if reference == TFLM:
+        runner = TflmRunner(model_data)
+        return [runner.run(inputs) for inputs in sequence]
+    interp = litert_interpreter(model_data)
+    return [litert_outputs(model_data, inputs, interp) for inputs in sequence]
+
+
 def choose(requested: str, model_data: bytes) -> tuple[str, str | None]:
     """The reference golden data comes from, and the warning to report if it is not `requested`.
 

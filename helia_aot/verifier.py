@@ -230,19 +230,22 @@ class _Verifier:
 
     def check_arity(self, op: Operator, module, where: str) -> None:
         """The arity the operator's variant declarations allow (the catalog's operands)."""
-        lows, highs, optional, outputs = [], [], set(), set()
+        lows, highs, optional, outputs, at_least = [], [], set(), set(), []
         for v in module.variants:
             lows.append(sum(1 for o in v.inputs if not o.optional))
             highs.append(math.inf if v.inputs and v.inputs[-1].repeated else len(v.inputs))
             optional |= {k for k, o in enumerate(v.inputs) if o.optional}
-            outputs.add(len(v.outputs))
+            if v.outputs and v.outputs[-1].repeated:
+                at_least.append(len(v.outputs))  # SPLIT, UNPACK: one output per piece
+            else:
+                outputs.add(len(v.outputs))
         low, high = min(lows), max(highs)
         if not low <= len(op.inputs) <= high:
             wanted = f"{low}" if low == high else (f"at least {low}" if high == math.inf else f"{low} to {high}")
             raise self.fail(where, f"has {len(op.inputs)} inputs; {op.op_type} takes {wanted}")
-        if len(op.outputs) not in outputs:
-            raise self.fail(where, f"has {len(op.outputs)} outputs; {op.op_type} takes "
-                                   f"{' or '.join(map(str, sorted(outputs)))}")
+        if len(op.outputs) not in outputs and not any(len(op.outputs) >= n for n in at_least):
+            counts = [str(n) for n in sorted(outputs)] + [f"at least {n}" for n in sorted(set(at_least))]
+            raise self.fail(where, f"has {len(op.outputs)} outputs; {op.op_type} takes {' or '.join(counts)}")
         for k, t in enumerate(op.inputs):
             if t == -1 and k not in optional:
                 raise self.fail(where, f"input {k} is omitted (-1), but {op.op_type} requires it")
@@ -254,22 +257,41 @@ class _Verifier:
         for t in g.inputs:
             if _has_data(g.tensors[t]):
                 raise self.fail(self.tensor_where(g.tensors[t]), "is a graph input and also has constant data")
+        for t in g.inputs + g.outputs:
+            if g.tensors[t].is_variable:
+                raise UnsupportedModelError(
+                    f"model {self.source}: {self.tensor_where(g.tensors[t])} is a variable tensor (state kept "
+                    "between runs) and a graph input or output; the module keeps state in its persistent arena, "
+                    "out of the caller's reach", "Export the model with its state internal to the operators")
         written = set(g.inputs)
         for op in g.operators:
             where = self.op_where(op)
+            module = ops.get(op.op_type)
             for t in op.inputs:
                 if t < 0 or t in written:
                     continue
                 tensor = g.tensors[t]
-                if _has_data(tensor) or (tensor.is_variable and ops.get(op.op_type) is None):
-                    continue
-                if tensor.is_variable:
+                if tensor.is_variable and module is not None:
+                    if tensor.buffer_bytes is not None:
+                        # LiteRT refuses such a model too: it resets variables to zero, never to a buffer.
+                        raise self.fail(self.tensor_where(tensor), "is a variable tensor with a constant buffer; "
+                                                                   "LiteRT does not load one")
+                    if module.keeps_state:
+                        continue
                     raise UnsupportedModelError(
                         f"model {self.source}: {where} reads variable tensor '{tensor.name}' (state kept between "
-                        "runs), which helia_aot does not support", "Export the model without stateful operators")
+                        f"runs); only operators that keep state may ({', '.join(ops.stateful_operators())})",
+                        "Export the model without state outside those operators")
+                if _has_data(tensor) or tensor.is_variable:
+                    continue
                 raise self.fail(where, f"reads tensor '{tensor.name}' (index {t}) before any operator writes it")
             for t in op.outputs:
                 tensor = g.tensors[t]
+                if tensor.is_variable and module is not None:
+                    raise UnsupportedModelError(
+                        f"model {self.source}: {where} writes variable tensor '{tensor.name}' as an output; "
+                        "state is updated in place by the operator that reads it",
+                        "Export the model with the state as that operator's input")
                 if _has_data(tensor):
                     raise self.fail(where, f"writes tensor '{tensor.name}' (index {t}), which has constant data")
                 if t in written:

@@ -72,6 +72,8 @@ def _options(op) -> dict:
             value = float(value)
         elif isinstance(value, (np.bool_,)):
             value = bool(value)
+        elif isinstance(value, bytes):
+            value = _decode(value)  # names (VAR_HANDLE's container and shared_name)
         elif value is not None and not isinstance(value, (int, float, bool, str)):
             continue  # nested tables (quant specs) carry nothing we lower
         result[key] = value

@@ -33,3 +33,8 @@ def supported_operators() -> list[str]:
 def catalog() -> list[tuple[str, Variant]]:
     """Every (operator type, variant) the compiler lowers, sorted: the data the validator uses."""
     return [(op_type, v) for op_type, module in sorted(load_all().items()) for v in module.variants]
+
+
+def stateful_operators() -> list[str]:
+    """Operator types whose module keeps state in variable tensors (OpLowering.keeps_state)."""
+    return sorted(op_type for op_type, module in load_all().items() if module.keeps_state) or ["none"]

@@ -51,7 +51,7 @@ class Operand:
     role: str
     dtypes: tuple[str, ...]
     optional: bool = False  # the position may be omitted (-1) or absent
-    repeated: bool = False  # the last input declaration: matches every remaining input
+    repeated: bool = False  # the last input (or output) declaration: matches every remaining one
     constant: bool = False  # must be a constant tensor (weights, shapes, axes)
     quantized: bool = False  # must carry a scale and zero point
     symmetric: bool = False  # zero points must be 0 (int16 activations, weights)
@@ -112,11 +112,21 @@ class Variant:
             return self.inputs[-1]
         return None
 
+    def operand_for_output(self, k: int) -> Operand | None:
+        if k < len(self.outputs):
+            return self.outputs[k]
+        if self.outputs and self.outputs[-1].repeated:
+            return self.outputs[-1]
+        return None
+
     def matches(self, inputs: list[Tensor | None], outputs: list[Tensor]) -> bool:
-        if len(outputs) != len(self.outputs):
+        # A repeated last output (SPLIT, UNPACK) matches one or more outputs.
+        if len(outputs) < len(self.outputs):
             return False
-        if not all(o.accepts(t) for o, t in zip(self.outputs, outputs)):
-            return False
+        for k, tensor in enumerate(outputs):
+            operand = self.operand_for_output(k)
+            if operand is None or not operand.accepts(tensor):
+                return False
         for k, tensor in enumerate(inputs):
             operand = self.operand_for_input(k)
             if operand is None or not operand.accepts(tensor):
@@ -222,6 +232,13 @@ class OpLowering:
     # The schema's BuiltinOptions member the operator's options come in (None: it has none), or one per
     # op type when the module lowers several. The verifier accepts that table or no table at all.
     options_table: ClassVar[str | None | dict[str, str | None]] = None
+    # True for an operator that keeps state across <prefix>_model_run calls in variable tensors
+    # (LiteRT `isVariable`: LSTM and SVDF state, resource variables). Only such an operator may read
+    # a variable tensor (the verifier refuses it elsewhere). Its lower() passes a variable input as
+    # `t.index` like any activation and its template takes the address the same way, `tensor(i)`:
+    # the emitter points it into the persistent arena, which survives runs and which
+    # <prefix>_model_reset restores (int8: the zero point, as LiteRT resets; otherwise zeros).
+    keeps_state: ClassVar[bool] = False
 
     def options_table_for(self, op_type: str) -> str | None:
         table = self.options_table
@@ -256,7 +273,7 @@ class OpLowering:
         """The operand rules the selected variant declares."""
         variant = ctx.variant
         checks = [(variant.operand_for_input(k), t) for k, t in enumerate(ctx.inputs())]
-        checks += list(zip(variant.outputs, ctx.outputs()))
+        checks += [(variant.operand_for_output(k), t) for k, t in enumerate(ctx.outputs())]
         for operand, tensor in checks:
             if tensor is None:
                 continue

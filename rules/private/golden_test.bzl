@@ -4,15 +4,17 @@
 load("//toolchains/simulators:defs.bzl", "cortex_m_test")
 load(":providers.bzl", "HeliaModuleInfo")
 
-# The ranges helia-aot accepts for test.num_samples, test.tolerance and test.seed
+# The ranges helia-aot accepts for test.num_samples, test.tolerance, test.seed and test.iterations
 # (helia_aot/config.py); Starlark integers stop at 2^31 - 1 anyway.
 _MAX_SAMPLES = 10000
+_MAX_ITERATIONS = 10000
 
 def _check_ranges(ctx):
     for name, value, low, high in (
         ("num_samples", ctx.attr.num_samples, 1, _MAX_SAMPLES),
         ("tolerance", ctx.attr.tolerance, 0, None),
         ("seed", ctx.attr.seed, 0, None),
+        ("iterations", ctx.attr.iterations, 1, _MAX_ITERATIONS),
     ):
         if value < low or (high != None and value > high):
             fail("helia_aot_golden_test {}: attribute {} is {}; it must be {}.".format(
@@ -38,6 +40,7 @@ def _helia_golden_data_impl(ctx):
     args.add("--num-samples", str(ctx.attr.num_samples))
     args.add("--seed", str(ctx.attr.seed))
     args.add("--tolerance", str(ctx.attr.tolerance))
+    args.add("--iterations", str(ctx.attr.iterations))
     if ctx.attr.reference:
         args.add("--reference", ctx.attr.reference)
     args.add("--test-data", test_data)
@@ -60,6 +63,7 @@ helia_golden_data = rule(
         "num_samples": attr.int(default = 20),
         "seed": attr.int(default = 0),
         "tolerance": attr.int(default = 1),
+        "iterations": attr.int(default = 1),
         # "" takes test.reference from the module's config (default litert).
         "reference": attr.string(default = "", values = ["", "litert", "tflm"]),
         "_golden": attr.label(
@@ -79,6 +83,7 @@ def helia_aot_golden_test(
         seed = 0,
         tolerance = 1,
         simulator = "qemu",
+        iterations = 1,
         reference = None,
         **kwargs):
     """Checks a helia_aot_module against LiteRT's or TensorFlow Lite Micro's reference kernels.
@@ -97,6 +102,10 @@ def helia_aot_golden_test(
       tolerance: the largest accepted difference, in output quantization codes.
       simulator: "qemu" (QEMU mps3-an547, Corstone-300), "fvp" (Arm's FVP_Corstone_SSE-300, see
         HELIA_FVP) or "host" (host build under ASan and UBSan).
+      iterations: invocations per sample. Each sample is a sequence run in one LiteRT interpreter,
+        so state (variable tensors, resource variables) carries from one invocation to the next;
+        every invocation's outputs are compared. A stateful module is reset before each sequence,
+        and after a last reset its first invocation must repeat exactly.
       reference: where the golden outputs come from: "litert" (LiteRT's reference kernels; a model
         LiteRT cannot load, such as TFLM's person_detect, falls back to TFLM and the action's report
         says so) or "tflm" (TensorFlow Lite Micro's interpreter, whose kernels round as ns-cmsis-nn
@@ -110,6 +119,7 @@ def helia_aot_golden_test(
         num_samples = num_samples,
         seed = seed,
         tolerance = tolerance,
+        iterations = iterations,
         reference = reference or "",
         testonly = True,
     )

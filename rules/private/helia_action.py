@@ -4,7 +4,8 @@
   helia_action.py module --model M --prefix P --target T --kernel-library L [--config C]
       --include-dir D --src-dir D --plan F --report F
   helia_action.py golden --model M --prefix P --target T --kernel-library L [--config C]
-      --num-samples N --seed S --tolerance T [--reference litert|tflm] --test-data F --test-main F
+      --num-samples N --seed S --tolerance T [--iterations I] [--reference litert|tflm]
+      --test-data F --test-main F
 
 The compiler writes OUTDIR/{include,src,test}, <prefix>_plan.json and <prefix>_report.json; Bazel
 wants folders as tree artifacts and every other output as a file of its own. A compiler error is
@@ -33,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         module.add_argument(flag, required=True)
     for flag in ("--num-samples", "--seed", "--tolerance"):
         golden.add_argument(flag, required=True, type=int)  # ranges: helia_aot's test.* checks
+    golden.add_argument("--iterations", type=int)  # absent: the configuration's test.iterations
     for flag in ("--test-data", "--test-main"):
         golden.add_argument(flag, required=True)
     golden.add_argument("--reference", choices=("litert", "tflm"))  # unset: the config's test.reference
@@ -64,6 +66,7 @@ def main(argv: list[str]) -> int:
                 num_test_samples=args.num_samples if golden else None,
                 seed=args.seed if golden else None,
                 tolerance=args.tolerance if golden else None,
+                iterations=args.iterations if golden else None,
                 reference=args.reference if golden else None,
             )
         except helia_aot.HeliaError as error:

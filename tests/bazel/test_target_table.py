@@ -38,6 +38,8 @@ def test_rules_check_attributes_with_the_compilers_limits():
     max_samples = int(re.search(r"^_MAX_SAMPLES = (\d+)$", golden_bzl, re.M).group(1))
     assert config._RANGES[("test", "num_samples")] == (1, max_samples)
     assert config._RANGES[("test", "tolerance")][0] == 0 and config._RANGES[("test", "seed")][0] == 0
+    max_iterations = int(re.search(r"^_MAX_ITERATIONS = (\d+)$", golden_bzl, re.M).group(1))
+    assert config._RANGES[("test", "iterations")] == (1, max_iterations)
 
 
 def test_golden_rule_offers_the_compilers_references():

@@ -20,10 +20,11 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 
 from bench_lib import firmware, toolchain  # noqa: E402
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 CASE = "conv_2d_3x3_stride2_same"
 SECTION_KINDS = ("text", "rodata", "data", "bss")
-NS_CMSIS_NN_SKIP_REASON = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+NS_CMSIS_NN_SKIP_REASON = NS_CMSIS_NN_NOT_CONFIGURED
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,9 @@ from ai_edge_litert import schema_py_generated as schema
 
 import helia_aot
 from tests.modelgen import ModelBuilder, quant
-from tests.modelgen.cases import Case, build_case_model, integer_sample_ranges, load_case
+from tests.modelgen.cases import Case, build_case_model, float_sample_ranges, integer_sample_ranges, load_case
 from tests.modelgen.litert import make_interpreter, random_inputs
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 C_DIR = pathlib.Path(__file__).resolve().parent / "c"
@@ -61,7 +62,7 @@ MLPERF_FLOAT_RELATIVE_TOLERANCE = 1e-4
 MLPERF_SEED = 20240
 
 NS_CMSIS_NN_ENV = "HELIA_NS_CMSIS_NN_DIR"
-NS_CMSIS_NN_SKIP_REASON = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+NS_CMSIS_NN_SKIP_REASON = NS_CMSIS_NN_NOT_CONFIGURED
 
 HOST_CC = "gcc"
 HOST_AR = "ar"
@@ -226,6 +227,8 @@ class ModelUnderTest:
     relative_tolerance: float | None = None
     # Unquantized integer and bool inputs (indices, masks): the inclusive interval each is drawn from.
     integer_ranges: dict[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    # Float inputs with a case `range`: the interval each is drawn from (else [-1, 1)).
+    float_ranges: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)
 
     def bounds(self) -> list[float]:
         """Per output, the max |diff| allowed against LiteRT: relative_tolerance x the output's range
@@ -246,7 +249,8 @@ class ModelUnderTest:
     def samples(self) -> list[list[np.ndarray]]:
         """NUM_SAMPLES seeded random inputs: integers over their whole range, floats in [-1, 1)."""
         generator = quant.rng(self.seed)
-        return [random_inputs(self.model_bytes, generator, self.integer_ranges) for _ in range(NUM_SAMPLES)]
+        return [random_inputs(self.model_bytes, generator, self.integer_ranges, self.float_ranges)
+                for _ in range(NUM_SAMPLES)]
 
     @functools.cached_property
     def reference(self) -> list[list[np.ndarray]]:
@@ -280,7 +284,7 @@ def case_model(path: pathlib.Path) -> ModelUnderTest:
     return ModelUnderTest(name=case.name, kind="case", model_bytes=build_case_model(case),
                           seed=case.seed, tolerance=case.tolerance, case=case,
                           relative_tolerance=case.relative_tolerance,
-                          integer_ranges=integer_sample_ranges(case))
+                          integer_ranges=integer_sample_ranges(case), float_ranges=float_sample_ranges(case))
 
 
 def mlperf_model(name: str) -> ModelUnderTest:
@@ -296,6 +300,14 @@ def int16_model(name: str) -> ModelUnderTest:
     from tests.modelgen import int16_models
     return ModelUnderTest(name=f"int16_{name}", kind="int16", model_bytes=int16_models.build(name),
                           seed=int16_models.SEED, tolerance=INT16_MODEL_TOLERANCE)
+
+
+def stateful_model(name: str) -> ModelUnderTest:
+    """A model keeping state across invocations (tests/modelgen/stateful.py): its NUM_SAMPLES inputs
+    are one sequence, in LiteRT (one interpreter) as in the module."""
+    from tests.modelgen import stateful
+    return ModelUnderTest(name=name, kind="stateful", model_bytes=stateful.build(name), seed=stateful.SEED,
+                          tolerance=1, relative_tolerance=1e-5)
 
 
 def max_abs_diff(got: np.ndarray, want: np.ndarray) -> float:
@@ -384,25 +396,43 @@ def run_host_executable(exe: pathlib.Path, model: ModelUnderTest) -> list[list[n
     if proc.returncode != 0:
         raise E2EError(f"{model.name}: {exe.name} exit status {proc.returncode}:\n"
                        f"{_tail(proc.stderr)}")
-    body = _check_header(model.name, proc.stdout, in_infos, out_infos)
-    return _split_outputs(model.name, body, out_infos, len(model.samples))
+    body, stateful = _check_header(model.name, proc.stdout, in_infos, out_infos)
+    samples = len(model.samples)
+    outputs = _split_outputs(model.name, body, out_infos, samples + (1 if stateful and samples else 0))
+    if stateful and samples:
+        check_reset_repeats(model.name, outputs[0], outputs.pop())
+    return outputs
+
+
+def check_reset_repeats(name: str, first: list[np.ndarray], after_reset: list[np.ndarray]) -> None:
+    """A stateful module run on the first sample again after <prefix>_model_reset gives exactly its
+    first outputs (the state went back to its initial values)."""
+    for o, (a, b) in enumerate(zip(first, after_reset)):
+        if b is None or a.tobytes() != b.tobytes():
+            what = "missing" if b is None else f"{int(np.count_nonzero(a != b))} element(s) differ"
+            raise E2EError(f"{name}: after e2e_model_reset, output {o} of the first sample does not repeat "
+                           f"({what})")
 
 
 def _check_header(name: str, stdout: bytes, in_infos: list[TensorInfo],
-                  out_infos: list[TensorInfo]) -> bytes:
-    count = 2 + len(in_infos) + len(out_infos)
+                  out_infos: list[TensorInfo]) -> tuple[bytes, bool]:
+    """The output stream after the header, and whether the module is stateful."""
+    count = 3 + len(in_infos) + len(out_infos)
     if len(stdout) < 8:
         raise E2EError(f"{name}: the harness wrote no header")
     header = np.frombuffer(stdout[:8], dtype=np.uint32).tolist()
     if header != [len(in_infos), len(out_infos)]:
         raise E2EError(f"{name}: module has {header[0]} input(s) and {header[1]} output(s); the "
                        f"model has {len(in_infos)} and {len(out_infos)}")
-    sizes = np.frombuffer(stdout[8:4 * count], dtype=np.uint32).tolist()
+    if len(stdout) < 4 * count:
+        raise E2EError(f"{name}: the harness wrote a short header")
+    sizes = np.frombuffer(stdout[8:4 * count - 4], dtype=np.uint32).tolist()
     want = [i.nbytes for i in in_infos] + [o.nbytes for o in out_infos]
     if sizes != want:
         raise E2EError(f"{name}: module I/O sizes (inputs then outputs, bytes) {sizes} differ "
                        f"from the model's {want}")
-    return stdout[4 * count:]
+    stateful = int(np.frombuffer(stdout[4 * count - 4:4 * count], dtype=np.uint32)[0])
+    return stdout[4 * count:], bool(stateful)
 
 
 def _split_outputs(name: str, body: bytes, out_infos: list[TensorInfo],
@@ -473,7 +503,7 @@ def build_firmware(module_dir: pathlib.Path, library: KernelLibrary, test_data: 
     return elf
 
 
-_OUT_LINE = re.compile(r"^helia-e2e out (\d+) (\d+) ([0-9a-f]*)$")
+_OUT_LINE = re.compile(r"^helia-e2e out (\d+|reset) (\d+) ([0-9a-f]*)$")
 _COUNT_LINE = re.compile(r"^helia-e2e instructions (\d+)$")
 
 
@@ -495,7 +525,7 @@ def run_firmware(elf: pathlib.Path, model: ModelUnderTest, qemu: str) -> QemuRun
     for line in console.decode("utf-8", "replace").splitlines():
         line = line.strip()
         if match := _OUT_LINE.match(line):
-            s, o = int(match[1]), int(match[2])
+            s, o = (-1 if match[1] == "reset" else int(match[1])), int(match[2])
             info = out_infos[o]
             raw = bytes.fromhex(match[3])
             if len(raw) != info.nbytes:
@@ -510,8 +540,10 @@ def run_firmware(elf: pathlib.Path, model: ModelUnderTest, qemu: str) -> QemuRun
     if missing or instructions is None:
         raise E2EError(f"{model.name}: QEMU printed no output for (sample, output) {missing[:5]} "
                        f"or no instruction count:\n{_tail(console)}")
-    return QemuRun([[outputs[(s, o)] for o in range(len(out_infos))] for s in range(samples)],
-                   instructions)
+    results = [[outputs[(s, o)] for o in range(len(out_infos))] for s in range(samples)]
+    if (-1, 0) in outputs:  # a stateful module reran the first sample after a reset
+        check_reset_repeats(model.name, results[0], [outputs.get((-1, o)) for o in range(len(out_infos))])
+    return QemuRun(results, instructions)
 
 
 # --------------------------------------------------------------------------- per-operator diagnosis
@@ -601,6 +633,8 @@ class E2ESession:
     def int16(self, name: str) -> ModelUnderTest:
         return self._once(("int16", name), lambda: int16_model(name))
 
+    def stateful(self, name: str) -> ModelUnderTest:
+        return self._once(("stateful", name), lambda: stateful_model(name))
     def tflm_model(self, name: str) -> ModelUnderTest:
         """A TensorFlow Lite Micro example model (tests/e2e/tflm.py: TFLM_MODELS)."""
         from tests.e2e import tflm

@@ -122,3 +122,10 @@ def test_ns_cmsis_nn_dir_without_headers_is_an_error(monkeypatch, tmp_path):
     monkeypatch.setenv(harness.NS_CMSIS_NN_ENV, str(tmp_path))
     with pytest.raises(harness.E2EError, match="has no Include/arm_nnfunctions.h"):
         harness.ns_cmsis_nn_dir()
+
+
+def test_reset_check_catches_a_first_output_that_does_not_repeat():
+    first = [np.array([1, 2, 3], np.int8)]
+    harness.check_reset_repeats("m", first, [first[0].copy()])
+    with pytest.raises(harness.E2EError, match="output 0 of the first sample does not repeat"):
+        harness.check_reset_repeats("m", first, [np.array([1, 2, 4], np.int8)])

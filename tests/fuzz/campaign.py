@@ -107,8 +107,9 @@ def shared_models_dir() -> Path | None:
 
 def corpus(models_dir: Path | None = None) -> dict[str, bytes]:
     """Every .tflite under the shared models folder ("shared/<path>") and the test builder's models
-    ("modelgen/...": the single-operator cases, the int16 networks and the KWS model)."""
-    from tests.modelgen import int16_models
+    ("modelgen/...": the single-operator cases, the int16 networks, the stateful models and the KWS
+    model)."""
+    from tests.modelgen import int16_models, stateful
     from tests.modelgen.cases import all_case_paths, build_case_model, load_case
     models: dict[str, bytes] = {}
     folder = models_dir if models_dir is not None else shared_models_dir()
@@ -120,6 +121,8 @@ def corpus(models_dir: Path | None = None) -> dict[str, bytes]:
         models[f"modelgen/case/{path.stem}"] = build_case_model(load_case(path))
     for name in int16_models.NAMES:
         models[f"modelgen/int16/{name}"] = int16_models.build(name)
+    for name in stateful.NAMES:
+        models[f"modelgen/stateful/{name}"] = stateful.build(name)
     return models
 
 

@@ -7,11 +7,15 @@ into the repository. ns-cmsis-nn is only ever found through HELIA_NS_CMSIS_NN_DI
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PORTABLE_DIR = REPO_ROOT / "kernels" / "portable"
@@ -20,7 +24,7 @@ PORTABLE_SRC = PORTABLE_DIR / "src"
 DRIVER_DIR = Path(__file__).resolve().parent / "c"
 
 NS_ENV_VAR = "HELIA_NS_CMSIS_NN_DIR"
-NS_SKIP_REASON = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+NS_SKIP_REASON = NS_CMSIS_NN_NOT_CONFIGURED
 
 CC = os.environ.get("CC", "gcc")
 STRICT_C99 = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
@@ -47,13 +51,42 @@ def portable_sources() -> list[Path]:
     return sorted(PORTABLE_SRC.rglob("*.c"))
 
 
+# A directory of compiled objects keyed by what went into them (tools/mutate_kernels.py sets it, so each
+# mutant recompiles only the file it changed). Unset: every build compiles everything.
+OBJECT_CACHE_ENV = "HELIA_KERNEL_OBJECT_CACHE"
+
+
+@functools.lru_cache(maxsize=None)
+def _headers_digest(root: Path) -> str:
+    """Digest of every header an object of `root` may include (the portable include tree and src)."""
+    digest = hashlib.sha256()
+    for header in sorted([*PORTABLE_INCLUDE.rglob("*.h"), *root.rglob("*.h")]):
+        digest.update(str(header).encode() + b"\0" + header.read_bytes())
+    return digest.hexdigest()
+
+
+def _cached_compile(src: Path, obj: Path, cmd: list[str], root: Path) -> None:
+    cache = os.environ.get(OBJECT_CACHE_ENV)
+    if not cache:
+        _run(cmd)
+        return
+    key = hashlib.sha256("\0".join([*cmd[:-4], _headers_digest(root)]).encode() + src.read_bytes()).hexdigest()
+    cached = Path(cache) / f"{key}.o"
+    if not cached.exists():
+        _run(cmd)
+        Path(cache).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(obj, cached)
+    else:
+        shutil.copyfile(cached, obj)
+
+
 def compile_objects(sources: list[Path], out_dir: Path, flags: list[str], root: Path) -> list[Path]:
     """Compiles each source to out_dir, naming objects after their path below root (no clashes)."""
     out_dir.mkdir(parents=True, exist_ok=True)
 
     def compile_one(src: Path) -> Path:
         obj = out_dir / (str(src.relative_to(root)).replace(os.sep, "__") + ".o")
-        _run([CC, *flags, "-c", str(src), "-o", str(obj)])
+        _cached_compile(src, obj, [CC, *flags, "-c", str(src), "-o", str(obj)], root)
         return obj
 
     with ThreadPoolExecutor(max_workers=JOBS) as pool:

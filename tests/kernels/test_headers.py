@@ -47,6 +47,9 @@ int main(void)
     F(cmsis_nn_transpose_conv_params, padding) F(cmsis_nn_transpose_conv_params, padding_offsets)
     F(cmsis_nn_transpose_conv_params, dilation) F(cmsis_nn_transpose_conv_params, activation)
     S(cmsis_nn_softmax_lut_s16) F(cmsis_nn_softmax_lut_s16, exp_lut) F(cmsis_nn_softmax_lut_s16, one_by_one_lut)
+    S(cmsis_nn_svdf_params) F(cmsis_nn_svdf_params, rank) F(cmsis_nn_svdf_params, input_offset)
+    F(cmsis_nn_svdf_params, output_offset) F(cmsis_nn_svdf_params, input_activation)
+    F(cmsis_nn_svdf_params, output_activation)
     printf("activation_type %d %d %d\n", (int)sizeof(arm_nn_activation_type), ARM_SIGMOID, ARM_TANH);
     printf("status %d %d %d %d\n", ARM_CMSIS_NN_SUCCESS, ARM_CMSIS_NN_ARG_ERROR, ARM_CMSIS_NN_NO_IMPL_ERROR,
            ARM_CMSIS_NN_FAILURE);
@@ -133,6 +136,8 @@ int main(void)
     BOTH(STRUCTS)
     S(float32_t) S(float16_t) S(arm_nn_tensor_layout) S(arm_nn_activation_type_flt) S(arm_nn_weight_format_flt)
     S(arm_nn_dw_kernel_layout_f32) S(arm_nn_dw_kernel_layout_f16)
+    S(cmsis_nn_svdf_params_f32) F(cmsis_nn_svdf_params_f32, rank) F(cmsis_nn_svdf_params_f32, input_activation)
+    F(cmsis_nn_svdf_params_f32, output_activation)
     printf("layout %d\n", ARM_NN_LAYOUT_NHWC);
     printf("activations %d %d %d %d %d %d %d\n", ARM_NN_FLT_ACT_NONE, ARM_NN_FLT_ACT_SIGMOID, ARM_NN_FLT_ACT_TANH,
            ARM_NN_FLT_ACT_RELU, ARM_NN_FLT_ACT_RELU6, ARM_NN_FLT_ACT_HARDSWISH, ARM_NN_FLT_ACT_LEAKY_RELU);
@@ -175,7 +180,9 @@ def test_float_layout_identical_to_ns_cmsis_nn(tmp_path, ns_dir):
 def _float_prototypes(include_dir, tmp_path, tag: str) -> dict[str, str]:
     """Every arm_*_f32 / _f16 function prototype the headers declare, as GCC prints it (-aux-info)."""
     src = tmp_path / f"protos_{tag}.c"
-    src.write_text('#include "arm_nnfunctions.h"\n')
+    # ns-cmsis-nn declares its float LSTM step (arm_nn_lstm_step_f32) with the support functions.
+    extra = '#include "arm_nnsupportfunctions.h"\n' if tag == "ns" else ""
+    src.write_text('#include "arm_nnfunctions.h"\n' + extra)
     info = tmp_path / f"protos_{tag}.txt"
     subprocess.run([kb.CC, "-std=c99", *FLOAT_SWITCHES, f"-I{include_dir}", "-aux-info", str(info), "-fsyntax-only",
                     str(src)], check=True)
@@ -192,7 +199,7 @@ def test_float_prototypes_match_ns_cmsis_nn(tmp_path, ns_dir):
     # Same return and parameter types for every float function the portable header declares.
     portable = _float_prototypes(kb.PORTABLE_INCLUDE, tmp_path, "portable")
     ns = _float_prototypes(ns_dir / "Include", tmp_path, "ns")
-    assert len(FLOAT_FUNCTIONS) == 74 and set(portable) == FLOAT_FUNCTIONS
+    assert len(FLOAT_FUNCTIONS) == 77 and set(portable) == FLOAT_FUNCTIONS
     strip_names = lambda proto: re.sub(r"\b\w+\s*([,)])", r"\1", proto)  # noqa: E731 - parameter names may differ
     for name, proto in portable.items():
         assert name in ns, f"{name} is not an ns-cmsis-nn function"

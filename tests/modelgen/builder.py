@@ -64,6 +64,9 @@ OPTIONS_TABLE: dict[str, str | None] = {
     "TRANSPOSE_CONV": "TransposeConvOptions",
 }
 
+# Options fields that are strings (VAR_HANDLE's resource names).
+STRING_FIELDS = {"container", "sharedName"}
+
 # Options fields whose values are schema enums; a string value names the member.
 ENUM_FIELDS: dict[str, type] = {
     "padding": schema.Padding,
@@ -93,6 +96,13 @@ INT16_OP_VERSIONS: dict[str, int] = {
     "LOGISTIC": 3, "MAX_POOL_2D": 3, "MEAN": 3, "MUL": 4, "PAD": 3, "PADV2": 3, "RELU": 3,
     "RELU6": 3, "SOFTMAX": 3, "TANH": 3, "TRANSPOSE": 5,
 }
+
+
+# SLICE ... CAST (issue 12, data movement A1): versions LiteRT registers no version 1 of, for every dtype.
+# BROADCAST_TO starts at version 2 (3: int4), whatever the data type.
+for _name, _version in (("BROADCAST_TO", 2),):
+    INT8_OP_VERSIONS.setdefault(_name, _version)
+    INT16_OP_VERSIONS.setdefault(_name, _version)
 
 
 def _option_set(options: dict[str, Any], key: str, unset: tuple = (None, 0)) -> bool:
@@ -236,18 +246,48 @@ def _as_list(value: Any) -> list | None:
 class ModelBuilder:
     """Collects tensors, buffers and operators of one subgraph and serialises them."""
 
-    def __init__(self, description: str = "helia-aot modelgen", subgraph_name: str = "main"):
+    def __init__(self, description: str = "helia-aot modelgen", subgraph_name: str = "main",
+                 parent: "ModelBuilder | None" = None):
         self._description = description
         self._subgraph_name = subgraph_name
         self._tensors: list[schema.TensorT] = []
         self._refs: list[TensorRef] = []
-        # Buffer 0 is the empty sentinel every LiteRT model starts with.
-        self._buffers: list[schema.BufferT] = [schema.BufferT()]
         self._operators: list[schema.OperatorT] = []
-        self._opcodes: list[schema.OperatorCodeT] = []
-        self._opcode_index: dict[tuple[int, int], int] = {}
         self._inputs: list[int] = []
         self._outputs: list[int] = []
+        self._subgraphs: list[ModelBuilder] = []  # further subgraphs (main's only), in index order
+        if parent is None:
+            # Buffer 0 is the empty sentinel every LiteRT model starts with.
+            self._buffers: list[schema.BufferT] = [schema.BufferT()]
+            self._opcodes: list[schema.OperatorCodeT] = []
+            self._opcode_index: dict[tuple[int, int], int] = {}
+            self.index = 0
+        else:
+            # Buffers and operator codes are the model's, shared by every subgraph.
+            self._buffers, self._opcodes, self._opcode_index = parent._buffers, parent._opcodes, parent._opcode_index
+            self.index = len(parent._subgraphs) + 1
+
+    # -- subgraphs -------------------------------------------------------------
+    def subgraph(self, name: str) -> "ModelBuilder":
+        """A further subgraph of this model (index 1, 2, ... in call order, `.index`), built with the
+        same calls; it may have no inputs or outputs (CALL_ONCE's initialisation subgraph has none)."""
+        if self.index != 0:
+            raise BuilderError("subgraphs are added to the main subgraph's builder")
+        child = ModelBuilder(self._description, name, parent=self)
+        self._subgraphs.append(child)
+        return child
+
+    def resource(self, name: str) -> TensorRef:
+        """A resource handle tensor (VAR_HANDLE's output: dtype RESOURCE, shape [])."""
+        t = schema.TensorT()
+        t.name = name.encode()
+        t.shape = np.array([], dtype=np.int32)
+        t.type = schema.TensorType.RESOURCE
+        t.buffer = 0
+        self._tensors.append(t)
+        ref = TensorRef(len(self._tensors) - 1, name, (), "resource", None, None, 0)
+        self._refs.append(ref)
+        return ref
 
     # -- tensors ---------------------------------------------------------------
     def input(self, name: str, shape: Sequence[int], dtype: str = "int8",
@@ -354,7 +394,7 @@ class ModelBuilder:
     # -- operators -------------------------------------------------------------
     def op(self, op_name: str, inputs: Sequence[TensorRef | None],
            outputs: Sequence[TensorRef], options: dict[str, Any] | None = None,
-           version: int | None = None) -> None:
+           version: int | None = None, intermediates: Sequence[TensorRef] | None = None) -> None:
         if op_name not in BUILTIN_OPERATORS:
             raise BuilderError(f"operator '{op_name}' is not a LiteRT BuiltinOperator name")
         code = BUILTIN_OPERATORS[op_name]
@@ -365,6 +405,8 @@ class ModelBuilder:
         op.opcodeIndex = self._opcode(code, version)
         op.inputs = np.array([-1 if r is None else r.index for r in inputs], dtype=np.int32)
         op.outputs = np.array([r.index for r in outputs], dtype=np.int32)
+        if intermediates:  # operator internals a kernel reads scales from (LiteRT's integer LSTM)
+            op.intermediates = np.array([r.index for r in intermediates], dtype=np.int32)
         table = options_table(op_name)
         if table is None:
             if options:
@@ -388,22 +430,27 @@ class ModelBuilder:
         return self._opcode_index[key]
 
     # -- serialisation ---------------------------------------------------------
-    def build(self) -> bytes:
-        if not self._inputs or not self._outputs:
-            raise BuilderError("model has no inputs or no outputs; call input() and output()")
-        if not self._operators:
-            raise BuilderError("model has no operators; call op()")
+    def _subgraph_t(self) -> schema.SubGraphT:
         sg = schema.SubGraphT()
         sg.name = self._subgraph_name.encode()
         sg.tensors = self._tensors
         sg.inputs = np.array(self._inputs, dtype=np.int32)
         sg.outputs = np.array(self._outputs, dtype=np.int32)
         sg.operators = self._operators
+        return sg
+
+    def build(self) -> bytes:
+        if self.index != 0:
+            raise BuilderError("build the model from the main subgraph's builder")
+        if not self._inputs or not self._outputs:
+            raise BuilderError("model has no inputs or no outputs; call input() and output()")
+        if not self._operators:
+            raise BuilderError("model has no operators; call op()")
         model = schema.ModelT()
         model.version = 3
         model.description = self._description.encode()
         model.operatorCodes = self._opcodes
-        model.subgraphs = [sg]
+        model.subgraphs = [self._subgraph_t()] + [child._subgraph_t() for child in self._subgraphs]
         model.buffers = self._buffers
         fbb = flatbuffers.Builder(1024)
         fbb.Finish(model.Pack(fbb), file_identifier=b"TFL3")
@@ -453,6 +500,8 @@ def _option_value(op_name: str, key: str, attr: str, value: Any) -> Any:
     if isinstance(value, bool):
         return value
     if isinstance(value, str):
+        if attr in STRING_FIELDS:
+            return value
         raise BuilderError(f"operator {op_name}: option '{key}' takes a number, got '{value}'")
     return value
 

@@ -28,13 +28,17 @@ Input kinds:
               or float16 (a float one may give `range: [lo, hi]`, the interval the tests
               draw its values from; default [-1, 1)). An unquantized integer input (indices,
               shapes, int32 arithmetic) gives `values: [lo, hi]`, the inclusive interval its
-              values are drawn from; a bool input needs neither.
+              values are drawn from; a bool input needs neither. A quantized int8 or int16
+              input may also give `values: [lo, hi]`: the codes tests draw (and calibration
+              dequantizes), e.g. none below the zero point where LiteRT stops on negative
+              inputs (SQRT, RSQRT).
               Quantized ones need `range: [lo, hi]` (parameters derived as the
               converter does: asymmetric for int8; symmetric, zero point 0 and scale
               max(|lo|, |hi|) / 32767 for int16 (A16W8), likewise for int32) or
               `scale` + `zero_point`; float32 and float16 none.
   weights     seeded He-normal float weights, quantized symmetric int8 (A16W8 and the
-              hybrid float32-with-int8-weights operators keep int8 weights); per channel
+              hybrid float32-with-int8-weights operators keep int8 weights; `dtype: int16`
+              quantizes them symmetric int16 per tensor, as SVDF's time weights); per channel
               along `per_channel_axis`, per tensor when it is absent. `fan_in` defaults to
               the element count divided by the channel dimension (`per_channel_axis`, else
               dimension 0). `dtype: float32` keeps them float, `dtype: float16` rounds them
@@ -51,6 +55,8 @@ Input kinds:
   variable    a variable tensor (`shape`, `dtype`, and for a quantized one `range` or `scale` +
               `zero_point`): operator state LiteRT keeps across invocations, zero at start
               (an LSTM's output and cell state, an SVDF's activation state).
+  omitted     an optional operator input left out (-1 in the model), e.g. an LSTM's peephole
+              weights; only `name`.
   const       literal `value` (nested list) of `dtype`; optional `shape` reshapes it
               (`shape: []` for a scalar). `same_as: <input name>` gives it that
               input's quantization (`value` is then in codes), e.g. PADV2's pad value.
@@ -59,6 +65,11 @@ Float16 cases (float16 outputs) describe a native FP16 operator. The model is bu
 LiteRT's FP16-weight conversion stores one (float16 constants behind DEQUANTIZE, float32
 activations) and then rewritten to FP16 (tests/modelgen/fp16.py); `build_reference_model` gives the
 FP32 model, which LiteRT runs as the reference.
+
+`intermediates:` (optional) lists tensors the operator carries as intermediates, like outputs:
+`name`, `shape`, `dtype` and, for a quantized one, `scale` + `zero_point` or `same_as: <input
+name>` (LiteRT's integer LSTM reads its hidden scale from the fifth); they are left out of the
+float twin.
 
 Outputs have `dtype` int8 (default), int16, int32, int64, bool, float32 or float16. bool outputs,
 and int32/int64 outputs given none of the keys below, are unquantized. Quantization, exactly one of:
@@ -90,9 +101,10 @@ CASES_DIR = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "cases"
 CALIBRATION_SAMPLES = 64
 FLOATS = ("float32", "float16")
 UNQUANTIZED_INTS = ("int32", "int64")  # integer outputs that may be plain integers (indices, shapes)
+QUANTIZED_CODES = ("int8", "int16")  # quantized inputs that may limit the codes tests draw (`values`)
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
-              "tolerance", "relative_tolerance", "tolerance_reason"}
+              "tolerance", "relative_tolerance", "tolerance_reason", "intermediates"}
 _REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance_reason"}
 _INPUT_KEYS = {
     "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point", "values"},
@@ -100,7 +112,9 @@ _INPUT_KEYS = {
     "bias": {"name", "kind", "input", "weights", "std", "size", "dtype"},
     "const": {"name", "kind", "dtype", "value", "shape", "same_as"},
     "variable": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point"},
+    "omitted": {"name", "kind"},
 }
+_INTERMEDIATE_KEYS = {"name", "shape", "dtype", "scale", "zero_point", "same_as"}
 _OUTPUT_KEYS = {"name", "shape", "dtype", "calibrate", "range", "scale", "zero_point",
                 "same_as"}
 
@@ -120,6 +134,7 @@ class Case:
     tolerance_reason: str
     description: str = ""
     relative_tolerance: float | None = None  # float outputs: fraction of the output's range
+    intermediates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -171,10 +186,16 @@ def load_case(path: str | pathlib.Path) -> Case:
         _check_input(path, spec, names)
     for spec in outputs:
         _check_output(path, spec, names)
+    intermediates = _check_list(path, "intermediates", doc["intermediates"]) if "intermediates" in doc else []
+    for spec in intermediates:
+        _check_keys(path, f"intermediate '{spec.get('name')}'", spec, _INTERMEDIATE_KEYS, {"name", "shape", "dtype"})
+        if "same_as" in spec and spec["same_as"] not in names:
+            raise CaseFileError(f"{path}: intermediate '{spec['name']}' same_as '{spec['same_as']}' names no input")
     return Case(path=path, op=op, variant=variant, seed=seed, options=dict(options),
                 inputs=inputs, outputs=outputs, tolerance=float(tolerance),
                 tolerance_reason=reason.strip(), description=str(doc.get("description", "")),
-                relative_tolerance=None if relative is None else float(relative))
+                relative_tolerance=None if relative is None else float(relative),
+                intermediates=intermediates)
 
 
 def _check_keys(path, where, mapping, allowed, required) -> None:
@@ -201,14 +222,17 @@ def _check_input(path, spec, names) -> None:
                             f"use one of {sorted(_INPUT_KEYS)}")
     required = {"activation": {"name", "shape"}, "weights": {"name", "shape"},
                 "bias": {"name", "input", "weights"}, "const": {"name", "dtype", "value"},
-                "variable": {"name", "shape", "dtype"}}[kind]
+                "variable": {"name", "shape", "dtype"}, "omitted": {"name"}}[kind]
     _check_keys(path, f"input '{spec.get('name')}' ({kind})", spec, _INPUT_KEYS[kind], required)
     if spec["name"] in names:
         raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
+    # A quantized int8 / int16 input may give `values` too: the codes tests draw (e.g. none below the zero
+    # point for SQRT, where LiteRT stops); it still needs `range` or `scale` + `zero_point`.
+    quantized_codes = kind == "activation" and "values" in spec and spec.get("dtype", "int8") in QUANTIZED_CODES
     if kind == "activation" and ("values" in spec or spec.get("dtype") == "bool"):
-        if spec.get("dtype", "int8") not in UNQUANTIZED_INTS + ("bool",) or \
-                {"range", "scale", "zero_point"} & set(spec) or \
-                (spec.get("dtype") == "bool") == ("values" in spec):
+        if not quantized_codes and (spec.get("dtype", "int8") not in UNQUANTIZED_INTS + ("bool",) or
+                                    {"range", "scale", "zero_point"} & set(spec) or
+                                    (spec.get("dtype") == "bool") == ("values" in spec)):
             raise CaseFileError(f"{path}: input '{spec['name']}': 'values: [lo, hi]' belongs to an "
                                 "unquantized int32 or int64 input (no range, scale or zero_point); a bool "
                                 "input takes none of them")
@@ -217,7 +241,8 @@ def _check_input(path, spec, names) -> None:
                 and lo_hi[0] <= lo_hi[1]):
             raise CaseFileError(f"{path}: input '{spec['name']}': 'values' must be [lo, hi], integers, "
                                 f"lo <= hi, got {lo_hi!r}")
-    elif kind == "activation" and spec.get("dtype", "int8") not in FLOATS:
+    if kind == "activation" and spec.get("dtype", "int8") not in FLOATS and ("values" not in spec or quantized_codes) \
+            and spec.get("dtype") != "bool":
         has_range = "range" in spec
         has_explicit = "scale" in spec and "zero_point" in spec
         if has_range == has_explicit:
@@ -227,9 +252,13 @@ def _check_input(path, spec, names) -> None:
             ("range" in spec) == ("scale" in spec and "zero_point" in spec):
         raise CaseFileError(f"{path}: variable '{spec['name']}' is {spec['dtype']}: it needs either "
                             "'range' or 'scale' + 'zero_point'")
-    if kind == "weights" and spec.get("dtype", "int8") not in ("int8",) + FLOATS:
+    if kind == "weights" and spec.get("dtype", "int8") not in ("int8", "int16") + FLOATS:
         raise CaseFileError(f"{path}: weights '{spec['name']}' must be int8 (A16W8 and hybrid "
-                            "operators keep int8 weights), float32 or float16")
+                            "operators keep int8 weights), float32 or float16, or int16 per tensor (SVDF's "
+                            "time weights)")
+    if kind == "weights" and spec.get("dtype") == "int16" and "per_channel_axis" in spec:
+        raise CaseFileError(f"{path}: weights '{spec['name']}' quantized per channel must be int8 (int16 "
+                            "weights are per tensor)")
     if kind == "bias" and spec.get("dtype", "int32") not in ("int32", "int64") + FLOATS:
         raise CaseFileError(f"{path}: bias '{spec['name']}' dtype must be int32, int64, float32 "
                             "or float16")
@@ -288,10 +317,12 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
     for spec in case.inputs:
         kind = spec.get("kind", "activation")
         name = spec["name"]
-        if kind in ("activation", "variable"):
+        if kind == "omitted":
+            r = _Resolved(spec, "none", ())
+        elif kind in ("activation", "variable"):
             dtype = spec.get("dtype", "int8")
             r = _Resolved(spec, dtype, tuple(spec["shape"]))
-            if dtype not in FLOATS and dtype != "bool" and "values" not in spec:
+            if dtype not in FLOATS and dtype != "bool" and ("values" not in spec or dtype in QUANTIZED_CODES):
                 if "range" in spec:
                     lo, hi = _pair(case, name, spec["range"])
                     r.scale, r.zero_point = quant.range_to_scale_zp(lo, hi, dtype)
@@ -308,8 +339,9 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
                 r = _Resolved(spec, spec["dtype"], shape, data=data)
                 r.float_data = data.astype(np.float32)
             elif axis is None:
-                q, scale = quant.quantize_per_tensor_symmetric(w)
-                r = _Resolved(spec, "int8", shape, scale, 0, 0, q)
+                dtype = spec.get("dtype", "int8")
+                q, scale = quant.quantize_per_tensor_symmetric(w, dtype)
+                r = _Resolved(spec, dtype, shape, scale, 0, 0, q)
                 r.float_data = quant.dequantize(q, scale, 0)
             else:
                 q, scales = quant.quantize_per_channel(w, axis)
@@ -368,7 +400,9 @@ def _add_inputs(b: ModelBuilder, inputs: list[_Resolved], float_twin: bool,
     for r in inputs:
         kind = r.spec.get("kind", "activation")
         name = r.spec["name"]
-        if r.dtype == "float16" and fp16_form:
+        if kind == "omitted":
+            refs.append(None)
+        elif r.dtype == "float16" and fp16_form:
             # LiteRT's FP16-weight form: float32 data, float16 constants behind DEQUANTIZE.
             if kind == "activation":
                 refs.append(b.input(name, r.shape, "float32"))
@@ -423,6 +457,12 @@ def integer_sample_ranges(case: Case) -> dict[str, tuple[int, int]]:
             and ("values" in spec or spec.get("dtype") == "bool")}
 
 
+def float_sample_ranges(case: Case) -> dict[str, tuple[float, float]]:
+    """Per float activation input with a `range`, the interval tests draw its values from."""
+    return {spec["name"]: sample_range(case, spec["name"]) for spec in case.inputs
+            if spec.get("kind", "activation") == "activation" and spec.get("dtype") in FLOATS and "range" in spec}
+
+
 def sample_range(case: Case, name: str) -> tuple[float, float]:
     """The interval tests draw a float activation input from: its `range`, else [-1, 1)."""
     for spec in case.inputs:
@@ -461,7 +501,11 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
         for r in activations:
             if r.spec["name"] in integer_ranges:
                 lo, hi = integer_ranges[r.spec["name"]]
-                feeds.append(generator.integers(lo, hi, size=r.shape, endpoint=True).astype(r.dtype))
+                codes = generator.integers(lo, hi, size=r.shape, endpoint=True)
+                if r.scale is not None:  # quantized: the float twin takes the real values of the codes
+                    feeds.append(((codes - r.zero_point) * r.scale).astype(np.float32))
+                    continue
+                feeds.append(codes.astype(r.dtype))
                 continue
             lo, hi = _float_range_of_input(r)
             feeds.append(generator.uniform(lo, hi, size=r.shape).astype(np.float32))
@@ -472,9 +516,9 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
 
 
 def _add_op(case: Case, b: ModelBuilder, inputs: list[TensorRef],
-            outputs: list[TensorRef]) -> None:
+            outputs: list[TensorRef], intermediates: list[TensorRef] | None = None) -> None:
     try:
-        b.op(case.op, inputs, outputs, case.options or None)
+        b.op(case.op, inputs, outputs, case.options or None, intermediates=intermediates)
     except BuilderError as exc:
         raise CaseFileError(f"{case.path}: {exc}") from None
 
@@ -519,5 +563,13 @@ def build_reference_model(case: Case) -> bytes:
             dtype = "float32"  # promoted by the FP16 rewrite
         outs.append(b.tensor(spec["name"], spec["shape"], dtype, scale, zero_point))
         b.output(outs[-1])
-    _add_op(case, b, refs, outs)
+    intermediates = []
+    for spec in case.intermediates:
+        scale = zero_point = None
+        if "same_as" in spec:
+            scale, zero_point = by_name[spec["same_as"]].scale, by_name[spec["same_as"]].zero_point
+        elif "scale" in spec:
+            scale, zero_point = float(spec["scale"]), int(spec.get("zero_point", 0))
+        intermediates.append(b.tensor(spec["name"], spec["shape"], spec["dtype"], scale, zero_point))
+    _add_op(case, b, refs, outs, intermediates)
     return b.build()

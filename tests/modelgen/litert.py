@@ -28,9 +28,11 @@ def run_reference(data: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
 
 
 def random_inputs(data: bytes, generator: np.random.Generator,
-                  integer_ranges: dict[str, tuple[int, int]] | None = None) -> list[np.ndarray]:
+                  integer_ranges: dict[str, tuple[int, int]] | None = None,
+                  float_ranges: dict[str, tuple[float, float]] | None = None) -> list[np.ndarray]:
     """Random values for each input: integers over their whole range (or the inclusive interval
-    `integer_ranges` gives by input name: indices, shapes), bools both ways, floats uniform in [-1, 1)."""
+    `integer_ranges` gives by input name: indices, shapes, codes), bools both ways, floats uniform in
+    [-1, 1) (or the interval `float_ranges` gives by input name)."""
     out = []
     for detail in make_interpreter(data).get_input_details():
         dtype = np.dtype(detail["dtype"])
@@ -45,5 +47,6 @@ def random_inputs(data: bytes, generator: np.random.Generator,
             out.append(generator.integers(info.min, info.max, size=shape,
                                           endpoint=True).astype(dtype))
         else:
-            out.append(generator.uniform(-1.0, 1.0, size=shape).astype(dtype))
+            lo, hi = (float_ranges or {}).get(detail["name"], (-1.0, 1.0))
+            out.append(generator.uniform(lo, hi, size=shape).astype(dtype))
     return out

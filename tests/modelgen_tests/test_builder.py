@@ -271,3 +271,43 @@ def test_variable_tensor_is_marked_and_starts_at_zero():
     assert [bool(t.isVariable) for t in model.subgraphs[0].tensors] == [False, True, False]
     value = np.arange(4, dtype=np.float32).reshape(1, 4)
     np.testing.assert_array_equal(run_reference(data, [value])[0], value)
+
+
+def test_subgraphs_share_buffers_and_operator_codes():
+    from tests.modelgen import stateful
+    data = stateful.accumulator("float32", initial=0.5)
+    model = schema.ModelT.InitFromObj(schema.Model.GetRootAsModel(data, 0))
+    assert [sg.name for sg in model.subgraphs] == [b"main", b"init"]
+    init = model.subgraphs[1]
+    assert len(init.inputs) == 0 and len(init.outputs) == 0
+    assert init.tensors[0].type == schema.TensorType.RESOURCE and len(init.tensors[0].shape) == 0
+    # the initial value's buffer is the model's (index into the one buffer table)
+    initial = np.frombuffer(bytes(model.buffers[init.tensors[1].buffer].data), dtype="<f4")
+    np.testing.assert_array_equal(initial, np.full(6, 0.5, np.float32))
+    codes = [model.operatorCodes[op.opcodeIndex].builtinCode for sg in model.subgraphs for op in sg.operators]
+    assert len(model.operatorCodes) == len(set(codes))
+
+
+def test_accumulator_runs_in_litert_and_keeps_its_state():
+    from tests.modelgen import stateful
+    interp = make_interpreter(stateful.accumulator("float32", initial=0.5))
+    x = interp.get_input_details()[0]["index"]
+    y = interp.get_output_details()[0]["index"]
+    got = []
+    for k in range(3):
+        interp.set_tensor(x, np.full((1, 6), 0.25 * (k + 1), np.float32))
+        interp.invoke()
+        got.append(float(interp.get_tensor(y)[0, 0]))
+    assert got == [0.75, 1.25, 2.0]
+
+
+def test_subgraph_builder_mistakes():
+    b = ModelBuilder()
+    child = b.subgraph("init")
+    with pytest.raises(BuilderError, match="added to the main subgraph"):
+        child.subgraph("nested")
+    with pytest.raises(BuilderError, match="build the model from the main"):
+        child.build()
+    with pytest.raises(BuilderError, match="takes a number"):
+        b.op("ADD", [b.input("x", (1,), "float32"), b.input("z", (1,), "float32")],
+             [b.tensor("y", (1,), "float32")], {"fused_activation_function": "NONE", "pot_scale_int16": "x"})

@@ -10,9 +10,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO = Path(__file__).resolve().parents[2]
-NS_SKIP = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
+NS_SKIP = NS_CMSIS_NN_NOT_CONFIGURED
 MLPERF = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8")
 # A peer compiler's scratch arenas on a Cortex-M55 target (issue 3): ours must not exceed them.
 ARENA_TARGETS = {"kws_ref_model": 19344, "vww_96_int8": 55296, "pretrainedResnet_quant": 49728, "ad01_int8": 768}
@@ -38,8 +39,8 @@ def ns_cmsis_nn_dir() -> Path:
 
 def portable_kernels_dir() -> Path:
     root = REPO / "kernels" / "portable"
-    if not (root / "include" / "arm_nnfunctions.h").exists() or not list((root / "src").rglob("*.c")):
-        pytest.skip("portable kernels not present yet (kernels/portable/include + src)")
+    assert (root / "include" / "arm_nnfunctions.h").exists() and list((root / "src").rglob("*.c")), \
+        f"the portable kernels are missing from {root} (include/arm_nnfunctions.h and src/**/*.c)"
     return root
 
 
@@ -52,7 +53,8 @@ def require_gcc() -> str:
 
 def function_body(c_source: str, position: int) -> str:
     """The text of the generated static function for operator ``position``."""
-    match = re.search(rf"_op_{position}\(uint8_t \*arena\)\n\{{\n(.*?)\n\}}\n", c_source, re.S)
+    match = re.search(rf"_op_{position}\(uint8_t \*arena(?:, uint8_t \*persistent)?\)\n\{{\n(.*?)\n\}}\n",
+                      c_source, re.S)
     assert match, f"no function for operator {position}"
     return match.group(1)
 

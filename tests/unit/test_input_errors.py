@@ -291,6 +291,10 @@ def test_bazel_action_checks_golden_arguments(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip() == ("error: InvalidConfigError: override: test.num_samples must be between 1 and "
                                    "10000, got 0. Set test.num_samples within that range")
+    proc = action(*common, "--num-samples", "1", "--iterations", "0")
+    assert proc.returncode == 2 and proc.stderr.strip() == (
+        "error: InvalidConfigError: override: test.iterations must be between 1 and 10000, got 0. Set "
+        "test.iterations within that range")
     proc = action(*common, "--num-samples", "twenty")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "argument --num-samples: invalid int value: 'twenty'" in proc.stderr

@@ -33,6 +33,20 @@ def const_values(constants_c: str, symbol: str) -> list[int]:
     return [int(v) for v in re.findall(r"-?\d+", match.group(1))]
 
 
+def arena(result, tensor: str) -> str:
+    """The C expression of a tensor's buffer as the plan places it (`(arena + offset)`)."""
+    (buffer,) = [b for b in result.plan["memory"]["buffers"] if tensor in b["tensors"]]
+    return f"(arena + {buffer['offset']})"
+
+
+def assert_disjoint(result, *tensors: str) -> None:
+    """Buffers live at once must not overlap."""
+    spans = sorted((b["offset"], b["offset"] + b["bytes"]) for b in result.plan["memory"]["buffers"]
+                   if set(b["tensors"]) & set(tensors))
+    assert len(spans) == len(tensors)
+    assert all(end <= start for (_, end), (start, _) in zip(spans, spans[1:])), spans
+
+
 def only_op(result) -> dict:
     assert len(result.plan["operators"]) == 1
     return result.plan["operators"][0]
@@ -218,8 +232,9 @@ def test_softmax(tmp_path):
     result, model_c, _ = convert(b, tmp_path)
     assert only_op(result)["kernel"]["entry"] == "arm_softmax_s8"
     # beta * scale * 2^(31-5) = 2^24 -> multiplier 2^30, left shift 25; diff_min = -floor(31 * 2^26 / 2^25).
-    assert f"arm_softmax_s8((int8_t *)(arena + 0), 1, 10, {Q30}, 25, -62," in function_body(model_c, 0).replace(
-        "(arena + 16)", "(arena + 0)")
+    assert_disjoint(result, "x", "y")
+    assert (f"arm_softmax_s8((int8_t *){arena(result, 'x')}, 1, 10, {Q30}, 25, -62,\n"
+            f"        (int8_t *){arena(result, 'y')});") in function_body(model_c, 0)
 
 
 def binary_model(op_type, shape_b=(1, 2, 2, 3)):
@@ -268,8 +283,9 @@ def unary_model(op_type, in_scale=0.5, in_zp=0, out_scale=0.25, out_zp=0, in_dty
 def test_quantize_requantize(tmp_path):
     result, model_c, _ = convert(unary_model("QUANTIZE", in_zp=3, out_zp=-4), tmp_path)
     assert only_op(result)["kernel"]["entry"] == "arm_requantize_s8_s8"
-    assert f"(int8_t *)(arena + 16), 8, {Q30}, 2,\n        3, -4);" in function_body(model_c, 0).replace(
-        "(arena + 0), 8", "(arena + 16), 8")
+    assert_disjoint(result, "x", "y")
+    assert (f"arm_requantize_s8_s8((int8_t *){arena(result, 'x')}, (int8_t *){arena(result, 'y')}, 8, {Q30}, 2,\n"
+            "        3, -4);") in function_body(model_c, 0)
 
 
 def test_quantize_float_to_int8(tmp_path):
@@ -595,3 +611,30 @@ def test_relu6_int16(tmp_path):
     # Requantize by 0.5 / 0.25 = 2, then clamp to [0, 6 / 0.25].
     assert f"8, {Q30}, 2,\n        0, 0);" in body
     assert re.search(r"arm_clamp_s16\([^;]*, 0, 24, \(int16_t \*\)", body)
+
+
+def test_scratch_buffer_is_the_planned_one(tmp_path):
+    """A kernel's scratch pointer is the plan's scratch block of that operator, and no live tensor
+    overlaps it (two convolutions with scratch on the MVE build, placed separately)."""
+    b = ModelBuilder()
+    x = b.input("x", (1, 8, 8, 4), scale=0.5, zero_point=-3)
+    mid = b.tensor("mid", (1, 8, 8, 6), scale=0.5, zero_point=0)
+    y = b.tensor("y", (1, 8, 8, 5), scale=0.5, zero_point=0)
+    for name, src, dst, cin, cout in (("a", x, mid, 4, 6), ("c", mid, y, 6, 5)):
+        w = b.const(f"w_{name}", np.ones((cout, 3, 3, cin), np.int8), dtype="int8", scale=[0.25] * cout,
+                    zero_point=0, quantized_dimension=0)
+        bias = b.const(f"b_{name}", np.zeros(cout, np.int32), dtype="int32", scale=[0.125] * cout, zero_point=0)
+        b.op("CONV_2D", [src, w, bias], [dst], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                "fused_activation_function": "NONE"})
+    b.output(y)
+    result, model_c, _ = convert(b, tmp_path, target="corstone300", kernel_library="ns_cmsis_nn")
+    buffers = result.plan["memory"]["buffers"]
+    scratch = {s["first"]: s for s in buffers if s["kind"] == "scratch"}
+    assert sorted(scratch) == [0, 1], buffers
+    for position, block in scratch.items():
+        body = function_body(model_c, position)
+        assert f"const cmsis_nn_context buf_ctx = {{ arena + {block['offset']}, {block['bytes']} }};" in body, body
+        live = [t for t in buffers if t["kind"] == "tensor" and t["first"] <= position <= t["last"]]
+        for t in live:
+            assert t["offset"] + t["bytes"] <= block["offset"] or block["offset"] + block["bytes"] <= t["offset"], \
+                (block, t)

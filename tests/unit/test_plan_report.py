@@ -84,3 +84,38 @@ def test_mlperf_arena_at_or_under_target(tmp_path, name):
         for b in bufs[i + 1:]:
             if a["first"] <= b["last"] and b["first"] <= a["last"]:
                 assert a["offset"] + a["bytes"] <= b["offset"] or b["offset"] + b["bytes"] <= a["offset"]
+
+
+@pytest.mark.parametrize("name", ["kws_ref_model", "pretrainedResnet_quant"])
+def test_buffer_lifetimes_follow_the_graph(tmp_path, name):
+    """Each plan buffer lives from the first operator that writes (or, for a model input, the first
+    operator) to the last that reads it (or the last operator, for a model output), worked out here from
+    the plan's operator list and LiteRT's input/output names, independently of the planner."""
+    from tests.modelgen.litert import make_interpreter
+    path = mlperf_model(name)
+    plan = helia_aot.convert(path, tmp_path / "out", target="corstone300").plan
+    interp = make_interpreter(path.read_bytes())
+    model_inputs = {d["name"] for d in interp.get_input_details()}
+    model_outputs = {d["name"] for d in interp.get_output_details()}
+    operators = plan["operators"]
+    last_position = len(operators) - 1
+    first, last = {}, {}
+    for op in operators:
+        for tensor in op["inputs"]:
+            last[tensor] = max(last.get(tensor, op["index"]), op["index"])
+        for tensor in op["outputs"]:
+            first.setdefault(tensor, op["index"])
+    for tensor in model_inputs:
+        first[tensor] = 0
+    for tensor in model_outputs:
+        last[tensor] = last_position
+    checked = 0
+    for buffer in plan["memory"]["buffers"]:
+        if buffer["kind"] != "tensor":
+            continue
+        assert (buffer["first"], buffer["last"]) == (min(first[t] for t in buffer["tensors"]),
+                                                     max(last.get(t, first[t]) for t in buffer["tensors"])), buffer
+        checked += 1
+    assert checked >= len(operators) // 2
+    scratch = [b for b in plan["memory"]["buffers"] if b["kind"] == "scratch"]
+    assert all(b["first"] == b["last"] for b in scratch)

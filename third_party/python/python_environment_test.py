@@ -28,7 +28,8 @@ class PythonEnvironmentTest(unittest.TestCase):
     def test_installed_versions_match_the_lock_file(self):
         locked = _locked_versions()
         self.assertIn("numpy", locked)
-        for name in ("numpy", "flatbuffers", "jinja2", "pyyaml", "absl-py", "ai-edge-litert", "pytest"):
+        for name in ("numpy", "flatbuffers", "jinja2", "pyyaml", "absl-py", "ai-edge-litert", "pytest", "mutmut",
+                     "tflite-micro"):
             with self.subTest(package=name):
                 self.assertEqual(importlib.metadata.version(name), locked[name])
 
@@ -36,6 +37,11 @@ class PythonEnvironmentTest(unittest.TestCase):
         from ai_edge_litert import interpreter  # pylint: disable=import-outside-toplevel
 
         self.assertTrue(hasattr(interpreter, "Interpreter"))
+
+    def test_tflm_interpreter_imports(self):
+        from tflite_micro.python.tflite_micro import runtime  # pylint: disable=import-outside-toplevel
+
+        self.assertTrue(hasattr(runtime, "Interpreter"))
 
 
 if __name__ == "__main__":

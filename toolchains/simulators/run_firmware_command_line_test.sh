@@ -32,5 +32,29 @@ if [ "$status" = 0 ]; then echo "FAIL: missing FVP must fail the test"; failures
 out="$("$runner" --simulator=renode fw.elf 2>&1)"
 expect_contains "unknown simulator rejected" "$out" "unknown simulator 'renode'"
 
+# The verdict: exit code and expected output both decide, whichever way the expectation points. A fake
+# simulator on PATH stands in for QEMU (prints a line, exits with FAKE_EXIT).
+fake_bin="$TEST_TMPDIR/bin"
+mkdir -p "$fake_bin"
+printf '#!/bin/sh\necho "fake firmware says hello"\nexit "${FAKE_EXIT:-0}"\n' >"$fake_bin/qemu-system-arm"
+chmod +x "$fake_bin/qemu-system-arm"
+verdict() { # verdict NAME WANTED_STATUS FAKE_EXIT ARGS...
+  local name="$1" wanted="$2" fake_exit="$3"
+  shift 3
+  FAKE_EXIT="$fake_exit" PATH="$fake_bin:$PATH" "$runner" --simulator=qemu "$@" fw.elf >"$TEST_TMPDIR/out" 2>&1
+  local got=$?
+  if [ "$got" = "$wanted" ]; then echo "ok: $name"; else
+    echo "FAIL: $name: run_firmware exited $got, expected $wanted: $(cat "$TEST_TMPDIR/out")"
+    failures=$((failures + 1))
+  fi
+}
+verdict "exit 0 as expected" 0 0 --expect-output="says hello"
+verdict "expected failure exits 3" 0 3 --expect-exit=3 --expect-output="says hello"
+verdict "exit 3 where 0 is expected fails" 1 3
+verdict "exit 0 where 3 is expected fails" 1 0 --expect-exit=3
+verdict "exit 1 where 3 is expected fails" 1 1 --expect-exit=3 --expect-output="says hello"
+verdict "missing expected output fails" 1 0 --expect-output="never printed"
+verdict "missing output fails an expected failure too" 1 3 --expect-exit=3 --expect-output="never printed"
+
 echo "$failures failure(s)"
 [ "$failures" = 0 ]

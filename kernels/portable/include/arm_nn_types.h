@@ -173,6 +173,109 @@ typedef struct
     const int16_t *one_by_one_lut;
 } cmsis_nn_softmax_lut_s16;
 
+/* ---- SPLIT, SPLIT_V, TILE, BROADCAST_TO (issue 12, data movement A1) ----------------------- */
+
+/** TILE: output dimension d is input_shape[d] * multiples[d]. */
+typedef struct
+{
+    int32_t rank;               /**< 1..8 */
+    const int32_t *input_shape; /**< rank entries */
+    const int32_t *multiples;   /**< rank entries */
+} cmsis_nn_tile_params;
+
+/** BROADCAST_TO: every input dimension is 1 or equal to the output's. */
+typedef struct
+{
+    int32_t rank;                /**< 1..8, of both shapes */
+    const int32_t *input_shape;  /**< rank entries */
+    const int32_t *output_shape; /**< rank entries */
+} cmsis_nn_broadcast_to_params;
+
+/* ==== end of the SPLIT / TILE / BROADCAST_TO block ==== */
+/* ---- BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR ---- */
+
+/** RESIZE_NEAREST_NEIGHBOR options, as TFLite's. */
+typedef struct
+{
+    bool align_corners;      /**< map the corner pixels of input and output onto each other */
+    bool half_pixel_centers; /**< sample at pixel centres (index + 0.5) */
+} cmsis_nn_resize_params;
+
+/* ==== end of the space / batch / depth / nearest-neighbour resize block ==== */
+/* ---- UNIDIRECTIONAL_SEQUENCE_LSTM (int8 / int16 activations, int16 cell state) --------------- */
+
+/** One LSTM gate: its input and recurrent weights with their requantization to the gate's Q3.12. */
+typedef struct
+{
+    int32_t input_multiplier;
+    int32_t input_shift;
+    const void *input_weights;
+    const void *input_effective_bias; /**< bias + input_offset * row sums of input_weights */
+
+    int32_t hidden_multiplier;
+    int32_t hidden_shift;
+    const void *hidden_weights;
+    const void *hidden_effective_bias; /**< hidden (output state) offset * row sums of hidden_weights */
+
+    const void *bias; /**< not read by the kernels (it is folded into input_effective_bias) */
+    arm_nn_activation_type activation_type;
+} cmsis_nn_lstm_gate;
+
+/** A whole LSTM layer: shapes, the cell-state and output requantizations, the four gates. */
+typedef struct
+{
+    int32_t time_major; /**< 0: input [batch, time, input_size]; else [time, batch, input_size] */
+    int32_t batch_size;
+    int32_t time_steps;
+    int32_t input_size;
+    int32_t hidden_size; /**< cells = outputs (no projection) */
+
+    int32_t input_offset;
+
+    int32_t forget_to_cell_multiplier;
+    int32_t forget_to_cell_shift;
+    int32_t input_to_cell_multiplier;
+    int32_t input_to_cell_shift;
+    int32_t cell_clip; /**< the cell state is clamped to [-cell_clip, cell_clip]; 0: no clip */
+    int32_t cell_scale_power; /**< the cell state's scale is 2^cell_scale_power */
+
+    int32_t output_multiplier;
+    int32_t output_shift;
+    int32_t output_offset;
+
+    cmsis_nn_lstm_gate forget_gate;
+    cmsis_nn_lstm_gate input_gate;
+    cmsis_nn_lstm_gate cell_gate;
+    cmsis_nn_lstm_gate output_gate;
+} cmsis_nn_lstm_params;
+
+/** Working memory and state: temp1 / temp2 hold batch * hidden int16 each; hidden_state NULL means
+ * every call starts from zero state, otherwise it and cell_state carry over between calls. */
+typedef struct
+{
+    void *temp1;
+    void *temp2;
+    void *cell_state;
+    void *hidden_state;
+} cmsis_nn_lstm_context;
+
+/* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM block ==== */
+/* ---- SVDF ------------------------------------------------------------------------------------ */
+
+/**
+ * SVDF parameters (TFLM's convention, not the other kernels' negated one): input_offset and
+ * output_offset are the input and output zero points themselves. input_activation clamps the
+ * feature projection written into the state (the state type's range), output_activation the output.
+ */
+typedef struct
+{
+    int32_t rank;
+    int32_t input_offset;
+    int32_t output_offset;
+    cmsis_nn_activation input_activation;
+    cmsis_nn_activation output_activation;
+} cmsis_nn_svdf_params;
+
 /* The float32 / float16 parameter structs, when the build enables float support. */
 #if ARM_NN_FLOAT_API_ENABLED
     #include "arm_nn_types_flt.h"

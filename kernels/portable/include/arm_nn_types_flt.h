@@ -133,6 +133,14 @@ typedef struct
     arm_nn_tensor_layout layout;
 } cmsis_nn_transpose_params_f32;
 
+/** SVDF parameters: input_activation clamps the feature projection, output_activation the output. */
+typedef struct
+{
+    int32_t rank;
+    cmsis_nn_activation_f32 input_activation;
+    cmsis_nn_activation_f32 output_activation;
+} cmsis_nn_svdf_params_f32;
+
 #endif /* ARM_NN_ENABLE_F32 */
 
 #if ARM_NN_ENABLE_F16
@@ -199,5 +207,46 @@ typedef struct
 } cmsis_nn_transpose_params_f16;
 
 #endif /* ARM_NN_ENABLE_F16 */
+
+/* ---- UNIDIRECTIONAL_SEQUENCE_LSTM (float32) ------------------------------------------------- */
+
+#if ARM_NN_ENABLE_F32
+
+/** One float32 LSTM gate; any pointer may be NULL (that term is then left out). */
+typedef struct
+{
+    const float32_t *input_weights;  /**< [hidden_size][input_size] */
+    const float32_t *hidden_weights; /**< [hidden_size][hidden_size] */
+    const float32_t *bias;           /**< [hidden_size] */
+    arm_nn_activation_type_flt activation_type; /**< ARM_NN_FLT_ACT_TANH, else the sigmoid */
+} cmsis_nn_lstm_gate_f32;
+
+typedef struct
+{
+    int32_t time_major;
+    int32_t batch_size;
+    int32_t time_steps;
+    int32_t input_size;
+    int32_t hidden_size;
+    float32_t cell_clip; /**< > 0: the cell state is clamped to [-cell_clip, cell_clip] */
+
+    cmsis_nn_lstm_gate_f32 forget_gate;
+    cmsis_nn_lstm_gate_f32 input_gate;
+    cmsis_nn_lstm_gate_f32 cell_gate;
+    cmsis_nn_lstm_gate_f32 output_gate;
+} cmsis_nn_lstm_params_f32;
+
+/** temp1 / temp2 are not read by the portable kernels; hidden_state as in cmsis_nn_lstm_context. */
+typedef struct
+{
+    float32_t *temp1;
+    float32_t *temp2;
+    float32_t *cell_state;
+    float32_t *hidden_state;
+} cmsis_nn_lstm_context_f32;
+
+#endif /* ARM_NN_ENABLE_F32 */
+
+/* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM (float32) block ==== */
 
 #endif /* ARM_NN_TYPES_FLT_H */

@@ -1024,6 +1024,259 @@ arm_dequantize_s16_f32(const int16_t *input, float *output, int32_t size, int32_
 
 /* ==== end of the int16 element-wise / activation / softmax / data movement / conversion block ==== */
 
+/* ---- SPLIT, SPLIT_V, TILE, BROADCAST_TO, SLICE int32 (issue 12, data movement A1) ------------- */
+
+/* Piece s of input_data along axis (split_dims[s] positions of it) goes to output_data[s]; any layout. */
+arm_cmsis_nn_status arm_split_s8(const int8_t *input_data,
+                                 const int32_t input_dims,
+                                 const int32_t *input_shape,
+                                 const int32_t axis,
+                                 const int32_t num_splits,
+                                 const int32_t *split_dims,
+                                 int8_t *const *output_data);
+
+arm_cmsis_nn_status arm_split_s16(const int16_t *input_data,
+                                  const int32_t input_dims,
+                                  const int32_t *input_shape,
+                                  const int32_t axis,
+                                  const int32_t num_splits,
+                                  const int32_t *split_dims,
+                                  int16_t *const *output_data);
+
+arm_cmsis_nn_status arm_tile_s8(const int8_t *input, const cmsis_nn_tile_params *params, int8_t *output);
+
+arm_cmsis_nn_status arm_tile_s16(const int16_t *input, const cmsis_nn_tile_params *params, int16_t *output);
+
+arm_cmsis_nn_status
+arm_broadcast_to_s8(const int8_t *input, const cmsis_nn_broadcast_to_params *params, int8_t *output);
+
+arm_cmsis_nn_status
+arm_broadcast_to_s16(const int16_t *input, const cmsis_nn_broadcast_to_params *params, int16_t *output);
+
+arm_cmsis_nn_status arm_strided_slice_s32(const int32_t *input_data,
+                                          int32_t *output_data,
+                                          const cmsis_nn_dims *const input_dims,
+                                          const cmsis_nn_dims *const begin_dims,
+                                          const cmsis_nn_dims *const stride_dims,
+                                          const cmsis_nn_dims *const output_dims);
+
+/* ==== end of the SPLIT / TILE / BROADCAST_TO / SLICE int32 block ==== */
+/* ---- BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND, DEPTH_TO_SPACE, SPACE_TO_DEPTH, RESIZE_NEAREST_NEIGHBOR ---- */
+
+/* NHWC data; a 3-D (N, H, C) tensor is passed as W = 1 with block_shape->w = 1. crop and pad pack
+ * {top, left, bottom, right} into {n, h, w, c}. Batch and block order follow TFLite. */
+arm_cmsis_nn_status arm_batch_to_space_nd_s8(const int8_t *input_data,
+                                             const cmsis_nn_dims *input_dims,
+                                             const cmsis_nn_tile *block_shape,
+                                             const cmsis_nn_dims *crop,
+                                             int8_t *output_data,
+                                             const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_batch_to_space_nd_s16(const int16_t *input_data,
+                                              const cmsis_nn_dims *input_dims,
+                                              const cmsis_nn_tile *block_shape,
+                                              const cmsis_nn_dims *crop,
+                                              int16_t *output_data,
+                                              const cmsis_nn_dims *output_dims);
+
+/* Padding takes the value output_offset (the output zero point); the s16 entry takes 0 only. */
+arm_cmsis_nn_status arm_space_to_batch_nd_s8(const int8_t *input_data,
+                                             const cmsis_nn_dims *input_dims,
+                                             const cmsis_nn_tile *block_shape,
+                                             const cmsis_nn_dims *pad,
+                                             int8_t *output_data,
+                                             const cmsis_nn_dims *output_dims,
+                                             const int32_t output_offset);
+
+arm_cmsis_nn_status arm_space_to_batch_nd_s16(const int16_t *input_data,
+                                              const cmsis_nn_dims *input_dims,
+                                              const cmsis_nn_tile *block_shape,
+                                              const cmsis_nn_dims *pad,
+                                              int16_t *output_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              const int32_t output_offset);
+
+arm_cmsis_nn_status arm_depth_to_space_s8(const int8_t *input_data,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int32_t block_size,
+                                          int8_t *output_data,
+                                          const cmsis_nn_dims *output_dims);
+
+arm_cmsis_nn_status arm_space_to_depth_s8(const int8_t *input_data,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int32_t block_size,
+                                          int8_t *output_data,
+                                          const cmsis_nn_dims *output_dims);
+
+/* output_size_data holds the output height and width; ctx must not be NULL, ctx->buf is not read
+ * (ns-cmsis-nn needs (height + width) * 4 bytes there). */
+arm_cmsis_nn_status arm_resize_nearest_neighbor_s8(const cmsis_nn_context *ctx,
+                                                   const cmsis_nn_resize_params *resize_params,
+                                                   const cmsis_nn_dims *input_shape,
+                                                   const int8_t *input_data,
+                                                   const cmsis_nn_dims *output_size_shape,
+                                                   const int32_t *output_size_data,
+                                                   const cmsis_nn_dims *output_shape,
+                                                   int8_t *output_data);
+
+arm_cmsis_nn_status arm_resize_nearest_neighbor_s16(const cmsis_nn_context *ctx,
+                                                    const cmsis_nn_resize_params *resize_params,
+                                                    const cmsis_nn_dims *input_shape,
+                                                    const int16_t *input_data,
+                                                    const cmsis_nn_dims *output_size_shape,
+                                                    const int32_t *output_size_data,
+                                                    const cmsis_nn_dims *output_shape,
+                                                    int16_t *output_data);
+
+/* ==== end of the space / batch / depth / nearest-neighbour resize block ==== */
+/* ==== SQRT / RSQRT / RELU_N1_TO_1 / RELU_0_TO_1 (unary math group) ==== */
+
+/* int8 table lookup: output[i] = sqrt_lut[(uint8_t)input[i]] over n * h * w * c elements. */
+arm_cmsis_nn_status arm_sqrt_s8(const int8_t *input, const cmsis_nn_dims *input_dims, int8_t *output, int8_t *sqrt_lut);
+
+/* int16 1/sqrt from LiteRT's 513-entry table with its interpolation; ARM_CMSIS_NN_ARG_ERROR on a
+ * negative input (after input_offset). */
+arm_cmsis_nn_status arm_rsqrt_s16_per_op(const int16_t *input,
+                                         const int32_t input_offset,
+                                         int16_t *output,
+                                         const int32_t out_offset,
+                                         const int32_t out_activation_min,
+                                         const int32_t out_activation_max,
+                                         const int32_t block_size,
+                                         const int16_t *lut);
+
+arm_cmsis_nn_status arm_relu_generic_s8(const int8_t *input,
+                                        const int32_t input_offset,
+                                        const int32_t output_offset,
+                                        const int32_t output_multiplier,
+                                        const int32_t output_shift,
+                                        const int32_t act_min,
+                                        const int32_t act_max,
+                                        int8_t *output,
+                                        const int32_t output_size);
+
+/* ==== end of the unary math block ==== */
+/* ---- UNIDIRECTIONAL_SEQUENCE_LSTM (int8 activations and weights, int16 cell state) ---------- */
+
+/* The whole sequence: output gets hidden_size values per batch and time step, in input's layout. */
+arm_cmsis_nn_status arm_lstm_unidirectional_s8(const int8_t *input,
+                                               int8_t *output,
+                                               const cmsis_nn_lstm_params *params,
+                                               cmsis_nn_lstm_context *buffers);
+
+/* One time step for every batch; batch_offset is the distance between batches in time steps. */
+arm_cmsis_nn_status arm_nn_lstm_step_s8(const int8_t *data_in,
+                                        const int8_t *hidden_in,
+                                        int8_t *hidden_out,
+                                        const cmsis_nn_lstm_params *params,
+                                        cmsis_nn_lstm_context *buffers,
+                                        const int32_t batch_offset);
+
+/* One gate in Q0.15: activation(requantized W x + requantized R h); hidden_in may be NULL. */
+arm_cmsis_nn_status arm_nn_lstm_calculate_gate_s8_s16(const int8_t *data_in,
+                                                      const int8_t *hidden_in,
+                                                      const cmsis_nn_lstm_gate *gate_data,
+                                                      const cmsis_nn_lstm_params *params,
+                                                      int16_t *output,
+                                                      const int32_t batch_offset);
+
+/* dst[b][r] = saturate_s16(dst[b][r] + requantize(effective_bias[r] + rhs[r] . lhs[b])). */
+arm_cmsis_nn_status arm_nn_vec_mat_mul_result_acc_s8_s16(const int8_t *lhs,
+                                                         const int8_t *rhs,
+                                                         const int32_t *effective_bias,
+                                                         int16_t *dst,
+                                                         const int32_t dst_multiplier,
+                                                         const int32_t dst_shift,
+                                                         const int32_t rhs_cols,
+                                                         const int32_t rhs_rows,
+                                                         const int32_t batches,
+                                                         const int32_t batch_offset);
+
+/* output[i] = clamp(output[i] + requantize(in1[i] * in2[i])); a max <= 0 means no clamp. Offsets unused. */
+arm_cmsis_nn_status arm_elementwise_mul_acc_s16(const int16_t *input_1_vect,
+                                                const int16_t *input_2_vect,
+                                                const int32_t input_1_offset,
+                                                const int32_t input_2_offset,
+                                                int16_t *output,
+                                                const int32_t out_offset,
+                                                const int32_t out_mult,
+                                                const int32_t out_shift,
+                                                const int32_t out_activation_min,
+                                                const int32_t out_activation_max,
+                                                const int32_t block_size);
+
+/* int8 output[i] = saturate(requantize(in1[i] * in2[i]) + out_offset), batch_size blocks written
+ * batch_offset blocks apart. */
+arm_cmsis_nn_status arm_elementwise_mul_s16_s8(const int16_t *input_1_vect,
+                                               const int16_t *input_2_vect,
+                                               int8_t *output,
+                                               const int32_t out_offset,
+                                               const int32_t out_mult,
+                                               const int32_t out_shift,
+                                               const int32_t block_size,
+                                               const int32_t batch_size,
+                                               const int32_t batch_offset);
+
+/* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM block ==== */
+/* ==== SVDF ======================================================================================
+ * One step of a rank-`rank` SVDF layer per call, keeping its memory in state_data
+ * ([batches][feature_batches][time_batches], oldest first): every state row moves one step left,
+ * the newest column gets the feature projection of the input (requantized by input_quant_params,
+ * clamped to input_activation), each feature's time weights are dotted with its row, the rank
+ * features of a unit summed onto its bias, requantized by output_quant_params plus output_offset
+ * and clamped to output_activation. Dimensions: input_dims {batches, input size}, weights_feature_dims
+ * n = feature_batches (units * rank), weights_time_dims h = time_batches (memory size).
+ * input_ctx->buf (batches * feature_batches int32) and output_ctx->buf (batches * units int32) are
+ * required work buffers in both libraries; a NULL one returns ARM_CMSIS_NN_ARG_ERROR. */
+
+/* int8 state and int8 time weights (TFLM). ctx->buf holds the kernel sums Helium builds need
+ * (arm_svdf_s8_get_buffer_size; filled by arm_vector_sum_s8 with lhs offset -input_offset); these
+ * kernels do not read it. */
+arm_cmsis_nn_status arm_svdf_s8(const cmsis_nn_context *ctx,
+                                const cmsis_nn_context *input_ctx,
+                                const cmsis_nn_context *output_ctx,
+                                const cmsis_nn_svdf_params *svdf_params,
+                                const cmsis_nn_per_tensor_quant_params *input_quant_params,
+                                const cmsis_nn_per_tensor_quant_params *output_quant_params,
+                                const cmsis_nn_dims *input_dims,
+                                const int8_t *input_data,
+                                const cmsis_nn_dims *state_dims,
+                                int8_t *state_data,
+                                const cmsis_nn_dims *weights_feature_dims,
+                                const int8_t *weights_feature_data,
+                                const cmsis_nn_dims *weights_time_dims,
+                                const int8_t *weights_time_data,
+                                const cmsis_nn_dims *bias_dims,
+                                const int32_t *bias_data,
+                                const cmsis_nn_dims *output_dims,
+                                int8_t *output_data);
+
+/* int16 state and int16 time weights: LiteRT's integer SVDF. */
+arm_cmsis_nn_status arm_svdf_state_s16_s8(const cmsis_nn_context *input_ctx,
+                                          const cmsis_nn_context *output_ctx,
+                                          const cmsis_nn_svdf_params *svdf_params,
+                                          const cmsis_nn_per_tensor_quant_params *input_quant_params,
+                                          const cmsis_nn_per_tensor_quant_params *output_quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *state_dims,
+                                          int16_t *state_data,
+                                          const cmsis_nn_dims *weights_feature_dims,
+                                          const int8_t *weights_feature_data,
+                                          const cmsis_nn_dims *weights_time_dims,
+                                          const int16_t *weights_time_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
+/* Bytes of arm_svdf_s8's ctx->buf: weights_feature_dims->n int32 kernel sums on Helium builds, else 0. */
+int32_t arm_svdf_s8_get_buffer_size(const cmsis_nn_dims *weights_feature_dims);
+int32_t arm_svdf_s8_get_buffer_size_dsp(const cmsis_nn_dims *weights_feature_dims);
+int32_t arm_svdf_s8_get_buffer_size_mve(const cmsis_nn_dims *weights_feature_dims);
+
+/* ==== end of the SVDF block ==== */
+
 #ifdef __cplusplus
 }
 #endif

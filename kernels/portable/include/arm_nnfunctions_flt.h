@@ -383,6 +383,25 @@ arm_cmsis_nn_status arm_reduce_sum_f32(const float32_t *input_data,
                                        float32_t *output_data,
                                        const cmsis_nn_dims *output_dims);
 
+/* ---- SVDF (float32): see the SVDF block of arm_nnfunctions.h; ctx is not read, input_ctx->buf
+ * (batches * feature_batches floats) and output_ctx->buf (batches * units floats) are required. ---- */
+arm_cmsis_nn_status arm_svdf_f32(const cmsis_nn_context *ctx,
+                                 const cmsis_nn_context *input_ctx,
+                                 const cmsis_nn_context *output_ctx,
+                                 const cmsis_nn_svdf_params_f32 *svdf_params,
+                                 const cmsis_nn_dims *input_dims,
+                                 const float32_t *input_data,
+                                 const cmsis_nn_dims *state_dims,
+                                 float32_t *state_data,
+                                 const cmsis_nn_dims *weights_feature_dims,
+                                 const float32_t *weights_feature_data,
+                                 const cmsis_nn_dims *weights_time_dims,
+                                 const float32_t *weights_time_data,
+                                 const cmsis_nn_dims *bias_dims,
+                                 const float32_t *bias_data,
+                                 const cmsis_nn_dims *output_dims,
+                                 float32_t *output_data);
+
 #endif /* ARM_NN_ENABLE_F32 */
 
 #if ARM_NN_ENABLE_F16
@@ -721,6 +740,28 @@ arm_cmsis_nn_status arm_reduce_sum_f16(const float16_t *input_data,
                                        const cmsis_nn_dims *output_dims);
 
 #endif /* ARM_NN_ENABLE_F16 */
+
+/* ---- UNIDIRECTIONAL_SEQUENCE_LSTM (float32) ------------------------------------------------- */
+
+#if ARM_NN_ENABLE_F32
+
+/* The whole sequence; buffers->cell_state is required, temp1 / temp2 are not read. */
+arm_cmsis_nn_status arm_lstm_unidirectional_f32(const float32_t *input,
+                                                float32_t *output,
+                                                const cmsis_nn_lstm_params_f32 *params,
+                                                cmsis_nn_lstm_context_f32 *buffers);
+
+/* One time step for every batch; batch_offset is the distance between batches in time steps. */
+arm_cmsis_nn_status arm_nn_lstm_step_f32(const float32_t *data_in,
+                                         const float32_t *hidden_in,
+                                         float32_t *hidden_out,
+                                         const cmsis_nn_lstm_params_f32 *params,
+                                         cmsis_nn_lstm_context_f32 *buffers,
+                                         const int32_t batch_offset);
+
+#endif /* ARM_NN_ENABLE_F32 */
+
+/* ==== end of the UNIDIRECTIONAL_SEQUENCE_LSTM (float32) block ==== */
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,9 @@
  * The samples come from a generated C file (e2e_test_data_*): the bytes of every input of every
  * sample, back to back, in the host harness's order. Each output is printed over semihosting as
  * one line "helia-e2e out <sample> <output> <hex bytes>"; the first run is timed with the
- * SysTick instruction counter and printed as "helia-e2e instructions <count>". */
+ * SysTick instruction counter and printed as "helia-e2e instructions <count>". The samples run
+ * as one sequence (state carries from run to run); a stateful module (one with e2e_model_reset)
+ * then runs the first sample again after a reset and prints its outputs as sample "reset". */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +70,27 @@ int main(void) {
            (unsigned long)e2e_test_input_data_bytes);
     return 3;
   }
+#ifdef E2E_PERSISTENT_BYTES
+  status = e2e_model_reset(&ctx);
+  offset = 0;
+  for (int32_t i = 0; i < E2E_NUM_INPUTS && status == 0; ++i) {
+    int32_t bytes = e2e_model_input_bytes(i);
+    memcpy(e2e_model_input(&ctx, i), &e2e_test_input_data[offset], (size_t)bytes);
+    offset += (uint32_t)bytes;
+  }
+  if (status == 0) {
+    status = e2e_model_run(&ctx);
+  }
+  if (status != 0) {
+    printf("helia-e2e error: reset and rerun of sample 0 failed with status %ld\n", (long)status);
+    return 4;
+  }
+  for (int32_t o = 0; o < E2E_NUM_OUTPUTS; ++o) {
+    printf("helia-e2e out reset %ld ", (long)o);
+    print_hex((const uint8_t *)e2e_model_output(&ctx, o), e2e_model_output_bytes(o));
+    putchar('\n');
+  }
+#endif
   printf("helia-e2e done %lu samples\n", (unsigned long)e2e_test_samples);
   return 0;
 }

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: Apache-2.0
+"""BATCH_TO_SPACE_ND, int8, int16 and float32, 3-D (N, H, C) and 4-D (N, H, W, C) inputs as LiteRT takes
+them: arm_batch_to_space_nd_s8 / _s16 (a 3-D input as W = 1, block width 1), float32 inline C (a
+gather: each output pixel copies one input pixel). block_shape and crops must be constant (the output
+shape depends on them)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..codegen import c_type
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import int8_act, int16_act, is_float, require_same_quant
+from .float_common import fp32
+from .spatial_common import batch_to_space, block_and_pairs, check_shape, const_int32, nhwc_of
+
+_RULES = ("input rank 3 or 4", "block_shape >= 1, crops >= 0 (constant int32)",
+          "batch divisible by the block size", "input and output share scale and zero point")
+
+
+def _inputs(act):
+    return (act, const_int32("block_shape"), const_int32("crops"))
+
+
+@register
+class BatchToSpaceND(OpLowering):
+    op_types = ("BATCH_TO_SPACE_ND",)
+    options_table = "BatchToSpaceNDOptions"
+    variants = (
+        Variant("int8", inputs=_inputs(int8_act()), outputs=(int8_act("output"),),
+                entries=("arm_batch_to_space_nd_s8",), template="batch_to_space_nd.c.j2", notes=_RULES),
+        Variant("int16", inputs=_inputs(int16_act()), outputs=(int16_act("output"),),
+                entries=("arm_batch_to_space_nd_s16",), template="batch_to_space_nd.c.j2", notes=_RULES),
+        Variant("float32", inputs=_inputs(fp32()), outputs=(fp32("output"),),
+                template="batch_to_space_nd_f32.c.j2", lower="lower_float32", notes=_RULES[:3]),
+    )
+
+    def _geometry(self, ctx: OpContext):
+        x = ctx.inp(0)
+        (bh, bw), crop = block_and_pairs(ctx, "crops")
+        n, h, w, c = nhwc_of(x.shape)
+        if n % (bh * bw) != 0:
+            raise ctx.error(f"input batch {n} is not a multiple of the block size {bh} x {bw}", x)
+        out = (n // (bh * bw), h * bh - crop[0] - crop[2], w * bw - crop[1] - crop[3], c)
+        return (n, h, w, c), (bh, bw), crop, out
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        _, _, _, out = self._geometry(ctx)
+        if any(d < 1 for d in out):
+            raise ctx.error(f"crops {list(self._geometry(ctx)[2])} leave an empty output {list(out)}", ctx.inp(2))
+        check_shape(ctx, y, out if len(x.shape) == 4 else (out[0], out[1], out[3]))
+        if not is_float(x):
+            require_same_quant(ctx, x, y, f"{x.dtype} BATCH_TO_SPACE_ND")
+
+    def _params(self, ctx: OpContext) -> dict:
+        x, y = ctx.inp(0), ctx.out(0)
+        in_dims, block, crop, out_dims = self._geometry(ctx)
+        return dict(input=x.index, output=y.index, input_dims=in_dims, block=block, crop=crop,
+                    output_dims=out_dims, ctype=c_type(y.dtype))
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        return Lowered(entry=ctx.variant.entries[0], params=self._params(ctx))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """No float entry in ns-cmsis-nn: inline C byte moves."""
+        return Lowered(entry=None, params=self._params(ctx), fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        x, y = ctx.inp(0), ctx.out(0)
+        in_dims, block, crop, _ = self._geometry(ctx)
+        return [batch_to_space(np.asarray(x.data).reshape(in_dims), block, crop).reshape(y.shape)]

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: Apache-2.0
+"""EXP. int8: LiteRT's 256-entry table (LUTPopulate of std::exp in float32) rebuilt at conversion time,
+applied with inline C. int16: LiteRT's 513-entry table and its interpolation (LUTLookup), inline C
+(ns-cmsis-nn has no EXP entry). float32: expf per element, LiteRT's reference std::exp.
+
+Scales for which LiteRT's table is undefined (exp overflows float32 on the input range, or a code past
+int32) are refused."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import int8_act, int16_act, unary_validate
+from .float_common import fp32
+from .unary_math_common import (TableRangeError, exp_transform, float_lowered, fold_unary, lut_int8, lut_int8_lowered,
+                                lut_int16, lut_int16_lowered, quantized_dtype, table_args)
+
+
+@register
+class Exp(OpLowering):
+    op_types = ("EXP",)
+    options_table = "ExpOptions"
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
+                notes=("input and output shapes equal", "256-entry table, inline C")),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), template="lut_s16.c.j2",
+                lower="lower_int16",
+                notes=("input and output shapes equal", "513-entry interpolated table, inline C")),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="exp_f32.c.j2",
+                lower="lower_float32", notes=("input and output shapes equal", "inline C (expf, link libm)")),
+    )
+
+    def _table(self, ctx: OpContext) -> np.ndarray:
+        build = lut_int16 if ctx.inp(0).dtype == "int16" else lut_int8
+        try:
+            return build(exp_transform, *table_args(ctx))
+        except TableRangeError as exc:
+            raise ctx.error(f"LiteRT's EXP table is undefined for these scales: {exc} (exp overflows float32 or "
+                            f"the output's codes)", ctx.out(0),
+                            "Quantize the output (or limit the input range) so exp of the largest input fits it")
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+        if quantized_dtype(ctx):
+            self._table(ctx)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        return lut_int8_lowered(ctx, self._table(ctx), "EXP")
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        return lut_int16_lowered(ctx, self._table(ctx), "EXP")
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        return float_lowered(ctx, "expf")
+
+    def fold(self, ctx: OpContext):
+        return fold_unary(ctx, lambda: self._table(ctx), lambda: self._table(ctx), np.exp)

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: Apache-2.0
+"""PACK: values_count inputs of one shape stacked along a new axis (axis in [-(rank + 1), rank + 1)), every
+dtype LiteRT's reference kernel takes, any rank.
+
+Inline row copies (ns-cmsis-nn has no PACK entry): input k fills position k of the new axis. Codes are
+copied, so integer outputs equal LiteRT's whatever the quantization."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..ir import DTYPE_BYTES
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .shaping_common import data, dtype_variants, normalized_axis, row_copy
+
+PACKABLE = ("int8", "uint8", "int16", "int32", "int64", "float32")  # LiteRT's pack.cc
+_RULES = ("inputs of one shape and dtype", "axis in [-(rank + 1), rank + 1)", "values_count equals the input count")
+
+
+def _variant(dtype: str, entry: str | None) -> Variant:
+    return Variant(dtype, inputs=(data(dtype, "values", repeated=True),), outputs=(data(dtype, "output"),),
+                   template="copy_rows.c.j2", notes=_RULES)
+
+
+@register
+class Pack(OpLowering):
+    op_types = ("PACK",)
+    options_table = "PackOptions"
+    variants = dtype_variants(PACKABLE, _variant)
+
+    def _axis(self, ctx: OpContext) -> int:
+        x = ctx.inp(0)
+        return normalized_axis(ctx, int(ctx.options("axis", 0)), len(x.shape) + 1, ctx.out(0))
+
+    def validate(self, ctx: OpContext) -> None:
+        inputs, y = ctx.inputs(), ctx.out(0)
+        x = inputs[0]
+        count = int(ctx.options("values_count", len(inputs)))
+        if count != len(inputs):
+            raise ctx.error(f"values_count {count} differs from the operator's {len(inputs)} inputs", x)
+        for t in inputs[1:]:
+            if t is None or tuple(t.shape) != tuple(x.shape):
+                raise ctx.error(f"input shape {list(t.shape) if t is not None else None} differs from the first "
+                                f"input's {list(x.shape)}", t)
+        axis = self._axis(ctx)
+        want = [int(d) for d in x.shape]
+        want.insert(axis, len(inputs))
+        if list(y.shape) != want:
+            raise ctx.error(f"output shape {list(y.shape)} does not match the packed {want}", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        inputs, y = ctx.inputs(), ctx.out(0)
+        axis = self._axis(ctx)
+        shape = [int(d) for d in inputs[0].shape]
+        outer = int(np.prod(shape[:axis], dtype=np.int64))
+        inner = int(np.prod(shape[axis:], dtype=np.int64)) * DTYPE_BYTES[y.dtype]
+        row = inner * len(inputs)
+        copies = [row_copy(t.index, y.index, outer, inner, 0, row, k * inner, inner)
+                  for k, t in enumerate(inputs) if inner and outer]
+        return Lowered(params=dict(copies=copies))
+
+    def fold(self, ctx: OpContext):
+        return [np.stack([np.asarray(t.data) for t in ctx.inputs()], axis=self._axis(ctx))]

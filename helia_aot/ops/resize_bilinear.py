@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: Apache-2.0
+"""RESIZE_BILINEAR, int8, int16 and float32, 4-D NHWC, align_corners or half_pixel_centers: inline C (no
+ns-cmsis-nn entry) computing what LiteRT's reference kernels compute. int8 / int16: ResizeBilinearInteger,
+source positions in 10 fractional bits, the four codes weighted in int64 and divided by 2^20 rounding
+half away from zero; codes are interpolated whatever the output's quantization says, as LiteRT does.
+float32: ResizeBilinear's float expression, term by term in its order. Sampling positions and weights
+are computed at conversion (they depend on the sizes only) with LiteRT's arithmetic. The size input
+must be constant (the output shape depends on it)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..codegen import c_type
+from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from .common import int8_act, int16_act
+from .float_common import fp32
+from .spatial_common import bilinear_axis_float, bilinear_axis_int, check_shape, const_int32, require_4d, \
+    resize_size
+
+_RULES = ("input 4-D NHWC", "size constant int32 [2], positive", "not both align_corners and half_pixel_centers",
+          "no sampling position past the input (LiteRT's 10-bit scale can overshoot for some sizes)")
+INT32_MAX = (1 << 31) - 1
+
+
+@register
+class ResizeBilinear(OpLowering):
+    op_types = ("RESIZE_BILINEAR",)
+    options_table = "ResizeBilinearOptions"
+    variants = (
+        Variant("int8", inputs=(int8_act(), const_int32("size")), outputs=(int8_act("output"),),
+                template="resize_bilinear.c.j2", notes=_RULES),
+        Variant("int16", inputs=(int16_act(), const_int32("size")), outputs=(int16_act("output"),),
+                template="resize_bilinear.c.j2", notes=_RULES),
+        Variant("float32", inputs=(fp32(), const_int32("size")), outputs=(fp32("output"),),
+                template="resize_bilinear_f32.c.j2", lower="lower_float32", notes=_RULES[:3]),
+    )
+
+    def _geometry(self, ctx: OpContext):
+        n, h, w, c = require_4d(ctx)
+        out_h, out_w = resize_size(ctx)
+        align, half = bool(ctx.options("align_corners", False)), bool(ctx.options("half_pixel_centers", False))
+        if align and half:
+            raise ctx.error("align_corners and half_pixel_centers are both set; LiteRT takes at most one")
+        return (n, h, w, c), (n, out_h, out_w, c), align, half
+
+    def _int_axes(self, ctx: OpContext):
+        (_, h, w, _), (_, out_h, out_w, _), align, half = self._geometry(ctx)
+        axes = []
+        for name, in_size, out_size in (("height", h, out_h), ("width", w, out_w)):
+            scale, samples = bilinear_axis_int(in_size, out_size, align, half)
+            if out_size * scale > INT32_MAX:
+                raise ctx.error(f"output {name} {out_size} times the 10-bit scale {scale} overflows LiteRT's int32 "
+                                f"position arithmetic", ctx.inp(1))
+            if max(s[0] for s in samples) > in_size - 1:
+                raise ctx.error(f"resizing {name} {in_size} to {out_size}: LiteRT's 10-bit scale {scale} puts the last "
+                                f"sample past the input (its kernel reads outside the tensor)", ctx.inp(1))
+            axes.append(samples)
+        return axes
+
+    def validate(self, ctx: OpContext) -> None:
+        check_shape(ctx, ctx.out(0), self._geometry(ctx)[1])
+        if ctx.inp(0).dtype != "float32":
+            self._int_axes(ctx)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        """int8 / int16: per output row and column the two source offsets and the 10-bit fraction."""
+        x, y = ctx.inp(0), ctx.out(0)
+        (n, h, w, c), out_dims, _, _ = self._geometry(ctx)
+        rows, cols = self._int_axes(ctx)
+        row_table = np.asarray([[lo * w * c, hi * w * c, frac] for lo, hi, frac in rows], dtype=np.int64)
+        col_table = np.asarray([[lo * c, hi * c, frac] for lo, hi, frac in cols], dtype=np.int64)
+        return Lowered(entry=None, fixed={"implementation": "inline"},
+                       macs=4 * int(np.prod(out_dims)),
+                       constants=[ConstArray("rows", "int32_t", row_table.reshape(-1),
+                                             "per output row: upper and lower source row offsets, 10-bit fraction"),
+                                  ConstArray("cols", "int32_t", col_table.reshape(-1),
+                                             "per output column: left and right source offsets, 10-bit fraction")],
+                       params=dict(input=x.index, output=y.index, input_dims=(n, h, w, c), output_dims=out_dims,
+                                   ctype=c_type(y.dtype)))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """float32: per output row and column the two source offsets and LiteRT's two float weights."""
+        x, y = ctx.inp(0), ctx.out(0)
+        (n, h, w, c), out_dims, align, half = self._geometry(ctx)
+        rows = bilinear_axis_float(h, out_dims[1], align, half)
+        cols = bilinear_axis_float(w, out_dims[2], align, half)
+        if max(r[0] for r in rows) > h - 1 or max(r[0] for r in cols) > w - 1:
+            raise ctx.error("a sampling position falls past the input", ctx.inp(1))
+        return Lowered(entry=None, fixed={"implementation": "inline"},
+                       macs=4 * int(np.prod(out_dims)),
+                       constants=[
+                           ConstArray("row_offsets", "int32_t",
+                                      np.asarray([[lo * w * c, hi * w * c] for lo, hi, _, _ in rows]).reshape(-1),
+                                      "per output row: upper and lower source row offsets"),
+                           ConstArray("row_weights", "float",
+                                      np.asarray([[a, b] for _, _, a, b in rows], dtype=np.float32).reshape(-1),
+                                      "per output row: 1 - (y - y0), y - y0"),
+                           ConstArray("col_offsets", "int32_t",
+                                      np.asarray([[lo * c, hi * c] for lo, hi, _, _ in cols]).reshape(-1),
+                                      "per output column: left and right source offsets"),
+                           ConstArray("col_weights", "float",
+                                      np.asarray([[a, b] for _, _, a, b in cols], dtype=np.float32).reshape(-1),
+                                      "per output column: 1 - (x - x0), x - x0")],
+                       params=dict(input=x.index, output=y.index, input_dims=(n, h, w, c), output_dims=out_dims,
+                                   ctype=c_type(y.dtype)))

@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SLICE: a box of the input (begin and size constant; size -1 runs to the end), every dtype LiteRT's
+reference kernel takes, ranks 1 to 5.
+
+int8, int16, float32 and int32 up to rank 4 call arm_strided_slice_s8 / _s16 / _f32 / _s32 with stride 1
+(ranks below 4 padded on the left); rank 5 and uint8, int64, bool are the inline element gather. Codes are
+copied, so integer outputs equal LiteRT's whatever the quantization."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import const_ints, constant_ints, nhwc
+from .shaping_common import MOVABLE, data, dtype_variants, row_major_strides, walk_params
+
+_ENTRIES = {"int8": "arm_strided_slice_s8", "int16": "arm_strided_slice_s16", "float32": "arm_strided_slice_f32",
+            "int32": "arm_strided_slice_s32"}
+_RULES = ("rank 1 to 5", "begin and size constant, 0 <= begin, begin + size <= dimension (size -1: to the end)")
+
+
+def _variant(dtype: str, entry: str | None) -> Variant:
+    return Variant(dtype, inputs=(data(dtype), const_ints("begin"), const_ints("size")),
+                   outputs=(data(dtype, "output"),),
+                   entries=(entry,) if entry else (), template="strided_slice.c.j2" if entry else "gather_walk.c.j2",
+                   notes=_RULES + (("rank 5 is inline C",) if entry else ()))
+
+
+def box(ctx: OpContext) -> tuple[list[int], list[int]]:
+    """(begin, size) per axis, size -1 resolved, as LiteRT's Slice computes them; refused when outside."""
+    x = ctx.inp(0)
+    rank = len(x.shape)
+    begin = constant_ints(ctx, 1, "begin")
+    size = constant_ints(ctx, 2, "size")
+    if len(begin) != rank or len(size) != rank:
+        raise ctx.error(f"begin and size must have {rank} entries (the input's rank), have {len(begin)} and "
+                        f"{len(size)}", ctx.inp(1))
+    sizes = []
+    for d, (b, s) in enumerate(zip(begin, size)):
+        n = int(x.shape[d])
+        s = n - b if s == -1 else s
+        if b < 0 or s < 0 or b + s > n:
+            raise ctx.error(f"axis {d}: begin {b} and size {size[d]} leave the dimension of {n}", ctx.inp(2))
+        sizes.append(s)
+    return begin, sizes
+
+
+@register
+class Slice(OpLowering):
+    op_types = ("SLICE",)
+    options_table = "SliceOptions"
+    variants = dtype_variants(MOVABLE, _variant, _ENTRIES)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        if not 1 <= len(x.shape) <= 5:
+            raise ctx.error(f"rank {len(x.shape)} input is not supported (1 to 5, as LiteRT)", x)
+        _, sizes = box(ctx)
+        if list(y.shape) != sizes:
+            raise ctx.error(f"output shape {list(y.shape)} does not match the slice {sizes}", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        begin, sizes = box(ctx)
+        if y.num_elements == 0:
+            return Lowered(template="copy_rows.c.j2", params=dict(copies=[]))
+        entry = ctx.variant.entries[0] if ctx.variant.entries else None
+        if entry is None or len(x.shape) > 4:
+            strides = row_major_strides(x.shape)
+            offset = sum(b * s for b, s in zip(begin, strides))
+            return Lowered(template="gather_walk.c.j2", fixed={"implementation": "inline"},
+                           params=walk_params(x, y, offset, strides, [None] * len(strides)))
+        pad = 4 - len(x.shape)
+        return Lowered(entry=entry, params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape),
+                                                begin=[0] * pad + begin, stride=[1, 1, 1, 1],
+                                                output_dims=nhwc(sizes)))
+
+    def fold(self, ctx: OpContext):
+        begin, sizes = box(ctx)
+        return [np.asarray(ctx.inp(0).data)[tuple(slice(b, b + s) for b, s in zip(begin, sizes))]]

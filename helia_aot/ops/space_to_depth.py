@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SPACE_TO_DEPTH, int8 and float32 (LiteRT's kernel takes no int16), 4-D NHWC: arm_space_to_depth_s8 for int8,
+inline C for float32. TFLite's order: output pixel (h * b + i, w * b + j) of DEPTH_TO_SPACE takes
+channels [(i * b + j) * C, +C) of input pixel (h, w); SPACE_TO_DEPTH is its inverse. Codes are copied
+whatever the output's quantization says, as LiteRT's kernel does."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..codegen import c_type
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .common import int8_act
+from .float_common import fp32
+from .spatial_common import check_shape, require_4d
+
+_RULES = ("input 4-D NHWC", "block_size >= 1", "height and width divisible by block_size")
+
+
+@register
+class SpaceToDepth(OpLowering):
+    op_types = ("SPACE_TO_DEPTH",)
+    options_table = "SpaceToDepthOptions"
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_space_to_depth_s8",),
+                template="space_to_depth.c.j2", notes=_RULES),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="space_to_depth_f32.c.j2",
+                lower="lower_float32", notes=_RULES),
+    )
+
+    def _geometry(self, ctx: OpContext):
+        x = ctx.inp(0)
+        n, h, w, c = require_4d(ctx)
+        b = int(ctx.options("block_size", 0))
+        if b < 1:
+            raise ctx.error(f"block_size {b} must be at least 1", x)
+        if h % b or w % b:
+            raise ctx.error(f"input height and width {h} x {w} are not multiples of block_size {b}", x)
+        return (n, h, w, c), b, (n, h // b, w // b, c * b * b)
+
+    def validate(self, ctx: OpContext) -> None:
+        check_shape(ctx, ctx.out(0), self._geometry(ctx)[2])
+
+    def _params(self, ctx: OpContext) -> dict:
+        in_dims, b, out_dims = self._geometry(ctx)
+        y = ctx.out(0)
+        return dict(input=ctx.inp(0).index, output=y.index, input_dims=in_dims, block=b, output_dims=out_dims,
+                    ctype=c_type(y.dtype))
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        return Lowered(entry=ctx.variant.entries[0], params=self._params(ctx))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """No float entry in ns-cmsis-nn: inline C byte moves."""
+        return Lowered(entry=None, params=self._params(ctx), fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        (n, h, w, c), b, out = self._geometry(ctx)
+        x = np.asarray(ctx.inp(0).data).reshape(n, h // b, b, w // b, b, c)
+        return [x.transpose(0, 1, 3, 2, 4, 5).reshape(out)]

@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SVDF: one time step of a rank-r SVDF layer per run, its memory kept in the state (a variable
+tensor, so in the persistent arena). Integer with an int16 state (LiteRT's integer SVDF) on
+arm_svdf_state_s16_s8, with an int8 state (TFLM's) on arm_svdf_s8, float32 on arm_svdf_f32."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..codegen import c_float
+from ..quant import f32, quantize_multiplier
+from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from .common import dtype_range, int8_act, requantization_kind
+from .float_common import FLT_MAX, float_activation, fp32, fp32_bias, fp32_const
+
+_RULES = ("input [batches, input size]; weights_feature [units x rank, input size]; weights_time "
+          "[units x rank, memory]; bias [units]; state a variable tensor [batches, units x rank x memory]; "
+          "output [batches, units]",)
+_INT_RULES = _RULES + ("per-tensor scales; state, weights and time weights zero point 0",
+                       "fused activation RELU or NONE; neither is applied, as in LiteRT (the output is "
+                       "clamped to int8 only)")
+
+
+def _state(dtype: str) -> Operand:
+    return Operand("state", (dtype,), quantized=True, symmetric=True)
+
+
+def _integer_variant(name: str, state: str, entry: str) -> Variant:
+    return Variant(name, inputs=(int8_act(), Operand("weights_feature", ("int8",), constant=True, quantized=True,
+                                                     symmetric=True),
+                                 Operand("weights_time", (state,), constant=True, quantized=True, symmetric=True),
+                                 Operand("bias", ("int32",), optional=True, constant=True), _state(state)),
+                   outputs=(int8_act("output"),), entries=(entry,), template="svdf_s8.c.j2", lower="lower_int",
+                   notes=_INT_RULES)
+
+
+@register
+class Svdf(OpLowering):
+    op_types = ("SVDF",)
+    options_table = "SVDFOptions"
+    keeps_state = True
+    variants = (
+        _integer_variant("int8", "int16", "arm_svdf_state_s16_s8"),
+        _integer_variant("int8_state8", "int8", "arm_svdf_s8"),
+        Variant("float32", inputs=(fp32(), fp32_const("weights_feature"), fp32_const("weights_time"), fp32_bias(),
+                                   fp32("state")),
+                outputs=(fp32("output"),), entries=("arm_svdf_f32",), template="svdf_f32.c.j2",
+                lower="lower_float32",
+                notes=_RULES + ("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1",)),
+    )
+
+    def validate(self, ctx: OpContext) -> None:
+        x, wf, wt, b, state, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.inp(4), ctx.out(0)
+        rank = ctx.options("rank", 0)
+        if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
+            raise ctx.error(f"rank {rank!r} must be an integer >= 1")
+        for t, what in ((x, "input"), (wf, "weights_feature"), (wt, "weights_time"), (state, "state"), (y, "output")):
+            if len(t.shape) != 2:
+                raise ctx.error(f"{what} must be 2-D, got {list(t.shape)}", t)
+        batches, input_size = x.shape
+        features, memory = wt.shape
+        if tuple(wf.shape) != (features, input_size):
+            raise ctx.error(f"weights_feature {list(wf.shape)} must be [{features}, {input_size}] (time weights' "
+                            f"filters, input size)", wf)
+        if features % rank:
+            raise ctx.error(f"{features} filters are not a multiple of rank {rank}", wt)
+        units = features // rank
+        if b is not None and tuple(b.shape) != (units,):
+            raise ctx.error(f"bias {list(b.shape)} must be [{units}]", b)
+        if tuple(state.shape) != (batches, features * memory):
+            raise ctx.error(f"state {list(state.shape)} must be [{batches}, {features * memory}] (batches, filters x "
+                            "memory)", state)
+        if not state.is_variable:
+            raise ctx.error("state must be a variable tensor (LiteRT keeps it between invocations)", state,
+                            "Export the model with the SVDF state as a variable tensor")
+        if tuple(y.shape) != (batches, units):
+            raise ctx.error(f"output {list(y.shape)} must be [{batches}, {units}]", y)
+        act = ctx.options("fused_activation_function", "NONE")
+        if ctx.variant.name != "float32" and act not in ("NONE", "RELU"):
+            raise ctx.error(f"fused activation {act} is not supported on the integer SVDF (LiteRT takes RELU and "
+                            "applies none)")
+        if ctx.variant.name == "float32":
+            float_activation(ctx, y)  # refuses the others
+
+    def _dims(self, ctx: OpContext) -> dict:
+        x, wt, y = ctx.inp(0), ctx.inp(2), ctx.out(0)
+        batches, input_size = (int(d) for d in x.shape)
+        features, memory = (int(d) for d in wt.shape)
+        units = int(y.shape[1])
+        return dict(batches=batches, input_size=input_size, features=features, memory=memory, units=units,
+                    rank=features // units, input=x.index, weights_feature=ctx.inp(1).index,
+                    weights_time=wt.index, bias=ctx.inp(3).index if ctx.inp(3) is not None else None,
+                    state=ctx.inp(4).index, output=y.index,
+                    feature_bytes=batches * features * 4, unit_bytes=batches * units * 4)
+
+    def _macs(self, p: dict) -> int:
+        return p["batches"] * p["features"] * (p["input_size"] + p["memory"])
+
+    def lower_int(self, ctx: OpContext) -> Lowered:
+        """LiteRT's EvalIntegerSVDF: the projection scaled by input x weights_feature / state scale into the
+        state (clamped to its type), the time dot products plus bias scaled by state x weights_time /
+        output scale (both products in float32, as LiteRT's Prepare computes them), then the output zero
+        point and the int8 clamp."""
+        x, wf, wt, state, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.inp(4), ctx.out(0)
+        p = self._dims(ctx)
+        scale_1 = float(np.float32(np.float32(x.quant.scale) * np.float32(wf.quant.scale))
+                        / np.float32(state.quant.scale))
+        scale_2 = float(np.float32(np.float32(state.quant.scale) * np.float32(wt.quant.scale))
+                        / np.float32(y.quant.scale))
+        m1, s1 = quantize_multiplier(f32(scale_1))
+        m2, s2 = quantize_multiplier(f32(scale_2))
+        in_min, in_max = dtype_range(state.dtype)
+        entry = ctx.variant.entries[0]
+        constants, weight_sums = [], None
+        if entry == "arm_svdf_s8" and ctx.kernels.wants_weight_sums:
+            # ctx->buf of the Helium build: -input_offset x each feature's weight sum (arm_vector_sum_s8).
+            sums = wf.data.astype(np.int64).sum(axis=1) * -int(x.quant.zero_point)
+            constants.append(ConstArray("kernel_sum", "int32_t", sums, "-input zero point x weights_feature row sums, "
+                                                                        "ctx->buf of the MVE kernel"))
+            weight_sums = "precomputed"
+        p.update(input_offset=x.quant.zero_point, output_offset=y.quant.zero_point, in_mult=m1, in_shift=s1,
+                 out_mult=m2, out_shift=s2, in_min=in_min, in_max=in_max, out_min=-128, out_max=127,
+                 int8_state=entry == "arm_svdf_s8")
+        return Lowered(entry=entry, scratch_bytes=p["feature_bytes"] + p["unit_bytes"], macs=self._macs(p),
+                       params=p, constants=constants, weight_sums=weight_sums,
+                       requantization=requantization_kind([m1, m2], [s1, s2]))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """LiteRT's EvalFloatSVDF on arm_svdf_f32: the projection unclamped (+-FLT_MAX), the fused
+        activation as the output clamp."""
+        p = self._dims(ctx)
+        act_min, act_max = float_activation(ctx, ctx.out(0))
+        p.update(act_min=act_min, act_max=act_max, in_min=c_float(-FLT_MAX), in_max=c_float(FLT_MAX))
+        return Lowered(entry="arm_svdf_f32", scratch_bytes=p["feature_bytes"] + p["unit_bytes"], macs=self._macs(p),
+                       params=p)

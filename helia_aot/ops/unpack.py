@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: Apache-2.0
+"""UNPACK: the input cut along an axis (in [-rank, rank)) into num outputs of rank - 1, every dtype LiteRT's
+reference kernel takes, any rank.
+
+Inline row copies (ns-cmsis-nn has no UNPACK entry): a split into pieces of one, each piece's bytes being
+the output. Codes are copied, so integer outputs equal LiteRT's whatever the quantization."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Lowered, OpContext, OpLowering, Variant, register
+from .shaping_common import data, dtype_variants, normalized_axis, split_copies
+
+UNPACKABLE = ("int8", "uint8", "int16", "int32", "float32", "bool")  # LiteRT's unpack.cc
+_RULES = ("axis in [-rank, rank)", "num (or, when 0, the output count) equals the axis size")
+
+
+def _variant(dtype: str, entry: str | None) -> Variant:
+    return Variant(dtype, inputs=(data(dtype),), outputs=(data(dtype, "output", repeated=True),),
+                   template="copy_rows.c.j2", notes=_RULES)
+
+
+@register
+class Unpack(OpLowering):
+    op_types = ("UNPACK",)
+    options_table = "UnpackOptions"
+    variants = dtype_variants(UNPACKABLE, _variant)
+
+    def _axis(self, ctx: OpContext) -> int:
+        x = ctx.inp(0)
+        return normalized_axis(ctx, int(ctx.options("axis", 0)), len(x.shape), x)
+
+    def validate(self, ctx: OpContext) -> None:
+        x, outputs = ctx.inp(0), ctx.outputs()
+        axis = self._axis(ctx)
+        n = int(x.shape[axis])
+        num = int(ctx.options("num", 0)) or len(outputs)
+        if num != n or len(outputs) != n:
+            raise ctx.error(f"num {ctx.options('num', 0)} and the {len(outputs)} outputs must equal the size {n} of "
+                            f"axis {axis}", x)
+        want = [int(d) for k, d in enumerate(x.shape) if k != axis]
+        for k, y in enumerate(outputs):
+            if list(y.shape) != want:
+                raise ctx.error(f"output {k} shape {list(y.shape)} does not match the unpacked {want}", y)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, outputs = ctx.inp(0), ctx.outputs()
+        return Lowered(params=dict(copies=split_copies(x, outputs, self._axis(ctx), [1] * len(outputs))))
+
+    def fold(self, ctx: OpContext):
+        axis = self._axis(ctx)
+        values = np.asarray(ctx.inp(0).data)
+        return [np.take(values, k, axis=axis) for k in range(values.shape[axis])]

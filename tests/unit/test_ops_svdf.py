@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: Apache-2.0
+"""SVDF: the emitted ns-cmsis-nn call and its parameters (scales are powers of two, so the
+multipliers are checked by hand), the state in the persistent arena, the work buffers in scratch,
+and the rules it refuses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+
+from .helpers import function_body
+
+Q30 = 1 << 30
+B, I, U, R, T = 2, 5, 3, 2, 4  # batches, input size, units, rank, memory
+F = U * R
+
+
+def svdf_model(state: str = "int16", act: str = "RELU", bias: bool = True, variable: bool = True) -> ModelBuilder:
+    b = ModelBuilder()
+    if state == "float32":
+        x = b.input("x", (B, I), "float32")
+        wf = b.const("wf", np.ones((F, I), np.float32))
+        wt = b.const("wt", np.ones((F, T), np.float32))
+        bb = b.const("bias", np.ones(U, np.float32)) if bias else None
+        s = b.tensor("state", (B, F * T), "float32", variable=variable)
+        y = b.tensor("y", (B, U), "float32")
+    else:
+        x = b.input("x", (B, I), "int8", 0.5, -3)
+        wf = b.const("wf", np.ones((F, I), np.int8), "int8", 0.25, 0)
+        wt = b.const("wt", np.ones((F, T), np.int8 if state == "int8" else np.int16), state, 0.5, 0)
+        bb = b.const("bias", np.arange(U, dtype=np.int32), "int32", 0.125, 0) if bias else None
+        s = (b.tensor("state", (B, F * T), state, 0.125, 0, variable=True) if variable
+             else b.input("state", (B, F * T), state, 0.125, 0))
+        y = b.tensor("y", (B, U), "int8", 0.25, 7)
+    b.op("SVDF", [x, wf, wt, bb, s], [y], {"rank": R, "fused_activation_function": act})
+    b.output(y)
+    return b
+
+
+def convert(b: ModelBuilder, tmp_path, target="host", **kw):
+    out = tmp_path / "out"
+    result = helia_aot.convert(b.build(), out, target=target, **kw)
+    return result, (out / "src" / "model_model.c").read_text(), (out / "src" / "model_constants.c").read_text()
+
+
+def test_svdf_int16_state(tmp_path):
+    result, model_c, _ = convert(svdf_model(), tmp_path)
+    op = result.plan["operators"][0]
+    assert (op["variant"], op["kernel"]["entry"]) == ("int8", "arm_svdf_state_s16_s8")
+    body = function_body(model_c, 0)
+    # input 0.5 x weights 0.25 / state 0.125 = 1.0; state 0.125 x time 0.5 / output 0.25 = 0.25
+    assert "svdf_params = {\n        2, -3, 7, { -32768, 32767 }, { -128, 127 }\n    };" in body
+    assert f"input_quant = {{ {Q30}, 1 }}" in body and f"output_quant = {{ {Q30}, -1 }}" in body
+    assert "input_dims = { 2, 5, 1, 1 }" in body and "weights_time_dims = { 6, 4, 1, 1 }" in body
+    assert "output_dims = { 2, 3, 1, 1 }" in body and "bias_dims = { 3, 1, 1, 1 }" in body
+    # work buffers in scratch: 2 x 6 then 2 x 3 int32
+    assert op["kernel"]["local_scratch_bytes"] == (B * F + B * U) * 4
+    assert "input_ctx = { arena + " in body and f", {B * F * 4} }};" in body
+    # the state lives in the persistent arena and is reset to zero
+    assert "(int16_t *)(persistent + 0)" in body
+    assert result.plan["memory"]["persistent_buffers"] == [
+        {"name": "v4", "tensor": "state", "offset": 0, "bytes": B * F * T * 2, "initial": "zero"}]
+    assert result.report["total_macs"] == B * F * (I + T)
+
+
+@pytest.mark.parametrize("target, sums", [("corstone300", True), ("apollo4p_evb", False)])
+def test_svdf_int8_state_kernel_sums_on_mve_only(tmp_path, target, sums):
+    result, model_c, consts = convert(svdf_model("int8"), tmp_path, target=target)
+    op = result.plan["operators"][0]
+    assert (op["variant"], op["kernel"]["entry"]) == ("int8_state8", "arm_svdf_s8")
+    body = function_body(model_c, 0)
+    assert "{ -128, 127 }, { -128, 127 }" in body
+    if sums:
+        # -input zero point (3) x the row sums of the all-ones [6, 5] weights
+        assert op["kernel"]["weight_sums"] == "precomputed"
+        assert "model_op0_kernel_sum[6] = {\n    15, 15, 15, 15, 15, 15," in consts
+    else:
+        assert "sum_ctx = { NULL, 0 }" in body
+
+
+def test_svdf_float32(tmp_path):
+    result, model_c, _ = convert(svdf_model("float32", act="RELU6", bias=False), tmp_path)
+    op = result.plan["operators"][0]
+    assert (op["variant"], op["kernel"]["entry"]) == ("float32", "arm_svdf_f32")
+    body = function_body(model_c, 0)
+    assert "{ 0.0f, 6.0f }" in body and "&bias_dims, NULL," in body
+    assert "(float *)(persistent + 0)" in body
+
+
+def test_svdf_refusals(tmp_path):
+    with pytest.raises(UnsupportedModelError, match="fused activation TANH is not supported on the integer SVDF"):
+        convert(svdf_model(act="TANH"), tmp_path)
+    # state fed by the caller instead of kept: LiteRT would reset nothing and carry nothing
+    with pytest.raises(UnsupportedModelError, match="tensor 'state': state must be a variable tensor"):
+        convert(svdf_model(variable=False), tmp_path)
