@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 
 import numpy as np
 
@@ -123,6 +124,36 @@ def tflm_arena_bytes(model_data: bytes) -> int:
     return 10 * len(model_data) + 2 * total + (1 << 20)
 
 
+def _crash_signal(data: bytes, arena_bytes: int, num_inputs: int) -> int | None:
+    """Loads the model and runs it once on zeros in a forked child first, and returns the signal that
+    killed the child, if one did: TFLM's kernels trust the model and can crash the process on one they
+    do not expect (its SVDF given no bias reads the missing bias). None where fork() does not exist."""
+    if not hasattr(os, "fork"):
+        return None
+    from tflite_micro.python.tflite_micro import runtime
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork() beside threads: the child only runs TFLM
+        pid = os.fork()
+    if pid == 0:  # the child: no output, no Python cleanup, only an exit status
+        status = 1
+        try:
+            quiet = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(quiet, 1)
+            os.dup2(quiet, 2)
+            interp = runtime.Interpreter.from_bytes(data, arena_size=arena_bytes)
+            for index in range(num_inputs):
+                detail = interp.get_input_details(index)
+                interp.set_input(np.zeros([int(d) for d in detail["shape"]], detail["dtype"]), index)
+            interp.invoke()
+            status = 0
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    return os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+
+
 class TflmRunner:
     """One TFLM interpreter kept across invocations (variable tensors persist, as in LiteRT), with
     the model's input and output counts."""
@@ -136,9 +167,14 @@ class TflmRunner:
         data = bytes(model_data)
         printed: list[str] = []
         try:
+            self.num_inputs, self.num_outputs = tflm_io_counts(data)
+            arena = tflm_arena_bytes(data)
+            signal = _crash_signal(data, arena, self.num_inputs)
+            if signal is not None:
+                raise ReferenceRefused(f"TensorFlow Lite Micro crashed (signal {signal}) loading or running the "
+                                       "model on zeros")
             with _c_stderr(printed):
-                self.num_inputs, self.num_outputs = tflm_io_counts(data)
-                self.interp = runtime.Interpreter.from_bytes(data, arena_size=tflm_arena_bytes(data))
+                self.interp = runtime.Interpreter.from_bytes(data, arena_size=arena)
         except (ValueError, RuntimeError, IndexError, TypeError) as exc:
             raise ReferenceRefused(f"TensorFlow Lite Micro cannot load the model: "
                                    f"{_tflm_reason(exc, printed)}") from None
@@ -152,7 +188,10 @@ class TflmRunner:
     def run(self, inputs: list[np.ndarray]) -> list[np.ndarray]:
         for index, (detail, value) in enumerate(zip(self.input_details(), inputs)):
             shape = tuple(int(d) for d in detail["shape"])
-            self.interp.set_input(np.ascontiguousarray(np.asarray(value).reshape(shape), detail["dtype"]), index)
+            try:
+                self.interp.set_input(np.ascontiguousarray(np.asarray(value).reshape(shape), detail["dtype"]), index)
+            except ValueError as exc:  # e.g. a rank-0 input, which TFLM's Python wrapper cannot set
+                raise ReferenceRefused(f"TensorFlow Lite Micro cannot take input {index}: {_one_line(exc)}") from None
         printed: list[str] = []
         try:
             with _c_stderr(printed):

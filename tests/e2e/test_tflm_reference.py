@@ -41,6 +41,8 @@ class Known:
     bound: float
     operator: str
     reason: str
+    # The difference depends on memory TFLM leaves unwritten, so a run may also match.
+    may_match: bool = False
 
 
 _RELU6 = ("TFLM's RELU6 clamps codes in the input's quantization and copies them (Relu6Prepare reads only the "
@@ -64,6 +66,30 @@ KNOWN_DIFFERENCES: dict[str, Known] = {
         "with an int32 bias TFLM's int16 FULLY_CONNECTED accumulates in int32 and requantizes with the full 32-bit "
         "multiplier, as LiteRT does; ns-cmsis-nn's arm_fully_connected_s16 rescales with the multiplier rounded to "
         "16 bits (the README's int16 FULLY_CONNECTED difference), one code apart at a .5 boundary"),
+    **{name: Known(
+        65535, "RSQRT",
+        "TFLM's int16 RSQRT runs its int8 integer algorithm (GetInvSqrtQuantizedMultiplierExp on the code "
+        "shifted by 2^20), far coarser than int16; LiteRT's int16 RSQRT, which the module follows, is exact to "
+        "a code (measured 9322 and 560 codes from TFLM)")
+       for name in ("rsqrt_int16_range2", "rsqrt_int16_rank4_range50")},
+    **{name: Known(
+        bound, "SPACE_TO_BATCH_ND",
+        "TFLM's SPACE_TO_BATCH_ND does not write the zero point into padded positions: they hold 0 on a fresh "
+        "arena (LiteRT and the module: the output zero point) and stale arena contents on later invocations",
+        may_match=True)
+       for name, bound in (("space_to_batch_nd_3d_block3", 255), ("space_to_batch_nd_4d_padded", 255),
+                           ("space_to_batch_nd_float32_4d_padded", 2.0))},
+    "unidirectional_sequence_lstm_float32_relu_one_step": Known(
+        1e7, "UNIDIRECTIONAL_SEQUENCE_LSTM",
+        "TFLM's float LSTM departs from LiteRT's on this relu cell without clipping (0.68 on a fresh interpreter, "
+        "1.1e6 after 20 invocations carrying the state); LiteRT and the module agree within 1e-5 of the range. "
+        "Not traced further inside TFLM's kernel"),
+}
+
+# Cases whose model crashes TFLM (helia_aot.references probes it in a forked child first): name -> reason.
+TFLM_CRASHES = {
+    name: "TFLM's SVDF reads the bias these models do not have and crashes (SIGSEGV) preparing them"
+    for name in ("svdf_rank2_no_bias", "svdf_float32_rank2_batch2_no_bias")
 }
 
 
@@ -77,9 +103,19 @@ _HYBRID_REFUSAL = r"Hybrid models are not supported|Input type: FLOAT32 with fil
 _FLOAT16_REFUSAL = r"Node DEQUANTIZE \(number \d+\) failed to prepare"
 
 
+def _has_scalar_input(model_bytes: bytes) -> bool:
+    graph = schema.ModelT.InitFromPackedBuf(model_bytes, 0).subgraphs[0]
+    return any(graph.tensors[i].shape is None or len(graph.tensors[i].shape) == 0 for i in graph.inputs)
+
+
 def tflm_refusal_reason(case: Case, model_bytes: bytes) -> tuple[str, str] | None:
     """Why TFLM cannot run `model_bytes` (the model TFLM is given for `case`) and what TFLM says then
     (a regular expression), or None if it should run it."""
+    if _has_scalar_input(model_bytes):
+        return ("TFLM's Python interpreter cannot set a rank-0 (scalar) input: SetInputTensor reports a "
+                "dimension mismatch", r"cannot take input \d+: Cannot set tensor: Dimension mismatch")
+    if case.name in TFLM_CRASHES:
+        return TFLM_CRASHES[case.name], r"crashed \(signal \d+\)"
     if case.variant.startswith("hybrid"):
         return ("TFLM has no hybrid kernels (float32 activations with int8 weights): its CONV_2D and "
                 "FULLY_CONNECTED refuse them in Prepare", _HYBRID_REFUSAL)
@@ -111,8 +147,14 @@ def test_case_against_tflm(e2e, path, record_property):
     try:
         want = tflm_outputs()
     except ReferenceRefused as refused:
-        e2e.record(SUITE_CASES, case.name, max_abs_diff_tflm=f"TFLM refuses: {refusal[0] if refusal else refused}")
-        assert refusal is not None, f"{case.name}: TFLM refuses the model ({refused}) and no reason is listed"
+        said = str(refused).split(": ", 1)[-1]
+        e2e.record(SUITE_CASES, case.name, max_abs_diff_tflm=f"TFLM refuses: {refusal[0] if refusal else said}")
+        if refusal is None:
+            # TFLM lacks the operator, or the operator for these types: its own message must name the
+            # case's operator (a refusal elsewhere, or a bare failure, would be a finding).
+            assert re.search(rf"Node {case.op} \(number \d+\)|opcode '{case.op}'", said), (
+                f"{case.name}: TFLM refuses the model without naming {case.op}: {refused}")
+            return
         assert re.search(refusal[1], str(refused)), f"{case.name}: TFLM refuses for another reason: {refused}"
         return
     assert refusal is None, f"{case.name}: TFLM now runs the model; drop it from tflm_refusal_reason ({refusal})"
@@ -125,7 +167,7 @@ def test_case_against_tflm(e2e, path, record_property):
                   samples=len(model.samples))
     float_outputs = [info.dtype.kind == "f" for info in model.output_infos]
     known = KNOWN_DIFFERENCES.get(case.name)
-    integer_differs = any(d > 0 for d, f in zip(against_tflm, float_outputs) if not f)
+    integer_differs = any(d > 0 for d, f in zip(against_tflm, float_outputs) if not f or known is not None)
     if integer_differs:
         fields["first_divergence_tflm"] = _first_divergence(e2e, model)
     if known is not None:
@@ -142,7 +184,7 @@ def test_case_against_tflm(e2e, path, record_property):
         return
     ranges = harness.output_ranges(want)
     for index, (diff, is_float) in enumerate(zip(against_tflm, float_outputs)):
-        if is_float:
+        if is_float and known is None:
             relative = (FP32_CASE_RELATIVE_BOUND if case.variant.startswith(FP32_VARIANT_PREFIX)
                         else model.relative_tolerance)
             bound = relative * ranges[index] if relative is not None else model.tolerance
@@ -154,8 +196,9 @@ def test_case_against_tflm(e2e, path, record_property):
         else:
             assert diff <= known.bound, (f"{case.name} output {index}: max |diff| {diff:g} against TFLM exceeds "
                                          f"the known {known.bound:g} ({known.operator}: {known.reason})")
-    if known is not None:
+    if known is not None and not known.may_match:
         assert integer_differs, f"{case.name}: now bit-identical to TFLM; drop it from KNOWN_DIFFERENCES"
+    if known is not None and integer_differs and not known.may_match:
         assert f" {known.operator} (" in fields["first_divergence_tflm"], (
             f"{case.name}: differs from TFLM first at {fields['first_divergence_tflm']}, not at {known.operator}")
 
