@@ -27,6 +27,9 @@ flags.DEFINE_enum("emit", None, ["c", "cmake"],
                   "CMakeLists.txt defining the <prefix>_model library target).")
 flags.DEFINE_bool("test", False, "Also write LiteRT golden data and a C test harness under OUTDIR/test.")
 flags.DEFINE_bool("schema", False, "Print every configuration key with its type, default and meaning.")
+flags.DEFINE_enum("reference", None, ["litert", "tflm"],
+                  "Golden reference for --test: LiteRT, which falls back to TensorFlow Lite Micro when LiteRT "
+                  "cannot load the model, or TFLM.")
 # An empty value is a slip (an unset shell variable): refuse it while parsing, naming the flag.
 for _name, _what in (("output", "an output directory"), ("target", "a target name"),
                      ("config", "the path of a YAML file")):
@@ -35,9 +38,10 @@ for _name, _what in (("output", "an output directory"), ("target", "a target nam
 
 # The configuration key each flag overrides: its default is the key's (helia_aot/config.py's table).
 _FLAG_KEYS = {"prefix": ("module", "prefix"), "target": ("target", "name"),
-              "kernel_library": ("module", "kernel_library"), "emit": ("module", "type")}
+              "kernel_library": ("module", "kernel_library"), "emit": ("module", "type"),
+              "reference": ("test", "reference")}
 _FLAG_VALUES = {"output": "OUTDIR", "prefix": "P", "target": "NAME", "config": "FILE.yaml", "kernel_library": "L",
-                "emit": "KIND"}
+                "emit": "KIND", "reference": "REF"}
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ class Command:
 
 COMMANDS = {c.name: c for c in (
     Command("convert", "MODEL -o OUTDIR", "compile a LiteRT model (.tflite) into a C module",
-            ("output", "prefix", "target", "config", "kernel_library", "emit", "test"),
+            ("output", "prefix", "target", "config", "kernel_library", "emit", "test", "reference"),
             "Writes OUTDIR/include/<prefix>_model.h, OUTDIR/src/*.c, <prefix>_plan.json (every choice),\n"
             "<prefix>_report.json (why) and <prefix>_report.html (the same as a page with a memory picture);\n"
             "with --emit cmake also CMakeLists.txt, and with --test OUTDIR/test (golden data, C harness)."),
@@ -291,7 +295,7 @@ def _cmd_convert(args: list[str]) -> int:
         _fail("UsageError", "convert needs -o OUTDIR. " + _USAGE.splitlines()[0])
     result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
                      kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test,
-                     module_type=FLAGS.emit)
+                     module_type=FLAGS.emit, reference=FLAGS.reference)
     mem = result.report["memory"]
     print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']}, "
           f"kernels {result.plan['kernel_library']['name']})")

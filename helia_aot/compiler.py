@@ -15,7 +15,7 @@ import re
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -107,21 +107,32 @@ def _replace_dir(tmp: Path, final: Path) -> None:
         shutil.rmtree(backup, ignore_errors=True)
 
 
+def _golden_reference(options, data: bytes, model_warnings):
+    """The golden reference actually used (LiteRT falls back to TFLM on a model it cannot load),
+    with the fallback reported among the warnings."""
+    from . import references
+    chosen, note = references.choose(options.test.reference, data)
+    if note is None:
+        return options, model_warnings
+    return replace(options, test=replace(options.test, reference=chosen)), [*model_warnings, note]
+
+
 def convert(model, output_dir, *, prefix: str | None = None, target: str | None = None,
             kernel_library: str | None = None, config=None, with_test_data: bool = False,
             num_test_samples: int | None = None, seed: int | None = None,
             tolerance: int | None = None, iterations: int | None = None,
-            module_type: str | None = None) -> ConversionResult:
+            module_type: str | None = None, reference: str | None = None) -> ConversionResult:
     """Convert a LiteRT model (path or bytes) into a C module under output_dir.
 
     `prefix`, `target`, `kernel_library` and `module_type` left at None take the configuration's
     module.prefix, target.name, module.kernel_library and module.type (defaults "model", "host",
-    "ns_cmsis_nn", "c"); module_type "cmake" adds a CMakeLists.txt.
+    "ns_cmsis_nn", "c"); module_type "cmake" adds a CMakeLists.txt. `reference` (with_test_data) takes
+    test.reference ("litert", falling back to "tflm" when LiteRT cannot load the model).
     """
     start = time.perf_counter()
     options = options_mod.resolve(config, prefix=prefix, target=target, kernels=kernel_library,
                                   num_test_samples=num_test_samples, seed=seed, tolerance=tolerance,
-                                  iterations=iterations, module_type=module_type)
+                                  iterations=iterations, module_type=module_type, reference=reference)
     data, file_name, source = _read_model(model)
     sha256 = hashlib.sha256(data).hexdigest()
 
@@ -132,6 +143,8 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         graph, model_warnings = verifier.verify(graph, source)
         graph = lowering.prepare(graph, options, source)
         steps = lowering.lower(graph, options)
+    if with_test_data:
+        options, model_warnings = _golden_reference(options, data, model_warnings)
     layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
     code = emit.render_operators(graph, steps, layout, options)
     table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)

@@ -55,6 +55,9 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
         "seed": ((int,), None, 0, "seed of the golden inputs"),
         "iterations": ((int,), None, 1, "invocations per golden sample: a sequence run in one LiteRT interpreter "
                                         "(state carried) and, for a stateful module, from a reset; each compared"),
+        "reference": ((str,), ("litert", "tflm"), "litert",
+                      "where golden data comes from: LiteRT's reference kernels (falling back to TensorFlow Lite "
+                      "Micro when LiteRT cannot load the model) or TensorFlow Lite Micro"),
     },
 }
 

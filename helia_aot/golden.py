@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Golden data from LiteRT's reference kernels, and the C harness that checks a module against it."""
+"""Golden data from LiteRT's reference kernels or TensorFlow Lite Micro, and the C harness that checks a module against it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import codegen
+from . import codegen, references
 from .errors import UnsupportedModelError
 from .ir import Graph
 
@@ -15,26 +15,22 @@ _NP_TO_C = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "
             "bool": "uint8_t", "float32": "float"}
 
 
-def reference_outputs(model_data: bytes, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """One invocation of LiteRT with the reference op resolver (BUILTIN_REF)."""
-    return reference_sequence(model_data, [inputs])[0]
+def reference_outputs(model_data: bytes, inputs: list[np.ndarray], reference: str = "litert") -> list[np.ndarray]:
+    """One invocation of `reference` on a new interpreter: LiteRT with the reference op resolver
+    (BUILTIN_REF), or TensorFlow Lite Micro (helia_aot/references.py)."""
+    return reference_sequence(model_data, [inputs], reference)[0]
 
 
-def reference_sequence(model_data: bytes, sequence: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
-    """Consecutive invocations of one LiteRT interpreter (reference op resolver), so variable tensors
-    and resource variables carry from one to the next as in a module between resets: per invocation
-    its inputs in, its outputs out."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    interp = Interpreter(model_content=model_data,
-                         experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
-    interp.allocate_tensors()
-    results = []
-    for inputs in sequence:
-        for detail, value in zip(interp.get_input_details(), inputs):
-            interp.set_tensor(detail["index"], value.reshape(detail["shape"]).astype(detail["dtype"]))
-        interp.invoke()
-        results.append([np.array(interp.get_tensor(d["index"])) for d in interp.get_output_details()])
-    return results
+def reference_sequence(model_data: bytes, sequence: list[list[np.ndarray]],
+                       reference: str = "litert") -> list[list[np.ndarray]]:
+    """Consecutive invocations of one interpreter of `reference` (LiteRT's reference op resolver, or
+    TensorFlow Lite Micro), so variable tensors and resource variables carry from one to the next as in
+    a module between resets: per invocation its inputs in, its outputs out."""
+    try:
+        return references.sequence_outputs(reference, model_data, sequence)
+    except references.ReferenceRefused as refusal:
+        raise UnsupportedModelError(f"golden data: {refusal}",
+                                    "Choose the other test.reference, or convert without --test") from None
 
 
 def random_input(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
@@ -85,7 +81,7 @@ def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, tes
     for s in range(num):
         first = s * iterations
         sequence = [[x[r] for x in inputs] for r in range(first, first + iterations)]
-        for results in reference_sequence(model_data, sequence):
+        for results in reference_sequence(model_data, sequence, test.reference):
             for k, r in enumerate(results):
                 outputs[k].append(r.reshape(out_tensors[k].shape))
     outputs = [np.stack(o) for o in outputs]
@@ -111,7 +107,7 @@ def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, tes
     values = dict(prefix=prefix, PREFIX=prefix.upper(), num_samples=num, tolerance=tolerance,
                   inputs=entries("input", in_tensors, inputs), outputs=entries("output", out_tensors, outputs),
                   seed=seed, iterations=iterations, stateful=stateful,
-                  sequenced=stateful or iterations > 1)
+                  sequenced=stateful or iterations > 1, reference=references.DISPLAY_NAMES[test.reference])
     (test_dir / f"{prefix}_test_data.c").write_text(codegen.render("test_data.c.j2", **values))
     (test_dir / f"{prefix}_test_main.c").write_text(codegen.render("test_main.c.j2", **values))
     return ["test/golden.npz", f"test/{prefix}_test_data.c", f"test/{prefix}_test_main.c"]

@@ -40,6 +40,7 @@ class TestOptions:
     num_samples: int
     seed: int
     iterations: int = 1  # invocations per sample (a sequence; state carries within it)
+    reference: str = "litert"  # test.reference: "litert" or "tflm"
 
 
 @dataclass(frozen=True)
@@ -126,14 +127,14 @@ def resolve_persistent_memory(cfg: config_mod.Config, target: Target) -> str:
 def resolve(config=None, *, prefix: str | None = None, target: str | None = None,
             kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
             tolerance: int | None = None, iterations: int | None = None,
-            module_type: str | None = None) -> ConversionOptions:
+            module_type: str | None = None, reference: str | None = None) -> ConversionOptions:
     """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given)."""
     cfg = config_mod.load(config)
     values = cfg.values
     resolved_target = resolve_target(cfg, target)
     test = values["test"]
     for key, value in (("num_samples", num_test_samples), ("seed", seed), ("tolerance", tolerance),
-                       ("iterations", iterations)):
+                       ("iterations", iterations), ("reference", reference)):
         if value is not None:
             config_mod.check_value("test", key, value, "override")
     opt = values["optimization"]
@@ -153,6 +154,7 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
             num_samples=test["num_samples"] if num_test_samples is None else int(num_test_samples),
             seed=test["seed"] if seed is None else int(seed),
             iterations=test["iterations"] if iterations is None else int(iterations),
+            reference=test["reference"] if reference is None else reference,
         ),
         persistent_memory=resolve_persistent_memory(cfg, resolved_target),
     )

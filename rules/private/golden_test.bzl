@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""helia_aot_golden_test: a module's outputs against LiteRT's, on a simulator or the host."""
+"""helia_aot_golden_test: a module's outputs against LiteRT's or TFLM's, on a simulator or the host."""
 
 load("//toolchains/simulators:defs.bzl", "cortex_m_test")
 load(":providers.bzl", "HeliaModuleInfo")
@@ -41,6 +41,8 @@ def _helia_golden_data_impl(ctx):
     args.add("--seed", str(ctx.attr.seed))
     args.add("--tolerance", str(ctx.attr.tolerance))
     args.add("--iterations", str(ctx.attr.iterations))
+    if ctx.attr.reference:
+        args.add("--reference", ctx.attr.reference)
     args.add("--test-data", test_data)
     args.add("--test-main", test_main)
     ctx.actions.run(
@@ -49,19 +51,21 @@ def _helia_golden_data_impl(ctx):
         inputs = [module.model] + ([module.config] if module.config else []),
         outputs = [test_data, test_main],
         mnemonic = "HeliaAotGolden",
-        progress_message = "helia-aot: LiteRT golden data for %{label}",
+        progress_message = "helia-aot: golden data for %{label}",
     )
     return [DefaultInfo(files = depset([test_data, test_main]))]
 
 helia_golden_data = rule(
     implementation = _helia_golden_data_impl,
-    doc = "Seeded golden inputs, LiteRT reference outputs and the C harness for a helia_aot_module.",
+    doc = "Seeded golden inputs, reference outputs (LiteRT or TFLM) and the C harness for a helia_aot_module.",
     attrs = {
         "module": attr.label(mandatory = True, providers = [HeliaModuleInfo]),
         "num_samples": attr.int(default = 20),
         "seed": attr.int(default = 0),
         "tolerance": attr.int(default = 1),
         "iterations": attr.int(default = 1),
+        # "" takes test.reference from the module's config (default litert).
+        "reference": attr.string(default = "", values = ["", "litert", "tflm"]),
         "_golden": attr.label(
             default = "//rules/private:helia_action",
             executable = True,
@@ -80,10 +84,11 @@ def helia_aot_golden_test(
         tolerance = 1,
         simulator = "qemu",
         iterations = 1,
+        reference = None,
         **kwargs):
-    """Checks a helia_aot_module against LiteRT's reference kernels.
+    """Checks a helia_aot_module against LiteRT's or TensorFlow Lite Micro's reference kernels.
 
-    A build action draws `num_samples` seeded inputs and runs LiteRT's reference kernels on them;
+    A build action draws `num_samples` seeded inputs and runs the reference on them;
     a harness runs the module on the same inputs and passes only when every output is within
     `tolerance` codes. The log prints, per output, max |diff| and the number of codes off; a
     mismatch names the output index and the first differing element. On a simulator the log also
@@ -101,6 +106,11 @@ def helia_aot_golden_test(
         so state (variable tensors, resource variables) carries from one invocation to the next;
         every invocation's outputs are compared. A stateful module is reset before each sequence,
         and after a last reset its first invocation must repeat exactly.
+      reference: where the golden outputs come from: "litert" (LiteRT's reference kernels; a model
+        LiteRT cannot load, such as TFLM's person_detect, falls back to TFLM and the action's report
+        says so) or "tflm" (TensorFlow Lite Micro's interpreter, whose kernels round as ns-cmsis-nn
+        does, so int8 models match it bit for bit). Default: the config's test.reference, else
+        "litert".
       **kwargs: passed to the test rule (size, tags, timeout, ...).
     """
     helia_golden_data(
@@ -110,6 +120,7 @@ def helia_aot_golden_test(
         seed = seed,
         tolerance = tolerance,
         iterations = iterations,
+        reference = reference or "",
         testonly = True,
     )
     if simulator == "host":

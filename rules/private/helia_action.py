@@ -4,7 +4,8 @@
   helia_action.py module --model M --prefix P --target T --kernel-library L [--config C]
       --include-dir D --src-dir D --plan F --report F [--report-html F]
   helia_action.py golden --model M --prefix P --target T --kernel-library L [--config C]
-      --num-samples N --seed S --tolerance T [--iterations I] --test-data F --test-main F
+      --num-samples N --seed S --tolerance T [--iterations I] [--reference litert|tflm]
+      --test-data F --test-main F
 
 The compiler writes OUTDIR/{include,src,test}, <prefix>_plan.json, _report.json and _report.html; Bazel
 wants folders as tree artifacts and every other output as a file of its own. A compiler error is
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     kinds = parser.add_subparsers(dest="kind", required=True)
     module = kinds.add_parser("module", help="the module's sources, headers, plan and report")
-    golden = kinds.add_parser("golden", help="LiteRT golden data and the C test harness")
+    golden = kinds.add_parser("golden", help="golden data (LiteRT or TFLM) and the C test harness")
     for sub in (module, golden):
         for flag in ("--model", "--prefix", "--target", "--kernel-library"):
             sub.add_argument(flag, required=True)
@@ -37,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     golden.add_argument("--iterations", type=int)  # absent: the configuration's test.iterations
     for flag in ("--test-data", "--test-main"):
         golden.add_argument(flag, required=True)
+    golden.add_argument("--reference", choices=("litert", "tflm"))  # unset: the config's test.reference
     return parser
 
 
@@ -68,6 +70,7 @@ def main(argv: list[str]) -> int:
                 seed=args.seed if golden else None,
                 tolerance=args.tolerance if golden else None,
                 iterations=args.iterations if golden else None,
+                reference=args.reference if golden else None,
             )
         except helia_aot.HeliaError as error:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)

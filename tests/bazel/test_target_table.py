@@ -40,3 +40,11 @@ def test_rules_check_attributes_with_the_compilers_limits():
     assert config._RANGES[("test", "tolerance")][0] == 0 and config._RANGES[("test", "seed")][0] == 0
     max_iterations = int(re.search(r"^_MAX_ITERATIONS = (\d+)$", golden_bzl, re.M).group(1))
     assert config._RANGES[("test", "iterations")] == (1, max_iterations)
+
+
+def test_golden_rule_offers_the_compilers_references():
+    """helia_aot_golden_test(reference = ...) accepts exactly test.reference's values ("" = the config's)."""
+    from helia_aot import config
+    golden_bzl = (_TARGETS_BZL.parent / "golden_test.bzl").read_text()
+    values = re.search(r'"reference": attr\.string\(default = "", values = \[([^\]]*)\]\)', golden_bzl).group(1)
+    assert re.findall(r'"(\w*)"', values) == ["", *config._SPEC["test"]["reference"][1]]

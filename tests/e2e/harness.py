@@ -266,6 +266,13 @@ class ModelUnderTest:
             results.append([interp.get_tensor(d["index"]).copy() for d in outputs])
         return results
 
+    @functools.cached_property
+    def tflm_reference(self) -> list[list[np.ndarray]]:
+        """TensorFlow Lite Micro's outputs for every sample (one interpreter, reused, as `reference`);
+        helia_aot.references.ReferenceRefused when TFLM cannot run the model (tests/e2e/tflm.py)."""
+        from tests.e2e import tflm
+        return tflm.outputs(self.model_bytes, self.samples)
+
 
 def _tensor_infos(details) -> list[TensorInfo]:
     return [TensorInfo(d["name"], tuple(int(x) for x in d["shape"]), np.dtype(d["dtype"]))
@@ -628,6 +635,10 @@ class E2ESession:
 
     def stateful(self, name: str) -> ModelUnderTest:
         return self._once(("stateful", name), lambda: stateful_model(name))
+    def tflm_model(self, name: str) -> ModelUnderTest:
+        """A TensorFlow Lite Micro example model (tests/e2e/tflm.py: TFLM_MODELS)."""
+        from tests.e2e import tflm
+        return self._once(("tflm", name), lambda: tflm.tflm_model(name))
 
     # libraries
     def portable_host_library(self) -> KernelLibrary:

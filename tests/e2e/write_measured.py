@@ -16,7 +16,7 @@ import sys
 import tempfile
 from importlib import metadata
 
-from tests.e2e import conftest, harness
+from tests.e2e import conftest, harness, tflm
 from tests.modelgen.cases import all_case_paths, load_case
 
 DEFAULT_OUT = pathlib.Path(__file__).resolve().parent / "MEASURED.md"
@@ -54,6 +54,8 @@ def render(run: dict) -> str:
         "",
         f"- LiteRT (`ai-edge-litert`) {metadata.version('ai-edge-litert')}, reference kernels "
         "(`OpResolverType.BUILTIN_REF`)",
+        f"- TensorFlow Lite Micro (`tflite-micro`) {_package_version('tflite-micro')}, its Python interpreter "
+        "(reference kernels on x86)",
         f"- host: {_tool_version([harness.HOST_CC, '--version'])}, "
         f"`{' '.join(harness.HOST_CFLAGS)}`",
         f"- Cortex-M55: {_tool_version([harness.ARM_CC, '--version'])}; "
@@ -65,6 +67,7 @@ def render(run: dict) -> str:
         "",
     ]
     single = results.get("single-op vs LiteRT", {})
+    single_tflm = results.get("single-op vs TFLM", {})
     parity = results.get("portable vs ns-cmsis-nn (host)", {})
     rows = []
     for path in all_case_paths():
@@ -72,35 +75,83 @@ def render(run: dict) -> str:
         fields = single.get(case.name, {})
         tolerance = (case.tolerance if case.relative_tolerance is None
                      else f"{case.relative_tolerance:g} of range")
+        against_tflm = single_tflm.get(case.name, {})
         rows.append([case.name, tolerance, fields.get("max_abs_diff", "not run"), _relative_cell(fields),
+                     against_tflm.get("max_abs_diff_tflm", "not run"), _tflm_difference_cell(against_tflm),
                      _parity_cell(parity.get(case.name)), case.tolerance_reason])
     lines += _table(["case", "tolerance", "measured max \\|diff\\|", "max \\|diff\\| / range",
+                     "max \\|diff\\| vs TFLM", "differs from TFLM at (operator: reason)",
                      "ns-cmsis-nn parity", "tolerance reason (from the case file)"], rows)
     lines += ["", "## MLPerf Tiny models against LiteRT (portable kernels, host)", "",
               f"int8 outputs within {harness.MLPERF_TOLERANCE} codes; float outputs within "
               f"{harness.MLPERF_FLOAT_RELATIVE_TOLERANCE:g} of their range.", ""]
     mlperf = results.get("MLPerf Tiny vs LiteRT", {})
+    shared_tflm = results.get("shared models vs TFLM", {})
     rows = []
     for name in harness.MLPERF_MODELS:
         fields = mlperf.get(name, {})
+        against_tflm = shared_tflm.get(name, {})
         rows.append([name, fields.get("max_abs_diff", "not run"), _relative_cell(fields),
                      fields.get("argmax_agree", "n/a (not a classifier)"),
-                     fields.get("first_divergence", "none"), _parity_cell(parity.get(name))])
+                     fields.get("first_divergence", "none"), against_tflm.get("max_abs_diff_tflm", "not run"),
+                     _parity_cell(parity.get(name))])
     lines += _table(["model", "max \\|diff\\| per output", "max \\|diff\\| / range", "arg-max agreement",
-                     "first operator differing from LiteRT", "ns-cmsis-nn parity"], rows)
-    lines += ["", "## Corstone-300 on QEMU (MLPerf Tiny, module converted for `corstone300`)", "",
+                     "first operator differing from LiteRT", "max \\|diff\\| vs TFLM", "ns-cmsis-nn parity"], rows)
+    lines += _tflm_models_section(results)
+    lines += ["", "## Corstone-300 on QEMU (MLPerf Tiny and TFLM models, module converted for `corstone300`)", "",
               "Instructions: one `model_run` on the first input (SysTick under `-icount shift=0`).",
               ""]
     portable = results.get("corstone300 QEMU, portable kernels", {})
     mve = results.get("corstone300 QEMU, ns-cmsis-nn MVE (reported)", {})
     rows = []
-    for name in harness.MLPERF_MODELS:
+    for name in [*harness.MLPERF_MODELS, *tflm.TFLM_MODELS]:
         p, m = portable.get(name, {}), mve.get(name, {})
-        rows.append([name, _identical_cell(p), p.get("instructions", "not run"),
-                     _identical_cell(m), m.get("instructions", "not run")])
-    lines += _table(["model", "portable = host", "portable instructions",
-                     "ns-cmsis-nn MVE = host", "ns-cmsis-nn MVE instructions"], rows)
+        rows.append([name, _identical_cell(p), _tflm_identical_cell(p), p.get("instructions", "not run"),
+                     _identical_cell(m), _tflm_identical_cell(m), m.get("instructions", "not run")])
+    lines += _table(["model", "portable = host", "portable = TFLM", "portable instructions",
+                     "ns-cmsis-nn MVE = host", "ns-cmsis-nn MVE = TFLM", "ns-cmsis-nn MVE instructions"], rows)
     return "\n".join(lines) + "\n"
+
+
+def _package_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _tflm_difference_cell(fields: dict) -> str:
+    if not fields:
+        return "not run"
+    if isinstance(fields.get("max_abs_diff_tflm"), str):
+        return "n/a (TFLM refuses the model)"
+    return fields.get("known_difference") or fields.get("first_divergence_tflm") or "none"
+
+
+def _tflm_models_section(results: dict) -> list[str]:
+    """TFLM's example models against TFLM (the bar: bit-identical) and LiteRT, with either library."""
+    portable = results.get("shared models vs TFLM", {})
+    ns = results.get("shared models vs TFLM (ns-cmsis-nn, host)", {})
+    rows = []
+    for name in tflm.TFLM_MODELS:
+        p, n = portable.get(name, {}), ns.get(name, {})
+        rows.append([name, p.get("max_abs_diff_tflm", "not run"), p.get("max_abs_diff_litert", "not run"),
+                     p.get("argmax_agree_tflm", "n/a"), p.get("first_divergence_tflm", "none"),
+                     n.get("max_abs_diff_tflm", "not run")])
+    lines = ["", "## TensorFlow Lite Micro models (host)", "",
+             "TFLM's example models (`../shared/models/tflm`) against TFLM's interpreter; where LiteRT cannot "
+             "load one, its golden data falls back to TFLM.", ""]
+    return lines + _table(["model", "max \\|diff\\| vs TFLM (portable)", "max \\|diff\\| vs LiteRT",
+                           "arg-max agreement with TFLM", "first operator differing from TFLM",
+                           "max \\|diff\\| vs TFLM (ns-cmsis-nn)"], rows)
+
+
+def _tflm_identical_cell(fields: dict) -> str:
+    if not fields:
+        return "not run"
+    if "bit_identical_to_tflm" not in fields:
+        return "n/a"
+    return "bit-identical" if fields["bit_identical_to_tflm"] else "differs"
 
 
 def _relative_cell(fields: dict) -> str:
