@@ -22,6 +22,8 @@ A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these key
                                # `tolerance` for them. At least one of the two; without
                                # `tolerance` integer outputs must match exactly.
   tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
+  reference: tflm              # optional: golden outputs from TensorFlow Lite Micro instead of LiteRT,
+                               # for an operator whose LiteRT reference kernel is wrong (say why)
 
 Input kinds:
   activation  a model input of `dtype` int8 (default), int16, int32, int64, bool, float32
@@ -104,7 +106,7 @@ UNQUANTIZED_INTS = ("int32", "int64")  # integer outputs that may be plain integ
 QUANTIZED_CODES = ("int8", "int16")  # quantized inputs that may limit the codes tests draw (`values`)
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
-              "tolerance", "relative_tolerance", "tolerance_reason", "intermediates"}
+              "tolerance", "relative_tolerance", "tolerance_reason", "reference", "intermediates"}
 _REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance_reason"}
 _INPUT_KEYS = {
     "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point", "values"},
@@ -134,6 +136,7 @@ class Case:
     tolerance_reason: str
     description: str = ""
     relative_tolerance: float | None = None  # float outputs: fraction of the output's range
+    reference: str = "litert"  # the golden reference: LiteRT, or TFLM where LiteRT's kernel is wrong
     intermediates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @property
@@ -191,7 +194,10 @@ def load_case(path: str | pathlib.Path) -> Case:
         _check_keys(path, f"intermediate '{spec.get('name')}'", spec, _INTERMEDIATE_KEYS, {"name", "shape", "dtype"})
         if "same_as" in spec and spec["same_as"] not in names:
             raise CaseFileError(f"{path}: intermediate '{spec['name']}' same_as '{spec['same_as']}' names no input")
-    return Case(path=path, op=op, variant=variant, seed=seed, options=dict(options),
+    reference = doc.get("reference", "litert")
+    if reference not in ("litert", "tflm"):
+        raise CaseFileError(f"{path}: 'reference' must be litert or tflm, got {reference!r}")
+    return Case(path=path, op=op, variant=variant, seed=seed, options=dict(options), reference=reference,
                 inputs=inputs, outputs=outputs, tolerance=float(tolerance),
                 tolerance_reason=reason.strip(), description=str(doc.get("description", "")),
                 relative_tolerance=None if relative is None else float(relative),
