@@ -55,7 +55,9 @@ arm_cmsis_nn_status helia_comparison(const void *input_1_data,
     const cmsis_nn_dims *a = input_1_dims;
     const cmsis_nn_dims *b = input_2_dims;
     const cmsis_nn_dims *o = output_dims;
-    if ((int32_t)operation < (int32_t)ARM_COMPARE_EQUAL || (int32_t)operation > (int32_t)ARM_COMPARE_LESS_EQUAL)
+    /* Unsigned, so one test covers both ends whatever size the compiler gives the enum (-fshort-enums on
+     * arm-none-eabi makes a signed test of its lower end always false). */
+    if ((uint32_t)operation > (uint32_t)ARM_COMPARE_LESS_EQUAL)
     {
         return ARM_CMSIS_NN_ARG_ERROR;
     }
