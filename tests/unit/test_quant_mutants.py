@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -79,7 +80,7 @@ def test_quantize_multiplier_rounding_carry_bumps_the_shift():
 def test_quantize_multiplier_greater_than_one():
     assert quant.quantize_multiplier_greater_than_one(1.0) == (1 << 30, 1)
     assert quant.quantize_multiplier_greater_than_one(0.5) == (1 << 30, 0)  # shift 0 is still accepted
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="multiplier 0.4 is not >= 1"):
         quant.quantize_multiplier_greater_than_one(0.4)
 
 
@@ -101,6 +102,13 @@ def test_quantize_value_divides_in_float32():
     assert quant.quantize_value(6.0, 1e-45, 0) > 2 ** 32
     assert quant.quantize_value(-1.0, 1e-45, 0) < -(2 ** 32)
     assert quant.quantize_value(6.0, 1e-45, 7) - quant.quantize_value(6.0, 1e-45, 0) == 7
+
+
+def test_quantize_value_overflow_is_silent():
+    # The saturating path is expected, not a numerical accident: no RuntimeWarning reaches the user.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert quant.quantize_value(6.0, 1e-45, 0) > 2 ** 32
 
 
 def test_activation_ranges_hand_computed():
