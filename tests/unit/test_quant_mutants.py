@@ -55,7 +55,8 @@ def test_quantize_multiplier_shift_edges():
     # The largest left shift the kernels accept is 30: [2^29, 2^30) is fine, 2^30 is refused.
     assert quant.quantize_multiplier(2.0 ** 29) == (1 << 30, 30)
     assert quant.quantize_multiplier(2.0 ** 30 * 0.75) == (3 << 29, 30)
-    with pytest.raises(quant.MultiplierRangeError):
+    with pytest.raises(quant.MultiplierRangeError, match="needs a left shift of 31; the kernels shift an int32 "
+                                                          "left by at most 30"):
         quant.quantize_multiplier(2.0 ** 30)
     # Down to a right shift of 31 the multiplier is kept; one more and TFLite zeroes it.
     assert quant.quantize_multiplier(2.0 ** -32) == (1 << 30, -31)
@@ -63,7 +64,7 @@ def test_quantize_multiplier_shift_edges():
     assert quant.quantize_multiplier(2.0 ** -33) == (0, 0)
     assert quant.quantize_multiplier(-(2.0 ** -33)) == (0, 0)
     for bad in (math.inf, -math.inf, math.nan):
-        with pytest.raises(quant.MultiplierRangeError):
+        with pytest.raises(quant.MultiplierRangeError, match=f"multiplier {bad} is not finite"):
             quant.quantize_multiplier(bad)
     assert issubclass(quant.MultiplierRangeError, ValueError)
 
@@ -124,7 +125,7 @@ def test_activation_ranges_hand_computed():
     assert quant.activation_range("RELU_N1_TO_1", 0.001, 0) == (-128, 127)
     assert quant.activation_range("RELU6", 0.001, 0, -32768, 32767) == (0, 6000)
     assert quant.activation_range("NONE", 1.0, 0, -32768, 32767) == (-32768, 32767)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="TANH"):
         quant.activation_range("TANH", 0.05, 0)
 
 
