@@ -137,3 +137,18 @@ def test_depthwise_float32_writes_its_output_tensor(tmp_path):
 def test_depthwise_accumulator_refusal(tmp_path):
     with pytest.raises((InvalidModelError, UnsupportedModelError), match="can accumulate"):
         convert(_depthwise(bias_value=(1 << 31) - 100), tmp_path)
+
+
+@pytest.mark.parametrize("op_type", ["AVERAGE_POOL_2D", "MAX_POOL_2D"])
+def test_pool_same_padding_reaches_the_kernel(tmp_path, op_type):
+    # A 3x2 window at stride 1 with SAME padding on 5x4: total padding 2 in H, 1 in W; the smaller half
+    # before: h 1, w 0. A 3x3 window pads 1 on both sides of both.
+    for (fh, fw), (pw, ph) in (((3, 2), (0, 1)), ((3, 3), (1, 1))):
+        b = ModelBuilder()
+        x = b.input("x", (1, 5, 4, 2), scale=0.5, zero_point=0)
+        y = b.tensor("y", (1, 5, 4, 2), scale=0.5, zero_point=0)
+        b.op(op_type, [x], [y], {"padding": "SAME", "stride_w": 1, "stride_h": 1, "filter_width": fw,
+                                 "filter_height": fh})
+        b.output(y)
+        _, model_c, _ = convert(b, tmp_path / f"{fh}x{fw}")
+        assert f"{{ {pw}, {ph} }}, /* padding w, h */" in function_body(model_c, 0)
