@@ -152,3 +152,31 @@ def test_pool_same_padding_reaches_the_kernel(tmp_path, op_type):
         b.output(y)
         _, model_c, _ = convert(b, tmp_path / f"{fh}x{fw}")
         assert f"{{ {pw}, {ph} }}, /* padding w, h */" in function_body(model_c, 0)
+
+
+def test_accumulator_bound_counts_minus_128_as_128():
+    # |-128| must not wrap in int8: one weight of -128 spans 128 * 255 codes.
+    x8 = Tensor(0, "x", (1,), "int8", Quantization((1.0,), (0,)))
+    w = Tensor(1, "w", (1, 1), "int8", Quantization((1.0,), (0,)), data=np.array([[-128]], np.int8))
+    limit = (1 << 31) - 1
+    common.check_accumulator(CTX, x8, w, Tensor(2, "b", (1,), "int32", data=np.array([limit - 128 * 255])), 0)
+    with pytest.raises(_Refused, match="can accumulate 2147483648"):
+        common.check_accumulator(CTX, x8, w, Tensor(2, "b", (1,), "int32", data=np.array([limit - 128 * 255 + 1])), 0)
+
+
+def test_accumulator_refusal_names_its_remedy(tmp_path):
+    with pytest.raises((InvalidModelError, UnsupportedModelError),
+                       match="Check the bias and weight values: no exporter writes these"):
+        convert(_depthwise(bias_value=(1 << 31) - 100), tmp_path)
+
+
+def test_reshape_cannot_change_quantization(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", (1, 2, 3, 4), scale=0.5, zero_point=0)
+    shape = b.const("shape", np.array([1, 24], np.int32), dtype="int32")
+    y = b.tensor("y", (1, 24), scale=0.25, zero_point=0)
+    b.op("RESHAPE", [x, shape], [y])
+    b.output(y)
+    with pytest.raises((InvalidModelError, UnsupportedModelError),
+                       match="a reshape cannot change quantization parameters"):
+        convert(b, tmp_path)

@@ -78,3 +78,15 @@ def test_constants_and_header_fields(plan):
     assert plan["kernel_library"]["weight_sums"] == "precomputed"
     assert plan["schedule"] == {"source": "none", "units": []}
     assert plan["model"]["subgraph"] is not None and plan["model"]["subgraph_index"] == 0
+
+
+def test_an_absent_optional_input_is_an_empty_name(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", (1, 4, 4, 2), scale=0.5, zero_point=0)
+    w = b.const("w", np.ones((2, 1, 1, 2), np.int8), dtype="int8", scale=[0.25] * 2, zero_point=0,
+                quantized_dimension=0)
+    y = b.tensor("y", (1, 4, 4, 2), scale=0.5, zero_point=0)
+    b.op("CONV_2D", [x, w, None], [y], {"padding": "VALID", "stride_w": 1, "stride_h": 1})
+    b.output(y)
+    plan = helia_aot.convert(b.build(), tmp_path / "o", target="host").plan
+    assert plan["operators"][0]["inputs"] == ["x", "w", ""]
