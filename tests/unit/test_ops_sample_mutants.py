@@ -180,3 +180,10 @@ def test_reshape_cannot_change_quantization(tmp_path):
     with pytest.raises((InvalidModelError, UnsupportedModelError),
                        match="a reshape cannot change quantization parameters"):
         convert(b, tmp_path)
+
+
+def test_depthwise_s16_fast_path_scratch_on_mve(tmp_path):
+    # Multiplier 1, no dilation: the wrapper takes the fast s16 kernel, whose MVE buffer holds one
+    # int16 im2col window per four outputs: 4 * (C * kh * kw) * 2 bytes, plus 8.
+    result, _, _ = convert(_depthwise(dtype="int16", bias_dtype="int64"), tmp_path, target="corstone300")
+    assert only_op(result)["kernel"]["local_scratch_bytes"] == 4 * (8 * 3 * 3) * 2 + 8
