@@ -229,3 +229,18 @@ def test_plan_memory_graph_output_lives_to_the_last_step():
     got = {b.name: (b.first, b.last) for b in layout.arena.buffers}
     assert got == {"t0": (0, 1), "t1": (0, 1), "t2": (1, 1)}
     assert len({layout.tensor_offset(t) for t in (0, 1, 2)}) == 3
+
+
+def test_plan_persistent_counts_a_variable_at_tensor_index_0():
+    tensors = [_tensor(0, (4,), variable=True), _tensor(1, (4,))]
+    graph = SimpleNamespace(tensors=tensors, operators=[SimpleNamespace(inputs=[1, 0], outputs=[])])
+    bufs, total = planner.plan_persistent(graph, 4)
+    assert [(b.tensor, b.offset, b.size) for b in bufs] == [(0, 0, 4)] and total == 4
+
+
+def test_plan_memory_keeps_a_one_byte_scratch_block():
+    tensors = [_tensor(0, (8,)), _tensor(1, (8,))]
+    steps = [_step(0, [0], [1], scratch=1)]
+    graph = SimpleNamespace(tensors=tensors, operators=[s.op for s in steps], inputs=[0], outputs=[1])
+    layout = planner.plan_memory(graph, steps, 1)
+    assert [(b.size, b.op_position) for b in layout.arena.buffers if b.kind == "scratch"] == [(1, 0)]
