@@ -13,8 +13,9 @@ HELIA_VENV=/opt/helia-python
 HELIA_STUBS=/opt/helia-bazel-stubs
 # Bump when the rootfs recipe changes; a rootfs made by another recipe is rebuilt.
 HELIA_ROOTFS_RECIPE=1
+# zip and file: Bazel's test-setup.sh zips what tests keep (TEST_UNDECLARED_OUTPUTS_DIR) and types it.
 HELIA_ROOTFS_PACKAGES="bazel-bootstrap gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm \
-python3 python3-venv ca-certificates git chromium cmake nginx"
+python3 python3-venv ca-certificates git chromium cmake nginx zip file"
 
 helia_die() {
   echo "helia: error: $*" >&2
