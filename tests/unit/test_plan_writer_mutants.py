@@ -16,7 +16,7 @@ TARGET = Target("t", "cortex-m55", ("dsp", "mve"), (Memory("ROM", 1000, writable
 
 
 def _step(position, op_id, entry="arm_x", alias=False, macs=0, scratch=0):
-    return SimpleNamespace(position=position, op_id=op_id, op=SimpleNamespace(op_type="ADD"),
+    return SimpleNamespace(position=position, op_id=op_id, op=SimpleNamespace(op_type="ADD", inputs=(), outputs=()),
                            lowering=SimpleNamespace(alias=alias, entry=entry, macs=macs, scratch_bytes=scratch))
 
 
