@@ -98,10 +98,6 @@ def geometry(ctx: OpContext, in_hw, filter_hw, out_hw) -> ConvGeometry:
     return ConvGeometry(stride_w=sw, stride_h=sh, pad_w=pw, pad_h=ph, dilation_w=dw, dilation_h=dh)
 
 
-def c_array_int(values) -> np.ndarray:
-    return np.asarray(values, dtype=np.int64)
-
-
 def requantization_kind(multipliers, shifts) -> str:
     """rshift_only when every channel has a right shift or a zero multiplier (the plan's field)."""
     ok = all(int(s) < 0 or int(m) == 0 for m, s in zip(multipliers, shifts))
