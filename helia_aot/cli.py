@@ -25,6 +25,8 @@ flags.DEFINE_enum("kernel_library", None, ["ns_cmsis_nn", "portable"],
 flags.DEFINE_enum("emit", None, ["c", "cmake"],
                   "What to write besides the plan and reports: c (headers and sources) or cmake (also a "
                   "CMakeLists.txt defining the <prefix>_model library target).")
+flags.DEFINE_string("plan", None, "A <prefix>_plan.json to convert by (optimization.plan): its schedule is applied, "
+                    "every other section must describe this conversion.")
 flags.DEFINE_bool("test", False, "Also write LiteRT golden data and a C test harness under OUTDIR/test.")
 flags.DEFINE_bool("schema", False, "Print every configuration key with its type, default and meaning.")
 flags.DEFINE_enum("reference", None, ["litert", "tflm"],
@@ -32,16 +34,16 @@ flags.DEFINE_enum("reference", None, ["litert", "tflm"],
                   "cannot load the model, or TFLM.")
 # An empty value is a slip (an unset shell variable): refuse it while parsing, naming the flag.
 for _name, _what in (("output", "an output directory"), ("target", "a target name"),
-                     ("config", "the path of a YAML file")):
+                     ("config", "the path of a YAML file"), ("plan", "the path of a plan JSON file")):
     flags.register_validator(_name, lambda value: value is None or value.strip() != "",
                              message=f"--{_name} needs {_what}, got an empty value")
 
 # The configuration key each flag overrides: its default is the key's (helia_aot/config.py's table).
 _FLAG_KEYS = {"prefix": ("module", "prefix"), "target": ("target", "name"),
               "kernel_library": ("module", "kernel_library"), "emit": ("module", "type"),
-              "reference": ("test", "reference")}
+              "reference": ("test", "reference"), "plan": ("optimization", "plan")}
 _FLAG_VALUES = {"output": "OUTDIR", "prefix": "P", "target": "NAME", "config": "FILE.yaml", "kernel_library": "L",
-                "emit": "KIND", "reference": "REF"}
+                "emit": "KIND", "reference": "REF", "plan": "PLAN.json"}
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Command:
 
 COMMANDS = {c.name: c for c in (
     Command("convert", "MODEL -o OUTDIR", "compile a LiteRT model (.tflite) into a C module",
-            ("output", "prefix", "target", "config", "kernel_library", "emit", "test", "reference"),
+            ("output", "prefix", "target", "config", "kernel_library", "emit", "test", "reference", "plan"),
             "Writes OUTDIR/include/<prefix>_model.h, OUTDIR/src/*.c, <prefix>_plan.json (every choice),\n"
             "<prefix>_report.json (why) and <prefix>_report.html (the same as a page with a memory picture);\n"
             "with --emit cmake also CMakeLists.txt, and with --test OUTDIR/test (golden data, C harness)."),
@@ -155,16 +157,18 @@ def schema_text() -> str:
              "# key: type [allowed values or range] = default, then what it means"]
     section = None
     for info in config_mod.schema_keys():
+        listed = info.section in config_mod.LIST_SECTIONS
         if info.section != section:
             section = info.section
-            lines.append(f"{section}:")
+            lines.append(f"{section}:" + ("  # a list of entries, each with these keys (id or type required)"
+                                          if listed else ""))
         kind = " or ".join(info.types)
         if info.allowed:
             kind += f" [{' | '.join(map(str, info.allowed))}]"
         if info.range:
             kind += f" [{info.range[0]}..{info.range[1]}]"
         default = "none" if info.default is None else repr(info.default)
-        lines.append(f"  {info.key}: {kind} = {default}")
+        lines.append(f"  {info.key}: {kind}" + ("" if listed else f" = {default}"))
         lines += [line.replace("      ", "      # ", 1) for line in _wrapped(info.doc)]
     return "\n".join(lines)
 
@@ -295,7 +299,7 @@ def _cmd_convert(args: list[str]) -> int:
         _fail("UsageError", "convert needs -o OUTDIR. " + _USAGE.splitlines()[0])
     result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
                      kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test,
-                     module_type=FLAGS.emit, reference=FLAGS.reference)
+                     module_type=FLAGS.emit, reference=FLAGS.reference, plan=FLAGS.plan)
     mem = result.report["memory"]
     print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']}, "
           f"kernels {result.plan['kernel_library']['name']})")

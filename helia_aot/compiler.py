@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cmake_export, emit, lowering, options as options_mod, plan_writer, planner, report_html, resources, verifier
+from . import (cmake_export, emit, lowering, options as options_mod, overrides, plan_input, plan_writer, planner,
+               report_html, resources, verifier)
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -121,18 +122,22 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
             kernel_library: str | None = None, config=None, with_test_data: bool = False,
             num_test_samples: int | None = None, seed: int | None = None,
             tolerance: int | None = None, iterations: int | None = None,
-            module_type: str | None = None, reference: str | None = None) -> ConversionResult:
+            module_type: str | None = None, reference: str | None = None,
+            plan: str | os.PathLike | None = None) -> ConversionResult:
     """Convert a LiteRT model (path or bytes) into a C module under output_dir.
 
     `prefix`, `target`, `kernel_library` and `module_type` left at None take the configuration's
     module.prefix, target.name, module.kernel_library and module.type (defaults "model", "host",
     "ns_cmsis_nn", "c"); module_type "cmake" adds a CMakeLists.txt. `reference` (with_test_data) takes
-    test.reference ("litert", falling back to "tflm" when LiteRT cannot load the model).
+    test.reference ("litert", falling back to "tflm" when LiteRT cannot load the model). `plan` (relative
+    to the working directory) takes optimization.plan: a plan to convert by (helia_aot/plan_input.py).
     """
     start = time.perf_counter()
     options = options_mod.resolve(config, prefix=prefix, target=target, kernels=kernel_library,
                                   num_test_samples=num_test_samples, seed=seed, tolerance=tolerance,
-                                  iterations=iterations, module_type=module_type, reference=reference)
+                                  iterations=iterations, module_type=module_type, reference=reference,
+                                  plan=plan)
+    planned = plan_input.load(options.plan) if options.plan else None
     data, file_name, source = _read_model(model)
     sha256 = hashlib.sha256(data).hexdigest()
 
@@ -143,12 +148,19 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         graph, model_warnings = verifier.verify(graph, source)
         graph = lowering.prepare(graph, options, source)
         steps = lowering.lower(graph, options)
+    if planned is not None:
+        plan_input.compare(planned, plan_writer.lowered_facts(graph, steps, options, file_name, sha256),
+                           plan_input.LOWERED)
+    model_warnings = [*model_warnings, *overrides.no_effect_warnings(steps)]
     if with_test_data:
         options, model_warnings = _golden_reference(options, data, model_warnings)
     layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
     code = emit.render_operators(graph, steps, layout, options)
     table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
-    plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)
+    plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256,
+                                  planned.schedule if planned is not None else None)
+    if planned is not None:
+        plan_input.compare(planned, to_json(plan), plan_input.PLANNED)
     report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings, graph)
     files = emit.module_files(graph, steps, code, layout, table, options, sha256)
     prefix = options.prefix

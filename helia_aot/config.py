@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,22 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
         "allow_approximate": ((bool,), None, False, "allow kernels whose results differ from LiteRT's"),
         "kernel": ((str,), ("auto", "specialized", "generic"), "auto",
                    "auto: the fastest entry whose rules match; specialized or generic to force one kind"),
+        # -- plans as input (helia_aot/plan_input.py) --
+        "plan": ((str,), None, None,
+                 "a <prefix>_plan.json to convert by: its schedule is applied (read strictly), every other section "
+                 "must describe this conversion (model sha256 and subgraph, target, operators by position, "
+                 "constants by id), else the first difference is an error. Relative to this file; --plan: to the "
+                 "working directory"),
+    },
+    # -- per-operator rules (helia_aot/overrides.py): a list, each entry with these keys --
+    "operators": {
+        "id": ((str,), None, None, "the operator's stable id (<subgraph>:<output name>, as the plan's "
+                                   "operators[].id) or its node id (n<model operator index>)"),
+        "type": ((str,), None, None, "the operator type, e.g. CONV_2D; with id too, both must match"),
+        "optimization": ((dict,), None, None, "knobs for the matching operators, overriding the optimization "
+                                              "section's: kernel (later entries win)"),
+        "attributes": ((dict,), None, None, "per-operator attributes the operator type declares "
+                                            "(`helia-aot operators` lists them)"),
     },
     "test": {
         "tolerance": ((int,), None, 1, "largest |difference| in output codes the golden test accepts"),
@@ -96,6 +113,8 @@ class Config:
 
     def set(self, section: str, key: str, value) -> None:
         check_value(section, key, value, "override")
+        if (section, key) == ("optimization", "plan") and value is not None:
+            value = plan_path(value, "override")
         self.values[section][key] = value
 
     def as_dict(self) -> dict:
@@ -124,8 +143,26 @@ def check_value(section: str, key: str, value, where: str) -> None:
         raise InvalidConfigError(f"{where}: memory.arena_alignment {value} is not a power of two", "Use 4, 8 or 16")
 
 
+# Sections that are a list of entries, each entry a mapping of that section's keys.
+LIST_SECTIONS = ("operators",)
+
+
 def defaults() -> Config:
-    return Config({s: {k: v[2] for k, v in keys.items()} for s, keys in _SPEC.items()})
+    return Config({s: [] if s in LIST_SECTIONS else {k: v[2] for k, v in keys.items()} for s, keys in _SPEC.items()})
+
+
+def plan_path(path, where: str, base_dir: Path | None = None) -> str:
+    """optimization.plan made absolute: relative to the configuration file (base_dir), else the working
+    directory (a dict configuration, the --plan flag)."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    check_value("optimization", "plan", path, where)
+    if not path.strip():
+        raise InvalidConfigError(f"{where}: optimization.plan is empty", "Give the path of a <prefix>_plan.json")
+    p = Path(path).expanduser()
+    if not p.is_absolute():
+        p = (base_dir if base_dir is not None else Path.cwd()) / p
+    return str(Path(os.path.abspath(p)))
 
 
 def from_mapping(doc, where: str = "config", base_dir: Path | None = None) -> Config:
@@ -142,6 +179,10 @@ def from_mapping(doc, where: str = "config", base_dir: Path | None = None) -> Co
                                      rename_hint(section, _SPEC, "Remove or rename the section"))
         if body is None:
             continue
+        if section in LIST_SECTIONS:
+            from . import overrides
+            cfg.values[section] = overrides.check_entries(body, where)
+            continue
         if not isinstance(body, dict):
             raise InvalidConfigError(f"{where}: section {section!r} must be a mapping", "Indent its keys under it")
         for key, value in body.items():
@@ -152,6 +193,8 @@ def from_mapping(doc, where: str = "config", base_dir: Path | None = None) -> Co
                 raise InvalidConfigError(
                     f"{where}: unknown key {section}.{key} (allowed in {section}: {sorted(_SPEC[section])})", hint)
             check_value(section, key, value, where)
+            if (section, key) == ("optimization", "plan") and value is not None:
+                value = plan_path(value, where, base_dir)
             cfg.values[section][key] = value
     return cfg
 

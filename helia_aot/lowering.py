@@ -11,12 +11,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import ops
+from . import ops, overrides
 from .errors import InvalidModelError, UnsupportedModelError
 from .ir import Graph, Operator
 from .ops.base import Lowered, OpContext, OpLowering, Variant
 from .options import ConversionOptions
-from .plan import Knob, KnobSource
+from .plan import Knob, KnobSource, OperatorRule
 from .quant import MultiplierRangeError
 
 _IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16", "int64", "bool")
@@ -33,6 +33,7 @@ class Step:
     variant: Variant
     lowering: Lowered
     knob: Knob | None
+    settings: overrides.Settings | None = None  # what the configuration's `operators` rules set
 
 
 def _context(graph: Graph, op: Operator, op_id: str, options: ConversionOptions) -> OpContext:
@@ -112,14 +113,18 @@ def operator_ids(graph: Graph) -> list[tuple[str, str]]:
     return result
 
 
-def _kernel_knob(options: ConversionOptions, lowering: Lowered) -> Knob | None:
+def _kernel_knob(options: ConversionOptions, lowering: Lowered, settings: overrides.Settings) -> Knob | None:
     if lowering.candidates is None or len(lowering.candidates) <= 1:
         return None
     requested = options.optimization.kernel
+    source = KnobSource(kind="model" if requested != "auto" else "default", rule=None)
+    if "kernel" in settings.knobs:
+        requested, rule = settings.knobs["kernel"]
+        source = KnobSource(kind="operator", rule=OperatorRule(position=rule.position, type=rule.type, id=rule.id))
     value = "specialized" if requested == "auto" else requested
     return Knob(value=value, requested=requested,
                 resolved_by="auto_table" if requested == "auto" else "explicit",
-                approximate=False, source=KnobSource(kind="model" if requested != "auto" else "default"))
+                approximate=False, source=source)
 
 
 _C_RANGES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "int32_t": np.int32,
@@ -164,9 +169,16 @@ def _check_constants(ctx: OpContext, lowering: Lowered) -> None:
 
 def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
     steps = []
-    for pos, (op, (op_id, id_source)) in enumerate(zip(graph.operators, operator_ids(graph))):
+    ids = operator_ids(graph)
+    all_settings = overrides.match(options.operators, graph, ids)
+    for pos, (op, (op_id, id_source)) in enumerate(zip(graph.operators, ids)):
         module = ops.get(op.op_type)
-        ctx = _context(graph, op, op_id, options)
+        settings = all_settings[pos]
+        optimization = options.optimization
+        if settings.knobs:
+            optimization = replace(optimization, **{k: v for k, (v, _) in settings.knobs.items()})
+        ctx = OpContext(graph, op, op_id, options.target, options.kernels, optimization,
+                        attributes={k: v for k, (v, _) in settings.attributes.items()})
         ctx = ctx.with_variant(module.select(ctx))
         module.check_target(ctx)
         module.check_operands(ctx)
@@ -177,5 +189,6 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
             raise ctx.error(str(exc), None, "Check the model's quantization scales (their ratio is far outside what an "
                                             "exporter writes)") from None
         _check_constants(ctx, lowering)
-        steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering)))
+        steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering, settings),
+                          settings))
     return steps

@@ -56,6 +56,10 @@ class ConversionOptions:
     # The memory the persistent arena (variable tensors) is placed in: memory.persistent_memory, else
     # the target's scratch memory.
     persistent_memory: str = ""
+    # The configuration's `operators` rules, checked (helia_aot/overrides.py), in order.
+    operators: tuple = ()
+    # optimization.plan (or --plan): the absolute path of a plan to convert by (helia_aot/plan_input.py).
+    plan: str | None = None
 
 
 def check_prefix(prefix) -> str:
@@ -127,8 +131,10 @@ def resolve_persistent_memory(cfg: config_mod.Config, target: Target) -> str:
 def resolve(config=None, *, prefix: str | None = None, target: str | None = None,
             kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
             tolerance: int | None = None, iterations: int | None = None,
-            module_type: str | None = None, reference: str | None = None) -> ConversionOptions:
-    """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given)."""
+            module_type: str | None = None, reference: str | None = None,
+            plan: str | None = None) -> ConversionOptions:
+    """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given).
+    An explicit `plan` path is relative to the working directory."""
     cfg = config_mod.load(config)
     values = cfg.values
     resolved_target = resolve_target(cfg, target)
@@ -157,5 +163,7 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
             reference=test["reference"] if reference is None else reference,
         ),
         persistent_memory=resolve_persistent_memory(cfg, resolved_target),
+        operators=tuple(values["operators"]),
+        plan=config_mod.plan_path(plan, "override") if plan is not None else opt["plan"],
     )
 

@@ -60,8 +60,18 @@ class Optimization:
 
 
 @dataclass
+class OperatorRule:
+    """The configuration's `operators` entry that set a knob: its position and what it selects by."""
+
+    position: int
+    type: str | None
+    id: str | None
+
+
+@dataclass
 class KnobSource:
     kind: Literal["operator", "model", "default"]
+    rule: OperatorRule | None = doc("for kind operator, the winning operators entry; null otherwise")
 
 
 @dataclass
@@ -98,6 +108,7 @@ class PlanOperator:
     kernel: Kernel
     knobs: dict[str, Knob]
     fixed: dict[str, str]
+    attributes: dict[str, str | int | bool] = doc("attributes the configuration's operators entries set, as given")
 
 
 @dataclass

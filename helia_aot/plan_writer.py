@@ -11,12 +11,11 @@ from .plan import (SCHEMA_VERSION, Arena, Generator, Kernel, KernelCall, KernelL
                    MemorySummary, ModelInfo, Optimization, Plan, PlanBuffer, PlanConstant, PlanOperator,
                    PlanPersistentBuffer, Platform, Report, ReportOperator, Schedule, TargetMemory)
 from .planner import MemoryLayout
+from .schema import to_json
 from .version import __version__, ns_cmsis_nn_required_str
 
 
-def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: ConstantTable,
-               options: ConversionOptions, file_name: str | None, sha256: str) -> Plan:
-    target, kernels = options.target, options.kernels
+def plan_operators(graph: Graph, steps: list[Step]) -> list[PlanOperator]:
     operators = []
     for s in steps:
         low = s.lowering
@@ -32,7 +31,33 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
                           weight_sums=low.weight_sums),
             knobs={"kernel": s.knob} if s.knob else {},
             fixed={k: str(v) for k, v in sorted(low.fixed.items())},
+            attributes={k: v for k, (v, _) in sorted(s.settings.attributes.items())} if s.settings else {},
         ))
+    return operators
+
+
+def lowered_facts(graph: Graph, steps: list[Step], options: ConversionOptions, file_name: str | None,
+                  sha256: str) -> dict:
+    """The plan's sections known once the operators are lowered (what a plan read as input is checked
+    against before memory planning), as JSON."""
+    target, kernels = options.target, options.kernels
+    return to_json({
+        "model": ModelInfo(file=file_name, sha256=sha256, subgraph=graph.name, subgraph_index=graph.subgraph_index),
+        "platform": Platform(name=target.name, cpu=target.cpu, capabilities=list(target.capabilities),
+                             supports_fp16=target.supports_fp16, kernel_build=target.kernel_build),
+        "kernel_library": KernelLibraryInfo(name=kernels.name, version=kernels.version, build=kernels.build,
+                                            scratch=kernels.needs_scratch,
+                                            weight_sums="precomputed" if kernels.wants_weight_sums else None),
+        "operators": plan_operators(graph, steps),
+    })
+
+
+def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: ConstantTable,
+               options: ConversionOptions, file_name: str | None, sha256: str,
+               schedule: Schedule | None = None) -> Plan:
+    """The plan; `schedule` is the one a plan read as input gave (none: nothing streams)."""
+    target, kernels = options.target, options.kernels
+    operators = plan_operators(graph, steps)
     tensors = [PlanConstant(id=c.id, storage_id=c.id, symbol=c.symbol, kind=c.kind, requested=None,
                             residency="direct", memory=target.constant_memory, destination_memory=None,
                             bytes=c.bytes, alignment=c.alignment, unit=None, pool_offset=None)
@@ -63,7 +88,8 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
                                          weight_sums="precomputed" if kernels.wants_weight_sums else None),
         optimization=Optimization(goal=opt.goal, allow_approximate=opt.allow_approximate, kernel=opt.kernel,
                                   knobs={}),
-        operators=operators, tensors=tensors, memory=memory, schedule=Schedule(source="none", units=[]))
+        operators=operators, tensors=tensors, memory=memory,
+        schedule=schedule if schedule is not None else Schedule(source="none", units=[]))
 
 
 def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,

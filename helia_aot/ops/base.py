@@ -44,6 +44,10 @@ def registry() -> dict[str, "OpLowering"]:
     return dict(_REGISTRY)
 
 
+def ops_module(op_type: str) -> "OpLowering":
+    return _REGISTRY[op_type]
+
+
 @dataclass(frozen=True)
 class Operand:
     """One input or output position of a variant and the rules its tensor must meet."""
@@ -172,17 +176,24 @@ class OpContext:
     knobs, and (once selected) its variant."""
 
     def __init__(self, graph: Graph, op: Operator, op_id: str, target: Target, kernels: KernelLibrary,
-                 optimization, variant: Variant | None = None):
+                 optimization, variant: Variant | None = None, attributes: dict | None = None):
         self.graph = graph
         self.op = op
         self.op_id = op_id
         self.target = target
         self.kernels = kernels
-        self.optimization = optimization
+        self.optimization = optimization  # the model's knobs with this operator's `operators` rules applied
         self.variant = variant
+        self.attributes = attributes or {}  # set by `operators` rules, checked against OpLowering.attributes
 
     def with_variant(self, variant: Variant) -> "OpContext":
-        return OpContext(self.graph, self.op, self.op_id, self.target, self.kernels, self.optimization, variant)
+        return OpContext(self.graph, self.op, self.op_id, self.target, self.kernels, self.optimization, variant,
+                         self.attributes)
+
+    def attribute(self, name: str):
+        """An attribute's value: the one an `operators` rule set, else the module's default (the first
+        allowed value it declares)."""
+        return self.attributes.get(name, type(ops_module(self.op.op_type)).attributes[name][0])
 
     def options(self, key: str, default=None):
         return self.op.options.get(key, default)
@@ -239,6 +250,10 @@ class OpLowering:
     # the emitter points it into the persistent arena, which survives runs and which
     # <prefix>_model_reset restores (int8: the zero point, as LiteRT resets; otherwise zeros).
     keeps_state: ClassVar[bool] = False
+    # Attributes an `operators` rule may set on this operator type: name -> allowed values, the first
+    # being the default. lower() reads them with ctx.attribute(name); the plan's `fixed` records what
+    # they chose.
+    attributes: ClassVar[dict[str, tuple]] = {}
 
     def options_table_for(self, op_type: str) -> str | None:
         table = self.options_table
