@@ -37,6 +37,8 @@ def _helia_golden_data_impl(ctx):
     args.add("--kernel-library", module.kernel_library)
     if module.config:
         args.add("--config", module.config)
+    if module.input_plan:
+        args.add("--input-plan", module.input_plan)
     args.add("--num-samples", str(ctx.attr.num_samples))
     args.add("--seed", str(ctx.attr.seed))
     args.add("--tolerance", str(ctx.attr.tolerance))
@@ -48,7 +50,7 @@ def _helia_golden_data_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._golden,
         arguments = [args],
-        inputs = [module.model] + ([module.config] if module.config else []),
+        inputs = [module.model] + [f for f in (module.config, module.input_plan) if f],
         outputs = [test_data, test_main],
         mnemonic = "HeliaAotGolden",
         progress_message = "helia-aot: golden data for %{label}",

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The actions behind the helia-aot rules, laying the compiler's output out as Bazel declared it.
 
-  helia_action.py module --model M --prefix P --target T --kernel-library L [--config C]
+  helia_action.py module --model M --prefix P --target T --kernel-library L [--config C] [--input-plan F]
       --include-dir D --src-dir D --plan F --report F [--report-html F]
-  helia_action.py golden --model M --prefix P --target T --kernel-library L [--config C]
+  helia_action.py golden --model M --prefix P --target T --kernel-library L [--config C] [--input-plan F]
       --num-samples N --seed S --tolerance T [--iterations I] [--reference litert|tflm]
       --test-data F --test-main F
 
@@ -30,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
         for flag in ("--model", "--prefix", "--target", "--kernel-library"):
             sub.add_argument(flag, required=True)
         sub.add_argument("--config")
+        sub.add_argument("--input-plan")  # a plan to convert by (optimization.plan); --plan is the one written
     for flag in ("--include-dir", "--src-dir", "--plan", "--report"):
         module.add_argument(flag, required=True)
     module.add_argument("--report-html")
@@ -71,6 +72,7 @@ def main(argv: list[str]) -> int:
                 tolerance=args.tolerance if golden else None,
                 iterations=args.iterations if golden else None,
                 reference=args.reference if golden else None,
+                plan=args.input_plan,
             )
         except helia_aot.HeliaError as error:
             print(f"error: {type(error).__name__}: {error}", file=sys.stderr)

@@ -110,6 +110,8 @@ def _helia_aot_module_impl(ctx):
     args.add("--kernel-library", kernel_library)
     if ctx.file.config:
         args.add("--config", ctx.file.config)
+    if ctx.file.plan:
+        args.add("--input-plan", ctx.file.plan)
     args.add("--include-dir", include_dir.path)
     args.add("--src-dir", src_dir.path)
     args.add("--plan", plan)
@@ -118,7 +120,7 @@ def _helia_aot_module_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._compiler,
         arguments = [args],
-        inputs = [ctx.file.model] + ([ctx.file.config] if ctx.file.config else []),
+        inputs = [ctx.file.model] + [f for f in (ctx.file.config, ctx.file.plan) if f],
         outputs = [include_dir, src_dir, plan, report, report_html],
         mnemonic = "HeliaAotConvert",
         progress_message = "helia-aot: converting %{label} for " + target,
@@ -173,6 +175,7 @@ def _helia_aot_module_impl(ctx):
             kernel_library = kernel_library,
             model = ctx.file.model,
             config = ctx.file.config,
+            input_plan = ctx.file.plan,
             plan = plan,
             report = report,
             report_html = report_html,
@@ -204,7 +207,14 @@ The target is a cc dependency: list it in the `deps` of any cc_library or cc_bin
         ),
         "config": attr.label(
             allow_single_file = [".yaml", ".yml"],
-            doc = "Optional helia-aot YAML configuration (memory, optimization, ... sections).",
+            doc = "Optional helia-aot YAML configuration (memory, optimization, operators, ... sections).",
+        ),
+        "plan": attr.label(
+            allow_single_file = [".json"],
+            doc = "Optional <prefix>_plan.json to convert by, as optimization.plan: its schedule is " +
+                  "applied, and every other section must describe this conversion (model, target, " +
+                  "operators, constants), else the action fails naming the first field that differs. " +
+                  "Overrides the config's optimization.plan.",
         ),
         "kernels": attr.label(
             default = "//kernels",

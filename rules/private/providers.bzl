@@ -9,6 +9,7 @@ HeliaModuleInfo = provider(
         "kernel_library": "Kernel library the module is planned for and links: ns_cmsis_nn or portable (string).",
         "model": "The .tflite model File.",
         "config": "The YAML configuration File, or None.",
+        "input_plan": "The plan File the module was converted by (the attribute plan), or None.",
         "plan": "The <prefix>_plan.json File (every choice the compiler made).",
         "report": "The <prefix>_report.json File (why).",
         "report_html": "The <prefix>_report.html File: the plan and report as a self-contained page.",

@@ -37,7 +37,7 @@ def expect(error: HeliaError, cls: type, *fragments: str) -> None:
 
 @pytest.mark.parametrize("config,fragments", [
     ({"optimisation": {"goal": "size"}},
-     ["unknown section 'optimisation' (allowed: ['memory', 'model', 'module', 'optimization', 'target', 'test'])",
+     ["unknown section 'optimisation' (allowed: ['memory', 'model', 'module', 'operators', 'optimization', 'target', 'test'])",
       "Did you mean optimization?"]),
     ({"optimization": {"kernal": "auto"}}, ["unknown key optimization.kernal", "Did you mean optimization.kernel?"]),
     ({"module": {"arena_mode": "static"}}, ["unknown key module.arena_mode", "Did you mean module.arena?"]),
@@ -301,3 +301,26 @@ def test_bazel_action_checks_golden_arguments(tmp_path):
     assert "argument --num-samples: invalid int value: 'twenty'" in proc.stderr
     proc = action(*common[:4], "1x", *common[5:], "--num-samples", "1")
     assert proc.returncode == 2 and proc.stderr.startswith("error: InvalidPrefixError: module prefix '1x'")
+
+
+def test_bazel_action_converts_by_an_input_plan(tmp_path):
+    """The rule's `plan` attribute reaches the conversion as --input-plan: a written plan replays to the
+    same sources, and a plan for another target fails the action naming the field."""
+    model = tmp_path / "m.tflite"
+    model.write_bytes(relu_model())
+
+    def module(name, target, *extra):
+        out = tmp_path / name
+        return action("module", "--model", str(model), "--prefix", "m", "--target", target, "--kernel-library",
+                      "portable", "--include-dir", str(out / "include"), "--src-dir", str(out / "src"),
+                      "--plan", str(out / "m_plan.json"), "--report", str(out / "m_report.json"), *extra)
+
+    assert module("first", "host").returncode == 0
+    proc = module("again", "host", "--input-plan", str(tmp_path / "first" / "m_plan.json"))
+    assert proc.returncode == 0, proc.stderr
+    for rel in ("src/m_model.c", "include/m_model.h", "m_plan.json"):
+        assert (tmp_path / "first" / rel).read_bytes() == (tmp_path / "again" / rel).read_bytes(), rel
+    proc = module("other", "corstone300", "--input-plan", str(tmp_path / "first" / "m_plan.json"))
+    assert proc.returncode == 2 and proc.stderr.strip().startswith(
+        f"error: InvalidConfigError: optimization.plan {tmp_path / 'first' / 'm_plan.json'} does not describe this "
+        "conversion: platform.name: 'host' in the plan, 'corstone300' in this conversion.")
