@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cmake_export, emit, lowering, options as options_mod, plan_writer, planner, report_html, resources, verifier
+from . import cmake_export, emit, lowering, options as options_mod, placement, plan_writer, report_html, resources, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -145,12 +145,11 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         steps = lowering.lower(graph, options)
     if with_test_data:
         options, model_warnings = _golden_reference(options, data, model_warnings)
-    layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
-    code = emit.render_operators(graph, steps, layout, options)
-    table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
-    plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)
-    report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings, graph)
-    files = emit.module_files(graph, steps, code, layout, table, options, sha256)
+    options, layout, code, table, placed, placement_warnings = placement.plan_and_place(graph, steps, options)
+    plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256, placed)
+    report = plan_writer.build_report(plan, steps, code, layout, table, options,
+                                      [*model_warnings, *placement_warnings], graph, placed)
+    files = emit.module_files(graph, steps, code, layout, table, options, sha256, placed)
     prefix = options.prefix
     files[f"{prefix}_plan.json"] = _dump_json(plan)
     files[f"{prefix}_report.json"] = _dump_json(report)
