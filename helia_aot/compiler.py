@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import (cmake_export, emit, lowering, options as options_mod, overrides, plan_input, plan_writer, planner,
+from . import (cmake_export, emit, lowering, options as options_mod, overrides, placement, plan_input, plan_writer,
                report_html, resources, verifier)
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
@@ -154,15 +154,15 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     model_warnings = [*model_warnings, *overrides.no_effect_warnings(steps)]
     if with_test_data:
         options, model_warnings = _golden_reference(options, data, model_warnings)
-    layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
-    code = emit.render_operators(graph, steps, layout, options)
-    table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
-    plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256,
-                                  planned.schedule if planned is not None else None)
+    if planned is not None:
+        options = replace(options, plan_schedule=planned.schedule)
+    options, layout, code, table, placed, placement_warnings = placement.plan_and_place(graph, steps, options)
+    plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256, placed)
     if planned is not None:
         plan_input.compare(planned, to_json(plan), plan_input.PLANNED)
-    report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings, graph)
-    files = emit.module_files(graph, steps, code, layout, table, options, sha256)
+    report = plan_writer.build_report(plan, steps, code, layout, table, options,
+                                      [*model_warnings, *placement_warnings], graph, placed)
+    files = emit.module_files(graph, steps, code, layout, table, options, sha256, placed)
     prefix = options.prefix
     files[f"{prefix}_plan.json"] = _dump_json(plan)
     files[f"{prefix}_report.json"] = _dump_json(report)

@@ -43,6 +43,27 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
                               "(default: the scratch memory)"),
         "arena_alignment": ((int,), None, None,
                             "alignment of the arena in bytes, a power of two (default: the target's, 16)"),
+        # Placement (issue 16): rules, budgets, the stream pool and linker sections; see helia_aot/placement.py.
+        "tensors": ((list,), None, None,
+                    "placement rules, merged in order: each matches tensors by type (constant, activation, input, "
+                    "output, persistent), id (the tensor's name; <operator id>/<what> for a derived constant) and "
+                    "operator (stable or node id: the tensors it reads or writes), all optional, and sets "
+                    "attributes: memory (where the tensor is stored: an activation's arena, a constant's cold "
+                    "copy), residency (constants: direct, pin or stream) and constant_destination_memory (a "
+                    "runtime copy <prefix>_model_init fills, read by the kernels; implies pin). Two rules setting "
+                    "one attribute of one tensor to different values are an error"),
+        "constraints": ((dict,), None, None,
+                        "byte budget per memory, e.g. {DTCM: 131072}: arenas, staged copies, the stream pool and "
+                        "constants stored there must fit, or the conversion fails naming what overflowed"),
+        "stream_pool": ((dict,), None, None,
+                        "{memory, bytes[, engine]}: a pool constants whose rules permit residency stream are "
+                        "copied into just before their readers, by a schedule the compiler computes (plan: "
+                        "schedule). engine cpu (memcpy, the default) or dma (calls <prefix>_stream_issue/_wait, "
+                        "weak functions a firmware with a DMA engine overrides)"),
+        "sections": ((dict,), None, None,
+                     "linker section names per memory, {MEMORY: {constants: NAME, buffers: NAME}} (default: "
+                     "the target's, .helia.const.<memory> and .bss.helia.<memory>; the host target has none). "
+                     "Emitted only when tensors, stream_pool or sections is set"),
     },
     "optimization": {
         "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced", "what kernel choices favour"),

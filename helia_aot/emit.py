@@ -28,6 +28,11 @@ _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t
                 "float16_t": 2}
 
 
+# Little-endian numpy types of the C element types: a streamed constant's bytes as the target reads them.
+_NUMPY_OF_CTYPE = {"int8_t": "<i1", "uint8_t": "<u1", "int16_t": "<i2", "uint32_t": "<u4", "int32_t": "<i4",
+                   "int64_t": "<i8", "float": "<f4", "float16_t": "<f2", "bool": "<u1"}
+
+
 @dataclass(frozen=True)
 class OperatorCode:
     position: int
@@ -70,12 +75,16 @@ def derived_symbol(prefix: str, position: int, suffix: str) -> str:
 
 
 def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
-                     options: ConversionOptions) -> list[OperatorCode]:
+                     options: ConversionOptions, symbols: dict[str, str] | None = None) -> list[OperatorCode]:
+    """`symbols` maps a constant's symbol to the expression its readers use instead (a staged copy
+    or a stream pool slot; placement.expressions)."""
     prefix = options.prefix
+    symbols = symbols or {}
     result = []
     for s in steps:
         low = s.lowering
-        derived = {c.suffix: derived_symbol(prefix, s.position, c.suffix) for c in low.constants}
+        derived = {c.suffix: symbols.get(derived_symbol(prefix, s.position, c.suffix),
+                                         derived_symbol(prefix, s.position, c.suffix)) for c in low.constants}
         reads: list[int] = []
         uses_arena = [False]
         uses_persistent = [False]
@@ -90,11 +99,16 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
             if tensor.is_constant:
                 if t not in _reads:
                     _reads.append(t)
-                return tensor_symbol(prefix, t)
+                return symbols.get(tensor_symbol(prefix, t), tensor_symbol(prefix, t))
             state_offset = layout.persistent_offset(t) if tensor.is_variable else None
             if state_offset is not None:
                 _state[0] = True
                 return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(persistent + {state_offset})"
+            memory = layout.arena_of(t)
+            if memory is not None:  # an activation placed in another memory's arena (memory.tensors)
+                from .placement import arena_symbol
+                return (f"({as_ctype or codegen.c_type(tensor.dtype)} *)"
+                        f"({arena_symbol(prefix, memory)} + {layout.tensor_offset(t)})")
             _flag[0] = True
             return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
 
@@ -173,22 +187,40 @@ def variant_switches(steps: list[Step]) -> list[str]:
 
 
 def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
-                 table: ConstantTable, options: ConversionOptions, sha256: str) -> dict[str, str]:
-    """Relative path -> text of every header and source of the module."""
+                 table: ConstantTable, options: ConversionOptions, sha256: str, placed=None) -> dict[str, str]:
+    """Relative path -> text of every header and source of the module; `placed` (placement's
+    ConstantPlacement) adds sections, staged copies, extra arenas and the stream pool."""
+    from . import placement as placement_mod
     prefix = options.prefix
     ops_out = [dict(position=s.position, op_type=s.op.op_type, id=s.op_id,
-                    notes=list(c.notes), body=c.body, uses_arena=c.uses_arena, uses_persistent=c.uses_persistent)
+                    notes=list(c.notes), body=c.body, uses_arena=c.uses_arena, uses_persistent=c.uses_persistent,
+                    events=[])
                for s, c in zip(steps, code)]
-    constants = [dict(symbol=c.symbol, ctype=c.ctype, count=max(int(np.asarray(c.values).size), 1),
-                      comment=c.comment, alignment=c.alignment,
-                      body=codegen.format_array_body(c.values, c.ctype)) for c in table.constants]
+    rules = options.placement if options.placement is not None and options.placement.active else None
+
+    def section(memory, kind) -> str:
+        name = rules.section(memory, kind) if rules is not None else None
+        return f'HELIA_SECTION("{name}") ' if name else ""
+
+    constants = []
+    for c in table.constants:
+        p = placed.constants[c.symbol] if placed is not None else None
+        if p is not None and p.residency == "stream":
+            continue  # its bytes are in the stream arena of its memory
+        constants.append(dict(symbol=c.symbol, ctype=c.ctype, count=max(int(np.asarray(c.values).size), 1),
+                              comment=c.comment, alignment=c.alignment,
+                              section=section(p.memory, "constants") if p is not None else "",
+                              body=codegen.format_array_body(c.values, c.ctype)))
+    extras = placement_extras(graph, steps, layout, table, options, placed, section, ops_out)
     common = dict(
         prefix=prefix, PREFIX=prefix.upper(), version=__version__, sha256=sha256, subgraph=graph.name,
         target=options.target.name, cmsis_required=ns_cmsis_nn_required_str(),
         cmsis_required_packed=ns_cmsis_nn_required_packed(),
         arena_bytes=layout.arena.arena_bytes, arena_alignment=layout.arena.alignment, arena_mode=options.arena,
-        inputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.inputs],
-        outputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes) for t in graph.outputs],
+        inputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes, base=_base(layout, prefix, t))
+                for t in graph.inputs],
+        outputs=[dict(offset=layout.tensor_offset(t), bytes=graph.tensors[t].nbytes, base=_base(layout, prefix, t))
+                 for t in graph.outputs],
         switches=sorted(set(kernel_library.library_switches(symbol for c in code for symbol in c.calls))
                         | set(variant_switches(steps))),
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
@@ -199,6 +231,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
                          name=graph.tensors[b.tensor].name,
                          symbol=persistent_init_symbol(prefix, b.tensor) if b.initial == "data" else None)
                     for b in layout.persistent],
+        **extras,
     )
     return {
         f"include/{prefix}_common.h": codegen.render(
@@ -207,11 +240,90 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
             "model.h.j2", file_role=f"{prefix}_model.h: the module's C API", **common),
         f"include/{prefix}_constants.h": codegen.render(
             "constants.h.j2", file_role=f"{prefix}_constants.h: declarations of the read-only data",
-            constants=constants, **common),
+            constants=constants + extras["stream_sources"], **common),
         f"src/{prefix}_constants.c": codegen.render(
             "constants.c.j2", file_role=f"{prefix}_constants.c: weights, biases and derived tables (read-only)",
-            constants=constants, **common),
+            constants=constants + extras["stream_sources"], **common),
         f"src/{prefix}_model.c": codegen.render(
             "model.c.j2", file_role=f"{prefix}_model.c: arena plan and operator schedule", ops=ops_out,
             output_copies=[], **common),
     }
+
+
+def _base(layout: MemoryLayout, prefix: str, t: int) -> str | None:
+    """The array holding tensor t when it is not in the scratch arena (memory.tensors)."""
+    from .placement import arena_symbol
+    memory = layout.arena_of(t)
+    return arena_symbol(prefix, memory) if memory is not None else None
+
+
+def placement_extras(graph, steps, layout, table, options, placed, section, ops_out) -> dict:
+    """Template values of placement: sections of the arenas, extra arenas, staged copies, the stream
+    pool and its transfers (added to ops_out[i]["events"]). All empty without placement, so an
+    unplaced module's files do not change."""
+    from . import placement as pm
+    prefix, target = options.prefix, options.target
+    extras = dict(sections_used=False, arena_section=section(target.scratch_memory, "buffers"),
+                  persistent_section=section(options.persistent_memory, "buffers"),
+                  extra_arenas=[dict(symbol=pm.arena_symbol(prefix, m), memory=m, bytes=max(a.arena_bytes, 1),
+                                     alignment=a.alignment, section=section(m, "buffers")) for m, a in layout.extra],
+                  io_bases=any(layout.arena_of(t) is not None for t in [*graph.inputs, *graph.outputs]),
+                  staged=[], stream=None, stream_sources=[])
+    if placed is not None:
+        by_symbol = {c.symbol: c for c in table.constants}
+        for symbol, p in placed.constants.items():
+            if p.residency == "pin":
+                c = by_symbol[symbol]
+                extras["staged"].append(dict(symbol=pm.staged_symbol(symbol), source=symbol, ctype=c.ctype,
+                                             count=max(int(np.asarray(c.values).size), 1), alignment=c.alignment,
+                                             memory=p.destination, section=section(p.destination, "buffers"),
+                                             id=c.id))
+        schedule = placed.schedule
+        pool = options.placement.stream_pool
+        if schedule is not None:
+            extras["stream"] = dict(symbol=f"{prefix}_stream_pool", bytes=pool.bytes, alignment=pool.alignment,
+                                    memory=pool.memory, engine=pool.engine, section=section(pool.memory, "buffers"),
+                                    units=len(schedule.units))
+            for memory, size in schedule.sources.items():
+                data = bytearray(size)
+                for u in schedule.units:
+                    if u.source_memory != memory:
+                        continue
+                    for cand, off in zip(u.tensors, u.offsets):
+                        c = by_symbol[cand.symbol]
+                        raw = np.asarray(c.values).reshape(-1).astype(_NUMPY_OF_CTYPE[c.ctype]).tobytes()
+                        assert len(raw) == c.bytes, (c.symbol, len(raw), c.bytes)
+                        start = u.source_offset + off
+                        data[start:start + c.bytes] = raw
+                names = ", ".join(f"{t.id}" for u in schedule.units if u.source_memory == memory for t in u.tensors)
+                extras["stream_sources"].append(dict(
+                    symbol=pm.stream_source_symbol(prefix, memory), ctype="uint8_t", count=max(size, 1),
+                    alignment=max([u.alignment for u in schedule.units] + [codegen.CONSTANT_ALIGNMENT]),
+                    section=section(memory, "constants"),
+                    comment=f"stream arena of {memory}: the streamed constants, one span per transfer unit "
+                            f"(plan: schedule.units): {names}",
+                    body=codegen.format_array_body(np.frombuffer(bytes(data), dtype=np.uint8), "uint8_t")))
+            with_body = [o["position"] for o in ops_out if o["body"]]
+            by_position = {o["position"]: o for o in ops_out}
+
+            def at(position):  # the first operator with code at or after `position`
+                return by_position[next(p for p in with_body if p >= position)]
+
+            for u in schedule.units:
+                src = f"{pm.stream_source_symbol(prefix, u.source_memory)} + {u.source_offset}"
+                dst = f"{prefix}_stream_pool + {u.pool_offset}"
+                names = codegen.c_comment_text(", ".join(t.id for t in u.tensors))
+                if u.engine == "cpu":
+                    at(u.issue_position + 1)["events"].append(
+                        f"/* stream unit {u.id}: {names} */\n    memcpy({dst}, {src}, {u.bytes});")
+                else:
+                    at(u.issue_position + 1)["events"].append(
+                        f"/* stream unit {u.id}: {names} */\n    "
+                        f"{prefix}_stream_issue({u.id}, {dst}, {src}, {u.bytes});")
+                    at(u.wait_before)["events"].append(f"{prefix}_stream_wait({u.id});")
+    extras["sections_used"] = any(
+        [extras["arena_section"], extras["persistent_section"]]
+        + [a["section"] for a in extras["extra_arenas"] + extras["staged"] + extras["stream_sources"]]
+        + [extras["stream"]["section"] if extras["stream"] else ""]
+        + ([section(p.memory, "constants") for p in placed.constants.values()] if placed is not None else []))
+    return extras

@@ -16,6 +16,7 @@ from . import config as config_mod
 from . import kernel_library
 from .errors import InvalidConfigError, InvalidPrefixError
 from .kernel_library import KernelLibrary
+from .placement import PlacementOptions, parse as parse_placement
 from .targets import Target, check_distinct, get_target, load_custom_targets, target_from_dict
 
 _C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -56,10 +57,14 @@ class ConversionOptions:
     # The memory the persistent arena (variable tensors) is placed in: memory.persistent_memory, else
     # the target's scratch memory.
     persistent_memory: str = ""
+    # memory.tensors, constraints, stream_pool and sections, checked against the target (placement.py).
+    placement: PlacementOptions | None = None
     # The configuration's `operators` rules, checked (helia_aot/overrides.py), in order.
     operators: tuple = ()
     # optimization.plan (or --plan): the absolute path of a plan to convert by (helia_aot/plan_input.py).
     plan: str | None = None
+    # The schedule of the plan read as input (plan.Schedule), handed to the stage that emits transfers.
+    plan_schedule: object | None = None
 
 
 def check_prefix(prefix) -> str:
@@ -163,6 +168,7 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
             reference=test["reference"] if reference is None else reference,
         ),
         persistent_memory=resolve_persistent_memory(cfg, resolved_target),
+        placement=parse_placement(values["memory"], resolved_target, values["module"]["arena"]),
         operators=tuple(values["operators"]),
         plan=config_mod.plan_path(plan, "override") if plan is not None else opt["plan"],
     )

@@ -117,14 +117,18 @@ class PlanConstant:
     storage_id: str
     symbol: str = doc("C symbol of the array")
     kind: Literal["tensor", "derived"]
-    requested: str | None
-    residency: Literal["direct"]
-    memory: str
-    destination_memory: str | None
+    requested: Literal["direct", "pin", "stream"] | None = doc("the residency the merged memory.tensors rules ask "
+                                                               "for; null: no rule matched")
+    residency: Literal["direct", "pin", "stream"] = doc("the residency the constant got: direct (read where "
+                                                        "stored), pin (read from a staged copy "
+                                                        "<prefix>_model_init fills) or stream (copied into the "
+                                                        "stream pool by a schedule unit)")
+    memory: str = doc("where the bytes are stored")
+    destination_memory: str | None = doc("pin: the memory of the staged copy the kernels read")
     bytes: int
-    alignment: int
-    unit: int | None
-    pool_offset: int | None
+    alignment: int = doc("the alignment the layout pads the constant to")
+    unit: int | None = doc("stream: the schedule unit copying it")
+    pool_offset: int | None = doc("stream: its offset in the stream pool")
 
 
 @dataclass
@@ -150,6 +154,19 @@ class PlanPersistentBuffer:
 
 
 @dataclass
+class PlanArena:
+    memory: str
+    kind: Literal["scratch", "activation"] = doc("scratch: the scratch arena (activations, inputs, outputs and "
+                                                 "kernel scratch); activation: activations memory.tensors rules "
+                                                 "put in another memory")
+    symbol: str = doc("C symbol of the array (scratch: <prefix>_arena or the caller's arena)")
+    bytes: int
+    lower_bound_bytes: int = doc("largest sum of the arena's buffers live at one step")
+    strategy: str
+    buffers: list[PlanBuffer] = doc("for kind activation; the scratch arena's are memory.buffers")
+
+
+@dataclass
 class MemoryPlan:
     scratch_memory: str
     constant_memory: str
@@ -162,12 +179,37 @@ class MemoryPlan:
     persistent_memory: str = doc("memory of the persistent arena (state kept across runs)")
     persistent_bytes: int = doc("bytes of the persistent arena; 0 for a stateless model")
     persistent_buffers: list[PlanPersistentBuffer] = doc("variable tensors in the persistent arena")
+    arenas: list[PlanArena] = doc("every activation arena, one per memory; the first is the scratch arena")
+
+
+@dataclass
+class SchedulePool:
+    memory: str
+    bytes: int
+    alignment: int
+
+
+@dataclass
+class ScheduleUnit:
+    id: int = doc("position in the list, which is issue order")
+    tensors: list[str] = doc("the constants the unit copies (tensors[].storage_id), in tensors[] order")
+    pool_offset: int = doc("offset of the unit's span in the pool, a multiple of its span alignment")
+    issue_after: str | None = doc("operators[].id after whose run the copy is issued; null: the start of the run")
+    engine: Literal["cpu", "dma"] = doc("cpu: the module copies with memcpy; dma: it calls "
+                                        "<prefix>_stream_issue/_wait, which a firmware provides")
+    bytes: int = doc("derived: the span's size (each constant at the next multiple of its alignment)")
+    source_memory: str = doc("derived: the memory the unit's constants are stored in")
+    source_offset: int = doc("derived: the span's offset in that memory's stream arena")
+    wait_before: str = doc("derived: operators[].id of the first operator reading a constant of the unit")
+    last_reader: str = doc("derived: operators[].id of the last operator reading a constant of the unit")
 
 
 @dataclass
 class Schedule:
-    source: Literal["none"]
-    units: list[str]
+    source: Literal["none", "compiler", "plan"] = doc("compiler: computed by this conversion; plan: read from "
+                                                      "optimization.plan; none: nothing streams")
+    pool: SchedulePool | None = doc("the stream pool, present whenever memory.stream_pool is configured")
+    units: list[ScheduleUnit]
 
 
 @dataclass
@@ -209,8 +251,55 @@ class KernelCall:
 @dataclass
 class Arena:
     memory: str
-    kind: Literal["scratch", "constant", "persistent"]
+    kind: Literal["scratch", "constant", "persistent", "activation", "staged", "stream_pool", "stream_source"]
     bytes: int
+
+
+@dataclass
+class MemoryHolding:
+    what: str = doc("scratch arena, activation arena, persistent arena, constants, staged constants, streamed "
+                    "constants (a stream arena) or stream pool")
+    bytes: int
+    lower_bound_bytes: int | None = doc("arenas of activations: the largest sum of buffers live at one step")
+
+
+@dataclass
+class MemoryUse:
+    memory: str
+    size: int = doc("bytes of the memory on the target")
+    budget: int | None = doc("memory.constraints budget, if any")
+    used: int = doc("bytes of everything the module puts there")
+    free: int = doc("budget (else size) less used")
+    holds: list[MemoryHolding]
+
+
+@dataclass
+class StreamPoolUnit:
+    unit: int
+    offset: int
+    bytes: int
+    first: int = doc("first operator position the unit is live (its issue point)")
+    last: int = doc("last operator position (its last reader)")
+    tensors: list[str]
+
+
+@dataclass
+class StreamPoolReport:
+    memory: str
+    bytes: int
+    alignment: int
+    engine: Literal["cpu", "dma"]
+    used_bytes: int = doc("highest pool byte a unit uses")
+    streamed_bytes: int = doc("bytes of the constants that stream")
+    constant_bytes: int = doc("bytes of every constant of the module")
+    layout: list[StreamPoolUnit]
+
+
+@dataclass
+class ConstantPlacementFact:
+    id: str
+    residency: Literal["direct", "pin", "stream"]
+    reason: str | None = doc("why a constant whose rules permit stream stays direct")
 
 
 @dataclass
@@ -247,6 +336,9 @@ class Report:
     arenas: list[Arena]
     memory: MemorySummary
     target_memories: list[TargetMemory] = doc("the target's memories, which the arenas must fit")
+    stream_pool: StreamPoolReport | None = doc("the stream pool and its layout; null without memory.stream_pool")
+    constants: list[ConstantPlacementFact] = doc("constants whose rules permit stream, and whether they do")
+    memory_use: list[MemoryUse] = doc("per target memory: what the module puts there and the bytes left")
     warnings: list[str]
 
 

@@ -62,11 +62,20 @@ def load(path: str) -> PlanInput:
         raise _fail(path, "has no schedule section", "Write `\"schedule\": {\"source\": \"none\", \"units\": []}` "
                                                      "when nothing streams")
     schedule = _parse(Schedule, doc["schedule"], "schedule", path)
+    if schedule.source != "none" and not schedule.units:
+        raise _fail(path, f"schedule.source is {schedule.source!r} with no units",
+                    "A schedule without units has source 'none'")
     if schedule.source == "none" and schedule.units:
         count = len(schedule.units)
         raise _fail(path, f"schedule.units lists {count} unit{'s' if count > 1 else ''} with source 'none'",
                     "A schedule with units has source 'plan'; 'none' has no units")
     return PlanInput(path=str(path), doc=doc, schedule=schedule)
+
+
+# Fields of the schedule the conversion derives: a plan may leave them out (the conversion checks a
+# stated one against what it derives, and ignores a stated source_offset).
+_DERIVED = {"Schedule": ("pool", ),
+            "ScheduleUnit": ("bytes", "source_memory", "source_offset", "wait_before", "last_reader")}
 
 
 # -- the schedule, strictly ------------------------------------------------------------------------------
@@ -94,7 +103,12 @@ def _value(tp, value, where: str, path: str):
     if dataclasses.is_dataclass(tp):
         return _parse(tp, value, where, path)
     if origin in (Union, types.UnionType):
-        for option in get_args(tp):
+        options = [a for a in get_args(tp) if a is not type(None)]
+        if value is None and len(options) < len(get_args(tp)):
+            return None
+        if len(options) == 1:  # Optional[X]: X's own error names the field at fault
+            return _value(options[0], value, where, path)
+        for option in options:
             try:
                 return _value(option, value, where, path)
             except InvalidConfigError:
@@ -133,7 +147,7 @@ def _parse(cls, value, where: str, path: str):
     kwargs = {}
     for name, f in known.items():
         if name not in value:
-            optional = type(None) in get_args(hints[name])
+            optional = type(None) in get_args(hints[name]) or name in _DERIVED.get(cls.__name__, ())
             if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
                 continue
             if not optional:

@@ -152,6 +152,18 @@ class MemoryLayout:
     members: dict[int, list[int]]  # root tensor -> every tensor sharing its bytes
     persistent: tuple[PersistentBuffer, ...] = ()  # variable tensors, in the persistent arena
     persistent_bytes: int = 0
+    # Arenas of activations placed outside the scratch memory (memory.tensors): memory -> its plan,
+    # and root tensor -> the memory of the arena holding it (absent: the scratch arena).
+    extra: tuple[tuple[str, ArenaPlan], ...] = ()
+    tensor_memory: tuple[tuple[int, str], ...] = ()
+
+    def arena_of(self, tensor: int) -> str | None:
+        """The memory of the extra arena holding `tensor`, or None for the scratch arena."""
+        root = self.root(tensor)
+        for r, memory in self.tensor_memory:
+            if r == root:
+                return memory
+        return None
 
     def root(self, tensor: int) -> int:
         while tensor in self.alias_root:
@@ -159,6 +171,9 @@ class MemoryLayout:
         return tensor
 
     def tensor_offset(self, tensor: int) -> int:
+        memory = self.arena_of(tensor)
+        if memory is not None:
+            return dict(self.extra)[memory].offset_of_tensor(self.root(tensor))
         return self.arena.offset_of_tensor(self.root(tensor))
 
     def persistent_offset(self, tensor: int) -> int | None:
@@ -169,8 +184,10 @@ class MemoryLayout:
         return None
 
 
-def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
-    """Lifetimes (aliases share one buffer) and scratch blocks, placed in one arena."""
+def plan_memory(graph, steps, alignment: int, memory_for=None) -> MemoryLayout:
+    """Lifetimes (aliases share one buffer) and scratch blocks, placed in one arena; with
+    `memory_for(root, members)` naming another memory for some activations, those go to one arena
+    per memory (kernel scratch stays in the scratch arena)."""
     alias_root = {s.op.outputs[0]: s.op.inputs[0] for s in steps if s.lowering.alias}
     layout = MemoryLayout(ArenaPlan([], 0, 0, alignment, "", 0), alias_root, {})
     n = len(steps)
@@ -202,4 +219,17 @@ def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
                        last=s.position, kind="scratch", op_position=s.position)
                 for s in steps if s.lowering.scratch_bytes > 0]
     persistent, persistent_bytes = plan_persistent(graph, alignment)
-    return MemoryLayout(plan(buffers, n, alignment), alias_root, members, tuple(persistent), persistent_bytes)
+    placed: dict[int, str] = {}
+    if memory_for is not None:
+        for b in buffers:
+            if b.kind == "tensor":
+                memory = memory_for(b.tensor, members.get(b.tensor, [b.tensor]))
+                if memory is not None:
+                    placed[b.tensor] = memory
+    extra = []
+    for memory in sorted(set(placed.values())):
+        mine = [b for b in buffers if b.kind == "tensor" and placed.get(b.tensor) == memory]
+        extra.append((memory, plan(mine, n, alignment)))
+    main = [b for b in buffers if not (b.kind == "tensor" and b.tensor in placed)]
+    return MemoryLayout(plan(main, n, alignment), alias_root, members, tuple(persistent), persistent_bytes,
+                        tuple(extra), tuple(sorted(placed.items())))

@@ -82,6 +82,35 @@ def memory_picture(plan: dict, report: dict) -> dict:
     }
 
 
+def pool_picture(plan: dict, report: dict) -> dict | None:
+    """Rectangles of the stream pool: one per transfer unit, from its issue point to its last reader."""
+    pool = report.get("stream_pool")
+    if not pool:
+        return None
+    positions = max(len(plan["operators"]), 1)
+    top = max(pool["bytes"], 1)
+    plot_w, plot_h = _WIDTH - _LEFT - _RIGHT, _HEIGHT - _TOP - _BOTTOM
+
+    def x(pos: float) -> float:
+        return _LEFT + pos * plot_w / positions
+
+    def y(addr: float) -> float:
+        return _TOP + plot_h - addr * plot_h / top
+
+    rects = [{"x": _num(x(u["first"])), "y": _num(y(u["offset"] + u["bytes"])),
+              "w": _num(x(u["last"] + 1) - x(u["first"])), "h": _num(max(u["bytes"] * plot_h / top, 0.5)),
+              "kind": "unit", "hue": (u["unit"] * 47) % 360,
+              "title": f"unit {u['unit']}: {', '.join(u['tensors'])}; bytes {u['offset']}..{u['offset'] + u['bytes'] - 1} "
+                       f"({u['bytes']} B), operators {u['first']}..{u['last']}"}
+             for u in pool["layout"]]
+    step = max(1, -(-positions // 20))
+    return {"width": _WIDTH, "height": _HEIGHT, "left": _LEFT, "right": _WIDTH - _RIGHT, "plot_top": _TOP,
+            "plot_bottom": _TOP + plot_h, "rects": rects, "pool_y": _num(y(pool["bytes"])),
+            "used_y": _num(y(pool["used_bytes"])), "zero_y": _num(y(0)), "pool": pool,
+            "x_ticks": [{"x": _num(x(p + 0.5)), "label": p} for p in range(0, positions, step)],
+            "units": plan["schedule"]["units"]}
+
+
 def _operator_rows(plan: dict, report: dict) -> list[dict]:
     planned = {o["index"]: o for o in plan["operators"]}
     rows = []
@@ -110,7 +139,20 @@ def _memories(plan: dict, report: dict) -> list[dict]:
         found = [t for t in builtin_targets() if t.name == plan["platform"]["name"]]
         known = [{"name": m.name, "bytes": m.size, "writable": m.writable} for m in found[0].memories] if found else []
     rows = []
+    placed = {u["memory"]: u for u in report.get("memory_use") or []}
+    # A placed module (stream pool, second arena, staged or streamed constants) lists every block.
+    placement = placed and (report.get("stream_pool") is not None or len(plan["memory"].get("arenas", [])) > 1
+                            or any(c.get("residency", "direct") != "direct" for c in plan.get("tensors", [])))
     for m in known:
+        if placement:
+            u = placed.get(m["name"], {"holds": [], "used": 0})
+            used, room = u["used"], u.get("budget") or m["bytes"]
+            share = used / room if room else 0.0
+            rows.append({"name": m["name"], "size": m["bytes"], "size_text": _size(m["bytes"]),
+                         "uses": ", ".join(f"{h['what']} {h['bytes']} B" for h in u["holds"]) or "-",
+                         "used": used, "percent": f"{100 * share:.1f}", "bar": _num(min(share, 1.0) * 100),
+                         "over": used > room})
+            continue
         uses = []
         if m["name"] == memory["scratch_memory"]:
             uses.append(("scratch arena", memory["scratch_arena_bytes"]))
@@ -130,7 +172,7 @@ def render(plan: dict, report: dict) -> str:
     memory = report["memory"]
     return _ENV.get_template("report.html.j2").render(
         plan=plan, report=report, picture=memory_picture(plan, report), rows=_operator_rows(plan, report),
-        memories=_memories(plan, report), size=_size,
+        memories=_memories(plan, report), size=_size, pool=pool_picture(plan, report),
         summary={"arena": memory["scratch_arena_bytes"], "bound": memory["lower_bound_bytes"],
                  "ratio": memory["ratio"], "constants": memory["constant_bytes"], "macs": report["total_macs"],
                  "buffers": len(plan["memory"]["buffers"]), "operators": len(report["operators"])})

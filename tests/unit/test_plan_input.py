@@ -228,14 +228,14 @@ _NEWER = (". The field comes from a later helia-aot release or a planner written
 
 
 @pytest.mark.parametrize("schedule, message", [
-    ({"source": "none", "units": [], "pool": {"memory": "DTCM"}},
-     " is not a plan this release can apply: schedule: unknown field(s) ['pool'] under schedule, which the "
+    ({"source": "none", "units": [], "window": {"memory": "DTCM"}},
+     " is not a plan this release can apply: schedule: unknown field(s) ['window'] under schedule, which the "
      "conversion applies" + _NEWER),
     ({"source": "none", "units": [], "budget": 1, "engine": "dma"},
      " is not a plan this release can apply: schedule: unknown field(s) ['budget', 'engine'] under schedule, which "
      "the conversion applies" + _NEWER),
     ({"source": "planner", "units": []},
-     ": schedule.source is 'planner', which must be 'none'. Fix the schedule (the plan's schedule section is "
+     ": schedule.source is 'planner', which must be 'none' or 'compiler' or 'plan'. Fix the schedule (the plan's schedule section is "
      "applied as written)"),
     ({"units": []},
      ": schedule.source is missing. Give every field the plan's schedule schema requires"),
@@ -245,8 +245,14 @@ _NEWER = (". The field comes from a later helia-aot release or a planner written
     ([], ": schedule is list [], which must be an object. Fix the schedule (the plan's schedule section is "
          "applied as written)"),
     ({"source": "none", "units": ["u0"]},
+     ": schedule.units[0] is str 'u0', which must be an object. Fix the schedule (the plan's schedule section is "
+     "applied as written)"),
+    ({"source": "none", "units": [{"id": 0, "tensors": ["w1"], "pool_offset": 0, "issue_after": None,
+                                   "engine": "cpu"}]},
      ": schedule.units lists 1 unit with source 'none'. A schedule with units has source 'plan'; 'none' has no "
      "units"),
+    ({"source": "none", "units": [], "pool": {"memory": "DTCM", "bytes": 64}},
+     ": schedule.pool.alignment is missing. Give every field the plan's schedule schema requires"),
 ])
 def test_the_schedule_is_read_strictly(tmp_path, written, schedule, message):
     _, plan = written
@@ -255,9 +261,9 @@ def test_the_schedule_is_read_strictly(tmp_path, written, schedule, message):
 
 def test_the_schedule_is_checked_before_any_other_section(tmp_path, written):
     _, plan = written
-    doc = _edited(plan, _set(("schedule", "pool"), {}))
+    doc = _edited(plan, _set(("schedule", "window"), {}))
     doc["model"]["sha256"] = "0" * 64
-    assert "unknown field(s) ['pool']" in _refused(tmp_path, doc)
+    assert "unknown field(s) ['window']" in _refused(tmp_path, doc)
 
 
 def test_the_plan_section_is_handed_on_as_the_schedule(tmp_path, written):
@@ -265,7 +271,7 @@ def test_the_plan_section_is_handed_on_as_the_schedule(tmp_path, written):
     _, plan = written
     path = tmp_path / "p.json"
     path.write_text(json.dumps(plan))
-    assert plan_input.load(str(path)).schedule == Schedule(source="none", units=[])
+    assert plan_input.load(str(path)).schedule == Schedule(source="none", pool=None, units=[])
 
 
 # -- reading the file ----------------------------------------------------------------------------------

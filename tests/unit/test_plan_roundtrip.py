@@ -16,6 +16,14 @@ CONFIGS = {
     "default": {},
     "generic_convolutions": {"operators": [{"type": "CONV_2D", "optimization": {"kernel": "generic"}},
                                            {"type": "DEPTHWISE_CONV_2D", "optimization": {"kernel": "generic"}}]},
+    # Constants staged into DTCM by <prefix>_model_init, and streamed through a DTCM pool (cpu and dma
+    # engines): the schedule the compiler computes replays through optimization.plan.
+    "dtcm_staged": {"memory": {"tensors": [{"type": "constant",
+                                            "attributes": {"constant_destination_memory": "DTCM"}}]}},
+    "streamed": {"memory": {"tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+                            "stream_pool": {"memory": "DTCM", "bytes": 65536}}},
+    "streamed_dma": {"memory": {"tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+                                "stream_pool": {"memory": "DTCM", "bytes": 65536, "engine": "dma"}}},
 }
 CASES = ("conv_2d_3x3_stride2_same", "depthwise_conv_2d_3x3_mult1", "fully_connected_float32_64x10", "svdf_rank2_batch2",
          "hard_swish_range5")
@@ -50,6 +58,8 @@ def test_mlperf_round_trip(tmp_path, name, config):
         kept = [r for r in rules["operators"] if r["type"] in types]
         rules = {**rules, "operators": kept or [{"type": "FULLY_CONNECTED", "optimization": {"kernel": "generic"}}]}
     plan = _round_trip(model, tmp_path, rules)
+    if config.startswith("streamed"):
+        assert plan["schedule"]["source"] == "compiler" and plan["schedule"]["units"]
     ruled = {r["type"] for r in rules.get("operators", [])}
     knobs = [k for o in plan["operators"] if o["op_type"] in ruled for k in o["knobs"].values()]
     assert all(k["source"]["kind"] == "operator" and k["value"] == "generic" for k in knobs)

@@ -76,7 +76,7 @@ def test_constants_and_header_fields(plan):
     assert plan["module_prefix"] == "pw"
     assert plan["platform"]["name"] == "corstone300" and plan["platform"]["kernel_build"] == "mve"
     assert plan["kernel_library"]["weight_sums"] == "precomputed"
-    assert plan["schedule"] == {"source": "none", "units": []}
+    assert plan["schedule"] == {"source": "none", "pool": None, "units": []}
     assert plan["model"]["subgraph"] is not None and plan["model"]["subgraph_index"] == 0
 
 

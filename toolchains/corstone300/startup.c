@@ -14,6 +14,12 @@ extern uint32_t __data_source[];
 extern uint32_t __bss_start[];
 extern uint32_t __bss_end[];
 extern uint8_t __tls_base[];
+/* Zero-initialised sections of placed helia-aot arrays outside .bss (corstone300.ld). */
+extern uint32_t __helia_bss_itcm_start[], __helia_bss_itcm_end[];
+extern uint32_t __helia_bss_sram_start[], __helia_bss_sram_end[];
+extern uint32_t __helia_bss_dtcm_start[], __helia_bss_dtcm_end[];
+extern uint32_t __helia_bss_isram_start[], __helia_bss_isram_end[];
+extern uint32_t __helia_bss_ddr_start[], __helia_bss_ddr_end[];
 
 extern int main(void);
 extern void _set_tls(void *tls);
@@ -75,6 +81,16 @@ void Reset_Handler(void) {
   }
   for (uint32_t *word = __bss_start; word < __bss_end; ++word) {
     *word = 0u;
+  }
+  uint32_t *const zero_table[][2] = {
+      {__helia_bss_itcm_start, __helia_bss_itcm_end},   {__helia_bss_sram_start, __helia_bss_sram_end},
+      {__helia_bss_dtcm_start, __helia_bss_dtcm_end},   {__helia_bss_isram_start, __helia_bss_isram_end},
+      {__helia_bss_ddr_start, __helia_bss_ddr_end},
+  };
+  for (uint32_t i = 0; i < sizeof(zero_table) / sizeof(zero_table[0]); ++i) {
+    for (uint32_t *word = zero_table[i][0]; word < zero_table[i][1]; ++word) {
+      *word = 0u;
+    }
   }
   _set_tls(__tls_base);
   exit(main());
