@@ -353,7 +353,9 @@ class Placer:
             chosen = chosen or merged
         return self.options.target.memory(chosen.values["memory"]).name if chosen else self.options.persistent_memory
 
-    def place_constants(self, table, code) -> ConstantPlacement:
+    def place_constants(self, table, code, given=None) -> ConstantPlacement:
+        """`given`: schedule units read from a plan (streaming.GivenUnit), applied instead of the
+        schedule the compiler computes."""
         from . import emit, streaming
         prefix, target = self.options.prefix, self.options.target
         readers: dict[str, list[int]] = {}
@@ -373,6 +375,10 @@ class Placer:
             memory = target.memory(values["memory"]).name if "memory" in values else target.constant_memory
             destination = values.get("constant_destination_memory")
             requested = values.get("residency") or ("pin" if destination else ("direct" if merged.matched else None))
+            if destination and not positions:
+                warnings.append(f"constant '{c.id}' is read at initialisation, not by an operator; it is not staged "
+                                f"into {destination}")
+                destination = None
             residency = "pin" if destination else "direct"
             placed[c.symbol] = PlacedConstant(c.symbol, c.id, requested, residency, memory,
                                               target.memory(destination).name if destination else None, positions)
@@ -385,7 +391,10 @@ class Placer:
         schedule = None
         pool = self.placement.stream_pool
         if pool is not None:
-            schedule = streaming.compute(candidates, pool.bytes, pool.engine)
+            if given is not None:
+                schedule = streaming.apply(given, candidates, pool.bytes, {s.op_id: s.position for s in self.steps})
+            else:
+                schedule = streaming.compute(candidates, pool.bytes, pool.engine)
             for cand, reason in schedule.dropped:
                 warnings.append(f"constant '{cand.id}' ({cand.bytes} B) could stream but stays direct: {reason} "
                                 f"({pool.bytes} B)")
@@ -475,7 +484,7 @@ def check_budgets(options, use: dict[str, list[tuple[str, int]]]) -> None:
                   f"({total} B: {held})", f"Raise the budget or move tensors out of {memory} with memory.tensors")
 
 
-def plan_and_place(graph, steps, options):
+def plan_and_place(graph, steps, options, given_units=None):
     """The memory, operator code and constant stages under the placement rules: returns the
     options (persistent memory resolved), layout, operator code, constant table, the constants'
     placement (None without rules or a stream pool) and its warnings. Budgets are checked here."""
@@ -490,7 +499,7 @@ def plan_and_place(graph, steps, options):
     placed = None
     if placer is not None:
         options = replace(options, persistent_memory=placer.persistent_memory())
-        placed = placer.place_constants(table, code)
+        placed = placer.place_constants(table, code, given_units)
         symbols = expressions(options.prefix, table, placed)
         if symbols:
             code = emit.render_operators(graph, steps, layout, options, symbols)

@@ -34,7 +34,7 @@ def _schedule(steps: list[Step], options: ConversionOptions, placed) -> Schedule
                           bytes=u.bytes, source_memory=u.source_memory, source_offset=u.source_offset,
                           wait_before=ids[u.wait_before], last_reader=ids[u.last_reader])
              for u in (sched.units if sched is not None else [])]
-    return Schedule(source="compiler" if units else "none",
+    return Schedule(source=sched.source if units else "none",
                     pool=SchedulePool(memory=pool.memory, bytes=pool.bytes, alignment=pool.alignment) if pool else None,
                     units=units)
 

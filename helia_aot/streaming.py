@@ -52,6 +52,7 @@ class Schedule:
     units: list[Unit] = field(default_factory=list)
     dropped: list[tuple[Candidate, str]] = field(default_factory=list)  # stayed direct, and why
     sources: dict[str, int] = field(default_factory=dict)  # source memory -> bytes of its stream arena
+    source: str = "compiler"  # "plan" when read from optimization.plan (apply)
 
     def unit_of(self, symbol: str) -> tuple[Unit, int] | None:
         """The unit streaming `symbol` and the constant's offset in the pool."""
@@ -134,3 +135,78 @@ def compute(candidates: list[Candidate], pool_bytes: int, engine: str) -> Schedu
 def pool_high_water(schedule: Schedule) -> int:
     """Bytes of the pool the schedule uses."""
     return max((u.pool_offset + u.bytes for u in schedule.units), default=0)
+
+
+@dataclass(frozen=True)
+class GivenUnit:
+    """A unit as a plan states it (schedule.units[]): the input fields only."""
+
+    tensors: tuple[str, ...]
+    pool_offset: int
+    issue_after: str | None
+    engine: str
+
+
+MAX_UNITS = 65535
+
+
+def apply(given: list[GivenUnit], candidates: list[Candidate], pool_bytes: int, positions: dict[str, int]
+          ) -> Schedule:
+    """A schedule read from a plan, checked and with its derived fields: `candidates` are the
+    constants whose rules permit stream (by id), `positions` maps operator ids to positions. Every
+    violation is an InvalidConfigError naming the unit or tensor."""
+    from .errors import InvalidConfigError
+
+    def fail(message):
+        raise InvalidConfigError(f"optimization.plan schedule: {message}", "Fix the unit or convert without it")
+
+    if len(given) > MAX_UNITS:
+        fail(f"{len(given)} units, more than {MAX_UNITS}")
+    by_id = {c.id: c for c in candidates}
+    order = {c.id: i for i, c in enumerate(candidates)}
+    seen: dict[str, int] = {}
+    schedule = Schedule(source="plan")
+    for i, g in enumerate(given):
+        where = f"units[{i}]"
+        if g.engine not in ("cpu", "dma"):
+            fail(f"{where}.engine {g.engine!r} is not offered (cpu or dma)")
+        members = []
+        for name in g.tensors:
+            if name not in by_id:
+                fail(f"{where} streams '{name}', which is not a constant whose rules permit stream")
+            if name in seen:
+                fail(f"{where} streams '{name}', already in units[{seen[name]}]")
+            seen[name] = i
+            members.append(by_id[name])
+        if not members:
+            fail(f"{where} names no tensor")
+        members.sort(key=lambda c: order[c.id])
+        if len({c.memory for c in members}) > 1:
+            fail(f"{where} holds constants stored in {sorted({c.memory for c in members})}, not one memory")
+        if g.issue_after is not None and g.issue_after not in positions:
+            fail(f"{where}.issue_after {g.issue_after!r} is not an operator id")
+        issue = positions[g.issue_after] if g.issue_after is not None else -1
+        first = min(r for c in members for r in c.readers)
+        if issue >= first:
+            fail(f"{where} is issued after operator {issue}, not before its first reader {first}")
+        offsets, size, alignment = span(members)
+        if g.pool_offset < 0 or g.pool_offset % alignment:
+            fail(f"{where}.pool_offset {g.pool_offset} is not a multiple of its span alignment {alignment}")
+        if g.pool_offset + size > pool_bytes:
+            fail(f"{where} ({size} B at {g.pool_offset}) does not fit the {pool_bytes} B pool")
+        unit = Unit(id=i, tensors=members, offsets=offsets, bytes=size, alignment=alignment, issue_position=issue,
+                    wait_before=first, last_reader=max(r for c in members for r in c.readers), engine=g.engine,
+                    pool_offset=g.pool_offset)
+        lo, hi = unit.live
+        for other in schedule.units:
+            meets = other.live[0] <= hi and lo <= other.live[1]
+            if meets and other.pool_offset < unit.pool_offset + unit.bytes and \
+                    unit.pool_offset < other.pool_offset + other.bytes:
+                fail(f"{where} overlaps units[{other.id}] in the pool while both are live")
+        schedule.units.append(unit)
+    for u in schedule.units:
+        source = u.tensors[0].memory
+        u.source_memory = source
+        u.source_offset = _align(schedule.sources.get(source, 0), u.alignment)
+        schedule.sources[source] = u.source_offset + u.bytes
+    return schedule

@@ -313,3 +313,47 @@ def test_ad01_streams_from_a_quarter_of_its_constants(tmp_path):
     assert streamed > 0 and result.plan["schedule"]["units"]
     print(f"ad01: constants {constants} B, streamed {streamed} B, largest fast-memory footprint {fast} B "
           f"({100 * fast / constants:.1f} %)")
+
+
+def _streamed_parts(model, pool=4096):
+    """The stages of a streamed conversion up to placement, for streaming.apply."""
+    from helia_aot import lowering, options as options_mod, placement, resources, verifier
+    from helia_aot.frontend import litert
+    opts = options_mod.resolve({"memory": {"tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+                                           "stream_pool": {"memory": "DTCM", "bytes": pool}}},
+                               target="corstone300")
+    graph = resources.resolve(litert.load(model, "m", 0), model, "m")
+    graph, _ = verifier.verify(graph, "m")
+    graph = lowering.prepare(graph, opts, "m")
+    steps = lowering.lower(graph, opts)
+    return graph, steps, opts, placement
+
+
+def test_a_computed_schedule_replays_and_a_bad_one_is_refused():
+    from helia_aot import streaming
+    graph, steps, opts, placement = _streamed_parts(_fc_model(3))
+    _, _, code, table, placed, _ = placement.plan_and_place(graph, steps, opts)
+    ids = {s.position: s.op_id for s in steps}
+    given = [streaming.GivenUnit(tuple(c.id for c in u.tensors), u.pool_offset,
+                                 ids.get(u.issue_position), u.engine) for u in placed.schedule.units]
+    _, _, code2, _, replayed, _ = placement.plan_and_place(graph, steps, opts, given)
+    assert [c.body for c in code2] == [c.body for c in code]
+    assert replayed.schedule.source == "plan" and [(u.pool_offset, u.source_offset, u.bytes) for u in
+                                                   replayed.schedule.units] == \
+        [(u.pool_offset, u.source_offset, u.bytes) for u in placed.schedule.units]
+    # All units in one pool slot with the first issued at the start: units 0 and 1 then overlap.
+    bad = [given[0], streaming.GivenUnit(given[1].tensors, 0, None, "cpu"), *given[2:]]
+    with pytest.raises(InvalidConfigError, match=r"units\[1\] overlaps units\[0\] in the pool while both are live"):
+        placement.plan_and_place(graph, steps, opts, bad)
+    late = [streaming.GivenUnit(given[0].tensors, 0, ids[0], "cpu"), *given[1:]]
+    with pytest.raises(InvalidConfigError, match=r"units\[0\] is issued after operator 0, not before its first "
+                                                 r"reader 0"):
+        placement.plan_and_place(graph, steps, opts, late)
+    odd = [streaming.GivenUnit(given[0].tensors, 8, None, "cpu"), *given[1:]]
+    with pytest.raises(InvalidConfigError, match=r"units\[0\].pool_offset 8 is not a multiple of its span "
+                                                 r"alignment 16"):
+        placement.plan_and_place(graph, steps, opts, odd)
+    twice = [*given, streaming.GivenUnit(given[0].tensors[:1], 2048, ids[1], "cpu")]
+    with pytest.raises(InvalidConfigError, match=rf"units\[{len(given)}\] streams '{given[0].tensors[0]}', already in "
+                                                 r"units\[0\]"):
+        placement.plan_and_place(graph, steps, opts, twice)
