@@ -354,6 +354,8 @@ class Placer:
         return self.options.target.memory(chosen.values["memory"]).name if chosen else self.options.persistent_memory
 
     def place_constants(self, table, code) -> ConstantPlacement:
+        """Constants into their memories, staged copies and the stream pool; a plan's schedule
+        (optimization.plan) replaces the one the compiler computes."""
         from . import emit, streaming
         prefix, target = self.options.prefix, self.options.target
         readers: dict[str, list[int]] = {}
@@ -373,6 +375,10 @@ class Placer:
             memory = target.memory(values["memory"]).name if "memory" in values else target.constant_memory
             destination = values.get("constant_destination_memory")
             requested = values.get("residency") or ("pin" if destination else ("direct" if merged.matched else None))
+            if destination and not positions:
+                warnings.append(f"constant '{c.id}' is read at initialisation, not by an operator; it is not staged "
+                                f"into {destination}")
+                destination = None
             residency = "pin" if destination else "direct"
             placed[c.symbol] = PlacedConstant(c.symbol, c.id, requested, residency, memory,
                                               target.memory(destination).name if destination else None, positions)

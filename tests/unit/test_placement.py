@@ -313,3 +313,4 @@ def test_ad01_streams_from_a_quarter_of_its_constants(tmp_path):
     assert streamed > 0 and result.plan["schedule"]["units"]
     print(f"ad01: constants {constants} B, streamed {streamed} B, largest fast-memory footprint {fast} B "
           f"({100 * fast / constants:.1f} %)")
+
