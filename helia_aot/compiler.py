@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import cmake_export, emit, lowering, options as options_mod, plan_writer, planner, report_html, resources, verifier
+from . import cmake_export, emit, kernel_choice, lowering, options as options_mod, plan_writer, planner, report_html, resources, verifier
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -143,6 +143,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         graph, model_warnings = verifier.verify(graph, source)
         graph = lowering.prepare(graph, options, source)
         steps = lowering.lower(graph, options)
+        steps, kernel_choice_summary = kernel_choice.choose(graph, steps, options)
     if with_test_data:
         options, model_warnings = _golden_reference(options, data, model_warnings)
     layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
@@ -150,6 +151,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
     plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)
     report = plan_writer.build_report(plan, steps, code, layout, table, options, model_warnings, graph)
+    report.kernel_choice = kernel_choice_summary
     files = emit.module_files(graph, steps, code, layout, table, options, sha256)
     prefix = options.prefix
     files[f"{prefix}_plan.json"] = _dump_json(plan)

@@ -16,7 +16,7 @@ from .errors import InvalidModelError, UnsupportedModelError
 from .ir import Graph, Operator
 from .ops.base import Lowered, OpContext, OpLowering, Variant
 from .options import ConversionOptions
-from .plan import Knob, KnobSource
+from .plan import KernelChoice, Knob, KnobSource
 from .quant import MultiplierRangeError
 
 _IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16", "int64", "bool")
@@ -33,6 +33,7 @@ class Step:
     variant: Variant
     lowering: Lowered
     knob: Knob | None
+    choice: KernelChoice | None = None  # set by helia_aot.kernel_choice
 
 
 def _context(graph: Graph, op: Operator, op_id: str, options: ConversionOptions) -> OpContext:
@@ -179,3 +180,13 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
         _check_constants(ctx, lowering)
         steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering)))
     return steps
+
+
+def relower(graph: Graph, step: Step, options: ConversionOptions, entry: str) -> Step:
+    """The step lowered again with its kernel entry forced to `entry` (one of its candidates), for
+    helia_aot.kernel_choice."""
+    module = ops.get(step.op.op_type)
+    ctx = _context(graph, step.op, step.op_id, options).with_variant(step.variant).with_entry(entry)
+    lowering = module.lower_variant(ctx)
+    _check_constants(ctx, lowering)
+    return replace(step, lowering=lowering)

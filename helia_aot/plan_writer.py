@@ -29,7 +29,7 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
             kernel=Kernel(entry=low.entry, provider="helia_aot.ops/v1", candidates=low.candidates,
                           requantization=low.requantization,
                           local_scratch_bytes=None if low.alias else low.scratch_bytes,
-                          weight_sums=low.weight_sums),
+                          weight_sums=low.weight_sums, choice=s.choice),
             knobs={"kernel": s.knob} if s.knob else {},
             fixed={k: str(v) for k, v in sorted(low.fixed.items())},
         ))
@@ -121,4 +121,5 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
                              constant_bytes=const_bytes, io_in_arena=True),
         target_memories=[TargetMemory(name=m.name, bytes=m.size, writable=m.writable) for m in target.memories],
         warnings=warnings,
+        kernel_choice=None,  # compiler.convert fills it from helia_aot.kernel_choice
     )

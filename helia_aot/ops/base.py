@@ -165,6 +165,9 @@ class Lowered:
     requantization: str | None = None
     fixed: dict[str, Any] = field(default_factory=dict)
     weight_sums: str | None = None  # how MVE weight sums are supplied: "precomputed" / None
+    # Every entry in `candidates` the operator could call, with the ctx->buf bytes it needs here;
+    # helia_aot.kernel_choice weighs them and re-lowers with OpContext.entry_override.
+    candidate_scratch: dict[str, int] | None = None
 
 
 class OpContext:
@@ -180,9 +183,17 @@ class OpContext:
         self.kernels = kernels
         self.optimization = optimization
         self.variant = variant
+        self.entry_override: str | None = None  # the entry kernel_choice chose, one of the candidates
 
     def with_variant(self, variant: Variant) -> "OpContext":
-        return OpContext(self.graph, self.op, self.op_id, self.target, self.kernels, self.optimization, variant)
+        ctx = OpContext(self.graph, self.op, self.op_id, self.target, self.kernels, self.optimization, variant)
+        ctx.entry_override = self.entry_override
+        return ctx
+
+    def with_entry(self, entry: str) -> "OpContext":
+        ctx = self.with_variant(self.variant)
+        ctx.entry_override = entry
+        return ctx
 
     def options(self, key: str, default=None):
         return self.op.options.get(key, default)
