@@ -44,10 +44,14 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
                             "alignment of the arena in bytes, a power of two (default: the target's, 16)"),
     },
     "optimization": {
-        "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced", "what kernel choices favour"),
+        "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced",
+                 "what kernel choices favour over the whole graph: latency the fewest instructions, size the "
+                 "smallest arena, balanced the fewest instructions within 5 % of the smallest arena (accuracy: "
+                 "as balanced, every kernel being bit-identical)"),
         "allow_approximate": ((bool,), None, False, "allow kernels whose results differ from LiteRT's"),
         "kernel": ((str,), ("auto", "specialized", "generic"), "auto",
-                   "auto: the fastest entry whose rules match; specialized or generic to force one kind"),
+                   "auto: each layer's entry by the measured cost tables and optimization.goal; specialized or "
+                   "generic to force one kind"),
     },
     "test": {
         "tolerance": ((int,), None, 1, "largest |difference| in output codes the golden test accepts"),
