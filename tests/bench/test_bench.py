@@ -76,7 +76,7 @@ def test_bench_tiny_model_fields_and_determinism(tiny_model, tmp_path):
     assert data["schema"] == "helia-bench/1"
     assert data["target"] == "corstone300"
     assert data["backends"] == ["portable"]
-    assert set(data["method"]) == {"conversion", "memory", "code_size", "instructions", "glue", "macs"}
+    assert set(data["method"]) == {"conversion", "kernel_choice", "memory", "code_size", "instructions", "glue", "macs"}
     assert all(data["tools"][key] for key in ("arm_gcc", "qemu", "python", "helia_aot"))
     [row] = data["models"]
     assert row["name"] == CASE and "error" not in row
