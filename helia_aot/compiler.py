@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import (cmake_export, emit, lowering, options as options_mod, overrides, placement, plan_input, plan_writer,
-               report_html, resources, verifier)
+from . import (cmake_export, emit, kernel_choice, lowering, options as options_mod, overrides, placement,
+               plan_input, plan_writer, report_html, resources, verifier)
 from .errors import InvalidModelError, OutputDirError
 from .frontend import litert
 from .schema import to_json
@@ -148,6 +148,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         graph, model_warnings = verifier.verify(graph, source)
         graph = lowering.prepare(graph, options, source)
         steps = lowering.lower(graph, options)
+        steps, kernel_choice_summary = kernel_choice.choose(graph, steps, options)
     if planned is not None:
         plan_input.compare(planned, plan_writer.lowered_facts(graph, steps, options, file_name, sha256),
                            plan_input.LOWERED)
@@ -162,6 +163,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         plan_input.compare(planned, to_json(plan), plan_input.PLANNED)
     report = plan_writer.build_report(plan, steps, code, layout, table, options,
                                       [*model_warnings, *placement_warnings], graph, placed)
+    report.kernel_choice = kernel_choice_summary
     files = emit.module_files(graph, steps, code, layout, table, options, sha256, placed)
     prefix = options.prefix
     files[f"{prefix}_plan.json"] = _dump_json(plan)

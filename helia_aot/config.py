@@ -66,10 +66,14 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
                      "Emitted only when tensors, stream_pool or sections is set"),
     },
     "optimization": {
-        "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced", "what kernel choices favour"),
+        "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced",
+                 "what kernel choices favour over the whole graph: latency the fewest instructions, size the "
+                 "smallest arena, balanced the fewest instructions within 5 % of the smallest arena (accuracy: "
+                 "as balanced, every kernel being bit-identical)"),
         "allow_approximate": ((bool,), None, False, "allow kernels whose results differ from LiteRT's"),
         "kernel": ((str,), ("auto", "specialized", "generic"), "auto",
-                   "auto: the fastest entry whose rules match; specialized or generic to force one kind"),
+                   "auto: each layer's entry by the measured cost tables and optimization.goal; specialized or "
+                   "generic to force one kind"),
         # -- plans as input (helia_aot/plan_input.py) --
         "plan": ((str,), None, None,
                  "a <prefix>_plan.json to convert by: its schedule is applied (read strictly), every other section "

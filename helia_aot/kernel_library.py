@@ -26,6 +26,9 @@ class KernelLibrary:
     build: str  # whose dispatch rules the module follows: "mve", "dsp" or "plain"
     needs_scratch: bool  # False: every ctx->buf may be NULL / 0 bytes
     wants_weight_sums: bool  # the Helium kernels read bias + offset * weight sums from a context
+    # Our own Helium kernels (kernels/helium, helia_mve_* entries) link beside the library: MVE builds
+    # that ship them offer their entries as candidates (helia_aot.kernel_choice weighs them by cost).
+    helium_kernels: bool = False
 
     def scratch(self, sizer: Callable[..., int], *args, **kwargs) -> int:
         """Bytes of ctx->buf an entry needs here: the library's own sizer for its build, 0 when the

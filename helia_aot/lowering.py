@@ -16,7 +16,7 @@ from .errors import InvalidModelError, UnsupportedModelError
 from .ir import Graph, Operator
 from .ops.base import Lowered, OpContext, OpLowering, Variant
 from .options import ConversionOptions
-from .plan import Knob, KnobSource, OperatorRule
+from .plan import KernelChoice, Knob, KnobSource, OperatorRule
 from .quant import MultiplierRangeError
 
 _IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16", "int64", "bool")
@@ -34,10 +34,23 @@ class Step:
     lowering: Lowered
     knob: Knob | None
     settings: overrides.Settings | None = None  # what the configuration's `operators` rules set
+    choice: KernelChoice | None = None  # set by helia_aot.kernel_choice
 
 
 def _context(graph: Graph, op: Operator, op_id: str, options: ConversionOptions) -> OpContext:
     return OpContext(graph, op, op_id, options.target, options.kernels, options.optimization)
+
+
+def _operator_context(graph: Graph, op: Operator, op_id: str, options: ConversionOptions,
+                      settings: overrides.Settings | None) -> OpContext:
+    """The operator's context with the knobs and attributes its `operators` rules set."""
+    if settings is None:
+        return _context(graph, op, op_id, options)
+    optimization = options.optimization
+    if settings.knobs:
+        optimization = replace(optimization, **{k: v for k, (v, _) in settings.knobs.items()})
+    return OpContext(graph, op, op_id, options.target, options.kernels, optimization,
+                     attributes={k: v for k, (v, _) in settings.attributes.items()})
 
 
 def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
@@ -174,11 +187,7 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
     for pos, (op, (op_id, id_source)) in enumerate(zip(graph.operators, ids)):
         module = ops.get(op.op_type)
         settings = all_settings[pos]
-        optimization = options.optimization
-        if settings.knobs:
-            optimization = replace(optimization, **{k: v for k, (v, _) in settings.knobs.items()})
-        ctx = OpContext(graph, op, op_id, options.target, options.kernels, optimization,
-                        attributes={k: v for k, (v, _) in settings.attributes.items()})
+        ctx = _operator_context(graph, op, op_id, options, settings)
         ctx = ctx.with_variant(module.select(ctx))
         module.check_target(ctx)
         module.check_operands(ctx)
@@ -192,3 +201,14 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
         steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering, settings),
                           settings))
     return steps
+
+
+def relower(graph: Graph, step: Step, options: ConversionOptions, entry: str) -> Step:
+    """The step lowered again with its kernel entry forced to `entry` (one of its candidates), for
+    helia_aot.kernel_choice."""
+    module = ops.get(step.op.op_type)
+    ctx = _operator_context(graph, step.op, step.op_id, options, step.settings).with_variant(step.variant)
+    ctx = ctx.with_entry(entry)
+    lowering = module.lower_variant(ctx)
+    _check_constants(ctx, lowering)
+    return replace(step, lowering=lowering)

@@ -83,6 +83,48 @@ class Knob:
     source: KnobSource
 
 
+# -- kernel choice (helia_aot.kernel_choice) --
+
+@dataclass
+class KernelOption:
+    entry: str
+    scratch_bytes: int = doc("ctx->buf bytes this entry needs here")
+    estimated_instructions: int | None = doc("from the cost table; null where the entry was not measured")
+
+
+@dataclass
+class KernelChoice:
+    """The entries an operator could call directly, each with its cost, and why one was chosen."""
+
+    options: list[KernelOption] = doc("entries the operator may call directly (their argument rules hold)")
+    chosen: str
+    reason: Literal["cost_model", "optimization.kernel"] = doc(
+        "cost_model: optimization.goal over the whole graph; optimization.kernel: forced specialized or generic")
+
+
+@dataclass
+class TradeEnd:
+    scratch_arena_bytes: int
+    estimated_instructions: int = doc("sum of the cost table's estimates over the operators it covers")
+
+
+@dataclass
+class KernelChoiceSummary:
+    """Both ends of the arena / instructions trade the kernel choice spans, and where the plan is."""
+
+    goal: Literal["latency", "balanced", "size", "accuracy"]
+    cost_table: str | None = doc("helia_aot/data/kernel_costs/<name>.json the estimates come from")
+    cost_table_command: str | None = doc("the command that measured the table")
+    cost_table_date: str | None
+    arena_budget_bytes: int | None = doc("largest arena the goal allows (null: any)")
+    estimated_operators: int = doc("operators whose entry the cost table covers (the estimates' scope)")
+    chosen: TradeEnd
+    size: TradeEnd = doc("goal size: the smallest arena, fewest instructions there")
+    latency: TradeEnd = doc("goal latency: the fewest instructions")
+
+# -- end of kernel choice --
+
+
 @dataclass
 class Kernel:
     entry: str | None = doc("ns-cmsis-nn function the operator calls; null for aliases and inline C")
@@ -91,6 +133,8 @@ class Kernel:
     requantization: Literal["rshift_only", "general"] | None
     local_scratch_bytes: int | None = doc("ctx->buf bytes in the scratch arena while the operator runs")
     weight_sums: Literal["precomputed"] | None = doc("how MVE weight sums reach the kernel")
+    choice: KernelChoice | None = doc("the entries weighed by cost and scratch, and the one chosen; null "
+                                      "where there was no choice")
 
 
 @dataclass
@@ -340,6 +384,8 @@ class Report:
     constants: list[ConstantPlacementFact] = doc("constants whose rules permit stream, and whether they do")
     memory_use: list[MemoryUse] = doc("per target memory: what the module puts there and the bytes left")
     warnings: list[str]
+    kernel_choice: KernelChoiceSummary | None = doc("the arena / instructions trade of the kernel choice "
+                                                    "(null: no operator had a choice)")
 
 
 def plan_schema() -> dict:

@@ -54,7 +54,7 @@ def plan_operators(graph: Graph, steps: list[Step]) -> list[PlanOperator]:
             kernel=Kernel(entry=low.entry, provider="helia_aot.ops/v1", candidates=low.candidates,
                           requantization=low.requantization,
                           local_scratch_bytes=None if low.alias else low.scratch_bytes,
-                          weight_sums=low.weight_sums),
+                          weight_sums=low.weight_sums, choice=s.choice),
             knobs={"kernel": s.knob} if s.knob else {},
             fixed={k: str(v) for k, v in sorted(low.fixed.items())},
             attributes={k: v for k, (v, _) in sorted(s.settings.attributes.items())} if s.settings else {},
@@ -232,4 +232,5 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
         warnings=warnings,
         stream_pool=stream_report, constants=stream_facts,
         memory_use=_memory_use(layout, table, options, placed),
+        kernel_choice=None,  # compiler.convert fills it from helia_aot.kernel_choice
     )

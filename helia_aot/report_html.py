@@ -127,8 +127,25 @@ def _operator_rows(plan: dict, report: dict) -> list[dict]:
         rows.append({"index": o["index"], "id": o["id"], "type": o["op_type"], "variant": p.get("variant", ""),
                      "dtypes": dtypes.strip(), "entry": entry, "macs": o["macs"],
                      "scratch": o["local_scratch_bytes"], "constants": o["constant_bytes"],
-                     "cost": o.get("estimated_cycles")})
+                     "cost": _chosen_estimate(p), "options": _options_text(p)})
     return rows
+
+
+def _chosen_estimate(op: dict) -> int | None:
+    """The cost table's instruction estimate of the entry the kernel choice took, if any."""
+    choice = (op.get("kernel") or {}).get("choice")
+    if not choice:
+        return None
+    return next((o["estimated_instructions"] for o in choice["options"] if o["entry"] == choice["chosen"]), None)
+
+
+def _options_text(op: dict) -> str:
+    """The entries the kernel choice weighed, as `entry: instructions, scratch B` lines (a tooltip)."""
+    choice = (op.get("kernel") or {}).get("choice")
+    if not choice:
+        return ""
+    return "\n".join(f"{o['entry']}: {o['estimated_instructions']} instructions, {o['scratch_bytes']} B scratch"
+                     for o in choice["options"]) + f"\nchosen by {choice['reason']}"
 
 
 def _memories(plan: dict, report: dict) -> list[dict]:

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-# The benchmark: per model, conversion time, memory, code size, instructions per model_run on an
-# emulated Corstone-300 (portable kernels and ns-cmsis-nn), glue share and instructions per MAC.
+# The benchmark: per model and target, conversion time, memory, code size, instructions per model_run
+# on an emulated core (portable kernels and ns-cmsis-nn), glue share and instructions per MAC.
 """Usage: tools/bench [--json FILE] [--config FILE.yaml] [--skip-mlperf] [--skip-int16] [--backend NAME]...
-                   [MODEL.tflite ...]
+                   [--target NAME]... [MODEL.tflite ...]
 
 Converts each MLPerf Tiny int8 model (HELIA_MODELS_DIR, default <repo>/../shared/models/mlperf-tiny),
-the multi-layer int16 test networks (tests/modelgen/int16_models.py) and each .tflite given for
-corstone300, builds Corstone-300 firmware around the module and prints
-one Markdown table row per model; --json writes the same data. Build artefacts live in a
-temporary directory outside the repository. Instruction counts and sizes repeat exactly."""
+the multi-layer int16 test networks (tests/modelgen/int16_models.py) and each .tflite given for each
+target: corstone300 (Cortex-M55, ns-cmsis-nn's MVE build, QEMU mps3-an547) and apollo4p_evb
+(Cortex-M4, ns-cmsis-nn's DSP build, QEMU mps2-an386). Builds firmware around each module with the
+flags of toolchains/arm_gnu/cores.bzl (Bazel's Arm toolchains) and prints one Markdown table row per
+model and target, and a progress line per model and step on stderr; --json writes the same data.
+Build artefacts live in a temporary directory outside the repository. Instruction counts and sizes
+repeat exactly."""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import helia_aot  # noqa: E402
 from bench_lib import convert, firmware, kernels, table, toolchain  # noqa: E402
 
-TARGET = "corstone300"
+TARGETS = tuple(toolchain.TARGET_CORES)  # corstone300 first
 MLPERF_MODELS = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8",
                  # float32, and the hybrid (int8 weights behind float32 activations) KWS
                  "kws_ref_model_float32", "vww_96_float", "pretrainedResnet", "ad01_fp32")
@@ -63,6 +66,8 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--backend", action="append", choices=[kernels.PORTABLE, kernels.NS_CMSIS_NN],
                         help="kernel libraries to run (default: portable, plus ns-cmsis-nn when "
                              "HELIA_NS_CMSIS_NN_DIR is set)")
+    parser.add_argument("--target", action="append", choices=list(TARGETS),
+                        help=f"targets to convert and run for (default: {', '.join(TARGETS)})")
     parser.add_argument("--config", type=Path,
                         help="helia-aot YAML configuration for every conversion (e.g. optimization knobs)")
     parser.add_argument("--work-dir", type=Path,
@@ -94,25 +99,36 @@ def _model_list(args: argparse.Namespace, work: Path) -> list[tuple[str, Path]]:
 
 
 def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, start: float,
-             config: Path | None = None) -> list[dict]:
+             config: Path | None = None, targets: tuple[str, ...] = TARGETS) -> list[dict]:
+    rows: list[dict] = []
+    for target in targets:
+        rows += _measure_target(models, backends, work / target, start, config, target)
+    return rows
+
+
+def _measure_target(models: list[tuple[str, Path]], backends: list[str], work: Path, start: float,
+                    config: Path | None, target: str) -> list[dict]:
+    core = toolchain.TARGET_CORES[target]
     rows: list[dict] = []
     builds: list[tuple[dict, firmware.ModuleBuild]] = []
     # Conversions first and one at a time, so their wall time is not shared with our compiles.
     for name, path in models:
-        row: dict = {"name": name, "model": str(path)}
+        row: dict = {"name": name, "model": str(path), "target": target, "core": core.core}
         rows.append(row)
         if not path.is_file():
             row["error"] = f"model file not found: {path} (set HELIA_MODELS_DIR or give the path)"
             continue
         try:
-            figures, result = convert.convert(path, work / name / "convert", firmware.PREFIX, TARGET,
+            figures, result = convert.convert(path, work / name / "convert", firmware.PREFIX, target,
                                               config=config)
         except helia_aot.HeliaError as error:
             row["error"] = f"conversion failed: {type(error).__name__}: {error}"
+            _log(start, f"{name} ({target}): conversion failed")
             continue
         row["conversion"] = figures
         row["total_macs"] = figures["total_macs"]
-        _log(start, f"{name}: converted in {figures['seconds_median']:.3f} s (median of {convert.RUNS})")
+        _log(start, f"{name} ({target}): converted in {figures['seconds_median']:.3f} s (median of "
+                    f"{convert.RUNS}), arena {figures['scratch_arena_bytes']} B")
         builds.append((row, firmware.ModuleBuild(
             name=name, model_path=path, module_dir=result.output_dir, work_dir=work / name,
             operator_count=max(len(result.plan["operators"]), len(result.plan.get("schedule", []))),
@@ -120,17 +136,22 @@ def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, st
     if not builds:
         return rows
 
-    libraries = {(kernels.PORTABLE, toolchain.SIZE_OPT): kernels.build(kernels.PORTABLE, toolchain.SIZE_OPT, work)}
+    _log(start, f"{target}: building kernel libraries for {core.core}")
+    libraries = {(kernels.PORTABLE, toolchain.SIZE_OPT): kernels.build(kernels.PORTABLE, toolchain.SIZE_OPT, work,
+                                                                       core)}
     for backend in backends:
-        libraries[backend, toolchain.SPEED_OPT] = kernels.build(backend, toolchain.SPEED_OPT, work)
-    _log(start, f"kernel libraries built: {', '.join(b + o for b, o in libraries)}")
+        libraries[backend, toolchain.SPEED_OPT] = kernels.build(backend, toolchain.SPEED_OPT, work, core)
+    _log(start, f"{target}: kernel libraries built: {', '.join(b + o for b, o in libraries)}")
 
     for row, build in builds:
+        label = f"{build.name} ({target})"
         try:
             firmware.write_inputs(build.model_path, build.work_dir / "bench_input.c")
             row["code_size"] = firmware.code_size(build, libraries[kernels.PORTABLE, toolchain.SIZE_OPT])
+            _log(start, f"{label}: code size measured")
         except toolchain.BenchError as error:
             row["error"] = str(error)
+            _log(start, f"{label}: code size failed")
             continue
         row["backends"] = {}
         for backend in backends:
@@ -141,14 +162,14 @@ def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, st
             except toolchain.BenchError as error:
                 figures = {"error": str(error)}
             row["backends"][backend] = figures
-        _log(start, f"{build.name}: " + ", ".join(
-            f"{b} {f.get('model_run_instructions', 'error')} instructions" for b, f in row["backends"].items()))
+            _log(start, f"{label}: {backend} {figures.get('model_run_instructions', 'error')} instructions")
     return rows
 
 
 def main(argv: list[str]) -> int:
     start = time.monotonic()
     args = _parse_args(argv)
+    targets = tuple(t for t in TARGETS if t in (args.target or TARGETS))
     missing = toolchain.missing_tools()
     if missing:
         print(f"error: {', '.join(missing)} not on PATH. Run the benchmark through tools/bench (it uses the "
@@ -163,19 +184,20 @@ def main(argv: list[str]) -> int:
         if args.work_dir:
             args.work_dir.mkdir(parents=True, exist_ok=True)
             work = args.work_dir.resolve()
-            rows = _measure(_model_list(args, work), backends, work, start, args.config)
+            rows = _measure(_model_list(args, work), backends, work, start, args.config, targets)
         else:
             with tempfile.TemporaryDirectory(prefix="helia-bench-") as tmp:
-                rows = _measure(_model_list(args, Path(tmp)), backends, Path(tmp), start, args.config)
+                rows = _measure(_model_list(args, Path(tmp)), backends, Path(tmp), start, args.config, targets)
     except toolchain.BenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     elapsed = time.monotonic() - start
     print(table.markdown(rows))
     print(table.notes(rows, ns_root is not None))
-    print(f"\nWhole run: {elapsed:.1f} s for {len(rows)} model(s), backends: {', '.join(backends)}.")
+    print(f"\nWhole run: {elapsed:.1f} s for {len(rows)} model row(s), targets: {', '.join(targets)}, "
+          f"backends: {', '.join(backends)}.")
     if args.json:
-        data = {"schema": JSON_SCHEMA, "target": TARGET, "backends": backends, "tools": _tool_versions(),
+        data = {"schema": JSON_SCHEMA, "target": targets[0], "targets": list(targets), "backends": backends, "tools": _tool_versions(),
                 "method": table.METHOD, "elapsed_seconds": round(elapsed, 1), "models": rows}
         args.json.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     failed = [row["name"] for row in rows

@@ -169,6 +169,9 @@ class Lowered:
     requantization: str | None = None
     fixed: dict[str, Any] = field(default_factory=dict)
     weight_sums: str | None = None  # how MVE weight sums are supplied: "precomputed" / None
+    # Every entry in `candidates` the operator could call, with the ctx->buf bytes it needs here;
+    # helia_aot.kernel_choice weighs them and re-lowers with OpContext.entry_override.
+    candidate_scratch: dict[str, int] | None = None
 
 
 class OpContext:
@@ -185,10 +188,18 @@ class OpContext:
         self.optimization = optimization  # the model's knobs with this operator's `operators` rules applied
         self.variant = variant
         self.attributes = attributes or {}  # set by `operators` rules, checked against OpLowering.attributes
+        self.entry_override: str | None = None  # the entry kernel_choice chose, one of the candidates
 
     def with_variant(self, variant: Variant) -> "OpContext":
-        return OpContext(self.graph, self.op, self.op_id, self.target, self.kernels, self.optimization, variant,
-                         self.attributes)
+        ctx = OpContext(self.graph, self.op, self.op_id, self.target, self.kernels, self.optimization, variant,
+                        self.attributes)
+        ctx.entry_override = self.entry_override
+        return ctx
+
+    def with_entry(self, entry: str) -> "OpContext":
+        ctx = self.with_variant(self.variant)
+        ctx.entry_override = entry
+        return ctx
 
     def attribute(self, name: str):
         """An attribute's value: the one an `operators` rule set, else the module's default (the first

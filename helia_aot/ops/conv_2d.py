@@ -111,10 +111,16 @@ class Conv2D(OpLowering):
         if "arm_convolve_wrapper_s8" not in candidates:
             candidates.append("arm_convolve_wrapper_s8")
 
-        if entry == "arm_convolve_s8":
-            scratch = kernels.scratch(sizes.convolve_s8, in_dims, filter_dims)
-        else:
-            scratch = kernels.scratch(sizes.convolve_wrapper_s8, g, in_dims, filter_dims, out_dims)
+        def scratch_of(name: str) -> int:
+            # A direct 1x1 / 1 x N entry needs what the wrapper asks for (it would dispatch to it).
+            if name == "arm_convolve_s8":
+                return kernels.scratch(sizes.convolve_s8, in_dims, filter_dims)
+            return kernels.scratch(sizes.convolve_wrapper_s8, g, in_dims, filter_dims, out_dims)
+
+        candidate_scratch = {name: scratch_of(name) for name in candidates}
+        if ctx.entry_override is not None:
+            entry = ctx.entry_override  # helia_aot.kernel_choice's pick among the candidates
+        scratch = candidate_scratch[entry]
 
         in_zp, out_zp = x.quant.zero_point, y.quant.zero_point
         mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
@@ -134,6 +140,7 @@ class Conv2D(OpLowering):
         return Lowered(
             entry=entry,
             candidates=candidates,
+            candidate_scratch=candidate_scratch,
             scratch_bytes=scratch,
             macs=macs,
             constants=constants,

@@ -15,6 +15,7 @@ from .common import (bias, check_accumulator, check_output_shape, check_s64_shif
                      windowed_output_shape)
 from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
 
+HELIUM_DW_3X3 = "helia_mve_depthwise_conv_3x3_s8"
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
                 "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
@@ -79,6 +80,10 @@ class DepthwiseConv2D(OpLowering):
             if is_3x3:
                 candidates.append("arm_depthwise_conv_3x3_s8")
             candidates.append("arm_depthwise_conv_s8_opt")
+            if kernels.helium_kernels and build == "mve" and is_3x3 and g.stride_w <= 2 and g.stride_h <= 2:
+                # Our Helium 3x3 depthwise: vectorised without scratch, arm_depthwise_conv_3x3_s8's
+                # signature; chosen by cost only (never by "specialized").
+                candidates.append(HELIUM_DW_3X3)
             # The wrapper picks 3x3 without MVE and opt with it; "specialized" takes the 3x3 entry on
             # every build, which also needs no scratch.
             entry = candidates[0] if (build != "mve" or knob == "specialized") else "arm_depthwise_conv_s8_opt"
@@ -91,14 +96,19 @@ class DepthwiseConv2D(OpLowering):
         if knob == "generic":
             entry = "arm_depthwise_conv_wrapper_s8"
 
-        if entry == "arm_depthwise_conv_wrapper_s8":
-            # The one-input-channel threshold depends on the C compiler; size for the larger need.
-            scratch = max(kernels.scratch(sizes.depthwise_wrapper_s8, g, in_dims, filter_dims, out_dims, c)
-                          for c in ("gcc", "armclang"))
-        elif entry == "arm_depthwise_conv_s8_opt":
-            scratch = kernels.scratch(sizes.depthwise_conv_s8_opt, in_dims, filter_dims)
-        else:
-            scratch = 0
+        def scratch_of(name: str) -> int:
+            if name == "arm_depthwise_conv_wrapper_s8":
+                # The one-input-channel threshold depends on the C compiler; size for the larger need.
+                return max(kernels.scratch(sizes.depthwise_wrapper_s8, g, in_dims, filter_dims, out_dims, c)
+                           for c in ("gcc", "armclang"))
+            if name == "arm_depthwise_conv_s8_opt":
+                return kernels.scratch(sizes.depthwise_conv_s8_opt, in_dims, filter_dims)
+            return 0
+
+        candidate_scratch = {name: scratch_of(name) for name in candidates}
+        if ctx.entry_override is not None:
+            entry = ctx.entry_override  # helia_aot.kernel_choice's pick among the candidates
+        scratch = candidate_scratch[entry]
 
         in_zp, out_zp = x.quant.zero_point, y.quant.zero_point
         mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, out_dims[3])
@@ -119,6 +129,7 @@ class DepthwiseConv2D(OpLowering):
         return Lowered(
             entry=entry,
             candidates=candidates,
+            candidate_scratch=candidate_scratch,
             scratch_bytes=scratch,
             macs=macs,
             constants=constants,

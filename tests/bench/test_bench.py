@@ -38,8 +38,9 @@ def tiny_model(tmp_path_factory) -> Path:
     return path
 
 
-def run_bench(model: Path, work_dir: Path, json_path: Path, *backends: str) -> tuple[dict, str]:
-    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16",
+def run_bench(model: Path, work_dir: Path, json_path: Path, *backends: str,
+              target: str = "corstone300") -> tuple[dict, str]:
+    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16", "--target", target,
            "--work-dir", str(work_dir), "--json", str(json_path), str(model)]
     for backend in backends:
         cmd += ["--backend", backend]
@@ -48,11 +49,11 @@ def run_bench(model: Path, work_dir: Path, json_path: Path, *backends: str) -> t
     return json.loads(json_path.read_text()), proc.stdout
 
 
-def check_backend(figures: dict, total_macs: int) -> None:
+def check_backend(figures: dict, total_macs: int, per_tick_x100: int = 3125) -> None:
     count = figures["model_run_instructions"]
     assert count > 0
-    # The firmware converts ticks with the board's x 31.25 rule; the JSON must agree with it.
-    assert count == figures["model_run_ticks"] * 3125 // 100
+    # The firmware converts ticks with the board's rule (x 31.25 on AN547); the JSON must agree with it.
+    assert count == figures["model_run_ticks"] * per_tick_x100 // 100
     assert figures["instructions_per_mac"] == pytest.approx(count / total_macs, abs=1e-3)
     assert re.fullmatch(r"[0-9a-f]{8}", figures["output_checksum"])
     assert 0 < figures["timer_overhead_per_call"] < 200
@@ -75,7 +76,7 @@ def test_bench_tiny_model_fields_and_determinism(tiny_model, tmp_path):
     assert data["schema"] == "helia-bench/1"
     assert data["target"] == "corstone300"
     assert data["backends"] == ["portable"]
-    assert set(data["method"]) == {"conversion", "memory", "code_size", "instructions", "glue", "macs"}
+    assert set(data["method"]) == {"conversion", "kernel_choice", "memory", "code_size", "instructions", "glue", "macs"}
     assert all(data["tools"][key] for key in ("arm_gcc", "qemu", "python", "helia_aot"))
     [row] = data["models"]
     assert row["name"] == CASE and "error" not in row
@@ -117,3 +118,19 @@ def test_bench_ns_cmsis_nn_matches_portable_outputs(tiny_model, tmp_path):
     check_backend(ns, row["total_macs"])
     assert ns["output_checksum"] == portable["output_checksum"], "both libraries must compute the same outputs"
     assert "instr (ns-cmsis-nn)" in stdout
+
+
+@pytest.mark.skipif(not os.environ.get(toolchain.NS_CMSIS_NN_ENV), reason=NS_CMSIS_NN_SKIP_REASON)
+def test_bench_cortex_m4_target(tiny_model, tmp_path):
+    """apollo4p_evb: the module converted for the Cortex-M4, built with cores.bzl's flags and run on
+    QEMU mps2-an386 with ns-cmsis-nn's DSP build and the portable kernels, same outputs."""
+    data, stdout = run_bench(tiny_model, tmp_path / "work", tmp_path / "m4.json", "portable", "ns-cmsis-nn",
+                             target="apollo4p_evb")
+    assert data["targets"] == ["apollo4p_evb"]
+    [row] = data["models"]
+    assert row["target"] == "apollo4p_evb" and row["core"] == "cortex-m4"
+    portable, ns = row["backends"]["portable"], row["backends"]["ns-cmsis-nn"]
+    for figures in (portable, ns):
+        check_backend(figures, row["total_macs"], toolchain.CORES["cortex_m4"].instructions_per_tick_x100)
+    assert ns["output_checksum"] == portable["output_checksum"]
+    assert f"| {CASE} | apollo4p_evb |" in stdout

@@ -44,7 +44,8 @@ def test_operator_fields(plan):
     assert k["requantization"] == "rshift_only"
     assert k["local_scratch_bytes"] > 0 and k["weight_sums"] == "precomputed"  # corstone300: MVE build
     assert reshape["kernel"] == {"entry": None, "provider": "helia_aot.ops/v1", "candidates": None,
-                                 "requantization": None, "local_scratch_bytes": None, "weight_sums": None}
+                                 "requantization": None, "local_scratch_bytes": None, "weight_sums": None,
+                                 "choice": None}
     assert set(conv["knobs"]) == {"kernel"} and reshape["knobs"] == {}
     assert conv["fixed"] == {} and reshape["fixed"] == {}
 

@@ -13,6 +13,7 @@ load(
     "flag_set",
     "tool_path",
 )
+load(":cores.bzl", "COMPILE_FLAGS", "LINK_FLAGS")
 
 _COMPILE_ACTIONS = [
     ACTION_NAMES.assemble,
@@ -50,10 +51,9 @@ def _arm_gnu_toolchain_config_impl(ctx):
             name = "cortex_m_target",
             enabled = True,
             flag_sets = [
-                _flags(_COMPILE_ACTIONS + _LINK_ACTIONS, ctx.attr.cpu_flags + ["--specs=picolibc.specs"]),
-                _flags(_COMPILE_ACTIONS, [
-                    "-ffunction-sections",
-                    "-fdata-sections",
+                _flags(_COMPILE_ACTIONS + _LINK_ACTIONS, ctx.attr.cpu_flags),
+                # cores.bzl: the flags the benchmark uses too.
+                _flags(_COMPILE_ACTIONS, COMPILE_FLAGS + [
                     # Keep absolute system paths and build dates out of outputs (hermeticity).
                     "-no-canonical-prefixes",
                     "-fno-canonical-system-headers",
@@ -62,8 +62,8 @@ def _arm_gnu_toolchain_config_impl(ctx):
                     "-D__TIMESTAMP__=\"redacted\"",
                     "-D__TIME__=\"redacted\"",
                 ]),
-                # Semihosting carries stdout and exit() to the simulator.
-                _flags(_LINK_ACTIONS, ["--oslib=semihost", "-Wl,--gc-sections"]),
+                # Semihosting carries stdout and exit() to the simulator (cores.bzl).
+                _flags(_LINK_ACTIONS, LINK_FLAGS),
             ],
         ),
         feature(name = "opt", flag_sets = [_flags(_COMPILE_ACTIONS, ["-O2", "-DNDEBUG"])]),

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Corstone-300 firmware around one converted module: the -Os size build (attributed section by
-section through the linker map), and the -O2 builds run on QEMU mps3-an547 with -icount shift=0,
+"""Firmware around one converted module for the kernel library's core (Corstone-300 for the
+Cortex-M55, MPS2 AN386 for the Cortex-M4): the -Os size build (attributed section by section through
+the linker map), and the -O2 builds run on QEMU (mps3-an547 / mps2-an386) with -icount shift=0,
 plain (instructions per model_run) and profiled (time inside kernel calls, hence our glue)."""
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from .toolchain import BenchError
 
 PREFIX = "net"
 INPUT_SEED = 6
-TICK_INSTRUCTIONS = 31.25  # instructions per SysTick tick under -icount shift=0 on AN547
 SECTION_KINDS = ("text", "rodata", "data", "bss")
-RUNTIME_SOURCES = ("startup.c", "instruction_counter.c")
 
 
 # --------------------------------------------------------------------------- inputs
@@ -76,21 +75,21 @@ def _compile_all(jobs: list[tuple[Path, Path, list[str], str]]) -> list[Path]:
 
 
 def _link(build: ModuleBuild, objects: list[Path], library: KernelLibrary, elf: Path, extra: list[str]) -> Path:
-    toolchain.run([toolchain.ARM_CC, *toolchain.ARCH_FLAGS, "--specs=picolibc.specs", *toolchain.LDFLAGS,
-                   *extra, f"-Wl,-Map={elf.with_suffix('.map')}", "-o", elf, *objects, library.archive, "-lm"],
+    toolchain.run([toolchain.ARM_CC, *library.core.ldflags, *extra, f"-Wl,-Map={elf.with_suffix('.map')}", "-o", elf, *objects, library.archive, "-lm"],
                   f"{build.name}: link {elf.name}")
     return elf
 
 
 def build_firmware(build: ModuleBuild, library: KernelLibrary, variant: str) -> Path:
     """Links one firmware ELF. variant: "size" (-Os, never run), "plain" or "profile" (-O2)."""
+    core = library.core
     out = build.work_dir / f"{library.backend}-{variant}"
     out.mkdir(parents=True, exist_ok=True)
     includes = ["-I", str(build.module_dir / "include"), "-I", str(library.include_dir),
-                "-I", str(toolchain.C_DIR), "-I", str(toolchain.CORSTONE300_DIR)]
-    flags = toolchain.COMMON_CFLAGS + [library.optimization] + includes
+                "-I", str(toolchain.C_DIR), *core.runtime_flags()]
+    flags = core.common_cflags + [library.optimization] + includes
     module_flags = flags + toolchain.OUR_WARNINGS
-    runtime = [toolchain.CORSTONE300_DIR / name for name in RUNTIME_SOURCES]
+    runtime = core.runtime_sources()
     link_extra: list[str] = []
     if variant == "size":
         harness = [toolchain.C_DIR / "size_main.c"]
@@ -210,8 +209,8 @@ _LINE_PATTERNS = {
 }
 
 
-def run_firmware(elf: Path, what: str) -> dict:
-    stdout = toolchain.run([toolchain.QEMU, *toolchain.QEMU_ARGS, "-kernel", elf], what,
+def run_firmware(elf: Path, what: str, core: toolchain.Core = toolchain.CORES["cortex_m55"]) -> dict:
+    stdout = toolchain.run(core.qemu_command(elf), what,
                            timeout=toolchain.QEMU_TIMEOUT_S, merge_stderr=True)
     found: dict[str, list[tuple[str, ...]]] = {key: [] for key in _LINE_PATTERNS}
     for line in stdout.splitlines():
@@ -225,27 +224,29 @@ def run_firmware(elf: Path, what: str) -> dict:
 
 def instructions(build: ModuleBuild, library: KernelLibrary) -> dict:
     """Instructions of one warm model_run, and how many of them ran inside kernel calls."""
-    plain = run_firmware(build_firmware(build, library, "plain"), f"{build.name}: QEMU run ({library.backend})")
+    core = library.core
+    plain = run_firmware(build_firmware(build, library, "plain"), f"{build.name}: QEMU run ({library.backend})", core)
     ticks, count = map(int, plain["run"][0])
     result = {"model_run_ticks": ticks, "model_run_instructions": count,
               "output_checksum": plain["checksum"][0][0]}
     profile = run_firmware(build_firmware(build, library, "profile"),
-                           f"{build.name}: QEMU profiled run ({library.backend})")
+                           f"{build.name}: QEMU profiled run ({library.backend})", core)
     if profile["checksum"] != plain["checksum"]:
         raise BenchError(f"{build.name}: the profiled firmware computed other outputs than the plain one "
                          f"({profile['checksum'][0][0]} vs {plain['checksum'][0][0]})")
     calls, calibration_ticks = map(int, profile["calibration"][0])
-    overhead = calibration_ticks * TICK_INSTRUCTIONS / calls  # timer cost per timed kernel call
+    tick = core.tick_instructions
+    overhead = calibration_ticks * tick / calls  # timer cost per timed kernel call
     operators = []
     kernel_total = 0.0
     for index, op_ticks, kernel_ticks, kernel_calls in (map(int, row) for row in profile["op"]):
-        kernel = kernel_ticks * TICK_INSTRUCTIONS - kernel_calls * overhead
-        window = op_ticks * TICK_INSTRUCTIONS - kernel_calls * overhead
+        kernel = kernel_ticks * tick - kernel_calls * overhead
+        window = op_ticks * tick - kernel_calls * overhead
         kernel_total += kernel
         operators.append({"position": index, "instructions": round(window),
                           "kernel_instructions": round(kernel), "kernel_calls": kernel_calls})
     outside_ticks, outside_calls = map(int, profile["outside"][0])
-    kernel_total += outside_ticks * TICK_INSTRUCTIONS - outside_calls * overhead
+    kernel_total += outside_ticks * tick - outside_calls * overhead
     glue = count - kernel_total
     result.update({
         "kernel_instructions": round(kernel_total),

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Kernel libraries for the benchmark firmware: our portable kernels and, when HELIA_NS_CMSIS_NN_DIR
-names a checkout, ns-cmsis-nn built for Cortex-M55 with MVE (integer and float sources, with its
-float switches). Each is a static archive of -ffunction-sections objects, so the firmware link
+names a checkout, ns-cmsis-nn (integer and float sources, with its float switches), each built for
+one core: on the Cortex-M55 ns-cmsis-nn compiles its MVE code, on the Cortex-M4 its DSP code. Each is a static archive of -ffunction-sections objects, so the firmware link
 keeps only the kernels a module calls."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ class KernelLibrary:
     optimization: str
     archive: Path
     include_dir: Path
+    core: toolchain.Core = toolchain.CORES["cortex_m55"]
 
 
 def sources(backend: str) -> tuple[Path, Path, list[Path]]:
@@ -37,19 +38,20 @@ def sources(backend: str) -> tuple[Path, Path, list[Path]]:
     return root / "Source", root / "Include", files
 
 
-def build(backend: str, optimization: str, work_dir: Path) -> KernelLibrary:
-    """Compiles a backend's sources (two at a time) into work_dir/lib<backend><opt>.a."""
+def build(backend: str, optimization: str, work_dir: Path,
+          core: toolchain.Core = toolchain.CORES["cortex_m55"]) -> KernelLibrary:
+    """Compiles a backend's sources (two at a time) for `core` into work_dir/lib<backend><opt>[-core].a."""
     source_root, include_dir, files = sources(backend)
     if not files:
         raise toolchain.BenchError(f"kernel library {backend}: no C sources under {source_root}")
-    tag = f"{backend}{optimization}"
+    tag = f"{backend}{optimization}" + ("" if core.name == "cortex_m55" else f"-{core.core}")
     archive = work_dir / f"lib{tag}.a"
     # A kept --work-dir reuses an archive newer than every source (the flags never change).
     if archive.is_file() and archive.stat().st_mtime > max(p.stat().st_mtime for p in files):
-        return KernelLibrary(backend, optimization, archive, include_dir)
+        return KernelLibrary(backend, optimization, archive, include_dir, core)
     obj_dir = work_dir / f"{tag}-obj"
     # Our kernels are held to our warning flags; ns-cmsis-nn is built as its project builds it.
-    flags = toolchain.COMMON_CFLAGS + [optimization, "-I", str(include_dir)]
+    flags = core.common_cflags + [optimization, "-I", str(include_dir)]
     if backend == PORTABLE:
         flags += toolchain.OUR_WARNINGS
 
@@ -61,4 +63,4 @@ def build(backend: str, optimization: str, work_dir: Path) -> KernelLibrary:
     objects = toolchain.parallel_map(compile_one, files)
     archive.unlink(missing_ok=True)
     toolchain.run([toolchain.ARM_AR, "rcsD", archive, *objects], f"archive {tag}")
-    return KernelLibrary(backend, optimization, archive, include_dir)
+    return KernelLibrary(backend, optimization, archive, include_dir, core)

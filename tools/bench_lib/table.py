@@ -6,21 +6,27 @@ from __future__ import annotations
 from .kernels import NS_CMSIS_NN, PORTABLE
 
 METHOD = {
-    "conversion": "helia_aot.convert(model, prefix='net', target='corstone300') run 3 times in this process; "
+    "conversion": "helia_aot.convert(model, prefix='net', target=<target>) run 3 times in this process; "
                   "median wall time (includes writing the C files; the first run also pays imports).",
+    "kernel_choice": "the report's kernel_choice: scratch arena and the cost table's estimated instructions of "
+                     "the plans optimization.goal size and latency would make (the row's plan is the "
+                     "configured goal, balanced by default).",
     "memory": "scratch arena, lower bound (largest sum of simultaneously live tensors plus that operator's "
               "kernel scratch), ratio and constant bytes from the compiler's report.",
-    "code_size": "module and kernels compiled with arm-none-eabi-gcc -mcpu=cortex-m55 -mfloat-abi=hard -mthumb "
-                 "-Os -ffunction-sections -fdata-sections, linked with -Wl,--gc-sections into a minimal "
-                 "firmware (Corstone-300 startup, picolibc, a main calling the module's C API once) against "
+    "code_size": "module and kernels compiled with arm-none-eabi-gcc, the target core's flags from "
+                 "toolchains/arm_gnu/cores.bzl (Bazel's Arm toolchains), -Os -ffunction-sections -fdata-sections, "
+                 "linked with -Wl,--gc-sections into a minimal firmware (the board's startup, picolibc, a main "
+                 "calling the module's C API once) against "
                  "the portable kernel library. The linker map attributes every kept input section to the "
                  "module's objects, the kernel archive or the rest (startup, libc, libgcc): 'module' is the "
                  "module alone (its .rodata holds the weights), '+kernels' adds the kernels the linker kept. "
                  "'firmware_total' is arm-none-eabi-size -A of the whole ELF without the board's heap and "
                  "stack reservations. Alignment padding between sections is attributed to nobody.",
-    "instructions": "firmware (module + kernels + toolchains/corstone300 startup, all -O2) on QEMU mps3-an547 "
-                    "with -icount shift=0: one warm-up model_run, then one model_run timed with SysTick "
-                    "(instructions = ticks x 31.25, resolution 31.25 instructions). Seeded int8 inputs.",
+    "instructions": "firmware (module + kernels + board startup, all -O2) on QEMU with -icount shift=0: "
+                    "corstone300 on mps3-an547 (Cortex-M55; ns-cmsis-nn's MVE build), apollo4p_evb on mps2-an386 "
+                    "(Cortex-M4; ns-cmsis-nn's DSP build); one warm-up model_run, then one model_run timed with "
+                    "SysTick (instructions = ticks x 31.25 on AN547, x 40 on AN386: the resolution). Seeded "
+                    "inputs. Machine and QEMU arguments come from toolchains/arm_gnu/cores.bzl.",
     "glue": "a second firmware wraps every kernel entry the module calls (-Wl,--wrap) with SysTick reads and "
             "fills the module's HELIA_OP_BEGIN/END hooks; glue = model_run instructions minus the "
             "instructions inside kernel calls (timer overhead measured on 1024 empty wrapped calls and "
@@ -45,7 +51,8 @@ def _backend_cells(row: dict, backend: str) -> list[str]:
     return [_int(count), f"{count / macs:.2f}" if macs else "n/a", glue]
 
 
-HEADER = ["model", "convert s", "arena B", "lower bound B", "ratio", "peer arena B", "constants B",
+HEADER = ["model", "target", "convert s", "arena B", "lower bound B", "ratio", "peer arena B",
+          "arena size/latency B", "est. instr size/latency", "constants B",
           "module .text", "module .rodata", "module .data+.bss", "+kernels .text", "+kernels .rodata",
           "MACs", f"instr ({PORTABLE})", "instr/MAC", "glue instr (share)", f"instr ({NS_CMSIS_NN})", "instr/MAC",
           "glue instr (share)"]
@@ -55,14 +62,19 @@ def markdown(rows: list[dict]) -> str:
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
     for row in rows:
         if "error" in row and "conversion" not in row:
-            lines.append("| " + " | ".join([row["name"], f"error: {row['error']}"] + [""] * (len(HEADER) - 2)) + " |")
+            lines.append("| " + " | ".join([row["name"], row.get("target", ""), f"error: {row['error']}"]
+                                           + [""] * (len(HEADER) - 3)) + " |")
             continue
         conv = row["conversion"]
         size = row.get("code_size") or {}
         module = size.get("module") or {}
         both = size.get("module_with_kernels") or {}
-        cells = [row["name"], f"{conv['seconds_median']:.3f}", _int(conv["scratch_arena_bytes"]),
+        choice = conv.get("kernel_choice") or {}
+        ends = [choice.get(end) or {} for end in ("size", "latency")]
+        cells = [row["name"], row.get("target", ""), f"{conv['seconds_median']:.3f}", _int(conv["scratch_arena_bytes"]),
                  _int(conv["lower_bound_bytes"]), f"{conv['ratio']:.3f}", _int(conv["peer_scratch_arena_bytes"]),
+                 " / ".join(_int(e.get("scratch_arena_bytes")) for e in ends) if choice else "n/a",
+                 " / ".join(_int(e.get("estimated_instructions")) for e in ends) if choice else "n/a",
                  _int(conv["constant_bytes"]), _int(module.get("text")), _int(module.get("rodata")),
                  "n/a" if not module else _int(module["data"] + module["bss"]),
                  _int(both.get("text")), _int(both.get("rodata")), _int(row.get("total_macs"))]
@@ -79,12 +91,12 @@ def notes(rows: list[dict], ns_configured: bool) -> str:
     for row in rows:
         checksums = {f["output_checksum"] for f in (row.get("backends") or {}).values() if "output_checksum" in f}
         if len(checksums) > 1:
-            lines.append(f"- {row['name']}: the kernel libraries computed different outputs ({', '.join(sorted(checksums))}).")
+            lines.append(f"- {row['name']} ({row.get('target')}): the kernel libraries computed different outputs ({', '.join(sorted(checksums))}).")
         elif checksums and len(row["backends"]) > 1:
-            lines.append(f"- {row['name']}: every kernel library computed the same outputs (checksum {checksums.pop()}).")
+            lines.append(f"- {row['name']} ({row.get('target')}): every kernel library computed the same outputs (checksum {checksums.pop()}).")
         for backend, figures in (row.get("backends") or {}).items():
             if figures and "error" in figures:
-                lines.append(f"- {row['name']} ({backend}): {figures['error'].splitlines()[0]}")
+                lines.append(f"- {row['name']} ({row.get('target')}, {backend}): {figures['error'].splitlines()[0]}")
         if "error" in row:
-            lines.append(f"- {row['name']}: {row['error'].splitlines()[0]}")
+            lines.append(f"- {row['name']} ({row.get('target')}): {row['error'].splitlines()[0]}")
     return "\n".join(lines)

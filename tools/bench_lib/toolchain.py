@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Arm GNU toolchain and QEMU as the benchmark uses them: flags, paths and a command runner
-that turns a failure into a BenchError carrying the command and its output."""
+that turns a failure into a BenchError carrying the command and its output.
+
+CPU flags, the flags every compile and link takes and the QEMU command line come from
+toolchains/arm_gnu/cores.bzl, the file Bazel's Arm toolchains are built from."""
 
 from __future__ import annotations
 
+import ast
 import concurrent.futures
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -12,7 +17,9 @@ from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 REPO = Path(__file__).resolve().parents[2]
+CORES_FILE = REPO / "toolchains" / "arm_gnu" / "cores.bzl"
 CORSTONE300_DIR = REPO / "toolchains" / "corstone300"
+MPS2_DIR = REPO / "toolchains" / "mps2"
 PORTABLE_DIR = REPO / "kernels" / "portable"
 C_DIR = Path(__file__).resolve().parent / "c"
 
@@ -23,21 +30,79 @@ ARM_AR = "arm-none-eabi-ar"
 ARM_SIZE = "arm-none-eabi-size"
 QEMU = "qemu-system-arm"
 
-ARCH_FLAGS = ["-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb"]
-# picolibc's specs select its headers too, so compiles need them as well as links.
-# Both kernel libraries are built with their float switches, which they hand to the modules (as the
-# Bazel overlays do): a float module checks them in its <prefix>_common.h.
-LIBRARY_DEFINES = ["-DARM_NN_ENABLE_F32=1", "-DARM_NN_ENABLE_F16=1"]
-COMMON_CFLAGS = ARCH_FLAGS + ["--specs=picolibc.specs", "-ffunction-sections", "-fdata-sections",
-                              *LIBRARY_DEFINES]
+
+def read_bzl_constants(path: Path) -> dict:
+    """The top-level `NAME = literal` assignments of a Starlark file written as plain literals."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+    return found
+
+
+_CORES_BZL = read_bzl_constants(CORES_FILE)
+
+
+@dataclasses.dataclass(frozen=True)
+class Core:
+    """One Cortex-M core as cores.bzl defines it, and the board the benchmark runs it on."""
+
+    name: str  # cores.bzl key, e.g. cortex_m55
+    core: str  # e.g. cortex-m55
+    cpu_flags: tuple[str, ...]
+    board: str  # folder under toolchains/
+    qemu_machine: str
+    instructions_per_tick_x100: int
+
+    @property
+    def tick_instructions(self) -> float:
+        return self.instructions_per_tick_x100 / 100
+
+    @property
+    def board_dir(self) -> Path:
+        return REPO / "toolchains" / self.board
+
+    def runtime_sources(self) -> list[Path]:
+        """Startup code and the SysTick counter (toolchains/corstone300's on every board)."""
+        return [self.board_dir / "startup.c", CORSTONE300_DIR / "instruction_counter.c"]
+
+    def runtime_flags(self) -> list[str]:
+        return ["-I", str(CORSTONE300_DIR), f"-DHELIA_INSTRUCTIONS_PER_TICK_X100={self.instructions_per_tick_x100}u"]
+
+    @property
+    def linker_script(self) -> Path:
+        return self.board_dir / ("corstone300.ld" if self.board == "corstone300" else f"{self.board}.ld")
+
+    @property
+    def library_defines(self) -> list[str]:
+        # Both kernel libraries are built with their float switches, which they hand to the modules (as
+        # the Bazel overlays do): a float module checks them in its <prefix>_common.h. Half precision
+        # needs the Cortex-M55's MVE-FP.
+        return ["-DARM_NN_ENABLE_F32=1"] + (["-DARM_NN_ENABLE_F16=1"] if self.core == "cortex-m55" else [])
+
+    @property
+    def common_cflags(self) -> list[str]:
+        return [*self.cpu_flags, *_CORES_BZL["COMPILE_FLAGS"], *self.library_defines]
+
+    @property
+    def ldflags(self) -> list[str]:
+        return [*self.cpu_flags, *_CORES_BZL["LINK_FLAGS"], "-nostartfiles", "-T", str(self.linker_script)]
+
+    def qemu_command(self, elf: Path) -> list[str]:
+        return [QEMU, "-M", self.qemu_machine, *_CORES_BZL["QEMU_ARGS"], "-kernel", str(elf)]
+
+
+CORES = {name: Core(name, c["core"], tuple(c["cpu_flags"]), c["board"], c["qemu_machine"],
+                    c["instructions_per_tick_x100"]) for name, c in _CORES_BZL["CORES"].items()}
+# The benchmark's targets and the core each runs on.
+TARGET_CORES = {"corstone300": CORES["cortex_m55"], "apollo4p_evb": CORES["cortex_m4"]}
+M55 = CORES["cortex_m55"]
+
 # Code size is measured on a -Os build, instruction counts on a -O2 build (issue 6).
 SIZE_OPT = "-Os"
 SPEED_OPT = "-O2"
 OUR_WARNINGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
-LDFLAGS = ["--oslib=semihost", "-nostartfiles", "-Wl,--gc-sections",
-           "-T", str(CORSTONE300_DIR / "corstone300.ld")]
-QEMU_ARGS = ["-M", "mps3-an547", "-nographic", "-monitor", "none", "-serial", "none",
-             "-icount", "shift=0", "-semihosting-config", "enable=on,target=native"]
 
 COMPILE_TIMEOUT_S = 300
 QEMU_TIMEOUT_S = 300

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The committed kernel cost tables (helia_aot/data/kernel_costs, written by tools/measure_kernel_costs):
+each entry's model is the fit of the table's own measurements and predicts each of them within the
+error it records, which stays small enough to rank entries."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helia_aot import cost_model
+
+TABLES = sorted(cost_model.DATA_DIR.glob("*.json"))
+MAX_FIT_ERROR = 0.30  # a model further off than this cannot rank entries
+# A wrapper's cost is that of the entry it dispatches to, whose models differ; the compiler never
+# chooses a wrapper by cost (it only estimates one the operator cannot avoid). Measured shapes are
+# estimated by their measurement.
+LOOSE_FIT = {"arm_convolve_wrapper_s8": 0.45}
+
+
+def test_tables_cover_each_library_and_build():
+    found = {(t.library, t.build, t.core) for t in cost_model.tables()}
+    assert ("ns_cmsis_nn", "mve", "cortex-m55") in found
+    assert ("ns_cmsis_nn", "dsp", "cortex-m4") in found
+    assert {("portable", "plain", "cortex-m55"), ("portable", "plain", "cortex-m4")} <= found
+
+
+@pytest.mark.parametrize("path", TABLES, ids=[p.stem for p in TABLES])
+def test_table_records_how_it_was_made(path):
+    data = json.loads(path.read_text())
+    assert data["command"].startswith("tools/measure_kernel_costs") and path.stem in data["command"]
+    assert len(data["date"]) == 10 and data["optimization"] == "-O2"
+    assert data["measurements"] and data["entries"]
+
+
+@pytest.mark.parametrize("path", TABLES, ids=[p.stem for p in TABLES])
+def test_models_are_the_fit_of_the_measurements_and_predict_them(path):
+    data = json.loads(path.read_text())
+    for entry, model in data["entries"].items():
+        names = cost_model.FEATURES[cost_model.ENTRY_KIND[entry]]
+        assert set(model["coefficients"]) == set(names)
+        rows = [(cost_model.features(entry, m["input_dims"], m["filter_dims"], m["output_dims"]), m["instructions"])
+                for m in data["measurements"] if m["entry"] == entry]
+        assert len(rows) == model["measured_calls"] > len(names), f"{entry}: too few calls to fit"
+        assert cost_model.fit(rows, names) == pytest.approx([model["coefficients"][n] for n in names], abs=2e-4)
+        bound = LOOSE_FIT.get(entry, MAX_FIT_ERROR)
+        assert model["max_relative_error"] <= bound, f"{entry}: the linear model does not fit"
+        for feats, count in rows:
+            predicted = cost_model.predict(model["coefficients"], feats)
+            assert abs(predicted - count) / count <= model["max_relative_error"], (entry, feats, count)
+
+
+def test_table_lookup_prefers_the_same_core():
+    assert cost_model.table_for("ns_cmsis_nn", "mve", "cortex-m55").core == "cortex-m55"
+    assert cost_model.table_for("portable", "plain", "cortex-m4").core == "cortex-m4"
+    # Another core of the same library and build stands in (the host builds portable plain C).
+    assert cost_model.table_for("portable", "plain", "generic").library == "portable"
+    assert cost_model.table_for("ns_cmsis_nn", "plain", "generic") is None
+
+
+def test_features_count_the_layer_macs():
+    conv = cost_model.features("arm_convolve_s8", (1, 10, 10, 8), (16, 3, 3, 8), (1, 8, 8, 16))
+    assert conv == {"macs": 8 * 8 * 16 * 9 * 8, "taps": 8 * 8 * 16 * 9, "ptaps": 8 * 8 * 9, "out_elements": 8 * 8 * 16,
+                    "calls": 1}
+    dw = cost_model.features("arm_depthwise_conv_3x3_s8", (1, 10, 10, 8), (1, 3, 3, 8), (1, 10, 10, 8))
+    assert dw == {"macs": 10 * 10 * 8 * 9, "out_elements": 800, "out_pixels": 100, "calls": 1}
+    fc = cost_model.features("arm_fully_connected_s8", (1, 1, 1, 64), (64, 1, 1, 12), (1, 1, 1, 12))
+    assert fc == {"macs": 64 * 12, "out_elements": 12, "calls": 1}
+
+
+def test_measured_shapes_are_estimated_by_their_measurement():
+    table = cost_model.table_for("ns_cmsis_nn", "mve", "cortex-m55")
+    data = json.loads(table.path.read_text())
+    for m in data["measurements"]:
+        assert table.estimate(m["entry"], m["input_dims"], m["filter_dims"], m["output_dims"]) == m["instructions"]
+    # An unmeasured shape takes the model.
+    dims = ((1, 20, 20, 40), (1, 3, 3, 40), (1, 20, 20, 40))
+    model = table.models["arm_depthwise_conv_s8_opt"]["coefficients"]
+    expected = round(cost_model.predict(model, cost_model.features("arm_depthwise_conv_s8_opt", *dims)))
+    assert table.estimate("arm_depthwise_conv_s8_opt", *dims) == expected

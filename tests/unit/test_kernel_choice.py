@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Kernel choice by cost over the whole graph (helia_aot.kernel_choice): optimization.goal size reaches
+the smallest arena, latency the fewest estimated instructions, balanced the fewest within 5 % of the
+smallest arena; the plan records every option and the C calls the chosen entry directly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helia_aot import convert
+from tests.unit.helpers import mlperf_model
+
+GOALS = ("size", "balanced", "latency")
+
+
+def _convert(tmp_path, model, goal=None, kernel=None, target="corstone300", library=None):
+    opt = {}
+    if goal:
+        opt["goal"] = goal
+    if kernel:
+        opt["kernel"] = kernel
+    out = tmp_path / f"{goal}-{kernel}-{target}-{library}"
+    return convert(model, out, prefix="m", target=target, kernel_library=library,
+                   config={"optimization": opt} if opt else None)
+
+
+@pytest.fixture(scope="module")
+def kws_goals(tmp_path_factory):
+    model = mlperf_model("kws_ref_model")
+    tmp = tmp_path_factory.mktemp("kws")
+    return {goal: _convert(tmp, model, goal) for goal in GOALS}
+
+
+def _chosen(result):
+    return {op["index"]: op["kernel"] for op in result.plan["operators"] if op["kernel"]["choice"]}
+
+
+def test_goals_span_the_trade_and_the_report_names_both_ends(kws_goals):
+    size, balanced, latency = (kws_goals[g] for g in GOALS)
+    ends = [r.report["kernel_choice"] for r in (size, balanced, latency)]
+    # Every plan reports the same two ends, and each goal's plan sits where its report says.
+    assert ends[0]["size"] == ends[1]["size"] == ends[2]["size"]
+    assert ends[0]["latency"] == ends[1]["latency"] == ends[2]["latency"]
+    assert size.arena_bytes == ends[0]["size"]["scratch_arena_bytes"] == ends[0]["chosen"]["scratch_arena_bytes"]
+    assert latency.arena_bytes == ends[0]["latency"]["scratch_arena_bytes"]
+    assert ends[2]["chosen"] == ends[2]["latency"]
+    assert size.arena_bytes == size.plan["memory"]["lower_bound_bytes"], "goal size reaches the lower bound"
+    assert balanced.arena_bytes <= int(size.arena_bytes * 1.05) == ends[1]["arena_budget_bytes"]
+    instructions = [e["chosen"]["estimated_instructions"] for e in ends]
+    assert instructions[0] >= instructions[1] >= instructions[2]
+    # On MVE the vectorised depthwise needs scratch the smallest arena has no room for.
+    assert latency.arena_bytes > size.arena_bytes and instructions[2] < instructions[0]
+
+
+def test_plan_records_options_and_the_c_calls_the_choice_directly(kws_goals):
+    for goal, result in kws_goals.items():
+        chosen = _chosen(result)
+        assert chosen, "kws has depthwise layers with several entries"
+        source = (result.output_dir / "src" / "m_model.c").read_text()
+        assert "_wrapper_" not in source, f"goal {goal}: auto never calls a wrapper that re-decides at run time"
+        for kernel in chosen.values():
+            choice = kernel["choice"]
+            assert choice["reason"] == "cost_model" and choice["chosen"] == kernel["entry"]
+            entries = [o["entry"] for o in choice["options"]]
+            assert kernel["entry"] in entries and set(entries) <= set(kernel["candidates"])
+            option = next(o for o in choice["options"] if o["entry"] == kernel["entry"])
+            assert option["scratch_bytes"] == kernel["local_scratch_bytes"]
+            assert all(o["estimated_instructions"] > 0 for o in choice["options"])
+            assert re.search(rf"\b{kernel['entry']}\(", source)
+    latency = _chosen(kws_goals["latency"])
+    for kernel in latency.values():
+        fastest = min(kernel["choice"]["options"], key=lambda o: o["estimated_instructions"])
+        assert kernel["entry"] == fastest["entry"]
+    size = _chosen(kws_goals["size"])
+    assert any(k["entry"] != latency[i]["entry"] for i, k in size.items())
+
+
+def test_forced_kernel_knob_keeps_its_entries(tmp_path):
+    model = mlperf_model("kws_ref_model")
+    specialized = _convert(tmp_path, model, kernel="specialized")
+    for kernel in _chosen(specialized).values():
+        assert kernel["choice"]["reason"] == "optimization.kernel"
+    entries = {op["kernel"]["entry"] for op in specialized.plan["operators"]}
+    assert "arm_depthwise_conv_3x3_s8" in entries and "arm_depthwise_conv_s8_opt" not in entries
+    generic = _convert(tmp_path, model, kernel="generic")
+    assert "arm_depthwise_conv_wrapper_s8" in {op["kernel"]["entry"] for op in generic.plan["operators"]}
+
+
+def test_conversion_is_byte_identical_run_to_run(tmp_path):
+    model = mlperf_model("vww_96_int8")
+    first, second = _convert(tmp_path / "a", model), _convert(tmp_path / "b", model)
+    for name in first.files:
+        a, b = first.output_dir / name, second.output_dir / name
+        assert a.read_bytes() == b.read_bytes(), name
+
+
+def test_balanced_vww_takes_vectorised_depthwise_off_the_peak(tmp_path):
+    """vww's arena peaks in its first layers: later depthwise layers get the scratch-hungry fast
+    entry for free, at the smallest arena."""
+    model = mlperf_model("vww_96_int8")
+    balanced, size = _convert(tmp_path, model), _convert(tmp_path, model, "size")
+    assert balanced.arena_bytes == size.arena_bytes
+    entries = [k["entry"] for k in _chosen(balanced).values()]
+    assert "arm_depthwise_conv_s8_opt" in entries
+
+
+@pytest.mark.parametrize("target, library", [("apollo4p_evb", None), ("corstone300", "portable")])
+def test_other_builds_choose_from_their_own_table(tmp_path, target, library):
+    result = _convert(tmp_path, mlperf_model("kws_ref_model"), target=target, library=library)
+    summary = result.report["kernel_choice"]
+    table = {"apollo4p_evb": "ns_cmsis_nn-dsp-cortex-m4"}.get(target, "portable-plain-cortex-m55")
+    assert summary["cost_table"] == table
+    if library == "portable":  # no scratch anywhere: both ends are one plan
+        assert summary["size"] == summary["latency"] == summary["chosen"]
+
+
+def test_helium_depthwise_enters_as_a_candidate_and_wins_by_cost(tmp_path, monkeypatch):
+    """A library shipping our Helium kernels offers helia_mve_depthwise_conv_3x3_s8 (no scratch); once
+    the cost table has it, the default goal takes it on kws at the smallest arena."""
+    import dataclasses
+
+    from helia_aot import cost_model, kernel_library, options as options_mod
+    from helia_aot.ops.depthwise_conv_2d import HELIUM_DW_3X3
+
+    real_resolve = kernel_library.resolve
+    monkeypatch.setattr(options_mod.kernel_library, "resolve",
+                        lambda name, target: dataclasses.replace(real_resolve(name, target), helium_kernels=True))
+    model = mlperf_model("kws_ref_model")
+    unmeasured = _convert(tmp_path / "a", model)
+    for kernel in _chosen(unmeasured).values():
+        if kernel["entry"].startswith("arm_depthwise"):
+            assert HELIUM_DW_3X3 in kernel["candidates"]
+            assert HELIUM_DW_3X3 not in [o["entry"] for o in kernel["choice"]["options"]], "no estimate, no option"
+
+    mve = cost_model.table_for("ns_cmsis_nn", "mve", "cortex-m55")
+    fast = {name: c / 5 for name, c in mve.models["arm_depthwise_conv_3x3_s8"]["coefficients"].items()}
+    table = dataclasses.replace(mve, models={**mve.models, HELIUM_DW_3X3: {"coefficients": fast}})
+    monkeypatch.setattr(cost_model, "tables", lambda: (table,))
+    measured = _convert(tmp_path / "b", model)
+    entries = [k["entry"] for k in _chosen(measured).values() if "depthwise" in k["entry"] or "helia" in k["entry"]]
+    assert entries and set(entries) == {HELIUM_DW_3X3}
+    assert measured.arena_bytes == unmeasured.report["kernel_choice"]["size"]["scratch_arena_bytes"]
+    source = (measured.output_dir / "src" / "m_model.c").read_text()
+    assert f"{HELIUM_DW_3X3}(&buf_ctx, &dw_conv_params" in source
