@@ -190,7 +190,6 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
                  table: ConstantTable, options: ConversionOptions, sha256: str, placed=None) -> dict[str, str]:
     """Relative path -> text of every header and source of the module; `placed` (placement's
     ConstantPlacement) adds sections, staged copies, extra arenas and the stream pool."""
-    from . import placement as placement_mod
     prefix = options.prefix
     ops_out = [dict(position=s.position, op_type=s.op.op_type, id=s.op_id,
                     notes=list(c.notes), body=c.body, uses_arena=c.uses_arena, uses_persistent=c.uses_persistent,

@@ -144,3 +144,24 @@ def test_helium_depthwise_enters_as_a_candidate_and_wins_by_cost(tmp_path, monke
     assert measured.arena_bytes == unmeasured.report["kernel_choice"]["size"]["scratch_arena_bytes"]
     source = (measured.output_dir / "src" / "m_model.c").read_text()
     assert f"{HELIUM_DW_3X3}(&buf_ctx, &dw_conv_params" in source
+
+
+def test_an_operator_rule_forcing_a_kernel_keeps_it_while_the_others_are_chosen(tmp_path):
+    model = mlperf_model("kws_ref_model")
+    free = _convert(tmp_path, model, "latency")
+    depthwise = [op for op in free.plan["operators"] if op["op_type"] == "DEPTHWISE_CONV_2D"]
+    first, rest = depthwise[0], depthwise[1:]
+    out = tmp_path / "ruled"
+    ruled = convert(model, out, prefix="m", target="corstone300",
+                    config={"optimization": {"goal": "latency"},
+                            "operators": [{"id": first["id"], "optimization": {"kernel": "specialized"}}]})
+    by_id = {op["id"]: op for op in ruled.plan["operators"]}
+    # The ruled layer keeps the operator's own specialized entry, and says why.
+    assert by_id[first["id"]]["kernel"]["entry"] == "arm_depthwise_conv_3x3_s8"
+    assert by_id[first["id"]]["kernel"]["choice"]["reason"] == "optimization.kernel"
+    assert by_id[first["id"]]["knobs"]["kernel"]["source"]["kind"] == "operator"
+    # The other layers are still chosen by cost, as without the rule.
+    for op in rest:
+        assert by_id[op["id"]]["kernel"]["choice"]["reason"] == "cost_model"
+        assert by_id[op["id"]]["kernel"]["entry"] == op["kernel"]["entry"]
+    assert first["kernel"]["entry"] != "arm_depthwise_conv_3x3_s8", "latency picks the vectorised entry"
