@@ -56,12 +56,14 @@ def run(elf: Path, what: str, *, count_instructions: bool, timeout: float = tool
     return toolchain.run([toolchain.QEMU, *args, "-kernel", elf], what, timeout=timeout, merge_stderr=True)
 
 
-def parity(work_dir: Path, calls: int, seed: int) -> dict:
-    """Builds and runs the parity firmware; returns its counts (and its output, for messages)."""
+def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = ()) -> dict:
+    """Builds and runs the parity firmware; returns its counts (and its output, for messages).
+    defines: extra ones for the kernel, e.g. HELIA_MVE_DW3X3_SHIFTED=0 / 1 to force an edge method."""
     sources = HELIUM_SOURCES + PORTABLE_REFERENCE + RUNTIME_SOURCES + [HELIUM_DIR / "test" / "depthwise_parity.c"]
-    elf = build(f"parity-{seed}", sources, [HELIUM_DIR / "include", toolchain.PORTABLE_DIR / "include",
+    tag = "-".join([str(seed)] + [d.replace("=", "") for d in defines])
+    elf = build(f"parity-{tag}", sources, [HELIUM_DIR / "include", toolchain.PORTABLE_DIR / "include",
                                             toolchain.CORSTONE300_DIR], work_dir,
-                defines=(f"HELIA_PARITY_CALLS={calls}", f"HELIA_PARITY_SEED={seed}u"),
+                defines=(f"HELIA_PARITY_CALLS={calls}", f"HELIA_PARITY_SEED={seed}u", *defines),
                 ours=tuple(PORTABLE_REFERENCE + [HELIUM_DIR / "test" / "depthwise_parity.c"]))
     try:
         text = run(elf, "helium parity firmware", count_instructions=False)
