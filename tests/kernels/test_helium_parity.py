@@ -2,7 +2,7 @@
 """Our Helium kernels (kernels/helium) against the portable reference, on QEMU mps3-an547: thousands of
 random int8 3x3 depthwise calls (shapes, strides, paddings, offsets, clamps, multipliers and shifts of
 both signs, channel counts that are not multiples of 8 or 16) compared byte for byte in the firmware,
-once with each edge method forced and once with the kernel's own choice. Plus the instruction bench:
+once with each edge method forced, once pixel-major forced and once with the kernel's own choice. Plus the instruction bench:
 the Helium kernel must beat the scalar 3x3 kernel on every kws / vww layer and give the same output."""
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def _need_arm_tools() -> None:
     (1, ("HELIA_MVE_DW3X3_SHIFTED=1",)),  # edge pixels through shifted windows (tap states)
     (2, ("HELIA_MVE_DW3X3_SHIFTED=0",)),  # edge pixels through the pad vector
     (3, ()),                              # the kernel's own choice per layer
-], ids=["shifted_edges", "padded_edges", "chosen"])
+    (4, ("HELIA_MVE_DW3X3_PIXEL_MAJOR=1",)),  # every call pixel by pixel (chosen for small outputs)
+], ids=["shifted_edges", "padded_edges", "chosen", "pixel_major"])
 def test_depthwise_3x3_matches_portable_reference(tmp_path, seed, defines):
     _need_arm_tools()
     result = helium.parity(tmp_path, CALLS, seed, defines)
