@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Parity firmware (Corstone-300, run on QEMU): random int8 3x3 depthwise calls, each run through
+ * helia_mve_depthwise_conv_3x3_s8 and through the general reference arm_depthwise_conv_s8 (the
+ * portable kernels'), comparing the outputs byte for byte, guard bytes around them included.
+ * Prints "helium parity: calls N mismatches M" through semihosting; exits 0 only with M == 0.
+ * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arm_nnfunctions.h"
+#include "helia_helium.h"
+
+#ifndef HELIA_PARITY_CALLS
+#define HELIA_PARITY_CALLS 3000
+#endif
+#ifndef HELIA_PARITY_SEED
+#define HELIA_PARITY_SEED 20250113u
+#endif
+
+#define MAX_HW 20
+#define MAX_CH 80
+#define MAX_BATCH 2
+#define MAX_OUT_HW (MAX_HW + 4) /* padding up to 2 on each side at stride 1 */
+#define GUARD 32
+#define GUARD_BYTE 0x5A
+
+static int8_t input[MAX_BATCH * MAX_HW * MAX_HW * MAX_CH];
+static int8_t filter[9 * MAX_CH];
+static int32_t bias[MAX_CH];
+static int32_t multiplier[MAX_CH];
+static int32_t shift[MAX_CH];
+static int8_t expected[MAX_BATCH * MAX_OUT_HW * MAX_OUT_HW * MAX_CH + 2 * GUARD];
+static int8_t actual[sizeof(expected)];
+
+static uint32_t rng_state = HELIA_PARITY_SEED;
+
+/* xorshift32: small, deterministic, good enough to spread shapes and values. */
+static uint32_t next(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+/* Uniform in [lo, hi]. */
+static int32_t between(int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(next() % (uint32_t)(hi - lo + 1));
+}
+
+typedef struct
+{
+    cmsis_nn_dw_conv_params params;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    int with_bias;
+} call_case;
+
+/* Output length along one axis for a 3-tap window, or 0 when the padded input is shorter than 3. */
+static int32_t out_length(int32_t in, int32_t stride, int32_t lead, int32_t trail)
+{
+    const int32_t span = in + lead + trail;
+    return span < 3 ? 0 : (span - 3) / stride + 1;
+}
+
+static void draw_axis(int32_t *in, int32_t *stride, int32_t *lead, int32_t *out)
+{
+    /* Mostly small sizes (more calls per second), sometimes the full range. */
+    *in = between(0, 3) == 0 ? between(1, MAX_HW) : between(1, 8);
+    *stride = between(0, 9) == 0 ? 3 : between(1, 2);
+    const int32_t r = between(0, 9);
+    *lead = r < 4 ? 0 : (r < 9 ? 1 : 2);
+    int32_t trail = between(0, 9) < 8 ? between(0, 1) : 2;
+    *out = out_length(*in, *stride, *lead, trail);
+    if (*out == 0)
+    {
+        trail = 3 - *in - *lead; /* pad up to one window */
+        *out = out_length(*in, *stride, *lead, trail);
+    }
+}
+
+static void draw_case(call_case *c)
+{
+    memset(c, 0, sizeof(*c));
+    int32_t h, w, sh, sw, ph, pw, oh, ow;
+    draw_axis(&h, &sh, &ph, &oh);
+    draw_axis(&w, &sw, &pw, &ow);
+    const int32_t r = between(0, 4);
+    const int32_t ch = r == 0 ? between(1, 7) : (r == 1 ? 16 * between(1, 5) : between(1, MAX_CH));
+    const int32_t batches = between(0, 9) == 0 ? 2 : 1;
+    c->input_dims = (cmsis_nn_dims){batches, h, w, ch};
+    c->filter_dims = (cmsis_nn_dims){1, 3, 3, ch};
+    c->bias_dims = (cmsis_nn_dims){1, 1, 1, ch};
+    c->output_dims = (cmsis_nn_dims){batches, oh, ow, ch};
+    c->params.ch_mult = 1;
+    c->params.stride = (cmsis_nn_tile){sw, sh};
+    c->params.padding = (cmsis_nn_tile){pw, ph};
+    c->params.dilation = (cmsis_nn_tile){1, 1};
+    /* Offsets: the extremes often (zero points -128 and 127 are common), else anywhere. */
+    const int32_t o = between(0, 3);
+    c->params.input_offset = o == 0 ? 128 : (o == 1 ? -127 : between(-127, 128));
+    c->params.output_offset = between(0, 2) == 0 ? -128 : between(-128, 127);
+    if (between(0, 2) == 0)
+    {
+        c->params.activation.min = -128;
+        c->params.activation.max = 127;
+    }
+    else
+    {
+        const int32_t a = between(-128, 127);
+        const int32_t b = between(-128, 127);
+        c->params.activation.min = a < b ? a : b;
+        c->params.activation.max = a < b ? b : a;
+    }
+    c->with_bias = between(0, 5) != 0;
+
+    for (int32_t i = 0; i < batches * h * w * ch; ++i)
+    {
+        input[i] = (int8_t)between(-128, 127);
+    }
+    for (int32_t i = 0; i < 9 * ch; ++i)
+    {
+        filter[i] = (int8_t)between(-128, 127);
+    }
+    const int32_t bias_bits = between(0, 22);
+    for (int32_t i = 0; i < ch; ++i)
+    {
+        bias[i] = between(-(1 << bias_bits), 1 << bias_bits);
+        /* TFLite multipliers are in [2^30, 2^31); a few negative ones exercise the rounding of both signs. */
+        const int32_t m = between(1 << 30, INT32_MAX);
+        multiplier[i] = between(0, 15) == 0 ? -m : m;
+        /* Right shifts mostly (real layers), positive ones sometimes, the extremes now and then. */
+        const int32_t s = between(0, 19);
+        shift[i] = s == 0 ? -31 : (s == 1 ? between(1, 10) : (s == 2 ? 0 : between(-18, -1)));
+    }
+}
+
+static arm_cmsis_nn_status run(const call_case *c, int mve, int8_t *out)
+{
+    const cmsis_nn_context ctx = {NULL, 0};
+    const cmsis_nn_per_channel_quant_params quant = {multiplier, shift};
+    const int32_t *b = c->with_bias ? bias : NULL;
+    if (mve)
+    {
+        return helia_mve_depthwise_conv_3x3_s8(&ctx, &c->params, &quant, &c->input_dims, input, &c->filter_dims,
+                                               filter, &c->bias_dims, b, &c->output_dims, out + GUARD);
+    }
+    return arm_depthwise_conv_s8(&ctx, &c->params, &quant, &c->input_dims, input, &c->filter_dims, filter,
+                                 &c->bias_dims, b, &c->output_dims, out + GUARD);
+}
+
+static void describe(const call_case *c, int32_t call, size_t first_difference)
+{
+    printf("mismatch in call %ld: n %ld h %ld w %ld c %ld stride %ld,%ld pad %ld,%ld out %ldx%ld in_off %ld "
+           "out_off %ld act [%ld,%ld] bias %d; first differing byte %ld\n",
+           (long)call, (long)c->input_dims.n, (long)c->input_dims.h, (long)c->input_dims.w,
+           (long)c->input_dims.c, (long)c->params.stride.h, (long)c->params.stride.w, (long)c->params.padding.h,
+           (long)c->params.padding.w, (long)c->output_dims.h, (long)c->output_dims.w,
+           (long)c->params.input_offset, (long)c->params.output_offset, (long)c->params.activation.min,
+           (long)c->params.activation.max, c->with_bias, (long)first_difference - GUARD);
+}
+
+/* Arguments the kernel must refuse, writing nothing. */
+static int32_t check_refusals(void)
+{
+    call_case c;
+    int32_t failures = 0;
+    for (int32_t which = 0; which < 6; ++which)
+    {
+        draw_case(&c);
+        switch (which)
+        {
+        case 0: c.filter_dims.w = 5; break;
+        case 1: c.params.dilation.h = 2; break;
+        case 2: c.output_dims.c = 2 * c.input_dims.c; break;
+        case 3: c.params.input_offset = 129; break;
+        case 4: c.params.output_offset = 128; break;
+        default: c.params.activation.min = -129; break;
+        }
+        memset(actual, GUARD_BYTE, sizeof(actual));
+        if (run(&c, 1, actual) != ARM_CMSIS_NN_ARG_ERROR)
+        {
+            printf("refusal %ld: the kernel accepted arguments outside its contract\n", (long)which);
+            ++failures;
+        }
+        for (size_t i = 0; i < sizeof(actual); ++i)
+        {
+            if (actual[i] != (int8_t)GUARD_BYTE)
+            {
+                printf("refusal %ld: the kernel wrote output anyway\n", (long)which);
+                ++failures;
+                break;
+            }
+        }
+    }
+    return failures;
+}
+
+int main(void)
+{
+    int32_t mismatches = 0;
+    int32_t calls = 0;
+    int64_t outputs = 0;
+    call_case c;
+    for (int32_t call = 0; call < HELIA_PARITY_CALLS; ++call)
+    {
+        draw_case(&c);
+        const size_t bytes =
+            (size_t)c.output_dims.n * c.output_dims.h * c.output_dims.w * c.output_dims.c + 2 * GUARD;
+        memset(expected, GUARD_BYTE, bytes);
+        memset(actual, GUARD_BYTE, bytes);
+        const arm_cmsis_nn_status want = run(&c, 0, expected);
+        const arm_cmsis_nn_status got = run(&c, 1, actual);
+        ++calls;
+        outputs += (int64_t)bytes - 2 * GUARD;
+        if (want != ARM_CMSIS_NN_SUCCESS || got != ARM_CMSIS_NN_SUCCESS || memcmp(expected, actual, bytes) != 0)
+        {
+            size_t first = 0;
+            while (first < bytes && expected[first] == actual[first])
+            {
+                ++first;
+            }
+            if (mismatches < 10)
+            {
+                describe(&c, call, first);
+                if (first < bytes)
+                {
+                    printf("  expected %d got %d (status %d / %d)\n", expected[first], actual[first], (int)want,
+                           (int)got);
+                }
+            }
+            ++mismatches;
+        }
+    }
+    const int32_t refusal_failures = check_refusals();
+    printf("helium parity: calls %ld outputs %lld mismatches %ld refusal_failures %ld\n", (long)calls,
+           (long long)outputs, (long)mismatches, (long)refusal_failures);
+    return mismatches == 0 && refusal_failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Firmware for our Helium kernels (kernels/helium): the parity firmware (random calls checked against
+the portable reference kernel) and the per-call instruction measurement, both on Corstone-300 under
+QEMU mps3-an547, with the benchmark's compiler flags and QEMU arguments (toolchain.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import kernels, toolchain
+from .toolchain import BenchError
+
+HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
+HELIUM_SOURCES = sorted((HELIUM_DIR / "src").glob("*.c"))
+PORTABLE_SRC = toolchain.PORTABLE_DIR / "src"
+# The portable reference the parity firmware compares against: the general depthwise kernel and what it calls.
+PORTABLE_REFERENCE = [PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_s8.c",
+                      PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_3x3_s8.c",
+                      PORTABLE_SRC / "depthwise" / "depthwise_core.c",
+                      PORTABLE_SRC / "support" / "fixed_point.c"]
+# What the bench firmware calls in the portable kernels: compiled straight into it, because building
+# the whole library (over 200 files) for one firmware was most of the test's time.
+PORTABLE_DEPTHWISE = [PORTABLE_SRC / "depthwise" / name for name in (
+    "arm_depthwise_conv_3x3_s8.c", "arm_depthwise_conv_s8.c", "arm_depthwise_conv_s8_opt.c",
+    "arm_depthwise_convolve_weight_sum.c", "arm_depthwise_conv_get_buffer_sizes_s8.c", "depthwise_core.c")] + [
+    PORTABLE_SRC / "support" / "fixed_point.c"]
+RUNTIME_SOURCES = [toolchain.CORSTONE300_DIR / "startup.c", toolchain.CORSTONE300_DIR / "instruction_counter.c"]
+# QEMU without -icount runs the parity firmware several times faster; counts need -icount shift=0.
+QEMU_FAST_ARGS = [arg for arg in toolchain.QEMU_ARGS]
+_icount = QEMU_FAST_ARGS.index("-icount")
+del QEMU_FAST_ARGS[_icount:_icount + 2]
+
+PARITY_LINE = re.compile(r"helium parity: calls (\d+) outputs (\d+) mismatches (\d+) refusal_failures (\d+)")
+
+
+def build(name: str, sources: list[Path], include_dirs: list[Path], work_dir: Path,
+          defines: tuple[str, ...] = (), ours: tuple[Path, ...] = (), archives: tuple[Path, ...] = ()) -> Path:
+    """Compiles and links one -O2 firmware ELF. Files in `ours` (and the Helium kernels) are held to
+    our warning flags; the rest (e.g. ns-cmsis-nn) are built as their project builds them."""
+    out = work_dir / name
+    out.mkdir(parents=True, exist_ok=True)
+    includes = [flag for d in include_dirs for flag in ("-I", str(d))]
+    base = toolchain.COMMON_CFLAGS + [toolchain.SPEED_OPT] + includes + [f"-D{d}" for d in defines]
+    strict = set(HELIUM_SOURCES) | set(ours)
+
+    def compile_one(job: tuple[int, Path]) -> Path:
+        index, src = job
+        flags = base + (toolchain.OUR_WARNINGS if src in strict else [])
+        return toolchain.compile_c(src, out / f"{index:03d}_{src.stem}.o", flags, f"{name}: compile {src.name}")
+
+    objects = toolchain.parallel_map(compile_one, list(enumerate(sources)))
+    elf = out / "firmware.elf"
+    toolchain.run([toolchain.ARM_CC, *toolchain.ARCH_FLAGS, "--specs=picolibc.specs", *toolchain.LDFLAGS,
+                   "-o", elf, *objects, *archives], f"{name}: link")
+    return elf
+
+
+def run(elf: Path, what: str, *, count_instructions: bool, timeout: float = toolchain.QEMU_TIMEOUT_S) -> str:
+    """Runs a firmware on QEMU; returns what it printed. A non-zero exit status is a BenchError."""
+    args = toolchain.QEMU_ARGS if count_instructions else QEMU_FAST_ARGS
+    return toolchain.run([toolchain.QEMU, *args, "-kernel", elf], what, timeout=timeout, merge_stderr=True)
+
+
+def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = ()) -> dict:
+    """Builds and runs the parity firmware; returns its counts (and its output, for messages).
+    defines: extra ones for the kernel, e.g. HELIA_MVE_DW3X3_SHIFTED=0 / 1 to force an edge method."""
+    sources = HELIUM_SOURCES + PORTABLE_REFERENCE + RUNTIME_SOURCES + [HELIUM_DIR / "test" / "depthwise_parity.c"]
+    tag = "-".join([str(seed)] + [d.replace("=", "") for d in defines])
+    elf = build(f"parity-{tag}", sources, [HELIUM_DIR / "include", toolchain.PORTABLE_DIR / "include",
+                                            toolchain.CORSTONE300_DIR], work_dir,
+                defines=(f"HELIA_PARITY_CALLS={calls}", f"HELIA_PARITY_SEED={seed}u", *defines),
+                ours=tuple(PORTABLE_REFERENCE + [HELIUM_DIR / "test" / "depthwise_parity.c"]))
+    try:
+        text = run(elf, "helium parity firmware", count_instructions=False)
+    except BenchError as error:  # mismatches exit with status 1; the counts are still in the output
+        text = str(error)
+    match = PARITY_LINE.search(text)
+    if match is None:
+        raise BenchError(f"helium parity firmware printed no result line:\n{text[-3000:]}")
+    calls_run, outputs, mismatches, refusals = map(int, match.groups())
+    return {"calls": calls_run, "outputs": outputs, "mismatches": mismatches, "refusal_failures": refusals,
+            "text": text}
+
+
+BENCH_LINE = re.compile(r"helium bench: layer (\S+) entry (\S+) instructions (\d+) scratch (\d+) same_output ([01])")
+
+
+def bench(work_dir: Path, backend: str) -> list[dict]:
+    """Instructions per warm call of our kernel and of the backend's depthwise entries (kernels.PORTABLE
+    or kernels.NS_CMSIS_NN, built for Cortex-M55 at -O2) on the kws / vww depthwise layer shapes.
+    The portable kernels it calls are compiled into the firmware; ns-cmsis-nn is linked as a whole
+    archive (kept and reused in a kept work_dir)."""
+    source = HELIUM_DIR / "test" / "depthwise_bench.c"
+    sources = HELIUM_SOURCES + RUNTIME_SOURCES + [source]
+    if backend == kernels.PORTABLE:
+        include_dir, archives, ours = toolchain.PORTABLE_DIR / "include", (), (source, *PORTABLE_DEPTHWISE)
+        sources += PORTABLE_DEPTHWISE
+    else:
+        library = kernels.build(backend, toolchain.SPEED_OPT, work_dir)
+        include_dir, archives, ours = library.include_dir, (library.archive,), (source,)
+    elf = build(f"bench-{backend}", sources, [HELIUM_DIR / "include", include_dir, toolchain.CORSTONE300_DIR],
+                work_dir, ours=ours, archives=archives)
+    text = run(elf, f"helium bench firmware ({backend})", count_instructions=True)
+    rows = [{"backend": backend, "layer": layer, "entry": entry, "instructions": int(count),
+             "scratch_bytes": int(scratch), "same_output": same == "1"}
+            for layer, entry, count, scratch, same in BENCH_LINE.findall(text)]
+    if not rows:
+        raise BenchError(f"helium bench firmware printed no measurement:\n{text[-3000:]}")
+    return rows

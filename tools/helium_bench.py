@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Usage: tools/helium_bench.py [--backend portable|ns-cmsis-nn]... [--json FILE] [--work-dir DIR]
+
+Instructions per warm call (QEMU mps3-an547, -icount shift=0, -O2, Cortex-M55 with MVE) of our Helium
+kernel helia_mve_depthwise_conv_3x3_s8 and of the kernel library's int8 depthwise entries
+(arm_depthwise_conv_3x3_s8, arm_depthwise_conv_s8_opt with its scratch, arm_depthwise_conv_s8) on the
+depthwise layer shapes of kws_ref_model and vww_96_int8. Backends: portable, plus ns-cmsis-nn when
+HELIA_NS_CMSIS_NN_DIR is set. Prints a Markdown table; every library output must equal ours."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+# bench_lib beside this file (explicitly: PYTHONSAFEPATH drops the script's folder).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_lib import helium, kernels, toolchain  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="tools/helium_bench.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", action="append", choices=[kernels.PORTABLE, kernels.NS_CMSIS_NN])
+    parser.add_argument("--json", type=Path, help="also write the rows to this JSON file")
+    parser.add_argument("--work-dir", type=Path, help="keep build artefacts here (default: a temporary directory)")
+    args = parser.parse_args(argv)
+    missing = toolchain.missing_tools()
+    if missing:
+        print(f"tools/helium_bench.py: needs {', '.join(missing)} (tools/bootstrap installs them in the rootfs)",
+              file=sys.stderr)
+        return 2
+    backends = args.backend or ([kernels.PORTABLE] + ([kernels.NS_CMSIS_NN] if toolchain.ns_cmsis_nn_root() else []))
+    with tempfile.TemporaryDirectory(prefix="helium-bench-") as tmp:
+        work = args.work_dir or Path(tmp)
+        rows = [row for backend in backends for row in helium.bench(work, backend)]
+    print("| backend | layer | entry | instructions | scratch B | same output |")
+    print("|---|---|---|---:|---:|---|")
+    for row in rows:
+        print(f"| {row['backend']} | {row['layer']} | {row['entry']} | {row['instructions']:,} | "
+              f"{row['scratch_bytes']} | {'yes' if row['same_output'] else 'NO'} |")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    return 0 if all(row["same_output"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
