@@ -48,6 +48,11 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
         "allow_approximate": ((bool,), None, False, "allow kernels whose results differ from LiteRT's"),
         "kernel": ((str,), ("auto", "specialized", "generic"), "auto",
                    "auto: the fastest entry whose rules match; specialized or generic to force one kind"),
+        "rewrites": ((bool,), None, True,
+                     "whole-graph rewrites that remove work and change no output bit: PAD folded into the "
+                     "next convolution or max pool, RELU / RELU6 / clamps into their producer's activation "
+                     "range, identity QUANTIZE / PAD removed (plan.json \"rewrites\" lists each); false: "
+                     "none"),
     },
     "test": {
         "tolerance": ((int,), None, 1, "largest |difference| in output codes the golden test accepts"),

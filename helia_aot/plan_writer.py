@@ -9,7 +9,7 @@ from .lowering import Step
 from .options import ConversionOptions
 from .plan import (SCHEMA_VERSION, Arena, Generator, Kernel, KernelCall, KernelLibraryInfo, MemoryPlan,
                    MemorySummary, ModelInfo, Optimization, Plan, PlanBuffer, PlanConstant, PlanOperator,
-                   PlanPersistentBuffer, Platform, Report, ReportOperator, Schedule, TargetMemory)
+                   PlanPersistentBuffer, PlanRewrite, Platform, Report, ReportOperator, Schedule, TargetMemory)
 from .planner import MemoryLayout
 from .version import __version__, ns_cmsis_nn_required_str
 
@@ -62,8 +62,9 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
                                          scratch=kernels.needs_scratch,
                                          weight_sums="precomputed" if kernels.wants_weight_sums else None),
         optimization=Optimization(goal=opt.goal, allow_approximate=opt.allow_approximate, kernel=opt.kernel,
-                                  knobs={}),
-        operators=operators, tensors=tensors, memory=memory, schedule=Schedule(source="none", units=[]))
+                                  knobs={}, rewrites=opt.rewrites),
+        operators=operators, tensors=tensors, memory=memory, schedule=Schedule(source="none", units=[]),
+        rewrites=[PlanRewrite(**r) for r in graph.rewrites])
 
 
 def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
