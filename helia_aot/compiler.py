@@ -145,7 +145,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         steps = lowering.lower(graph, options)
     if with_test_data:
         options, model_warnings = _golden_reference(options, data, model_warnings)
-    layout = planner.plan_memory(graph, steps, options.target.arena_alignment)
+    layout = planner.plan_memory(graph, steps, options.target.arena_alignment, options.optimization.rewrites)
     code = emit.render_operators(graph, steps, layout, options)
     table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
     plan = plan_writer.build_plan(graph, steps, layout, table, options, file_name, sha256)

@@ -64,7 +64,16 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
         optimization=Optimization(goal=opt.goal, allow_approximate=opt.allow_approximate, kernel=opt.kernel,
                                   knobs={}, rewrites=opt.rewrites),
         operators=operators, tensors=tensors, memory=memory, schedule=Schedule(source="none", units=[]),
-        rewrites=[PlanRewrite(**r) for r in graph.rewrites])
+        rewrites=[PlanRewrite(**r) for r in graph.rewrites] + _in_place_records(graph, steps, layout))
+
+
+def _in_place_records(graph: Graph, steps: list[Step], layout: MemoryLayout) -> list[PlanRewrite]:
+    """The planner's in-place steps as rewrites: nothing removed, the step writes over an input."""
+    producer = {t: s for s in steps for t in s.op.outputs}
+    return [PlanRewrite(rewrite="in_place", removed=[], into=producer[out].op_id,
+                        detail=f"{producer[out].lowering.entry} writes its output over input "
+                               f"'{graph.tensors[inp].name}', whose last reader it is")
+            for out, inp in layout.in_place]
 
 
 def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,

@@ -72,6 +72,17 @@ def test_pattern_outputs_unchanged(e2e, name):
     assert any(len(np.unique(np.concatenate([s[o].reshape(-1) for s in got]))) > 2 for o in range(len(got[0])))
 
 
+@pytest.mark.parametrize("name", sorted(rm.IN_PLACE))
+def test_in_place_outputs_unchanged(e2e, name):
+    """The planner's in-place steps (the output pointer is an input pointer) compute the same bits."""
+    model = harness.ModelUnderTest(name=f"in_place_{name}", kind="rewrite", model_bytes=rm.IN_PLACE[name][0](),
+                                   seed=rm.SEED, tolerance=PATTERN_TOLERANCE)
+    fired = check_unchanged(e2e, model)
+    assert [r["rewrite"] for r in fired] == rm.IN_PLACE[name][1]
+    got = _outputs(e2e, model, e2e.root / "rewrites" / model.name / "on", "on")
+    assert max(harness.per_output_max_diff(got, model.reference)) <= PATTERN_TOLERANCE
+
+
 def test_int16_glu_concat_unchanged(e2e):
     """The int16 encoder-decoder whose PAD before a depthwise convolution folds."""
     model = e2e.int16("glu_concat")

@@ -281,3 +281,19 @@ PATTERNS = {
 
 def build(name: str) -> bytes:
     return PATTERNS[name][0]()
+
+
+def _add_in_place() -> bytes:
+    """conv -> t1, conv(t1) -> t2, ADD(t1, t2) -> t3, conv(t3): at the ADD three equal tensors live unless
+    its output takes t2's (or t1's) bytes."""
+    n = _Net("add_in_place")
+    x = n.input((1, 8, 8, 4))
+    t1 = n.conv(x, n.x_q, 4, (8, 8), 16, padding="SAME")
+    t2 = n.conv(t1, n.y_q, 16, (8, 8), 16, padding="SAME")
+    t3 = n.act((1, 8, 8, 16))
+    n.b.op("ADD", [t1, t2], [t3], {"fused_activation_function": "NONE"})
+    return n.build(n.conv(t3, n.y_q, 16, (8, 8), 2, padding="SAME"))
+
+
+# The planner's in-place steps (not graph rewrites): name -> (builder, plan rewrites, what it holds)
+IN_PLACE = {"add_in_place": (_add_in_place, ["in_place"], "ADD over an input that dies there")}

@@ -133,3 +133,51 @@ def test_config_knob_is_checked():
     with pytest.raises(helia_aot.errors.InvalidConfigError):
         options_mod.resolve({"optimization": {"rewrites": "yes"}})
     assert options_mod.resolve(None).optimization.rewrites is True
+
+
+def test_in_place_add_takes_the_dying_input(tmp_path):
+    """ADD(t1, t2) where both die there: the output shares t1's bytes (the first input that qualifies), the
+    arena and its lower bound shrink (by at most one tensor's bytes), and the plan records it."""
+    from helia_aot import planner
+    data = rm.IN_PLACE["add_in_place"][0]()
+    graph, _ = verifier.verify(litert.load(data, "add", 0), "add")
+    opts = options_mod.resolve(None)
+    graph = lowering.prepare(graph, opts, "add")
+    steps = lowering.lower(graph, opts)
+    [add] = [s for s in steps if s.op.op_type == "ADD"]
+    assert planner.in_place_aliases(graph, steps, {}) == {add.op.outputs[0]: add.op.inputs[0]}
+    on = helia_aot.convert(data, tmp_path / "on")
+    off = helia_aot.convert(data, tmp_path / "off", config=OFF)
+    assert [r["rewrite"] for r in on.plan["rewrites"]] == ["in_place"] and off.plan["rewrites"] == []
+    assert on.plan["rewrites"][0]["into"] == add.op_id
+    nbytes = graph.tensors[add.op.outputs[0]].nbytes
+    # The ADD's step loses one tensor; the peak may move to another step.
+    bound_on, bound_off = on.plan["memory"]["lower_bound_bytes"], off.plan["memory"]["lower_bound_bytes"]
+    assert bound_off - nbytes <= bound_on < bound_off
+    assert on.arena_bytes < off.arena_bytes
+    shared = [b["tensors"] for b in on.plan["memory"]["buffers"] if len(b["tensors"]) > 1]
+    names = {graph.tensors[t].name for t in (add.op.inputs[0], add.op.outputs[0])}
+    assert any(set(s) == names for s in shared)
+
+
+def test_in_place_refuses_an_input_read_later():
+    """An ADD whose inputs are read after it (or are graph inputs) computes nothing in place."""
+    from helia_aot import planner
+    from tests.modelgen import ModelBuilder
+    b = ModelBuilder()
+    x = b.input("x", (1, 16), "int8", 0.05, -3)
+    y = b.input("y", (1, 16), "int8", 0.05, -3)
+    s = b.tensor("s", (1, 16), "int8", 0.1, 0)
+    b.op("ADD", [x, y], [s], {"fused_activation_function": "NONE"})
+    t = b.tensor("t", (1, 16), "int8", 0.1, 0)
+    b.op("ADD", [s, x], [t], {"fused_activation_function": "NONE"})   # s dies here, x is a graph input
+    u = b.tensor("u", (1, 16), "int8", 0.2, 0)
+    b.op("ADD", [t, s], [u], {"fused_activation_function": "NONE"})  # s read again: not at the second ADD
+    b.output(u)
+    graph, _ = verifier.verify(litert.load(b.build(), "a", 0), "a")
+    opts = options_mod.resolve(None)
+    graph = lowering.prepare(graph, opts, "a")
+    steps = lowering.lower(graph, opts)
+    found = planner.in_place_aliases(graph, steps, {})
+    names = {graph.tensors[o].name: graph.tensors[i].name for o, i in found.items()}
+    assert names == {"u": "t"}  # the third ADD: t and s both die there, t comes first
