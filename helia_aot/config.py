@@ -80,6 +80,12 @@ _SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
                  "must describe this conversion (model sha256 and subgraph, target, operators by position, "
                  "constants by id), else the first difference is an error. Relative to this file; --plan: to the "
                  "working directory"),
+        "rewrites": ((bool,), None, True,
+                     "whole-graph rewrites that remove work and change no output bit: PAD folded into the "
+                     "next convolution or max pool, RELU / RELU6 / clamps into their producer's activation "
+                     "range, identity QUANTIZE / PAD removed, int8 element-wise operators in place over an input "
+                     "that dies there when that shrinks the arena (plan.json \"rewrites\" lists each); false: "
+                     "none"),
     },
     # -- per-operator rules (helia_aot/overrides.py): a list, each entry with these keys --
     "operators": {

@@ -118,6 +118,8 @@ class Graph:
     buffer_count: int = 0
     operator_code_count: int = 0
     subgraph_count: int = 1
+    # What helia_aot.rewrites changed (plan.json "rewrites"), set by lowering.prepare.
+    rewrites: list[dict[str, Any]] = field(default_factory=list)
 
     def tensor(self, index: int) -> Tensor:
         return self.tensors[index]

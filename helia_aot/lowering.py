@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import ops, overrides
+from . import ops, overrides, rewrites
 from .errors import InvalidModelError, UnsupportedModelError
 from .ir import Graph, Operator
 from .ops.base import Lowered, OpContext, OpLowering, Variant
@@ -54,7 +54,8 @@ def _operator_context(graph: Graph, op: Operator, op_id: str, options: Conversio
 
 
 def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
-    """The graph with every operator known and constant subgraphs folded (a new Graph)."""
+    """The graph with every operator known, constant subgraphs folded and the graph rewrites applied
+    (a new Graph; its `rewrites` lists what they changed)."""
     if not graph.operators:
         raise InvalidModelError(f"model {source} subgraph '{graph.name}' has no operators",
                                 "Pass a model with at least one operator")
@@ -75,7 +76,8 @@ def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
         if any(d <= 0 for d in tensor.shape):
             raise UnsupportedModelError(f"model input/output '{tensor.name}' has a dynamic or empty shape "
                                         f"{list(tensor.shape)}", "Export the model with fixed shapes (batch 1)")
-    return _fold_constants(graph, options)
+    # Rewrites after folding: a folded constant can make a MINIMUM / MAXIMUM a clamp.
+    return rewrites.apply(_fold_constants(graph, options), options.optimization.rewrites)
 
 
 def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:

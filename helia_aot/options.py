@@ -33,6 +33,7 @@ class OptimizationOptions:
     goal: str
     allow_approximate: bool
     kernel: str
+    rewrites: bool = True  # optimization.rewrites: the whole-graph rewrites (helia_aot.rewrites)
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,8 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
         subgraph=values["model"]["subgraph"],
         arena=values["module"]["arena"],
         module_type=module_type if module_type is not None else values["module"]["type"],
-        optimization=OptimizationOptions(opt["goal"], opt["allow_approximate"], opt["kernel"]),
+        optimization=OptimizationOptions(opt["goal"], opt["allow_approximate"], opt["kernel"],
+                                         rewrites=opt["rewrites"]),
         test=TestOptions(
             tolerance=test["tolerance"] if tolerance is None else int(tolerance),
             num_samples=test["num_samples"] if num_test_samples is None else int(num_test_samples),

@@ -504,7 +504,7 @@ def plan_and_place(graph, steps, options):
                                                    "plan did")
     placer = Placer(graph, steps, options) if options.placement is not None and options.placement.active else None
     layout = planner.plan_memory(graph, steps, options.target.arena_alignment,
-                                 placer.memory_for if placer is not None else None)
+                                 placer.memory_for if placer is not None else None, options.optimization.rewrites)
     code = emit.render_operators(graph, steps, layout, options)
     table = emit.constant_table(graph, steps, code, options.prefix, layout.persistent)
     placed = None

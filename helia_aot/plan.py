@@ -57,6 +57,7 @@ class Optimization:
     allow_approximate: bool
     kernel: Literal["auto", "specialized", "generic"]
     knobs: dict[str, str] = doc("reserved for model-level choices; empty today")
+    rewrites: bool = doc("optimization.rewrites: whether the whole-graph rewrites ran")
 
 
 @dataclass
@@ -257,6 +258,21 @@ class Schedule:
 
 
 @dataclass
+class PlanRewrite:
+    """One whole-graph rewrite that fired (helia_aot.rewrites); outputs are unchanged bit for bit."""
+
+    rewrite: Literal["elide_copy", "fold_pad", "fold_clamp", "in_place"] = doc(
+        "elide_copy: an identity QUANTIZE / PAD removed; fold_pad: a PAD became its reader's SAME padding; "
+        "fold_clamp: a RELU / RELU6 / RELU_N1_TO_1 / RELU_0_TO_1 / MINIMUM / MAXIMUM clamp became its "
+        "producer's activation range; in_place: an element-wise step writes over an input that dies there "
+        "(the planner keeps it only when the arena shrinks)")
+    removed: list[str] = doc("ids of the removed operators (as they would be named without the rewrites)")
+    into: str | None = doc("id (in operators) of the operator that absorbed the work (in_place: the step "
+                           "computed in place); null for elide_copy")
+    detail: str = doc("what was folded, in words")
+
+
+@dataclass
 class Plan:
     """Every choice of one conversion."""
 
@@ -271,6 +287,7 @@ class Plan:
     tensors: list[PlanConstant]
     memory: MemoryPlan
     schedule: Schedule
+    rewrites: list[PlanRewrite] = doc("whole-graph rewrites that fired, in the order they were applied")
 
 
 @dataclass

@@ -10,7 +10,7 @@ from .options import ConversionOptions
 from . import placement as placement_mod
 from .plan import (SCHEMA_VERSION, Arena, ConstantPlacementFact, MemoryHolding, MemoryUse, Generator, Kernel, KernelCall, KernelLibraryInfo,
                    MemoryPlan, MemorySummary, ModelInfo, Optimization, Plan, PlanArena, PlanBuffer, PlanConstant,
-                   PlanOperator, PlanPersistentBuffer, Platform, Report, ReportOperator, Schedule, SchedulePool,
+                   PlanOperator, PlanPersistentBuffer, PlanRewrite, Platform, Report, ReportOperator, Schedule, SchedulePool,
                    ScheduleUnit, StreamPoolReport, StreamPoolUnit, TargetMemory)
 from .planner import MemoryLayout
 from .schema import to_json
@@ -119,8 +119,9 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
                                          scratch=kernels.needs_scratch,
                                          weight_sums="precomputed" if kernels.wants_weight_sums else None),
         optimization=Optimization(goal=opt.goal, allow_approximate=opt.allow_approximate, kernel=opt.kernel,
-                                  knobs={}),
-        operators=operators, tensors=tensors, memory=memory, schedule=_schedule(steps, options, placed))
+                                  knobs={}, rewrites=opt.rewrites),
+        operators=operators, tensors=tensors, memory=memory, schedule=_schedule(steps, options, placed),
+        rewrites=[PlanRewrite(**r) for r in graph.rewrites] + _in_place_records(graph, steps, layout))
 
 
 def _arenas(layout: MemoryLayout, table: ConstantTable, options: ConversionOptions, placed) -> list[Arena]:
@@ -174,6 +175,15 @@ def _stream_report(steps, table: ConstantTable, options: ConversionOptions, plac
     return StreamPoolReport(memory=pool.memory, bytes=pool.bytes, alignment=pool.alignment, engine=pool.engine,
                             used_bytes=pool_high_water(sched), streamed_bytes=streamed,
                             constant_bytes=table.total_bytes, layout=layout), facts
+
+
+def _in_place_records(graph: Graph, steps: list[Step], layout: MemoryLayout) -> list[PlanRewrite]:
+    """The planner's in-place steps as rewrites: nothing removed, the step writes over an input."""
+    producer = {t: s for s in steps for t in s.op.outputs}
+    return [PlanRewrite(rewrite="in_place", removed=[], into=producer[out].op_id,
+                        detail=f"{producer[out].lowering.entry} writes its output over input "
+                               f"'{graph.tensors[inp].name}', whose last reader it is")
+            for out, inp in layout.in_place]
 
 
 def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,

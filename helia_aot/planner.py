@@ -4,7 +4,7 @@ tensors (state) one after the other in the persistent arena."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass
@@ -164,6 +164,7 @@ class MemoryLayout:
             if r == root:
                 return memory
         return None
+    in_place: tuple[tuple[int, int], ...] = ()  # (output, input) pairs computed in place (in_place_aliases)
 
     def root(self, tensor: int) -> int:
         while tensor in self.alias_root:
@@ -184,11 +185,67 @@ class MemoryLayout:
         return None
 
 
-def plan_memory(graph, steps, alignment: int, memory_for=None) -> MemoryLayout:
+# Entries that compute element i from element i of each input only, every block of elements read before
+# it is written (checked in ns-cmsis-nn's MVE, DSP and plain paths and the portable kernels): their output
+# may be one of their inputs.
+IN_PLACE_ENTRIES = ("arm_elementwise_add_s8", "arm_elementwise_sub_s8", "arm_elementwise_mul_s8")
+
+
+def in_place_aliases(graph, steps, alias_root: dict[int, int]) -> dict[int, int]:
+    """Outputs of in-place-capable steps that can take an input's bytes (output tensor -> input tensor):
+    the input is an activation no graph input or output shares, of the output's size, and this step is
+    the last to read any tensor sharing its bytes. Decided in execution order, so a chain of in-place
+    steps shares one buffer."""
+    roots = dict(alias_root)
+
+    def root(t: int) -> int:
+        while t in roots:
+            t = roots[t]
+        return t
+
+    last: dict[int, int] = {}
+    for s in steps:
+        for t in s.op.inputs:
+            if t >= 0:
+                last[t] = s.position
+    for t in graph.outputs:
+        last[t] = len(steps)
+    boundary = {root(t) for t in list(graph.inputs) + list(graph.outputs)}
+    found: dict[int, int] = {}
+    for s in steps:
+        if s.lowering.entry not in IN_PLACE_ENTRIES or s.lowering.alias:
+            continue
+        out = s.op.outputs[0]
+        for t in s.op.inputs:
+            tensor = graph.tensors[t] if t >= 0 else None
+            if tensor is None or tensor.is_constant or tensor.is_variable or tensor.nbytes != graph.tensors[out].nbytes:
+                continue
+            r = root(t)
+            sharing = [m for m in last if root(m) == r]
+            if r in boundary or max(last[m] for m in sharing) != s.position:
+                continue
+            found[out] = t
+            roots[out] = t
+            break
+    return found
+
+
+def plan_memory(graph, steps, alignment: int, memory_for=None, in_place: bool = True) -> MemoryLayout:
     """Lifetimes (aliases share one buffer) and scratch blocks, placed in one arena; with
     `memory_for(root, members)` naming another memory for some activations, those go to one arena
-    per memory (kernel scratch stays in the scratch arena)."""
+    per memory (kernel scratch stays in the scratch arena). With `in_place` (optimization.rewrites)
+    and no placement rules, in_place_aliases share too when that gives a smaller arena."""
     alias_root = {s.op.outputs[0]: s.op.inputs[0] for s in steps if s.lowering.alias}
+    layout = _layout(graph, steps, alignment, alias_root, memory_for)
+    shared = in_place_aliases(graph, steps, alias_root) if in_place and memory_for is None else {}
+    if shared:
+        merged = _layout(graph, steps, alignment, {**alias_root, **shared})
+        if merged.arena.arena_bytes < layout.arena.arena_bytes:
+            return replace(merged, in_place=tuple(sorted(shared.items())))
+    return layout
+
+
+def _layout(graph, steps, alignment: int, alias_root: dict[int, int], memory_for=None) -> MemoryLayout:
     layout = MemoryLayout(ArenaPlan([], 0, 0, alignment, "", 0), alias_root, {})
     n = len(steps)
     first: dict[int, int] = {}

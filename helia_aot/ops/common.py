@@ -47,15 +47,25 @@ def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str) -> None:
                         f"{b.quant.zero_point})", b)
 
 
+# Operator option a graph rewrite sets (helia_aot.rewrites.fold_clamp): (lo, hi) in output codes, a clamp
+# that followed the operator and now narrows its fused activation's range. Never in a model's options.
+FOLDED_CLAMP = "helia_folded_clamp"
+
+
 def fused_activation(ctx: OpContext, out: Tensor) -> tuple:
-    """The fused activation's clamp range: integer codes for a quantized output; for a float16 or float32
-    one LiteRT's float range as C expressions of its type (float_common.float_activation)."""
+    """The fused activation's clamp range: integer codes for a quantized output (narrowed by a folded
+    clamp); for a float16 or float32 one LiteRT's float range as C expressions of its type
+    (float_common.float_activation)."""
     if is_float(out):
         return float_activation(ctx, out)
     act = ctx.options("fused_activation_function", "NONE")
     if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
         raise ctx.error(f"fused activation {act} is not supported (supported: NONE, RELU, RELU6, RELU_N1_TO_1)")
-    return activation_range(act, out.quant.scale, out.quant.zero_point, *dtype_range(out.dtype))
+    lo, hi = activation_range(act, out.quant.scale, out.quant.zero_point, *dtype_range(out.dtype))
+    folded = ctx.options(FOLDED_CLAMP)
+    if folded is not None:
+        lo, hi = max(lo, int(folded[0])), min(hi, int(folded[1]))
+    return lo, hi
 
 
 def dtype_range(dtype: str) -> tuple[int, int]:

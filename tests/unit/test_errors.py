@@ -67,7 +67,7 @@ def test_dtypes_matching_no_variant_name_operator_dtypes_and_variants(tmp_path):
 
 def test_invalid_config_names_key_and_allowed(tmp_path):
     with pytest.raises(InvalidConfigError, match=r"unknown key optimization.kernal .*allowed in optimization: "
-                                                  r"\['allow_approximate', 'goal', 'kernel', 'plan'\]"):
+                                                  r"\['allow_approximate', 'goal', 'kernel', 'plan', 'rewrites'\]"):
         helia_aot.convert(relu_model(), tmp_path / "out", config={"optimization": {"kernal": "auto"}})
     cfg = tmp_path / "c.yaml"
     cfg.write_text("memory:\n  arena_alignment: sixteen\n")

@@ -32,13 +32,13 @@ def hybrid_fc(per_channel=False, asymmetric=False, act="NONE", batches=2, bias=T
     return b.build()
 
 
-def hybrid_conv(scales, in_c=4, filter_c=4, out_c=2) -> bytes:
+def hybrid_conv(scales, in_c=4, filter_c=4, out_c=2, batches=1) -> bytes:
     b = ModelBuilder()
-    x = b.input("x", (1, 5, 5, in_c), "float32")
+    x = b.input("x", (batches, 5, 5, in_c), "float32")
     w = b.const("w", np.ones((out_c, 3, 3, filter_c), np.int8), "int8", scale=scales, zero_point=0,
                 quantized_dimension=0)
     bias = b.const("b", np.zeros(out_c, np.float32), "float32")
-    y = b.tensor("y", (1, 5, 5, out_c), "float32")
+    y = b.tensor("y", (batches, 5, 5, out_c), "float32")
     b.op("CONV_2D", [x, w, bias], [y], {"padding": "SAME", "stride_h": 1, "stride_w": 1,
                                          "fused_activation_function": "RELU6"})
     b.output(y)
@@ -109,10 +109,18 @@ def test_hybrid_conv_per_channel_is_asymmetric(tmp_path):
 
 
 def test_hybrid_grouped_conv_needs_per_channel_scales(tmp_path):
-    with pytest.raises(UnsupportedModelError, match="hybrid grouped convolution needs per-channel weight scales"):
+    with pytest.raises(UnsupportedModelError) as refusal:
         helia_aot.convert(hybrid_conv(0.25, in_c=4, filter_c=2, out_c=2), tmp_path / "o")
+    assert ("a hybrid grouped convolution needs per-channel weight scales (LiteRT's per-tensor hybrid kernel "
+            "has no groups)") in str(refusal.value)
     _, model_c, _, _ = convert(hybrid_conv([0.25, 0.5], in_c=4, filter_c=2, out_c=2), tmp_path)
     assert "+ (oc / 1) * 2;" in function_body(model_c, 0)
+
+
+def test_hybrid_conv_macs_count_every_batch(tmp_path):
+    # Three batches of a 5x5 SAME output, 2 channels, 3x3 taps over 4 input channels.
+    result, _, _, _ = convert(hybrid_conv([0.25, 0.5], batches=3), tmp_path)
+    assert result.report["operators"][0]["macs"] == 3 * 5 * 5 * 2 * 3 * 3 * 4
 
 
 def test_hybrid_weights_must_be_symmetric(tmp_path):

@@ -192,7 +192,7 @@ def test_memory_layout_follows_alias_chains_and_finds_persistent_tensors():
 
 def _step(position, inputs, outputs, scratch=0, alias=False):
     return SimpleNamespace(position=position, op=SimpleNamespace(inputs=inputs, outputs=outputs),
-                           lowering=SimpleNamespace(alias=alias, scratch_bytes=scratch))
+                           lowering=SimpleNamespace(alias=alias, scratch_bytes=scratch, entry=None))
 
 
 def test_plan_memory_lifetimes_aliases_and_scratch():
@@ -244,3 +244,21 @@ def test_plan_memory_keeps_a_one_byte_scratch_block():
     graph = SimpleNamespace(tensors=tensors, operators=[s.op for s in steps], inputs=[0], outputs=[1])
     layout = planner.plan_memory(graph, steps, 1)
     assert [(b.size, b.op_position) for b in layout.arena.buffers if b.kind == "scratch"] == [(1, 0)]
+
+
+def test_peak_first_ordering_counts_buffers_that_start_at_the_peak():
+    # Live at step 2 (the peak): b1, b2, b3 (b3 starts there) and b4, 64 + 64 + 64 + 32 = 224 bytes.
+    # Only the ordering that puts every buffer live at the peak first reaches that bound here; if a
+    # buffer starting exactly at the peak lost its priority, b3 would land above b0's slot (240 bytes).
+    buffers = [planner.Buffer("b0", 80, 0, 0, "tensor", 0), planner.Buffer("b1", 64, 1, 3, "tensor", 1),
+               planner.Buffer("b2", 64, 0, 2, "tensor", 2), planner.Buffer("b3", 64, 2, 3, "tensor", 3),
+               planner.Buffer("b4", 32, 0, 3, "tensor", 4)]
+    result = planner.plan(buffers, 4, 16)
+    assert (result.lower_bound, result.peak_step) == (224, 2)
+    assert result.arena_bytes == 224
+    assert result.strategy == "peak_first"
+    # No two buffers that are live at the same step share a byte.
+    for a in buffers:
+        for b in buffers:
+            if a is not b and a.first <= b.last and b.first <= a.last:
+                assert a.offset + a.size <= b.offset or b.offset + b.size <= a.offset
