@@ -359,3 +359,33 @@ def test_log_table_is_the_log2_correction():
     table = ref.LOG2_CORRECTION
     assert table[0] == 0 and table[128] == 0 and len(table) == 129
     assert max(table) == table[57] == 5641
+
+
+# ---- argument checks -----------------------------------------------------------------------------------
+
+JUNK16, JUNK32 = -23131, -1515870811  # the driver's 0xA5 fill, as int16 / int32
+
+
+def test_out_of_range_arguments_return_minus_one_and_write_nothing(driver):
+    x = np.arange(8, dtype=np.int16)
+    odd = (f"rfft 16 7 {arr(fft_tables.factor_table(3))} {arr(fft_tables.twiddles(3, 'int16'))} "
+           f"{arr(fft_tables.split_twiddles(3, 'int16'))} 1 7 {arr(np.arange(7))}")
+    long_input = (f"rfft 16 4 {arr(fft_tables.factor_table(2))} {arr(fft_tables.twiddles(2, 'int16'))} "
+                  f"{arr(fft_tables.split_twiddles(2, 'int16'))} 1 8 {arr(x)}")
+    options = dict(num_channels=3, smoothing=1, one_minus_smoothing=1, alternate_smoothing=1,
+                   alternate_one_minus_smoothing=1, min_signal_remaining=1, smoothing_bits=32,
+                   spectral_subtraction_bits=14, clamping=False)
+    too_wide = dict(options, smoothing_bits=10, spectral_subtraction_bits=64)
+    lut = np.zeros(125, dtype=np.int16)
+    records = [odd, long_input, subtraction_record(options, [np.ones(3, np.uint32)]),
+               subtraction_record(too_wide, [np.ones(3, np.uint32)]),
+               f"pcan 64 {arr([1, 2])} {arr([1, 2])} {arr(lut)}", f"pcan -1 {arr([1, 2])} {arr([1, 2])} {arr(lut)}",
+               f"log 64 32 {arr([5, 6])}"]
+    results = driver.run(records)
+    assert [r.status for r in results] == [-1] * 9
+    assert set(results[0].values.tolist()) == {JUNK16} and set(results[1].values.tolist()) == {JUNK16}
+    for r in results[2:8]:
+        assert set(r.values.tolist()) == {JUNK32 & 0xFFFFFFFF}
+    assert set(results[8].values.tolist()) == {JUNK16}
+    # and in range they succeed
+    assert driver.run([f"log 64 31 {arr([5, 6])}", f"pcan 63 {arr([1, 2])} {arr([1, 2])} {arr(lut)}"])[0].status == 0

@@ -8,14 +8,14 @@
  *
  *   rfft <type> <fft_length> <factors> <twiddles> <split_twiddles> <frames> <input_length> <inputs>
  *        type 16, 32 or 0 (float32); the frames' inputs one after the other. Prints per frame
- *        "0 <count> <outputs...>".
+ *        "<status> <count> <outputs...>" (the outputs as the kernel left them).
  *   subtract <num_channels> <smoothing> <one_minus_smoothing> <alternate_smoothing>
  *        <alternate_one_minus_smoothing> <min_signal_remaining> <smoothing_bits>
  *        <spectral_subtraction_bits> <clamping> <frames> <inputs>
- *        Prints per frame "0 <count> <outputs...>" then "0 <count> <noise estimate...>"; the state starts
+ *        Prints per frame "<status> <count> <outputs...>" then the same for the noise estimate; the state starts
  *        as junk set to zeros (a reset) and carries from frame to frame.
- *   pcan <snr_shift> <input> <noise_estimate> <gain_lut>      prints "0 <count> <outputs...>"
- *   log <output_scale> <correction_bits> <input>              prints "0 <count> <outputs...>"
+ *   pcan <snr_shift> <input> <noise_estimate> <gain_lut>      prints "<status> <count> <outputs...>"
+ *   log <output_scale> <correction_bits> <input>              the same
  *
  * Scratch and outputs start as junk, with one guard element past their end that must survive.
  */
@@ -122,9 +122,9 @@ static float *to_f32(const long long *a, int32_t n)
     return out;
 }
 
-static void print_i16(const int16_t *v, int32_t n)
+static void print_i16(int32_t status, const int16_t *v, int32_t n)
 {
-    printf("0 %ld", (long)n);
+    printf("%ld %ld", (long)status, (long)n);
     for (int32_t i = 0; i < n; ++i)
     {
         printf(" %d", v[i]);
@@ -132,9 +132,9 @@ static void print_i16(const int16_t *v, int32_t n)
     printf("\n");
 }
 
-static void print_i32(const int32_t *v, int32_t n)
+static void print_i32(int32_t status, const int32_t *v, int32_t n)
 {
-    printf("0 %ld", (long)n);
+    printf("%ld %ld", (long)status, (long)n);
     for (int32_t i = 0; i < n; ++i)
     {
         printf(" %ld", (long)v[i]);
@@ -142,9 +142,9 @@ static void print_i32(const int32_t *v, int32_t n)
     printf("\n");
 }
 
-static void print_u32(const uint32_t *v, int32_t n)
+static void print_u32(int32_t status, const uint32_t *v, int32_t n)
 {
-    printf("0 %ld", (long)n);
+    printf("%ld %ld", (long)status, (long)n);
     for (int32_t i = 0; i < n; ++i)
     {
         printf(" %lu", (unsigned long)v[i]);
@@ -161,14 +161,13 @@ static void run_rfft(void)
     const int32_t frames = (int32_t)rd();
     const int32_t input_length = (int32_t)rd();
     long long *in = rd_array(&n_in);
-    if (n_in != frames * input_length || input_length > fft_length || n_tw != fft_length ||
-        n_split != 2 * (fft_length / 4))
+    if (n_in != frames * input_length || n_tw != 2 * (fft_length / 2) || n_split != 2 * (fft_length / 4))
     {
         fail("rfft: array sizes do not match");
     }
     int32_t *plan = to_i32(factors, n_factors);
     const int32_t out_count = fft_length + 2;
-    const int32_t scratch_count = 3 * fft_length; /* at least 2 N + 2 P, P <= N / 2 */
+    const int32_t scratch_count = 3 * (fft_length > 0 ? fft_length : 1); /* at least 2 N + 2 P, P <= N / 2 */
     for (int32_t f = 0; f < frames; ++f)
     {
         const long long *frame = in + (size_t)f * input_length;
@@ -177,10 +176,10 @@ static void run_rfft(void)
             const helia_signal_rfft_s16_cfg cfg = {fft_length, plan, to_i16(tw, n_tw), to_i16(split, n_split)};
             int16_t *x = to_i16(frame, input_length), *out = alloc_junk((size_t)out_count * 2);
             int16_t *scratch = alloc_junk((size_t)scratch_count * 2);
-            helia_signal_rfft_s16(&cfg, x, input_length, out, scratch);
+            const int32_t status = helia_signal_rfft_s16(&cfg, x, input_length, out, scratch);
             check_guard(out, (size_t)out_count * 2);
             check_guard(scratch, (size_t)scratch_count * 2);
-            print_i16(out, out_count);
+            print_i16(status, out, out_count);
             free((void *)cfg.twiddles);
             free((void *)cfg.split_twiddles);
             free(x);
@@ -192,10 +191,10 @@ static void run_rfft(void)
             const helia_signal_rfft_s32_cfg cfg = {fft_length, plan, to_i32(tw, n_tw), to_i32(split, n_split)};
             int32_t *x = to_i32(frame, input_length), *out = alloc_junk((size_t)out_count * 4);
             int32_t *scratch = alloc_junk((size_t)scratch_count * 4);
-            helia_signal_rfft_s32(&cfg, x, input_length, out, scratch);
+            const int32_t status = helia_signal_rfft_s32(&cfg, x, input_length, out, scratch);
             check_guard(out, (size_t)out_count * 4);
             check_guard(scratch, (size_t)scratch_count * 4);
-            print_i32(out, out_count);
+            print_i32(status, out, out_count);
             free((void *)cfg.twiddles);
             free((void *)cfg.split_twiddles);
             free(x);
@@ -207,10 +206,10 @@ static void run_rfft(void)
             const helia_signal_rfft_f32_cfg cfg = {fft_length, plan, to_f32(tw, n_tw), to_f32(split, n_split)};
             float *x = to_f32(frame, input_length), *out = alloc_junk((size_t)out_count * 4);
             float *scratch = alloc_junk((size_t)scratch_count * 4);
-            helia_signal_rfft_f32(&cfg, x, input_length, out, scratch);
+            const int32_t status = helia_signal_rfft_f32(&cfg, x, input_length, out, scratch);
             check_guard(out, (size_t)out_count * 4);
             check_guard(scratch, (size_t)scratch_count * 4);
-            printf("0 %ld", (long)out_count);
+            printf("%ld %ld", (long)status, (long)out_count);
             for (int32_t i = 0; i < out_count; ++i)
             {
                 int32_t bits;
@@ -258,12 +257,12 @@ static void run_subtract(void)
     for (int32_t f = 0; f < frames; ++f)
     {
         uint32_t *x = to_u32(in + (size_t)f * c, c), *out = alloc_junk(bytes), *noise = alloc_junk(bytes);
-        helia_signal_filter_bank_spectral_subtraction_u32(&cfg, x, out, state, noise);
+        const int32_t status = helia_signal_filter_bank_spectral_subtraction_u32(&cfg, x, out, state, noise);
         check_guard(out, bytes);
         check_guard(noise, bytes);
         check_guard(state, bytes);
-        print_u32(out, c);
-        print_u32(noise, c);
+        print_u32(status, out, c);
+        print_u32(status, noise, c);
         free(x);
         free(out);
         free(noise);
@@ -283,9 +282,9 @@ static void run_pcan(void)
     }
     uint32_t *x = to_u32(in, n_in), *e = to_u32(noise, n_noise), *out = alloc_junk((size_t)n_in * 4);
     int16_t *gains = to_i16(lut, n_lut);
-    helia_signal_pcan_u32(x, e, gains, snr_shift, out, n_in);
+    const int32_t status = helia_signal_pcan_u32(x, e, gains, snr_shift, out, n_in);
     check_guard(out, (size_t)n_in * 4);
-    print_u32(out, n_in);
+    print_u32(status, out, n_in);
     free(x);
     free(e);
     free(out);
@@ -303,9 +302,9 @@ static void run_log(void)
     long long *in = rd_array(&n_in);
     uint32_t *x = to_u32(in, n_in);
     int16_t *out = alloc_junk((size_t)n_in * 2);
-    helia_signal_filter_bank_log_u32(x, n_in, output_scale, correction_bits, out);
+    const int32_t status = helia_signal_filter_bank_log_u32(x, n_in, output_scale, correction_bits, out);
     check_guard(out, (size_t)n_in * 2);
-    print_i16(out, n_in);
+    print_i16(status, out, n_in);
     free(x);
     free(out);
     free(in);

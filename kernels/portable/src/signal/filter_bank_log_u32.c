@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* helia-aot portable kernels: helia_signal_filter_bank_log_u32, TFLM's SignalFilterBankLog. */
 
+#include <stddef.h>
+
 #include "helia_signal.h"
 
 /*
@@ -68,9 +70,13 @@ static uint32_t scaled_ln(uint32_t x, uint32_t out_scale)
     return (out_scale * ln + half) >> SCALE_BITS;
 }
 
-void helia_signal_filter_bank_log_u32(const uint32_t *input, int32_t num_channels, int32_t output_scale,
-                                      uint32_t correction_bits, int16_t *output)
+int32_t helia_signal_filter_bank_log_u32(const uint32_t *input, int32_t num_channels, int32_t output_scale,
+                                         uint32_t correction_bits, int16_t *output)
 {
+    if (input == NULL || output == NULL || num_channels < 0 || correction_bits > 31u)
+    {
+        return -1;
+    }
     for (int32_t i = 0; i < num_channels; ++i)
     {
         const uint32_t scaled = input[i] << correction_bits;
@@ -84,4 +90,5 @@ void helia_signal_filter_bank_log_u32(const uint32_t *input, int32_t num_channel
             output[i] = 0;
         }
     }
+    return 0;
 }

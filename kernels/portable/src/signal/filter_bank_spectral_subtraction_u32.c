@@ -14,10 +14,15 @@
  * signal; the output is the signal minus the estimate (never below zero), but at least
  * min_signal_remaining of the signal. Everything is unsigned and wraps as uint32 / uint64 would.
  */
-void helia_signal_filter_bank_spectral_subtraction_u32(const helia_signal_spectral_subtraction_cfg *cfg,
-                                                       const uint32_t *input, uint32_t *output, uint32_t *state,
-                                                       uint32_t *noise_estimate)
+int32_t helia_signal_filter_bank_spectral_subtraction_u32(const helia_signal_spectral_subtraction_cfg *cfg,
+                                                          const uint32_t *input, uint32_t *output, uint32_t *state,
+                                                          uint32_t *noise_estimate)
 {
+    if (cfg == NULL || input == NULL || output == NULL || state == NULL || cfg->num_channels < 0 ||
+        cfg->smoothing_bits > 31u || cfg->spectral_subtraction_bits > 63u)
+    {
+        return -1;
+    }
     const uint32_t fraction_bits = cfg->smoothing_bits;
     const uint32_t scale_bits = cfg->spectral_subtraction_bits;
     for (int32_t i = 0; i < cfg->num_channels; ++i)
@@ -45,4 +50,5 @@ void helia_signal_filter_bank_spectral_subtraction_u32(const helia_signal_spectr
     {
         memcpy(noise_estimate, state, (size_t)cfg->num_channels * sizeof(uint32_t));
     }
+    return 0;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* helia-aot portable kernels: helia_signal_pcan_u32, TFLM's SignalPCAN (per-channel amplitude normalization). */
 
+#include <stddef.h>
+
 #include "helia_signal.h"
 
 /* Fraction bits of the signal-to-noise ratio and of the output. */
@@ -52,13 +54,19 @@ static uint32_t shrink(uint32_t x)
     return (x >> (SNR_BITS - OUTPUT_BITS)) - (1u << OUTPUT_BITS);
 }
 
-void helia_signal_pcan_u32(const uint32_t *input, const uint32_t *noise_estimate, const int16_t *gain_lut,
-                           int32_t snr_shift, uint32_t *output, int32_t num_channels)
+int32_t helia_signal_pcan_u32(const uint32_t *input, const uint32_t *noise_estimate, const int16_t *gain_lut,
+                              int32_t snr_shift, uint32_t *output, int32_t num_channels)
 {
+    if (input == NULL || noise_estimate == NULL || gain_lut == NULL || output == NULL || snr_shift < 0 ||
+        snr_shift > 63 || num_channels < 0)
+    {
+        return -1;
+    }
     for (int32_t i = 0; i < num_channels; ++i)
     {
         const uint32_t gain = (uint32_t)(int32_t)gain_of(noise_estimate[i], gain_lut);
         const uint32_t snr = (uint32_t)(((uint64_t)input[i] * gain) >> snr_shift);
         output[i] = shrink(snr);
     }
+    return 0;
 }

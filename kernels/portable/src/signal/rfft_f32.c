@@ -77,13 +77,19 @@ static cpx_t c_scale(cpx_t c, sample_t s)
 
 #include "rfft_body.h"
 
-void helia_signal_rfft_f32(const helia_signal_rfft_f32_cfg *cfg, const float *input, int32_t input_length,
-                           float *output, float *scratch)
+int32_t helia_signal_rfft_f32(const helia_signal_rfft_f32_cfg *cfg, const float *input, int32_t input_length,
+                              float *output, float *scratch)
 {
+    if (cfg == NULL || input == NULL || output == NULL || scratch == NULL || cfg->fft_length < 2 ||
+        (cfg->fft_length & 1) != 0 || input_length < 0 || input_length > cfg->fft_length)
+    {
+        return -1;
+    }
     const int32_t n = cfg->fft_length / 2;
     float *padded = scratch;
     float *spectrum = scratch + cfg->fft_length;
     memcpy(padded, input, (size_t)input_length * sizeof(float));
     memset(padded + input_length, 0, (size_t)(cfg->fft_length - input_length) * sizeof(float));
     real_fft(n, cfg->factors, cfg->twiddles, cfg->split_twiddles, padded, spectrum, spectrum + 2 * n, output);
+    return 0;
 }
