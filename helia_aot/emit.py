@@ -25,7 +25,10 @@ _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
 _LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf|erfcf)\s*\(")
 _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
-                "float16_t": 2}
+                "float16_t": 2, "uint16_t": 2, "uint64_t": 8}
+# helia-aot's own kernels of TFLM's Signal operators (kernels/portable/include/helia_signal.h), beside
+# ns-cmsis-nn's API: a module calling one includes that header.
+_SIGNAL_CALL = re.compile(r"\b(helia_signal_[A-Za-z0-9_]+)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         switches=sorted(set(kernel_library.library_switches(symbol for c in code for symbol in c.calls))
                         | set(variant_switches(steps))),
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
+        signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
         # Stateful modules only (a stateless module's files do not change): the persistent arena and
         # what <prefix>_model_reset writes into each of its buffers.
         persistent_bytes=layout.persistent_bytes,

@@ -23,7 +23,7 @@ from ..targets import Target
 _REGISTRY: dict[str, "OpLowering"] = {}
 
 # dtype groups operand declarations use
-ANY = ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "bool")
+ANY = ("int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "float32", "bool")
 INDEX = ("int32", "int64")
 
 

@@ -3,6 +3,17 @@
  * helia-aot portable kernels: TensorFlow Lite Micro's Signal operators (the audio front end), under our
  * own names helia_signal_<operator>_<type>. Plain C99; they compute what TFLM's kernels compute, bit for
  * bit. ns-cmsis-nn has no such functions, so modules link these with either kernel library.
+/* helia-aot portable kernels: TensorFlow Lite Micro's Signal operators (the audio front end). */
+
+/*
+ * ns-cmsis-nn has no kernels for TFLM's Signal custom operators (SignalWindow, SignalRfft,
+ * SignalFilterBank, ...), so these are helia-aot's own API, named helia_signal_<operator>_<types>.
+ * Each computes exactly what TFLM's reference kernel (signal/src, signal/micro/kernels) computes,
+ * bit for bit: integer arithmetic only, no libm, no dynamic memory. Parameters TFLM reads from the
+ * operator's FlexBuffer options are plain arguments here; the compiler passes them as constants.
+ * A kernel returns 0 on success and -1 when an argument is out of its documented range (as
+ * arm_cmsis_nn_status: ARM_CMSIS_NN_SUCCESS / ARM_CMSIS_NN_ARG_ERROR).
+ * See kernels/portable/README.md ("TFLM Signal kernels") for the conventions.
  */
 
 #ifndef HELIA_SIGNAL_H
@@ -100,6 +111,7 @@ int32_t helia_signal_filter_bank_log_u32(const uint32_t *input, int32_t num_chan
                                          uint32_t correction_bits, int16_t *output);
 
 /* ---- end of SignalRfft, SignalFilterBankSpectralSubtraction, SignalPCAN, SignalFilterBankLog ---------- */
+/* Each helper appends its operators' declarations below in one block with a header comment. */
 
 #ifdef __cplusplus
 }
