@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * helia-aot portable kernels: TensorFlow Lite Micro's Signal operators (the audio front end), under our
- * own names helia_signal_<operator>_<type>. Plain C99; they compute what TFLM's kernels compute, bit for
- * bit. ns-cmsis-nn has no such functions, so modules link these with either kernel library.
 /* helia-aot portable kernels: TensorFlow Lite Micro's Signal operators (the audio front end). */
 
 /*
@@ -24,6 +20,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Each helper appends its operators' declarations below in one block with a header comment. */
 
 /* ---- SignalRfft, SignalFilterBankSpectralSubtraction, SignalPCAN, SignalFilterBankLog ---------------- */
 /* Each returns 0 (ARM_CMSIS_NN_SUCCESS) or -1 (ARM_CMSIS_NN_ARG_ERROR) for an argument out of range. */
@@ -111,7 +109,6 @@ int32_t helia_signal_filter_bank_log_u32(const uint32_t *input, int32_t num_chan
                                          uint32_t correction_bits, int16_t *output);
 
 /* ---- end of SignalRfft, SignalFilterBankSpectralSubtraction, SignalPCAN, SignalFilterBankLog ---------- */
-/* Each helper appends its operators' declarations below in one block with a header comment. */
 
 #ifdef __cplusplus
 }
