@@ -77,3 +77,50 @@ def test_rfft_refuses_an_output_that_is_not_the_bins(tmp_path):
 
 def test_rfft_refuses_mixed_types(tmp_path):
     refused(tmp_path, rfft_model(out_dtype="int32"), "match no variant")
+
+
+# ---- SignalFilterBankSpectralSubtraction ---------------------------------------------------------------
+
+SUBTRACTION = dict(alternate_one_minus_smoothing=15401, alternate_smoothing=983, clamping=False,
+                   min_signal_remaining=819, num_channels=40, one_minus_smoothing=15975, smoothing=409,
+                   smoothing_bits=10, spectral_subtraction_bits=14)
+
+
+def subtraction_model(options=None, shapes=((40,), (40,), (40,))) -> bytes:
+    b = ModelBuilder()
+    x = b.input("x", shapes[0], "uint32")
+    y = b.tensor("y", shapes[1], "uint32")
+    noise = b.tensor("noise", shapes[2], "uint32")
+    b.custom_op("SignalFilterBankSpectralSubtraction", [x], [y, noise], SUBTRACTION if options is None else options)
+    b.output(y)
+    b.output(noise)
+    return b.build()
+
+
+def test_spectral_subtraction_keeps_its_noise_estimate_in_the_persistent_arena(tmp_path):
+    options = dict(SUBTRACTION, smoothing=-1, clamping=True)
+    result, model_c, _ = convert(tmp_path, subtraction_model(options))
+    op = result.plan["operators"][0]
+    assert op["kernel"]["entry"] == "helia_signal_filter_bank_spectral_subtraction_u32"
+    assert result.plan["memory"]["persistent_buffers"] == [
+        {"name": f"{op['id']}/noise_estimate", "tensor": "", "offset": 0, "bytes": 160, "initial": "zero"}]
+    body = function_body(model_c, 0)
+    assert "(uint32_t *)(persistent + 0)" in body
+    # TFLM's int32 -1 is the uint32 coefficient 4294967295; clamping is 1
+    assert "40, 4294967295u, 15975u, 983u, 15401u, 819u, 10u, 14u, 1" in body
+    assert "memset(ctx->persistent + 0, 0, 160);" in model_c
+    header = (tmp_path / "m" / "include" / "m_model.h").read_text()
+    assert "m_model_reset" in header
+
+
+@pytest.mark.parametrize("options, shapes, match", [
+    (dict(SUBTRACTION, num_channels=32), None, r"input has 40 elements, custom option num_channels is 32"),
+    (dict(SUBTRACTION, smoothing_bits=32), None, r"custom option smoothing_bits = 32 must be an integer in 0\.\.31"),
+    (dict(SUBTRACTION, spectral_subtraction_bits=-1), None, "spectral_subtraction_bits = -1 must be an integer in 0..63"),
+    (dict(SUBTRACTION, clamping=3), None, "custom option clamping = 3 must be a bool"),
+    ({k: v for k, v in SUBTRACTION.items() if k != "smoothing"}, None, r"missing \['smoothing'\]"),
+    (None, ((1, 40), (1, 40), (1, 40)), r"input must have rank 1 \(TFLM's kernel requires it\)"),
+    (None, ((40,), (40,), (39,)), "noise_estimate has 39 elements"),
+])
+def test_spectral_subtraction_refusals(tmp_path, options, shapes, match):
+    refused(tmp_path, subtraction_model(options, shapes or ((40,), (40,), (40,))), match)
