@@ -160,3 +160,36 @@ def test_pcan_calls_its_kernel_with_the_lut_constant(tmp_path):
 ])
 def test_pcan_refusals(tmp_path, kwargs, match):
     refused(tmp_path, pcan_model(**kwargs), match)
+
+
+# ---- SignalFilterBankLog -------------------------------------------------------------------------------
+
+def log_model(options=None, in_shape=(40,), out_shape=(40,), out_dtype="int16") -> bytes:
+    b = ModelBuilder()
+    x = b.input("x", in_shape, "uint32")
+    y = b.tensor("y", out_shape, out_dtype)
+    b.custom_op("SignalFilterBankLog", [x], [y],
+                {"input_correction_bits": 3, "output_scale": 64} if options is None else options)
+    b.output(y)
+    return b.build()
+
+
+def test_log_calls_its_kernel_with_the_options(tmp_path):
+    result, model_c, _ = convert(tmp_path, log_model({"input_correction_bits": 31, "output_scale": -2147483648}))
+    assert result.plan["operators"][0]["kernel"]["entry"] == "helia_signal_filter_bank_log_u32"
+    body = function_body(model_c, 0)
+    # INT32_MIN spelled so C reads it as an int (TFLM converts it to the uint32 2^31)
+    assert "helia_signal_filter_bank_log_u32((uint32_t *)(arena + 0), 40,\n        (-2147483647 - 1), 31u, " in body
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(options={"input_correction_bits": 32, "output_scale": 64}),
+     r"custom option input_correction_bits = 32 must be an integer in 0\.\.31"),
+    (dict(options={"output_scale": 64}), r"missing \['input_correction_bits'\]"),
+    (dict(options={"input_correction_bits": 3, "output_scale": 1 << 31}), "custom option output_scale = 2147483648"),
+    (dict(out_shape=(41,)), "output has 41 elements, the input 40"),
+    (dict(in_shape=(2, 20), out_shape=(2, 20)), "input must have rank 1"),
+    (dict(out_dtype="int32"), "match no variant"),
+])
+def test_log_refusals(tmp_path, kwargs, match):
+    refused(tmp_path, log_model(**kwargs), match)
