@@ -39,7 +39,7 @@ class OperatorCode:
     uses_arena: bool
     calls: tuple[str, ...]  # kernel symbols the body calls, in order of first call
     tensor_constants: tuple[int, ...]  # constant tensors the body reads, in order of first read
-    uses_persistent: bool = False  # the body addresses a variable tensor (persistent arena)
+    uses_persistent: bool = False  # the body addresses a variable tensor or internal state (persistent arena)
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,11 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
             _flag[0] = True
             return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
 
+        def state_expr(suffix, ctype, _pos=s.position, _state=uses_persistent):
+            """A pointer to the operator's internal state `suffix` (Lowered.state), persistent arena."""
+            _state[0] = True
+            return f"({ctype} *)(persistent + {layout.state_offset(_pos, suffix)})"
+
         body = None
         notes = []
         if low.alias:
@@ -116,7 +121,7 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
                 const_ptr=lambda suffix, _d=derived: f"HELIA_UNCONST(void *, {_d[suffix]})" if suffix in _d else "NULL",
                 const_bytes=lambda suffix, _d=derived: f"(int32_t)sizeof({_d[suffix]})" if suffix in _d else "0",
                 scratch_ptr=f"arena + {scratch_off}" if scratch_off is not None else "NULL",
-                scratch_bytes=low.scratch_bytes, prefix=prefix,
+                scratch_bytes=low.scratch_bytes, prefix=prefix, state=state_expr,
             ).rstrip("\n")
             notes.append(f"entry: {low.entry or 'inline C'}; scratch {low.scratch_bytes} B"
                          + (f" at arena offset {scratch_off}" if scratch_off is not None else ""))
@@ -200,7 +205,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         # what <prefix>_model_reset writes into each of its buffers.
         persistent_bytes=layout.persistent_bytes,
         persistent=[dict(offset=b.offset, bytes=b.size, initial=b.initial, fill=b.fill, tensor=b.tensor,
-                         name=graph.tensors[b.tensor].name,
+                         name=graph.tensors[b.tensor].name if b.tensor is not None else b.name,
                          symbol=persistent_init_symbol(prefix, b.tensor) if b.initial == "data" else None)
                     for b in layout.persistent],
     )
