@@ -19,7 +19,7 @@ from tests.modelgen.cases import CASES_DIR, build_case_model, load_case
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 
-from bench_lib import firmware, toolchain  # noqa: E402
+from bench_lib import firmware, micro_speech, toolchain  # noqa: E402
 from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 CASE = "conv_2d_3x3_stride2_same"
@@ -39,7 +39,7 @@ def tiny_model(tmp_path_factory) -> Path:
 
 
 def run_bench(model: Path, work_dir: Path, json_path: Path, *backends: str) -> tuple[dict, str]:
-    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16",
+    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16", "--skip-micro-speech",
            "--work-dir", str(work_dir), "--json", str(json_path), str(model)]
     for backend in backends:
         cmd += ["--backend", backend]
@@ -117,3 +117,28 @@ def test_bench_ns_cmsis_nn_matches_portable_outputs(tiny_model, tmp_path):
     check_backend(ns, row["total_macs"])
     assert ns["output_checksum"] == portable["output_checksum"], "both libraries must compute the same outputs"
     assert "instr (ns-cmsis-nn)" in stdout
+
+
+def test_bench_micro_speech_per_frame_and_per_clip(tmp_path):
+    """The micro_speech step alone: per clip, frames + classifier = clip, per frame = frames / 49, and the
+    firmware's features and scores equal TFLM's."""
+    missing = toolchain.missing_tools()
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not on PATH: the benchmark needs the Arm GNU toolchain and QEMU")
+    if not micro_speech.available():
+        pytest.skip(f"TFLM's micro_speech models not in {micro_speech.models_dir()}; set "
+                    f"{micro_speech.TFLM_MODELS_ENV} to the folder holding TFLM's example models")
+    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16", "--backend",
+           "portable", "--work-dir", str(tmp_path / "work"), "--json", str(tmp_path / "out.json")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, f"tools/bench failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["models"] == []
+    figures = data["micro_speech"]["backends"]["portable"]
+    assert figures["bit_identical_to_tflm"] is True
+    assert set(figures["clips"]) == set(micro_speech.CLIPS)
+    for clip in figures["clips"].values():
+        assert clip["instructions_per_clip"] == clip["frames_instructions"] + clip["classifier_instructions"]
+        assert abs(clip["instructions_per_frame"] * 49 - clip["frames_instructions"]) <= 49
+        assert clip["frames_instructions"] > 0 and clip["classifier_instructions"] > 0
+    assert "| yes_1000ms |" in proc.stdout and "bit-identical" in proc.stdout
