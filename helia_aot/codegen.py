@@ -60,7 +60,7 @@ _ENV.filters["c_comment"] = c_comment_text
 
 CONSTANT_ALIGNMENT = 16
 _PER_LINE = {"int8_t": 24, "uint8_t": 24, "uint32_t": 8, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6,
-             "float16_t": 6}
+             "float16_t": 6, "uint16_t": 16, "uint64_t": 4}
 
 
 def _c_literal_list(values: np.ndarray, ctype: str) -> list[str]:
@@ -74,6 +74,10 @@ def _c_literal_list(values: np.ndarray, ctype: str) -> list[str]:
             items = ["(-2147483647 - 1)" if s == "-2147483648" else s for s in items]
         elif ctype == "int64_t":
             items = ["(-9223372036854775807LL - 1)" if s == "-9223372036854775808" else s + "LL" for s in items]
+        elif ctype in ("uint32_t", "uint64_t"):
+            # Unsigned suffixes: a decimal literal above the signed long long range is otherwise an error.
+            suffix = "u" if ctype == "uint32_t" else "ULL"
+            items = [s + suffix for s in items]
     return items
 
 

@@ -25,7 +25,10 @@ _CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
 _LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf|erfcf)\s*\(")
 _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
-                "float16_t": 2}
+                "float16_t": 2, "uint16_t": 2, "uint64_t": 8}
+# helia-aot's own kernels of TFLM's Signal operators (kernels/portable/include/helia_signal.h), beside
+# ns-cmsis-nn's API: a module calling one includes that header.
+_SIGNAL_CALL = re.compile(r"\b(helia_signal_[A-Za-z0-9_]+)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class OperatorCode:
     uses_arena: bool
     calls: tuple[str, ...]  # kernel symbols the body calls, in order of first call
     tensor_constants: tuple[int, ...]  # constant tensors the body reads, in order of first read
-    uses_persistent: bool = False  # the body addresses a variable tensor (persistent arena)
+    uses_persistent: bool = False  # the body addresses a variable tensor or internal state (persistent arena)
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,11 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
             _flag[0] = True
             return f"({as_ctype or codegen.c_type(tensor.dtype)} *)(arena + {layout.tensor_offset(t)})"
 
+        def state_expr(suffix, ctype, _pos=s.position, _state=uses_persistent):
+            """A pointer to the operator's internal state `suffix` (Lowered.state), persistent arena."""
+            _state[0] = True
+            return f"({ctype} *)(persistent + {layout.state_offset(_pos, suffix)})"
+
         body = None
         notes = []
         if low.alias:
@@ -113,7 +121,7 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
                 const_ptr=lambda suffix, _d=derived: f"HELIA_UNCONST(void *, {_d[suffix]})" if suffix in _d else "NULL",
                 const_bytes=lambda suffix, _d=derived: f"(int32_t)sizeof({_d[suffix]})" if suffix in _d else "0",
                 scratch_ptr=f"arena + {scratch_off}" if scratch_off is not None else "NULL",
-                scratch_bytes=low.scratch_bytes, prefix=prefix,
+                scratch_bytes=low.scratch_bytes, prefix=prefix, state=state_expr,
             ).rstrip("\n")
             notes.append(f"entry: {low.entry or 'inline C'}; scratch {low.scratch_bytes} B"
                          + (f" at arena offset {scratch_off}" if scratch_off is not None else ""))
@@ -192,11 +200,12 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         switches=sorted(set(kernel_library.library_switches(symbol for c in code for symbol in c.calls))
                         | set(variant_switches(steps))),
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
+        signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
         # Stateful modules only (a stateless module's files do not change): the persistent arena and
         # what <prefix>_model_reset writes into each of its buffers.
         persistent_bytes=layout.persistent_bytes,
         persistent=[dict(offset=b.offset, bytes=b.size, initial=b.initial, fill=b.fill, tensor=b.tensor,
-                         name=graph.tensors[b.tensor].name,
+                         name=graph.tensors[b.tensor].name if b.tensor is not None else b.name,
                          symbol=persistent_init_symbol(prefix, b.tensor) if b.initial == "data" else None)
                     for b in layout.persistent],
     )

@@ -12,7 +12,7 @@ from .errors import UnsupportedModelError
 from .ir import Graph
 
 _NP_TO_C = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
-            "bool": "uint8_t", "float32": "float"}
+            "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "bool": "uint8_t", "float32": "float"}
 
 
 def reference_outputs(model_data: bytes, inputs: list[np.ndarray], reference: str = "litert") -> list[np.ndarray]:
@@ -34,11 +34,13 @@ def reference_sequence(model_data: bytes, sequence: list[list[np.ndarray]],
 
 
 def random_input(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
-    if dtype in ("int8", "uint8", "int16"):
+    if dtype in ("int8", "uint8", "int16", "uint16"):
         info = np.iinfo(dtype)
         return rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=np.int64).astype(dtype)
     if dtype in ("int32", "int64"):
         return rng.integers(-1000, 1000, size=shape, dtype=np.int64).astype(dtype)
+    if dtype in ("uint32", "uint64"):
+        return rng.integers(0, 2000, size=shape, dtype=np.int64).astype(dtype)
     if dtype == "bool":
         return rng.integers(0, 1, size=shape, endpoint=True).astype(bool)
     return rng.uniform(-1.0, 1.0, size=shape).astype(np.float32)
@@ -100,6 +102,7 @@ def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, tes
             result.append(dict(index=i, ctype=ctype, symbol=f"{prefix}_test_{kind}_{i}", count=int(v.size),
                                elements=int(t.num_elements), body=codegen.format_array_body(v, ctype),
                                is_float=ctype == "float",
+                               wide=ctype in ("uint32_t", "int64_t", "uint64_t"),
                                step=codegen._c_float(_float_step(graph, graph.outputs[i], v))
                                if kind == "output" else "0.0f"))
         return result

@@ -16,6 +16,10 @@ DTYPE_BYTES = {
     "int16": 2,
     "int32": 4,
     "int64": 8,
+    # Unsigned types of TFLM's Signal front end (energies, filter bank sums, their square roots).
+    "uint16": 2,
+    "uint32": 4,
+    "uint64": 8,
     "float16": 2,
     "float32": 4,
     "bool": 1,
@@ -27,6 +31,9 @@ C_TYPES = {
     "int16": "int16_t",
     "int32": "int32_t",
     "int64": "int64_t",
+    "uint16": "uint16_t",
+    "uint32": "uint32_t",
+    "uint64": "uint64_t",
     "float32": "float",
     # ns-cmsis-nn's half type (arm_nn_math_types_flt.h, declared with ARM_NN_ENABLE_F16).
     "float16": "float16_t",
@@ -101,6 +108,12 @@ class Operator:
     opcode_index: int = 0  # into the model's operator codes
     options_table: str | None = None  # the schema's options table name (e.g. "Conv2DOptions"); None: absent
     intermediates: list[int] = field(default_factory=list)  # tensor indices (LSTM-style internals)
+    # A custom operator ("CUSTOM:<code>") keeps its custom options as stored; `options` holds them decoded
+    # from the FlexBuffer map TFLM's kernels read (keys as they spell them), `options_table` is None.
+    custom_options: bytes | None = None
+    # Why those bytes are not a FlexBuffer map (None: they are, or there are none); the verifier refuses
+    # the operator with it when a module lowers the operator, an unknown one is refused by name first.
+    custom_options_error: str | None = None
 
 
 @dataclass

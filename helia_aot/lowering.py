@@ -19,7 +19,7 @@ from .options import ConversionOptions
 from .plan import Knob, KnobSource
 from .quant import MultiplierRangeError
 
-_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16", "int64", "bool")
+_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16", "int64", "bool", "uint16", "uint32", "uint64")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,13 @@ def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
                                 "Pass a model with at least one operator")
     supported = ops.supported_operators()
     for op in graph.operators:
+        if ops.get(op.op_type) is None and op.op_type.startswith("CUSTOM:"):
+            out = graph.tensors[op.outputs[0]].name if op.outputs else "?"
+            custom = [name for name in supported if name.startswith("CUSTOM:")]
+            raise UnsupportedModelError(
+                f"operator {graph.name}:{out} (index {op.index}) is the custom operator {op.op_type}, which "
+                f"helia_aot does not lower (custom operators it lowers: {', '.join(custom) or 'none'})",
+                "Replace the operator in the model, or file an issue asking for it")
         if ops.get(op.op_type) is None:
             out = graph.tensors[op.outputs[0]].name if op.outputs else "?"
             raise UnsupportedModelError(
@@ -123,7 +130,7 @@ def _kernel_knob(options: ConversionOptions, lowering: Lowered) -> Knob | None:
 
 
 _C_RANGES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "int32_t": np.int32,
-             "uint32_t": np.uint32, "int64_t": np.int64}
+             "uint32_t": np.uint32, "int64_t": np.int64, "uint16_t": np.uint16, "uint64_t": np.uint64}
 _INT32 = np.iinfo(np.int32)
 
 

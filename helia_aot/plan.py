@@ -130,7 +130,8 @@ class PlanBuffer:
 @dataclass
 class PlanPersistentBuffer:
     name: str
-    tensor: str = doc("the variable tensor (operator state) the bytes hold")
+    tensor: str = doc("the variable tensor (operator state) the bytes hold; empty for an operator's internal "
+                      "state (not a model tensor), whose name is <operator id>/<state name>")
     offset: int = doc("offset in the persistent arena")
     bytes: int
     initial: Literal["zero", "zero_point", "data"] = doc(
@@ -150,7 +151,8 @@ class MemoryPlan:
     buffers: list[PlanBuffer]
     persistent_memory: str = doc("memory of the persistent arena (state kept across runs)")
     persistent_bytes: int = doc("bytes of the persistent arena; 0 for a stateless model")
-    persistent_buffers: list[PlanPersistentBuffer] = doc("variable tensors in the persistent arena")
+    persistent_buffers: list[PlanPersistentBuffer] = doc("variable tensors and operators' internal state in the "
+                                                         "persistent arena")
 
 
 @dataclass

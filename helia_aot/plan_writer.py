@@ -47,7 +47,8 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
                         arena=options.arena, arena_alignment=arena.alignment, scratch_arena_bytes=arena.arena_bytes,
                         lower_bound_bytes=arena.lower_bound, strategy=arena.strategy, buffers=buffers,
                         persistent_memory=options.persistent_memory, persistent_bytes=layout.persistent_bytes,
-                        persistent_buffers=[PlanPersistentBuffer(name=b.name, tensor=graph.tensors[b.tensor].name,
+                        persistent_buffers=[PlanPersistentBuffer(name=b.name, tensor=graph.tensors[b.tensor].name
+                                                                 if b.tensor is not None else "",
                                                                  offset=b.offset, bytes=b.size, initial=b.initial)
                                             for b in layout.persistent])
     opt = options.optimization

@@ -113,20 +113,24 @@ def plan(buffers: list[Buffer], steps: int, alignment: int) -> ArenaPlan:
 
 @dataclass(frozen=True)
 class PersistentBuffer:
-    """A variable tensor's bytes in the persistent arena: they live across runs, and
-    <prefix>_model_reset writes `initial` into them."""
+    """A variable tensor's bytes in the persistent arena, or an operator's internal state (tensor None,
+    op_position and suffix say whose): they live across runs, and <prefix>_model_reset writes
+    `initial` into them."""
 
     name: str
-    tensor: int
+    tensor: int | None
     offset: int
     size: int
     initial: str  # "zero", "zero_point" (every byte the int8 zero point) or "data" (the tensor's initial values)
     fill: int = 0  # the byte value of "zero" and "zero_point"
+    op_position: int | None = None  # internal state: the operator's position
+    suffix: str = ""  # internal state: its name in the operator (ops.base.StateBuffer)
 
 
-def plan_persistent(graph, alignment: int) -> tuple[list[PersistentBuffer], int]:
+def plan_persistent(graph, alignment: int, steps=()) -> tuple[list[PersistentBuffer], int]:
     """Every variable tensor an operator reads, one after the other in tensor order (they all live
-    for the module's lifetime, so nothing can share bytes), each aligned like the scratch arena."""
+    for the module's lifetime, so nothing can share bytes), each aligned like the scratch arena; then
+    the internal state the lowered `steps` ask for (Lowered.state), in operator order, zero at reset."""
     used = sorted({t for op in graph.operators for t in op.inputs if t >= 0 and graph.tensors[t].is_variable})
     buffers, offset = [], 0
     for t in used:
@@ -140,6 +144,11 @@ def plan_persistent(graph, alignment: int) -> tuple[list[PersistentBuffer], int]
             initial, fill = "zero", 0
         buffers.append(PersistentBuffer(f"v{t}", t, offset, tensor.nbytes, initial, fill))
         offset += _align(tensor.nbytes, alignment)
+    for s in steps:
+        for state in s.lowering.state:
+            buffers.append(PersistentBuffer(f"{s.op_id}/{state.suffix}", None, offset, state.bytes, "zero", 0,
+                                            s.position, state.suffix))
+            offset += _align(state.bytes, alignment)
     return buffers, offset
 
 
@@ -167,6 +176,13 @@ class MemoryLayout:
             if b.tensor == tensor:
                 return b.offset
         return None
+
+    def state_offset(self, position: int, suffix: str) -> int:
+        """Offset of an operator's internal state (Lowered.state) in the persistent arena."""
+        for b in self.persistent:
+            if b.tensor is None and b.op_position == position and b.suffix == suffix:
+                return b.offset
+        raise KeyError((position, suffix))
 
 
 def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
@@ -201,5 +217,5 @@ def plan_memory(graph, steps, alignment: int) -> MemoryLayout:
     buffers += [Buffer(name=f"scratch{s.position}", size=s.lowering.scratch_bytes, first=s.position,
                        last=s.position, kind="scratch", op_position=s.position)
                 for s in steps if s.lowering.scratch_bytes > 0]
-    persistent, persistent_bytes = plan_persistent(graph, alignment)
+    persistent, persistent_bytes = plan_persistent(graph, alignment, steps)
     return MemoryLayout(plan(buffers, n, alignment), alias_root, members, tuple(persistent), persistent_bytes)

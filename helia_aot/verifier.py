@@ -7,9 +7,9 @@ and intermediates, buffers, referenced subgraphs); tensor dtypes known, ranks an
 constant buffers exactly shape x element size; quantization arrays consistent (as many zero points
 as scales, one scale or one per element of `quantized_dimension`, which lies within the rank),
 scales finite and positive, zero points within the dtype; per operator the input/output arity its
-declarations allow, its options table and option values; every tensor written once, before it is
-read; bias and per-channel lengths equal to the channel count. What an operator module supports
-(ranks, activations, shapes matching) stays in the module.
+declarations allow, its options table and option values (a custom operator's: a FlexBuffer map);
+every tensor written once, before it is read; bias and per-channel lengths equal to the channel
+count. What an operator module supports (ranks, activations, shapes matching) stays in the module.
 
 Each failure is an InvalidModelError naming the tensor or operator, the rule and what to do. One
 repair is made, with a warning: TensorFlow Lite Micro's person-detection model gives its depthwise
@@ -55,7 +55,8 @@ _OPTION_RULES = {
     "beta": _FINITE, "alpha": _FINITE,
 }
 
-_INT_RANGES = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max)) for d in ("int8", "uint8", "int16", "int32", "int64")}
+_INT_RANGES = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max))
+               for d in ("int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64")}
 
 
 def _has_data(t: Tensor) -> bool:
@@ -210,7 +211,7 @@ class _Verifier:
     def check_operator(self, op: Operator) -> None:
         where = self.op_where(op)
         for key, value in op.options.items():
-            if key.endswith("subgraph_index"):
+            if key.endswith("subgraph_index") and not op.op_type.startswith("CUSTOM:"):
                 g = self.graph
                 if not isinstance(value, int) or not 0 <= value < g.subgraph_count or value == g.subgraph_index:
                     raise self.fail(where, f"option {key} = {value} does not name another of the model's "
@@ -218,12 +219,15 @@ class _Verifier:
         module = ops.get(op.op_type)
         if module is None:
             return  # not lowered: lowering.prepare refuses it by name
+        if op.custom_options_error is not None:
+            raise self.fail(where, op.custom_options_error)
         table = module.options_table_for(op.op_type)
         if op.options_table is not None and op.options_table != table:
             wanted = f"{table} or none" if table else "none"
             raise self.fail(where, f"carries a {op.options_table} table; {op.op_type} takes {wanted}")
         for key, value in op.options.items():
-            rule = _OPTION_RULES.get(key)
+            # A custom operator's attributes are its kernel's own (its module checks them), not the schema's.
+            rule = None if op.op_type.startswith("CUSTOM:") else _OPTION_RULES.get(key)
             if rule is not None and not rule[0](value):
                 raise self.fail(where, f"option {key} = {value!r} must be {rule[1]}")
         self.check_arity(op, module, where)

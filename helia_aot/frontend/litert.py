@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
+from flatbuffers import flexbuffers
 
 from ..errors import InvalidModelError
 from ..ir import Graph, Operator, Quantization, Tensor
@@ -23,12 +24,15 @@ _TENSOR_TYPES = {
     schema.TensorType.INT16: "int16",
     schema.TensorType.INT32: "int32",
     schema.TensorType.INT64: "int64",
+    schema.TensorType.UINT16: "uint16",
+    schema.TensorType.UINT32: "uint32",
+    schema.TensorType.UINT64: "uint64",
     schema.TensorType.FLOAT16: "float16",
     schema.TensorType.FLOAT32: "float32",
     schema.TensorType.BOOL: "bool",
 }
 _TENSOR_TYPE_NAMES = _enum_names(schema.TensorType)
-_ARRAY_DTYPES = ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "bool")
+_ARRAY_DTYPES = ("int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "float32", "bool")
 _OPTIONS_TABLE_NAMES = _enum_names(schema.BuiltinOptions)
 # Option fields whose integers are schema enums; the IR carries their names.
 _OPTION_ENUMS = {
@@ -78,6 +82,22 @@ def _options(op) -> dict:
             continue  # nested tables (quant specs) carry nothing we lower
         result[key] = value
     return result
+
+
+def _custom_options(op) -> tuple[bytes | None, dict, str | None]:
+    """(raw custom options, the FlexBuffer map they hold, why they are not one). TFLM's kernels read
+    their attributes from a FlexBuffer map; no bytes at all is an empty map."""
+    if op.customOptions is None or len(op.customOptions) == 0:
+        return (None if op.customOptions is None else b""), {}, None
+    raw = bytes(np.asarray(op.customOptions, dtype=np.uint8))
+    try:
+        decoded = flexbuffers.Loads(raw)
+    except Exception as exc:  # the FlexBuffer reader raises many types on bytes that are not one
+        return raw, {}, f"its {len(raw)} bytes of custom options are not a FlexBuffer ({type(exc).__name__})"
+    if not isinstance(decoded, dict):
+        return raw, {}, (f"its {len(raw)} bytes of custom options hold a FlexBuffer {type(decoded).__name__}, "
+                         "not the map of attributes its kernel reads")
+    return raw, decoded, None
 
 
 def _unpack(data: bytes, source: str):
@@ -197,8 +217,12 @@ def load(data: bytes, source: str = "<bytes>", subgraph=None) -> Graph:
         if op.builtinOptions is not None:
             table = _OPTIONS_TABLE_NAMES.get(int(op.builtinOptionsType), f"#{int(op.builtinOptionsType)}")
         intermediates = [int(x) for x in (op.intermediates if op.intermediates is not None else [])]
-        operators.append(Operator(i, op_type, inputs, outputs, _options(op), version, opcode_index=int(op.opcodeIndex),
-                                  options_table=table, intermediates=intermediates))
+        options, custom, custom_error = _options(op), None, None
+        if op_type.startswith("CUSTOM:"):
+            custom, options, custom_error = _custom_options(op)
+        operators.append(Operator(i, op_type, inputs, outputs, options, version, opcode_index=int(op.opcodeIndex),
+                                  options_table=table, intermediates=intermediates, custom_options=custom,
+                                  custom_options_error=custom_error))
 
     return Graph(
         name=sg_name,

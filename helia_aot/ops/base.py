@@ -23,7 +23,7 @@ from ..targets import Target
 _REGISTRY: dict[str, "OpLowering"] = {}
 
 # dtype groups operand declarations use
-ANY = ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "bool")
+ANY = ("int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float16", "float32", "bool")
 INDEX = ("int32", "int64")
 
 
@@ -150,6 +150,18 @@ class ConstArray:
     comment: str = ""
 
 
+@dataclass(frozen=True)
+class StateBuffer:
+    """State an operator keeps across <prefix>_model_run calls that is no model tensor (TFLM kernels'
+    persistent buffers, e.g. a running noise estimate): `bytes` in the persistent arena, zero bytes
+    after <prefix>_model_init and <prefix>_model_reset. The template addresses it as
+    `state("<suffix>", "<C type>")`."""
+
+    suffix: str
+    bytes: int
+    comment: str = ""
+
+
 @dataclass
 class Lowered:
     """What an operator lowers to; codegen and the planner follow it, never re-decide it."""
@@ -165,6 +177,7 @@ class Lowered:
     requantization: str | None = None
     fixed: dict[str, Any] = field(default_factory=dict)
     weight_sums: str | None = None  # how MVE weight sums are supplied: "precomputed" / None
+    state: list[StateBuffer] = field(default_factory=list)  # internal state in the persistent arena
 
 
 class OpContext:

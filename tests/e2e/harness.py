@@ -24,7 +24,7 @@ from ai_edge_litert import schema_py_generated as schema
 import helia_aot
 from tests.modelgen import ModelBuilder, quant
 from tests.modelgen.cases import Case, build_case_model, float_sample_ranges, integer_sample_ranges, load_case
-from tests.modelgen.litert import make_interpreter, random_inputs
+from tests.modelgen.litert import io_details, make_interpreter, random_inputs
 from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -239,11 +239,12 @@ class ModelUnderTest:
 
     @functools.cached_property
     def input_infos(self) -> list[TensorInfo]:
-        return _tensor_infos(make_interpreter(self.model_bytes).get_input_details())
+        # LiteRT's, or read from the flatbuffer for a model only TFLM runs (Signal custom operators).
+        return _tensor_infos(io_details(self.model_bytes)[0])
 
     @functools.cached_property
     def output_infos(self) -> list[TensorInfo]:
-        return _tensor_infos(make_interpreter(self.model_bytes).get_output_details())
+        return _tensor_infos(io_details(self.model_bytes)[1])
 
     @functools.cached_property
     def samples(self) -> list[list[np.ndarray]]:

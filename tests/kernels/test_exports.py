@@ -12,19 +12,22 @@ HEADER = kb.PORTABLE_INCLUDE / "arm_nnfunctions.h"
 # The float32 / float16 entry points, declared when the build sets ARM_NN_ENABLE_F32 / _F16 (the
 # portable library of these tests is built with both).
 FLOAT_HEADER = kb.PORTABLE_INCLUDE / "arm_nnfunctions_flt.h"
+# helia-aot's own API beside ns-cmsis-nn's: the TFLM Signal operators' kernels (helia_signal_*).
+SIGNAL_HEADER = kb.PORTABLE_INCLUDE / "helia_signal.h"
+_PUBLIC = r"(arm_\w+|helia_signal_\w+)"
 
 
 def readme_functions() -> set[str]:
     text = README.read_text()
     block = text.split("<!-- exports:begin -->", 1)[1].split("<!-- exports:end -->", 1)[0]
-    return set(re.findall(r"^- (arm_\w+)\s*$", block, flags=re.M))
+    return set(re.findall(rf"^- {_PUBLIC}\s*$", block, flags=re.M))
 
 
 def header_functions() -> set[str]:
     names = set()
-    for header in (HEADER, FLOAT_HEADER):
+    for header in (HEADER, FLOAT_HEADER, SIGNAL_HEADER):
         text = re.sub(r"/\*.*?\*/", "", header.read_text(), flags=re.S)
-        names |= set(re.findall(r"\b(arm_\w+)\s*\(", text))
+        names |= set(re.findall(rf"\b{_PUBLIC}\s*\(", text))
     return names
 
 
@@ -40,7 +43,7 @@ def test_every_declaration_has_a_definition(portable_library):
 
 def test_no_undeclared_public_symbols(portable_library):
     exported = kb.defined_functions([portable_library])
-    undeclared = {name for name in exported if name.startswith("arm_")} - header_functions()
+    undeclared = {name for name in exported if name.startswith(("arm_", "helia_signal_"))} - header_functions()
     stray = {name for name in exported if not name.startswith(("arm_", "helia_"))}
     assert not undeclared, f"exported but not declared: {sorted(undeclared)}"
     assert not stray, f"exported without the arm_/helia_ prefix: {sorted(stray)}"

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 import flatbuffers
 import numpy as np
+from flatbuffers import flexbuffers
 from ai_edge_litert import schema_py_generated as schema
 
 from tests.modelgen.errors import BuilderError
@@ -21,6 +22,9 @@ DTYPES: dict[str, tuple[int, np.dtype]] = {
     "int16": (schema.TensorType.INT16, np.dtype("<i2")),
     "int32": (schema.TensorType.INT32, np.dtype("<i4")),
     "int64": (schema.TensorType.INT64, np.dtype("<i8")),
+    "uint16": (schema.TensorType.UINT16, np.dtype("<u2")),
+    "uint32": (schema.TensorType.UINT32, np.dtype("<u4")),
+    "uint64": (schema.TensorType.UINT64, np.dtype("<u8")),
     "bool": (schema.TensorType.BOOL, np.dtype("?")),
 }
 
@@ -206,6 +210,8 @@ def _enum_members(enum_cls: type) -> dict[str, int]:
 
 
 BUILTIN_OPERATORS = _enum_members(schema.BuiltinOperator)
+# An operator name "CUSTOM:<code>" (helia_aot's IR name) builds a custom operator with that custom code.
+CUSTOM_PREFIX = "CUSTOM:"
 BUILTIN_OPTIONS = _enum_members(schema.BuiltinOptions)
 
 
@@ -260,7 +266,7 @@ class ModelBuilder:
             # Buffer 0 is the empty sentinel every LiteRT model starts with.
             self._buffers: list[schema.BufferT] = [schema.BufferT()]
             self._opcodes: list[schema.OperatorCodeT] = []
-            self._opcode_index: dict[tuple[int, int], int] = {}
+            self._opcode_index: dict[tuple[int, int, str | None], int] = {}
             self.index = 0
         else:
             # Buffers and operator codes are the model's, shared by every subgraph.
@@ -395,6 +401,9 @@ class ModelBuilder:
     def op(self, op_name: str, inputs: Sequence[TensorRef | None],
            outputs: Sequence[TensorRef], options: dict[str, Any] | None = None,
            version: int | None = None, intermediates: Sequence[TensorRef] | None = None) -> None:
+        if op_name.startswith(CUSTOM_PREFIX):
+            self.custom_op(op_name[len(CUSTOM_PREFIX):], inputs, outputs, options, version=version or 1)
+            return
         if op_name not in BUILTIN_OPERATORS:
             raise BuilderError(f"operator '{op_name}' is not a LiteRT BuiltinOperator name")
         code = BUILTIN_OPERATORS[op_name]
@@ -416,8 +425,27 @@ class ModelBuilder:
             op.builtinOptions = _make_options(op_name, table, options or {})
         self._operators.append(op)
 
-    def _opcode(self, code: int, version: int) -> int:
-        key = (code, version)
+    def custom_op(self, custom_code: str, inputs: Sequence[TensorRef | None], outputs: Sequence[TensorRef],
+                  options: dict[str, Any] | None = None, raw_options: bytes | None = None,
+                  version: int = 1) -> None:
+        """A custom operator (e.g. TFLM's "SignalWindow"): its attributes go in the custom options as the
+        FlexBuffer map TFLM's kernels read (`options`, encoded with flexbuffers.Dumps), or as `raw_options`
+        bytes exactly (for malformed-options tests)."""
+        if not custom_code:
+            raise BuilderError("a custom operator needs a custom code (e.g. 'CUSTOM:SignalWindow')")
+        if options is not None and raw_options is not None:
+            raise BuilderError(f"custom operator {custom_code}: give options or raw_options, not both")
+        op = schema.OperatorT()
+        op.opcodeIndex = self._opcode(schema.BuiltinOperator.CUSTOM, version, custom_code)
+        op.inputs = np.array([-1 if r is None else r.index for r in inputs], dtype=np.int32)
+        op.outputs = np.array([r.index for r in outputs], dtype=np.int32)
+        data = bytes(flexbuffers.Dumps(dict(options or {}))) if raw_options is None else bytes(raw_options)
+        op.customOptions = np.frombuffer(data, dtype=np.uint8).copy()
+        op.customOptionsFormat = schema.CustomOptionsFormat.FLEXBUFFERS
+        self._operators.append(op)
+
+    def _opcode(self, code: int, version: int, custom_code: str | None = None) -> int:
+        key = (code, version, custom_code)
         if key not in self._opcode_index:
             oc = schema.OperatorCodeT()
             # Codes above 127 live only in builtin_code; the deprecated int8 field
@@ -425,6 +453,8 @@ class ModelBuilder:
             oc.deprecatedBuiltinCode = min(code, 127)
             oc.builtinCode = code
             oc.version = int(version)
+            if custom_code is not None:
+                oc.customCode = custom_code
             self._opcodes.append(oc)
             self._opcode_index[key] = len(self._opcodes) - 1
         return self._opcode_index[key]

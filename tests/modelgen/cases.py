@@ -23,14 +23,22 @@ A case file `tests/e2e/cases/<op>_<variant>.yaml` (op lower-cased) has these key
                                # `tolerance` integer outputs must match exactly.
   tolerance_reason: "..."      # required: why this tolerance (YAML comments are lost)
   reference: tflm              # optional: golden outputs from TensorFlow Lite Micro instead of LiteRT,
-                               # for an operator whose LiteRT reference kernel is wrong (say why)
+                               # for an operator whose LiteRT reference kernel is wrong (say why), or
+                               # one LiteRT does not have (TFLM's Signal custom operators)
+
+Custom operators (TFLM's Signal front end): `op: CUSTOM:SignalWindow` builds a custom operator with
+that custom code; the file is named after the code in snake case (`signal_window_<variant>.yaml`,
+`CUSTOM:SignalPCAN` -> `signal_pcan_...`). Its attributes go in `custom_options: {shift: 12}`, encoded
+as the FlexBuffer map TFLM's kernels read (flatbuffers.flexbuffers.Dumps: Python ints, bools, lists);
+`options` is for builtin operators only. LiteRT cannot run them: such a case needs `reference: tflm`.
 
 Input kinds:
-  activation  a model input of `dtype` int8 (default), int16, int32, int64, bool, float32
-              or float16 (a float one may give `range: [lo, hi]`, the interval the tests
-              draw its values from; default [-1, 1)). An unquantized integer input (indices,
-              shapes, int32 arithmetic) gives `values: [lo, hi]`, the inclusive interval its
-              values are drawn from; a bool input needs neither. A quantized int8 or int16
+  activation  a model input of `dtype` int8 (default), int16, int32, int64, uint16, uint32,
+              uint64, bool, float32 or float16 (a float one may give `range: [lo, hi]`, the
+              interval the tests draw its values from; default [-1, 1)). An unquantized integer
+              input (indices, shapes, int32 arithmetic, the Signal operators' int16 samples and
+              uint32 / uint64 energies) gives `values: [lo, hi]`, the inclusive interval its
+              values are drawn from, and no range, scale or zero point; a bool input needs neither. A quantized int8 or int16
               input may also give `values: [lo, hi]`: the codes tests draw (and calibration
               dequantizes), e.g. none below the zero point where LiteRT stops on negative
               inputs (SQRT, RSQRT).
@@ -73,8 +81,9 @@ FP32 model, which LiteRT runs as the reference.
 name>` (LiteRT's integer LSTM reads its hidden scale from the fifth); they are left out of the
 float twin.
 
-Outputs have `dtype` int8 (default), int16, int32, int64, bool, float32 or float16. bool outputs,
-and int32/int64 outputs given none of the keys below, are unquantized. Quantization, exactly one of:
+Outputs have `dtype` int8 (default), int16, int32, int64, uint16, uint32, uint64, bool, float32 or
+float16. bool outputs, int32/int64/uint16/uint32/uint64 outputs given none of the keys below, and a
+custom operator's int8/int16 outputs given none of them are unquantized. Quantization, exactly one of:
   calibrate: true   run a float32 twin of the model (same dequantized weights) in
                     LiteRT over seeded inputs spanning the input ranges and quantize
                     the observed output range (symmetric for int16/int32);
@@ -89,6 +98,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import re
 from typing import Any
 
 import numpy as np
@@ -102,11 +112,18 @@ from tests.modelgen.litert import run_reference
 CASES_DIR = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "cases"
 CALIBRATION_SAMPLES = 64
 FLOATS = ("float32", "float16")
-UNQUANTIZED_INTS = ("int32", "int64")  # integer outputs that may be plain integers (indices, shapes)
+# Integer inputs and outputs that may be plain integers (indices, shapes, the Signal operators' energies).
+UNQUANTIZED_INTS = ("int32", "int64", "uint16", "uint32", "uint64")
 QUANTIZED_CODES = ("int8", "int16")  # quantized inputs that may limit the codes tests draw (`values`)
+# ...or plain integers too, with `values` and no quantization keys (inputs), or as a custom operator's
+# output with none (TFLM's Signal operators compute on plain int16 samples).
+PLAIN_OR_QUANTIZED = ("int8", "int16")
+_QUANT_KEYS = {"range", "scale", "zero_point"}
+CUSTOM_PREFIX = "CUSTOM:"
 
 _CASE_KEYS = {"op", "variant", "description", "seed", "options", "inputs", "outputs",
-              "tolerance", "relative_tolerance", "tolerance_reason", "reference", "intermediates"}
+              "tolerance", "relative_tolerance", "tolerance_reason", "reference", "intermediates",
+              "custom_options"}
 _REQUIRED_CASE_KEYS = {"op", "variant", "seed", "inputs", "outputs", "tolerance_reason"}
 _INPUT_KEYS = {
     "activation": {"name", "kind", "shape", "dtype", "range", "scale", "zero_point", "values"},
@@ -138,10 +155,28 @@ class Case:
     relative_tolerance: float | None = None  # float outputs: fraction of the output's range
     reference: str = "litert"  # the golden reference: LiteRT, or TFLM where LiteRT's kernel is wrong
     intermediates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    custom_options: dict[str, Any] | None = None  # a custom operator's FlexBuffer attributes
 
     @property
     def name(self) -> str:
-        return f"{self.op.lower()}_{self.variant}"
+        return f"{op_file_stem(self.op)}_{self.variant}"
+
+    @property
+    def is_custom(self) -> bool:
+        return is_custom_op(self.op)
+
+
+def is_custom_op(op: str) -> bool:
+    return op.startswith(CUSTOM_PREFIX)
+
+
+def op_file_stem(op: str) -> str:
+    """How case files of `op` are named: the builtin name in lower case, a custom operator's code in
+    snake case (CUSTOM:SignalFftAutoScale -> signal_fft_auto_scale, CUSTOM:SignalPCAN -> signal_pcan)."""
+    if not is_custom_op(op):
+        return op.lower()
+    code = op[len(CUSTOM_PREFIX):]
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", code).lower()
 
 
 def all_case_paths(cases_dir: pathlib.Path = CASES_DIR) -> list[pathlib.Path]:
@@ -161,8 +196,11 @@ def load_case(path: str | pathlib.Path) -> Case:
                             f"{sorted(_REQUIRED_CASE_KEYS)}")
     _check_keys(path, "case", doc, _CASE_KEYS, _REQUIRED_CASE_KEYS)
     op, variant = str(doc["op"]), str(doc["variant"])
-    if path.stem != f"{op.lower()}_{variant}":
-        raise CaseFileError(f"{path}: file name must be '{op.lower()}_{variant}.yaml' "
+    if is_custom_op(op) and not op[len(CUSTOM_PREFIX):].isidentifier():
+        raise CaseFileError(f"{path}: custom operator '{op}' needs a custom code after 'CUSTOM:' "
+                            "(e.g. CUSTOM:SignalWindow)")
+    if path.stem != f"{op_file_stem(op)}_{variant}":
+        raise CaseFileError(f"{path}: file name must be '{op_file_stem(op)}_{variant}.yaml' "
                             f"(op '{op}', variant '{variant}'); rename the file or fix them")
     reason = doc["tolerance_reason"]
     if not isinstance(reason, str) or len(reason.strip()) < 10:
@@ -182,13 +220,26 @@ def load_case(path: str | pathlib.Path) -> Case:
     options = doc.get("options") or {}
     if not isinstance(options, dict):
         raise CaseFileError(f"{path}: 'options' must be a mapping of option names to values")
+    custom_options = doc.get("custom_options")
+    if is_custom_op(op):
+        if "options" in doc:
+            raise CaseFileError(f"{path}: custom operator {op} takes 'custom_options' (its FlexBuffer "
+                                "attributes), not 'options'")
+        custom_options = custom_options or {}
+        if not isinstance(custom_options, dict):
+            raise CaseFileError(f"{path}: 'custom_options' must be a mapping of attribute names to values")
+        if doc.get("reference", "litert") != "tflm":
+            raise CaseFileError(f"{path}: custom operator {op}: LiteRT cannot run it; set 'reference: tflm'")
+    elif custom_options is not None:
+        raise CaseFileError(f"{path}: 'custom_options' belongs to a custom operator (op: CUSTOM:<code>); "
+                            f"{op} takes 'options'")
     inputs = _check_list(path, "inputs", doc["inputs"])
     outputs = _check_list(path, "outputs", doc["outputs"])
     names: set[str] = set()
     for spec in inputs:
         _check_input(path, spec, names)
     for spec in outputs:
-        _check_output(path, spec, names)
+        _check_output(path, spec, names, custom=is_custom_op(op))
     intermediates = _check_list(path, "intermediates", doc["intermediates"]) if "intermediates" in doc else []
     for spec in intermediates:
         _check_keys(path, f"intermediate '{spec.get('name')}'", spec, _INTERMEDIATE_KEYS, {"name", "shape", "dtype"})
@@ -201,7 +252,7 @@ def load_case(path: str | pathlib.Path) -> Case:
                 inputs=inputs, outputs=outputs, tolerance=float(tolerance),
                 tolerance_reason=reason.strip(), description=str(doc.get("description", "")),
                 relative_tolerance=None if relative is None else float(relative),
-                intermediates=intermediates)
+                intermediates=intermediates, custom_options=custom_options)
 
 
 def _check_keys(path, where, mapping, allowed, required) -> None:
@@ -234,14 +285,16 @@ def _check_input(path, spec, names) -> None:
         raise CaseFileError(f"{path}: tensor name '{spec['name']}' used twice")
     # A quantized int8 / int16 input may give `values` too: the codes tests draw (e.g. none below the zero
     # point for SQRT, where LiteRT stops); it still needs `range` or `scale` + `zero_point`.
-    quantized_codes = kind == "activation" and "values" in spec and spec.get("dtype", "int8") in QUANTIZED_CODES
+    quantized_codes = kind == "activation" and "values" in spec and spec.get("dtype", "int8") in QUANTIZED_CODES \
+        and bool(_QUANT_KEYS & set(spec))
     if kind == "activation" and ("values" in spec or spec.get("dtype") == "bool"):
-        if not quantized_codes and (spec.get("dtype", "int8") not in UNQUANTIZED_INTS + ("bool",) or
+        plain = UNQUANTIZED_INTS + PLAIN_OR_QUANTIZED + ("bool",)
+        if not quantized_codes and (spec.get("dtype", "int8") not in plain or
                                     {"range", "scale", "zero_point"} & set(spec) or
                                     (spec.get("dtype") == "bool") == ("values" in spec)):
             raise CaseFileError(f"{path}: input '{spec['name']}': 'values: [lo, hi]' belongs to an "
-                                "unquantized int32 or int64 input (no range, scale or zero_point); a bool "
-                                "input takes none of them")
+                                "unquantized integer input (no range, scale or zero_point) or a quantized int8 / "
+                                "int16 one; a bool input takes none of them")
         lo_hi = spec.get("values", [0, 1])
         if not (isinstance(lo_hi, list) and len(lo_hi) == 2 and all(isinstance(v, int) for v in lo_hi)
                 and lo_hi[0] <= lo_hi[1]):
@@ -279,15 +332,16 @@ def _check_input(path, spec, names) -> None:
     names.add(spec["name"])
 
 
-def _check_output(path, spec, names) -> None:
+def _check_output(path, spec, names, custom: bool = False) -> None:
     _check_keys(path, f"output '{spec.get('name')}'", spec, _OUTPUT_KEYS, {"name", "shape"})
     dtype = spec.get("dtype", "int8")
     ways = [k for k in ("calibrate", "range", "scale", "same_as") if k in spec]
+    plain = UNQUANTIZED_INTS + (PLAIN_OR_QUANTIZED if custom else ())
     if dtype in FLOATS + ("bool",):
         if ways:
             raise CaseFileError(f"{path}: {dtype} output '{spec['name']}' takes no "
                                 "quantization keys")
-    elif dtype in UNQUANTIZED_INTS and not ways and "zero_point" not in spec:
+    elif dtype in plain and not ways and "zero_point" not in spec:
         pass  # a plain integer output
     elif len(ways) != 1 or ("scale" in spec) != ("zero_point" in spec):
         raise CaseFileError(f"{path}: output '{spec['name']}' needs exactly one of "
@@ -328,7 +382,8 @@ def _resolve_inputs(case: Case) -> list[_Resolved]:
         elif kind in ("activation", "variable"):
             dtype = spec.get("dtype", "int8")
             r = _Resolved(spec, dtype, tuple(spec["shape"]))
-            if dtype not in FLOATS and dtype != "bool" and ("values" not in spec or dtype in QUANTIZED_CODES):
+            if dtype not in FLOATS and dtype != "bool" and ("values" not in spec or (
+                    dtype in QUANTIZED_CODES and _QUANT_KEYS & set(spec))):
                 if "range" in spec:
                     lo, hi = _pair(case, name, spec["range"])
                     r.scale, r.zero_point = quant.range_to_scale_zp(lo, hi, dtype)
@@ -524,6 +579,9 @@ def _calibrate(case: Case, inputs: list[_Resolved]) -> list[tuple[float, float]]
 def _add_op(case: Case, b: ModelBuilder, inputs: list[TensorRef],
             outputs: list[TensorRef], intermediates: list[TensorRef] | None = None) -> None:
     try:
+        if case.is_custom:
+            b.custom_op(case.op[len(CUSTOM_PREFIX):], inputs, outputs, case.custom_options)
+            return
         b.op(case.op, inputs, outputs, case.options or None, intermediates=intermediates)
     except BuilderError as exc:
         raise CaseFileError(f"{case.path}: {exc}") from None

@@ -3,6 +3,7 @@
 kernels, and is quantized sensibly; the loader rejects malformed files."""
 
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from tests.modelgen import CaseFileError, quant
 from tests.modelgen.cases import (FLOATS, all_case_paths, build_case_model, build_float_twin, float_sample_ranges,
                                   integer_sample_ranges,
                                   build_reference_model, input_float_range, load_case)
-from tests.modelgen.litert import make_interpreter, run_reference, random_inputs
+from tests.modelgen.litert import io_details, make_interpreter, run_reference, random_inputs
 
 CASE_PATHS = all_case_paths()
 CASE_IDS = [p.stem for p in CASE_PATHS]
@@ -52,7 +53,8 @@ INT16_VARIANTS = {
 }
 DTYPES = {"int8": np.int8, "int16": np.int16, "int32": np.int32, "float32": np.float32,
           "float16": np.float32,  # a float16 case runs as the FP32 model it is rewritten from
-          "int64": np.int64, "uint8": np.uint8, "bool": np.bool_}
+          "int64": np.int64, "uint8": np.uint8, "bool": np.bool_, "uint16": np.uint16, "uint32": np.uint32,
+          "uint64": np.uint64}
 # Output steps an int16 output may sit from its float twin: the requantization (<= 0.5),
 # plus the 16-bit multiplier LiteRT's int64-accumulator path rounds to (<= 0.5); the
 # int16 LOGISTIC, TANH and SOFTMAX interpolate lookup tables.
@@ -93,12 +95,20 @@ def test_litert_still_refuses_int16_hard_swish():
         run_reference(b.build(), [np.arange(8, dtype=np.int16).reshape(1, 8)])
 
 
+def _run_case(case, data, inputs):
+    """One invocation of the case's model in LiteRT, or in TFLM for a custom operator LiteRT lacks."""
+    if case.is_custom:
+        from helia_aot import references
+        return references.TflmRunner(data).run(inputs)
+    return run_reference(data, inputs)
+
+
 @pytest.mark.parametrize("path", CASE_PATHS, ids=CASE_IDS)
 def test_case_runs_in_litert_reference(path):
+    """...or in TFLM's, for a custom operator (TFLM's Signal front end)."""
     case = load_case(path)
     data = build_reference_model(case)
-    interp = make_interpreter(data)
-    outputs = interp.get_output_details()
+    outputs = io_details(data)[1]
     assert len(outputs) == len(case.outputs)
     for detail, spec in zip(outputs, case.outputs):
         assert tuple(detail["shape"]) == tuple(spec["shape"]), spec["name"]
@@ -107,8 +117,8 @@ def test_case_runs_in_litert_reference(path):
             assert detail["quantization"] == pytest.approx((spec["scale"], spec["zero_point"]))
     generator = quant.rng(case.seed)
     for _ in range(3):
-        results = run_reference(data, random_inputs(data, generator, integer_sample_ranges(case),
-                                                    float_sample_ranges(case)))
+        results = _run_case(case, data, random_inputs(data, generator, integer_sample_ranges(case),
+                                                      float_sample_ranges(case)))
         for result, spec in zip(results, case.outputs):
             assert result.shape == tuple(spec["shape"])
             assert np.all(np.isfinite(result.astype(np.float64)))
@@ -333,3 +343,56 @@ def test_bad_float32_case_files_are_rejected(tmp_path, old, new, message):
     path = _write(tmp_path, "fully_connected_float32_tiny.yaml", FLOAT_GOOD.replace(old, new))
     with pytest.raises(CaseFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
         build_case_model(load_case(path))
+
+
+CUSTOM_GOOD = """\
+op: CUSTOM:SignalWindow
+variant: tiny
+seed: 5
+reference: tflm
+custom_options: {shift: 12}
+inputs:
+  - {name: input, shape: [1, 8], dtype: int16, values: [-32768, 32767]}
+  - {name: window, kind: const, dtype: int16, value: [0, 512, 1024, 2048, 4096, 4096, 2048, 512]}
+outputs:
+  - {name: output, shape: [1, 8], dtype: int16}
+tolerance: 0
+tolerance_reason: integer arithmetic identical to TFLM's kernel, so bit-identical.
+"""
+
+
+def test_custom_operator_case_builds_a_flexbuffer_custom_op_tflm_runs(tmp_path):
+    from flatbuffers import flexbuffers
+
+    from helia_aot import references
+    from helia_aot.frontend import litert as frontend
+    case = load_case(_write(tmp_path, "signal_window_tiny.yaml", CUSTOM_GOOD))
+    assert case.is_custom and case.name == "signal_window_tiny" and case.custom_options == {"shift": 12}
+    data = build_case_model(case)
+    op = frontend.load(data).operators[0]
+    assert op.op_type == "CUSTOM:SignalWindow" and flexbuffers.Loads(op.custom_options) == {"shift": 12}
+    assert [d["dtype"] for d in io_details(data)[0]] == [np.int16]
+    assert integer_sample_ranges(case) == {"input": (-32768, 32767)}
+    x = np.array([[1000, -1000, 32767, -32768, 7, 8, 9, 10]], dtype=np.int16)
+    got = references.TflmRunner(data).run([x])[0]
+    window = np.array([0, 512, 1024, 2048, 4096, 4096, 2048, 512], dtype=np.int64)
+    assert got.tolist() == [((x[0].astype(np.int64) * window) >> 12).tolist()]
+
+
+@pytest.mark.parametrize("old, new, file_name, message", [
+    ("", "", "signalwindow_tiny.yaml", "file name must be 'signal_window_tiny.yaml'"),
+    ("reference: tflm\n", "", "signal_window_tiny.yaml", "LiteRT cannot run it; set 'reference: tflm'"),
+    ("custom_options: {shift: 12}", "options: {shift: 12}", "signal_window_tiny.yaml",
+     "takes 'custom_options' (its FlexBuffer attributes), not 'options'"),
+    ("op: CUSTOM:SignalWindow", "op: 'CUSTOM:'", "_tiny.yaml", "needs a custom code after 'CUSTOM:'"),
+    ("dtype: int16}\ntolerance", "dtype: int16, zero_point: 0}\ntolerance", "signal_window_tiny.yaml",
+     "needs exactly one of"),
+])
+def test_bad_custom_case_files_are_rejected(tmp_path, old, new, file_name, message):
+    with pytest.raises(CaseFileError, match=re.escape(message)):
+        load_case(_write(tmp_path, file_name, CUSTOM_GOOD.replace(old, new)))
+
+
+def test_custom_options_belong_to_custom_operators(tmp_path):
+    with pytest.raises(CaseFileError, match="'custom_options' belongs to a custom operator"):
+        load_case(_write(tmp_path, "relu_tiny.yaml", GOOD + "custom_options: {shift: 1}\n"))
