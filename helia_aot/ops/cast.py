@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""CAST between int8, uint8, int16, int32, int64, float32 and bool (every pair LiteRT's reference kernel
-takes among them), element by element in inline C with LiteRT's semantics, which tests/e2e measured:
+"""CAST between int8, uint8, int16, uint16, int32, uint32, int64, float32 and bool (every pair LiteRT's
+reference kernel takes among them; uint32 <-> int32 is in TFLM's audio front end), element by element in inline C with LiteRT's semantics, which tests/e2e measured:
 
 - to bool: x != 0 (a float NaN is true);
 - from bool: 1 or 0;
@@ -19,8 +19,8 @@ from ..codegen import c_type
 from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import unary_validate
 
-CASTABLE = ("int8", "uint8", "int16", "int32", "int64", "float32", "bool")
-_INTS = ("int8", "uint8", "int16", "int32", "int64")
+CASTABLE = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float32", "bool")
+_INTS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64")
 # Per integer target: (C maximum, C minimum, the float at and above which it saturates high, the float at
 # and below which it saturates low). Both floats are exact: truncation maps everything strictly between
 # them into range.
@@ -28,6 +28,8 @@ _LIMITS = {
     "int8": ("127", "(-128)", "128.0f", "-129.0f"),
     "uint8": ("255u", "0u", "256.0f", "-1.0f"),
     "int16": ("32767", "(-32768)", "32768.0f", "-32769.0f"),
+    "uint16": ("65535u", "0u", "65536.0f", "-1.0f"),
+    "uint32": ("4294967295u", "0u", "4294967296.0f", "-1.0f"),
     "int32": ("2147483647", "(-2147483647 - 1)", "2147483648.0f", "-2147483648.0f"),
     "int64": ("9223372036854775807LL", "(-9223372036854775807LL - 1)", "9223372036854775808.0f",
               "-9223372036854775808.0f"),

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""CAST between every pair of int8, uint8, int16, int32, int64, float32 and bool on chosen values (the
+"""CAST between every pair of int8, uint8, int16, uint16, int32, uint32, int64, float32 and bool on chosen values (the
 limits, one past them, NaN, infinities, fractions near the truncation points, integers float32 cannot
 hold) must be bit-identical to LiteRT's reference kernel: the single-operator cases draw float inputs from
-[-1, 1) only, which never reach wrapping, saturation or NaN. One model holds all 49 casts; it runs on the
+[-1, 1) only, which never reach wrapping, saturation or NaN. One model holds all 81 casts; it runs on the
 host with the portable kernels under ASan/UBSan."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 from tests.e2e import harness
 from tests.modelgen import ModelBuilder
 
-DTYPES = ("int8", "uint8", "int16", "int32", "int64", "float32", "bool")
+DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float32", "bool")
 COUNT = 40
 
 _F32 = [0.0, -0.0, 0.4, -0.6, 0.99999994, -0.99999994, 1.5, -1.5, 127.9, 128.0, 128.5, -128.9, -129.0, -129.5,
@@ -23,6 +23,8 @@ _SPECIAL = {
     "int8": [-128, -127, -1, 0, 1, 127, 126, 64],
     "uint8": [0, 1, 127, 128, 129, 254, 255],
     "int16": [-32768, -32767, -129, -128, -1, 0, 1, 127, 128, 255, 256, 32767],
+    "uint16": [0, 1, 127, 128, 255, 256, 32767, 32768, 32769, 65534, 65535],
+    "uint32": [0, 1, 255, 256, 65535, 65536, 2**31 - 1, 2**31, 2**31 + 1, 16777217, 4294967040, 2**32 - 1],
     "int32": [-2**31, -2**31 + 1, -32769, -32768, -129, -1, 0, 1, 255, 256, 65535, 65536, 70000, 16777217,
               16777219, 2**31 - 1, 2**31 - 64, 123456789],
     "int64": [-2**63, -2**63 + 1, -2**31 - 1, -2**31, -1, 0, 1, 2**31 - 1, 2**31, 2**32 + 5, 2**40 + 5,

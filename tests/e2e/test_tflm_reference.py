@@ -120,12 +120,20 @@ def _has_scalar_input(model_bytes: bytes) -> bool:
     return any(graph.tensors[i].shape is None or len(graph.tensors[i].shape) == 0 for i in graph.inputs)
 
 
+def _has_uint16_input(model_bytes: bytes) -> bool:
+    graph = schema.ModelT.InitFromPackedBuf(model_bytes, 0).subgraphs[0]
+    return any(graph.tensors[i].type == schema.TensorType.UINT16 for i in graph.inputs)
+
+
 def tflm_refusal_reason(case: Case, model_bytes: bytes) -> tuple[str, str] | None:
     """Why TFLM cannot run `model_bytes` (the model TFLM is given for `case`) and what TFLM says then
     (a regular expression), or None if it should run it."""
     if _has_scalar_input(model_bytes):
         return ("TFLM's Python interpreter cannot set a rank-0 (scalar) input: SetInputTensor reports a "
                 "dimension mismatch", r"cannot take input \d+: Cannot set tensor: Dimension mismatch")
+    if _has_uint16_input(model_bytes):
+        return ("TFLM's Python interpreter has no uint16 type for inputs (it reads the array as NOTYPE)",
+                r"cannot take input \d+: Cannot set tensor: Got value of type NOTYPE but expected type UINT16")
     if case.name in TFLM_CRASHES:
         return TFLM_CRASHES[case.name], r"crashed \(signal \d+\)"
     if case.variant.startswith("hybrid"):
