@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONCATENATION, int8 with one quantization for all tensors, via arm_concatenation_s8_x; int16 via
-arm_concatenation_s16; float32 as inline C (memcpy of the same blocks).
+arm_concatenation_s16; float32 and int32 (plain integers, e.g. TFLM's audio front end padding its energies)
+as inline C (memcpy of the same blocks).
 
 Any axis is flattened to (outer rows) x (inner bytes): each input copies its inner block into every
 row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
@@ -8,7 +9,9 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, Variant, register
+from ..codegen import c_type
+
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
 from .float_common import f16, float16_variant, fp32
 
@@ -28,6 +31,9 @@ class Concatenation(OpLowering):
                 notes=_RULES),
         Variant("float32", inputs=(fp32("inputs", repeated=True),), outputs=(fp32("output"),),
                 template="concatenation_f32.c.j2", lower="lower_float32", notes=_RULES[1:] + ("inline C",)),
+        Variant("int32", inputs=(Operand("inputs", ("int32",), repeated=True),), outputs=(Operand("output", ("int32",)),),
+                template="concatenation_f32.c.j2", lower="lower_float32",
+                notes=("no fused activation", "quantization ignored: values are copied", "inline C")),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16("inputs", repeated=True),), outputs=(f16("output"),),
                         template="concatenation_f16.c.j2", notes=("no fused activation", "inline C: row copies")),
@@ -43,7 +49,7 @@ class Concatenation(OpLowering):
         total = 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)
-            if not is_float(x):
+            if not is_float(x) and y.dtype != "int32":
                 require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION")
             if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
                 raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis "
@@ -51,7 +57,7 @@ class Concatenation(OpLowering):
             total += x.shape[axis]
         if total != y.shape[axis]:
             raise ctx.error(f"inputs add up to {total} on axis {axis}, the output has {y.shape[axis]}", y)
-        if (ctx.options("fused_activation_function", "NONE") != "NONE" if is_float(y)
+        if (ctx.options("fused_activation_function", "NONE") != "NONE" if is_float(y) or y.dtype == "int32"
                 else fused_activation(ctx, y) != dtype_range(y.dtype)):
             raise ctx.error("a fused activation on CONCATENATION is not supported", y)
 
@@ -83,7 +89,8 @@ class Concatenation(OpLowering):
                                    axis=axis, output=y.index, output_shape=[int(d) for d in y.shape]))
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
-        """Any axis as (outer rows) x (inner elements), as the int8 path: no float entry is called."""
+        """Any axis as (outer rows) x (inner elements), as the int8 path: no float entry is called. int32 too
+        (4-byte elements as well)."""
         y = ctx.out(0)
         axis = int(ctx.options("axis", 0)) % len(y.shape)
         rows = 1
@@ -97,7 +104,7 @@ class Concatenation(OpLowering):
             offset += inner
         return Lowered(entry=None, fixed={"implementation": "inline"},
                        params=dict(parts=parts, rows=rows, output_inner=y.num_elements // max(rows, 1),
-                                   output=y.index))
+                                   output=y.index, ctype=c_type(y.dtype)))
 
     # -- float16 (native FP16) --
 

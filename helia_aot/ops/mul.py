@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """MUL, int8 and int16 with broadcasting up to rank 4, lowered to arm_elementwise_mul_s8/s16 or
-arm_mul_s8/s16."""
+arm_mul_s8/s16; int32 (unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then
+clamped to the fused activation, as LiteRT's reference kernel (binary_arith_common.int32_wrapping_params)."""
 
 from __future__ import annotations
 
 from ..quant import f32, quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Variant, register
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .binary_arith_common import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
 from .common import (BINARY_RULES, binary_validate, fused_activation, int16_act, int8_act, kernel_broadcast_dims)
 from .float_common import binary_lowered, f16, float16_variant, fp32
 
@@ -23,6 +25,9 @@ class Mul(OpLowering):
         Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
                 entries=("arm_elementwise_mul_f32",), template="binary_f32.c.j2", lower="lower_float32",
                 notes=BINARY_RULES + ("broadcasting: inline C",)),
+        Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
+                outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
+                notes=INT32_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16("input 0"), f16("input 1")), outputs=(f16("output"),),
                         entries=("arm_elementwise_mul_f16",), template="elementwise_f16.c.j2",
@@ -30,6 +35,9 @@ class Mul(OpLowering):
     )
 
     def validate(self, ctx: OpContext) -> None:
+        if ctx.out(0).dtype == "int32":  # by dtype: a constant fold validates before any variant is chosen
+            int32_validate(ctx)
+            return
         binary_validate(ctx)
 
     def lower(self, ctx: OpContext) -> Lowered:
@@ -61,6 +69,14 @@ class Mul(OpLowering):
                                    input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
                                    out_mult=mult, out_shift=shift, act_min=act_min, act_max=act_max,
                                    size=y.num_elements))
+
+    def lower_int32(self, ctx: OpContext) -> Lowered:
+        return Lowered(entry=None, params=int32_wrapping_params(ctx, "*", "MUL"), fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        if ctx.out(0).dtype != "int32":
+            return None
+        return int32_wrapping_fold(ctx, lambda a, b: a * b)
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_elementwise_mul_f32 for equal shapes (exact: one * and the clamp per element); broadcasting is

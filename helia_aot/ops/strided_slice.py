@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""STRIDED_SLICE, int8, int16 and float32 up to rank 4 with positive strides, lowered to arm_strided_slice_s8 /
-_s16 / _f32."""
+"""STRIDED_SLICE, int8, int16, float32 and int32 up to rank 4 with positive strides, lowered to
+arm_strided_slice_s8 / _s16 / _f32 / _s32 (int32: plain integers, e.g. TFLM's audio front end slicing its
+energies)."""
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, Variant, register
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from .common import const_ints, constant_ints, int8_act, int16_act
 from .float_common import f16, float16_variant, fp32
 
@@ -59,6 +60,10 @@ class StridedSlice(OpLowering):
         Variant("float32", inputs=(fp32(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                 outputs=(fp32("output"),), entries=("arm_strided_slice_f32",), template="strided_slice.c.j2",
                 notes=_RULES),
+        Variant("int32", inputs=(Operand("input", ("int32",)), const_ints("begin"), const_ints("end"),
+                                 const_ints("strides")),
+                outputs=(Operand("output", ("int32",)),), entries=("arm_strided_slice_s32",),
+                template="strided_slice.c.j2", notes=_RULES + ("quantization ignored: values are copied",)),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                         outputs=(f16("output"),), entries=("arm_strided_slice_f16",), template="strided_slice.c.j2",

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """SUB, int8 and int16 with broadcasting up to rank 4, lowered to arm_elementwise_sub_s8/s16 or
-arm_sub_s8/s16."""
+arm_sub_s8/s16; int32 (unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then
+clamped to the fused activation, as LiteRT's reference kernel (binary_arith_common.int32_wrapping_params)."""
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, Variant, register
+from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from .binary_arith_common import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
 from .common import BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, int8_act, int16_act
 from .float_common import binary_lowered, f16, float16_variant, fp32
 
@@ -25,6 +27,9 @@ class Sub(OpLowering):
         Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
                 entries=("arm_elementwise_sub_f32",), template="binary_f32.c.j2", lower="lower_float32",
                 notes=BINARY_RULES + ("broadcasting: inline C",)),
+        Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
+                outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
+                notes=INT32_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16("input 0"), f16("input 1")), outputs=(f16("output"),),
                         entries=("arm_elementwise_sub_f16",), template="elementwise_f16.c.j2",
@@ -32,8 +37,11 @@ class Sub(OpLowering):
     )
 
     def validate(self, ctx: OpContext) -> None:
+        if ctx.out(0).dtype == "int32":  # by dtype: a constant fold validates before any variant is chosen
+            int32_validate(ctx)
+            return
         binary_validate(ctx)
-        if ctx.variant.name == "int16":
+        if ctx.out(0).dtype == "int16":
             add_sub_s16_params(ctx)  # raises on LiteRT's int16 scale rules
 
     def lower(self, ctx: OpContext) -> Lowered:
@@ -46,6 +54,14 @@ class Sub(OpLowering):
         p = add_sub_s16_params(ctx)
         entry = "arm_sub_s16" if p["broadcast"] else "arm_elementwise_sub_s16"
         return Lowered(entry=entry, candidates=["arm_elementwise_sub_s16", "arm_sub_s16"], params=p)
+
+    def lower_int32(self, ctx: OpContext) -> Lowered:
+        return Lowered(entry=None, params=int32_wrapping_params(ctx, "-", "SUB"), fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        if ctx.out(0).dtype != "int32":
+            return None
+        return int32_wrapping_fold(ctx, lambda a, b: a - b)
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_elementwise_sub_f32 for equal shapes (exact: one - and the clamp per element); broadcasting is

@@ -56,6 +56,10 @@ KNOWN_DIFFERENCES: dict[str, Known] = {
         65535, "TRANSPOSE_CONV",
         "TFLM's int16 TRANSPOSE_CONV handles int16 and int64 biases only and reads an int32 bias as int64 (pairs "
         "of int32 values, and past the bias's end), so its outputs are wrong; LiteRT and the module read int32"),
+    "add_int32_relu6_rank5": Known(
+        40, "ADD",
+        "TFLM's int32 ADD ignores the fused activation (its Prepare sets the int32 range for int32 outputs) while "
+        "LiteRT's clamps to it (here RELU6 on sums of -40..40), and the module follows LiteRT"),
     "mul_int16_same_shape": Known(
         1, "MUL",
         "TFLM computes the multiplier in1 x in2 / out scale in double precision, LiteRT (and helia_aot, which "

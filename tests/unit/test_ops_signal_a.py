@@ -187,3 +187,38 @@ def test_square_root_fold_matches_tflm():
     want = references.TflmRunner(data).run([x])[0]
     got = fold_with(data, [x])[0]
     assert got.dtype == np.uint32 and got.tolist() == want.tolist()
+
+
+# ---- the int32 arithmetic around the front end (ADD, SUB, MUL inline C) ------------------------------------
+
+
+def int32_binary(op, shape_a=(3, 4), shape_b=(4,), out=(3, 4), activation="NONE") -> bytes:
+    b = ModelBuilder()
+    x, z = b.input("x", shape_a, "int32"), b.input("z", shape_b, "int32")
+    y = b.tensor("y", out, "int32")
+    b.op(op, [x, z], [y], {"fused_activation_function": activation})
+    b.output(y)
+    return b.build()
+
+
+@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL"])
+def test_int32_arithmetic_refuses_other_activations(tmp_path, op):
+    message = refusal(int32_binary(op, activation="TANH"), tmp_path)
+    assert f"({op}, index 0)" in message and "fused activation TANH is not supported on int32" in message
+
+
+def test_int32_arithmetic_refuses_shapes_that_do_not_broadcast(tmp_path):
+    assert "input shapes [3, 4] and [3] do not broadcast" in refusal(int32_binary("ADD", shape_b=(3,)), tmp_path)
+
+
+@pytest.mark.parametrize("op, activation", [("ADD", "NONE"), ("SUB", "RELU"), ("MUL", "NONE"), ("MUL", "RELU6")])
+def test_int32_arithmetic_fold_matches_litert(op, activation):
+    from tests.modelgen.litert import run_reference
+    data = int32_binary(op, activation=activation)
+    rng = np.random.default_rng(17)
+    a = rng.integers(-2**31, 2**31, size=(3, 4)).astype(np.int32)
+    b = rng.integers(-2**31, 2**31, size=(4,)).astype(np.int32)
+    a[0, :2], b[:2] = [2**31 - 1, -2**31], [1, -1]  # overflow on both sides
+    got = fold_with(data, [a, b])[0]
+    want = run_reference(data, [a, b])[0]
+    assert got.dtype == np.int32 and got.tolist() == want.tolist()

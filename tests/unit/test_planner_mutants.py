@@ -192,7 +192,7 @@ def test_memory_layout_follows_alias_chains_and_finds_persistent_tensors():
 
 def _step(position, inputs, outputs, scratch=0, alias=False):
     return SimpleNamespace(position=position, op=SimpleNamespace(inputs=inputs, outputs=outputs),
-                           lowering=SimpleNamespace(alias=alias, scratch_bytes=scratch))
+                           lowering=SimpleNamespace(alias=alias, scratch_bytes=scratch, state=[]))
 
 
 def test_plan_memory_lifetimes_aliases_and_scratch():
