@@ -53,13 +53,6 @@ static int32_t check_clip(int32_t c) {
   int32_t classifier_diff = max_diff(scores, want_scores, SPEECH_NUM_LABELS, &off, &first);
   failed |= classifier_diff != 0;
 
-#ifdef SPEECH_GOLDEN_CLASSIFIER_ONLY
-  /* Until the preprocessor converts: the classifier alone. */
-  printf("speech_golden: %s: classifier on TFLM's features: scores max |diff| %ld: %d %d %d %d, TFLM %d %d %d %d\n",
-         clip->name, (long)classifier_diff, scores[0], scores[1], scores[2], scores[3], want_scores[0],
-         want_scores[1], want_scores[2], want_scores[3]);
-  return failed || speech_best_label(scores) != speech_expected_labels[c];
-#endif
   /* The whole pipeline. */
   static int8_t features[SPEECH_FEATURE_BYTES];
   COUNTER_START();
@@ -105,14 +98,10 @@ static int32_t check_clip(int32_t c) {
 }
 
 int main(void) {
-#ifdef SPEECH_GOLDEN_CLASSIFIER_ONLY
-  int32_t status = speech_classifier_init();
-#else
   int32_t status = speech_preprocessor_init();
   if (status == 0) {
     status = speech_classifier_init();
   }
-#endif
   if (status != 0) {
     printf("speech_golden: init failed with status %ld\n", (long)status);
     return 1;
