@@ -15,7 +15,7 @@ from pathlib import Path
 import helia_aot
 
 from . import toolchain
-from .kernels import KernelLibrary
+from .kernels import PORTABLE, KernelLibrary
 from .toolchain import BenchError
 
 EXAMPLE_DIR = toolchain.REPO / "models" / "micro_speech"
@@ -76,13 +76,18 @@ def prepare(work: Path) -> Path:
 def instructions(out: Path, library: KernelLibrary) -> dict:
     """Builds the golden firmware against `library`, runs it, returns the figures per clip."""
     build = out / f"{library.backend}{library.optimization}"
-    includes = ["-I", str(EXAMPLE_DIR), "-I", str(library.include_dir), "-I", str(toolchain.CORSTONE300_DIR)]
+    # helia_signal.h after the library's headers: ns-cmsis-nn has no Signal kernels, so the preprocessor
+    # calls ours (in the portable archive already, compiled here beside ns-cmsis-nn).
+    includes = ["-I", str(EXAMPLE_DIR), "-I", str(library.include_dir), "-I", str(toolchain.PORTABLE_DIR / "include"),
+                "-I", str(toolchain.CORSTONE300_DIR)]
     includes += [flag for prefix in MODULES for flag in ("-I", str(out / prefix / "include"))]
     flags = toolchain.COMMON_CFLAGS + [library.optimization] + includes + toolchain.OUR_WARNINGS
     sources = [src for prefix in MODULES for src in sorted((out / prefix / "src").glob("*.c"))]
     sources += [EXAMPLE_DIR / name for name in PIPELINE_SOURCES]
     sources += [out / "speech_clips.c", out / "speech_expected.c"]
     sources += [toolchain.CORSTONE300_DIR / name for name in ("startup.c", "instruction_counter.c")]
+    if library.backend != PORTABLE:
+        sources += sorted((toolchain.PORTABLE_DIR / "src" / "signal").glob("*.c"))
     objects = toolchain.parallel_map(
         lambda src: toolchain.compile_c(src, build / f"{src.parent.name}__{src.stem}.o",
                                         flags + ["-DSPEECH_COUNT_INSTRUCTIONS"], f"micro_speech: compile {src.name}"),
