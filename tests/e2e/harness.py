@@ -577,6 +577,9 @@ def expose_operator_outputs(model_bytes: bytes) -> tuple[bytes, list[tuple[int, 
     for index, op in enumerate(graph.operators):
         code = model.operatorCodes[op.opcodeIndex]
         op_type = names.get(max(code.builtinCode, code.deprecatedBuiltinCode), "?")
+        if op_type == "CUSTOM" and code.customCode:  # as helia_aot names it: CUSTOM:SignalWindow
+            custom = code.customCode
+            op_type = f"CUSTOM:{custom.decode() if isinstance(custom, bytes) else custom}"
         for tensor in op.outputs:
             if tensor >= 0 and tensor not in seen:
                 seen.add(tensor)

@@ -76,6 +76,14 @@ def test_rfft_refuses_an_output_that_is_not_the_bins(tmp_path):
     refused(tmp_path, rfft_model(in_shape=(2, 480), out_shape=(1028,)), "must have the same rank")
 
 
+def test_rfft_generic_radix_gets_its_work_pairs(tmp_path):
+    # N = 14: a 7-point complex FFT, kiss fft's generic butterfly (TFLM's build crashes there; see the module)
+    data = rfft_model(in_shape=(14,), out_shape=(16,), options={"T": 7, "fft_length": 14})
+    result, _, _ = convert(tmp_path, data)
+    assert result.plan["operators"][0]["kernel"]["local_scratch_bytes"] == (2 * 14 + 2 * 7) * 2
+    assert result.plan["operators"][0]["fixed"] == {"fft": "kiss fft radices 7"}
+
+
 def test_rfft_refuses_mixed_types(tmp_path):
     refused(tmp_path, rfft_model(out_dtype="int32"), "match no variant")
 
