@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The micro_speech golden test: for each clip, the classifier alone on TFLM's features, then the
- * whole pipeline (our features, our scores, our label), against TensorFlow Lite Micro bit for bit.
+ * whole pipeline (our features, our scores, our label), against TensorFlow Lite Micro bit for bit; then
+ * the zero padding of a clip that ends inside its last frame.
  * On Corstone-300 (SPEECH_COUNT_INSTRUCTIONS) it also prints the instructions of each clip. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "speech_data.h"
 #include "speech_pipeline.h"
@@ -97,6 +99,46 @@ static int32_t check_clip(int32_t c) {
   return failed;
 }
 
+/* A clip that ends inside its last frame: the frame is zero-padded, so the features of a clip cut at
+ * CUT_SAMPLES equal those of a full-length copy whose samples from CUT_SAMPLES on are zeros. The clip is
+ * the one loudest past the cut, where reading on would change the features most. (TFLM's 1 s clips end
+ * past their last frame, so only this check reaches the padding.) */
+#define CUT_SAMPLES (SPEECH_FRAME_STRIDE * (SPEECH_NUM_FRAMES - 1) + 340)
+static int32_t check_padding(void) {
+  static int16_t zeroed[SPEECH_FRAME_STRIDE * (SPEECH_NUM_FRAMES - 1) + SPEECH_FRAME_SAMPLES];
+  static int8_t cut_features[SPEECH_FEATURE_BYTES];
+  static int8_t zeroed_features[SPEECH_FEATURE_BYTES];
+  const int32_t length = (int32_t)(sizeof(zeroed) / sizeof(zeroed[0]));
+  const speech_clip_t *clip = NULL;
+  int32_t loudest = 0;
+  for (int32_t c = 0; c < speech_num_clips; ++c) {
+    for (int32_t i = CUT_SAMPLES; i < length && i < speech_clips[c].num_samples; ++i) {
+      if (abs(speech_clips[c].samples[i]) > loudest) {
+        loudest = abs(speech_clips[c].samples[i]);
+        clip = &speech_clips[c];
+      }
+    }
+  }
+  if (clip == NULL) {
+    printf("speech_golden: zero padding: no clip has a sample past %d to leave out\n", CUT_SAMPLES);
+    return 1;
+  }
+  memcpy(zeroed, clip->samples, CUT_SAMPLES * sizeof(int16_t));
+  int32_t status = speech_features(clip->samples, CUT_SAMPLES, cut_features);
+  if (status == 0) {
+    status = speech_features(zeroed, length, zeroed_features);
+  }
+  if (status != 0) {
+    printf("speech_golden: zero padding: preprocessor failed with status %ld\n", (long)status);
+    return 1;
+  }
+  int32_t off, first;
+  int32_t diff = max_diff(cut_features, zeroed_features, SPEECH_FEATURE_BYTES, &off, &first);
+  printf("speech_golden: zero padding: %s cut at %d samples against its zero-padded copy: features max |diff| %ld\n",
+         clip->name, CUT_SAMPLES, (long)diff);
+  return diff != 0;
+}
+
 int main(void) {
   int32_t status = speech_preprocessor_init();
   if (status == 0) {
@@ -109,6 +151,10 @@ int main(void) {
   int32_t failed = 0;
   for (int32_t c = 0; c < speech_num_clips; ++c) {
     failed += check_clip(c);
+  }
+  if (check_padding() != 0) {
+    printf("speech_golden: FAIL: zero padding\n");
+    return 1;
   }
   if (failed != 0) {
     printf("speech_golden: FAIL: %ld of %ld clips differ from TensorFlow Lite Micro\n", (long)failed,
