@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: Apache-2.0
 # The benchmark: per model and target, conversion time, memory, code size, instructions per model_run
 # on an emulated core (portable kernels and ns-cmsis-nn), glue share and instructions per MAC.
-"""Usage: tools/bench [--json FILE] [--config FILE.yaml] [--skip-mlperf] [--skip-int16] [--backend NAME]...
-                   [--target NAME]... [MODEL.tflite ...]
+"""Usage: tools/bench [--json FILE] [--config FILE.yaml] [--skip-mlperf] [--skip-int16] [--skip-micro-speech]
+                   [--backend NAME]... [--target NAME]... [MODEL.tflite ...]
 
 Converts each MLPerf Tiny int8 model (HELIA_MODELS_DIR, default <repo>/../shared/models/mlperf-tiny),
 the multi-layer int16 test networks (tests/modelgen/int16_models.py) and each .tflite given for each
 target: corstone300 (Cortex-M55, ns-cmsis-nn's MVE build, QEMU mps3-an547) and apollo4p_evb
 (Cortex-M4, ns-cmsis-nn's DSP build, QEMU mps2-an386). Builds firmware around each module with the
 flags of toolchains/arm_gnu/cores.bzl (Bazel's Arm toolchains) and prints one Markdown table row per
-model and target, and a progress line per model and step on stderr; --json writes the same data.
-Build artefacts live in a temporary directory outside the repository. Instruction counts and sizes
-repeat exactly."""
+model and target, and a progress line per model and step on stderr; then, on corstone300, TFLM's
+micro_speech pipeline (models/micro_speech, when TFLM's models are in HELIA_TFLM_MODELS_DIR or the tflm
+folder beside HELIA_MODELS_DIR): instructions per audio frame and per 1 s clip. --json writes the same
+data. Build artefacts live in a temporary directory outside the repository. Instruction counts and
+sizes repeat exactly."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # helia_aot from t
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import helia_aot  # noqa: E402
-from bench_lib import convert, firmware, kernels, table, toolchain  # noqa: E402
+from bench_lib import convert, firmware, kernels, micro_speech, table, toolchain  # noqa: E402
 
 TARGETS = tuple(toolchain.TARGET_CORES)  # corstone300 first
 MLPERF_MODELS = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8",
@@ -63,6 +65,8 @@ def _parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument("--skip-mlperf", action="store_true", help="leave out the MLPerf Tiny models")
     parser.add_argument("--skip-int16", action="store_true", help="leave out the int16 test networks")
+    parser.add_argument("--skip-micro-speech", action="store_true",
+                        help="leave out TFLM's micro_speech pipeline (models/micro_speech)")
     parser.add_argument("--backend", action="append", choices=[kernels.PORTABLE, kernels.NS_CMSIS_NN],
                         help="kernel libraries to run (default: portable, plus ns-cmsis-nn when "
                              "HELIA_NS_CMSIS_NN_DIR is set)")
@@ -99,15 +103,28 @@ def _model_list(args: argparse.Namespace, work: Path) -> list[tuple[str, Path]]:
 
 
 def _measure(models: list[tuple[str, Path]], backends: list[str], work: Path, start: float,
-             config: Path | None = None, targets: tuple[str, ...] = TARGETS) -> list[dict]:
+             config: Path | None = None, targets: tuple[str, ...] = TARGETS,
+             speech: bool = False) -> tuple[list[dict], dict | None]:
+    """Rows per model and target, and the micro_speech figures (None unless `speech`; measured on the
+    first target, the Cortex-M55)."""
     rows: list[dict] = []
+    speech_figures = None
     for target in targets:
-        rows += _measure_target(models, backends, work / target, start, config, target)
-    return rows
+        target_rows, libraries = _measure_target(models, backends, work / target, start, config, target,
+                                                 speech and speech_figures is None)
+        rows += target_rows
+        if speech and speech_figures is None and libraries:
+            speech_figures = micro_speech.measure(work / target, {b: libraries[b, toolchain.SPEED_OPT]
+                                                                  for b in backends})
+            _log(start, "micro_speech: " + ("error" if "error" in speech_figures else ", ".join(
+                f"{b} {f.get('clips', {}).get('yes_1000ms', {}).get('instructions_per_clip', 'error')} "
+                "instructions per clip" for b, f in speech_figures["backends"].items())))
+    return rows, speech_figures
 
 
 def _measure_target(models: list[tuple[str, Path]], backends: list[str], work: Path, start: float,
-                    config: Path | None, target: str) -> list[dict]:
+                    config: Path | None, target: str, speech: bool) -> tuple[list[dict], dict]:
+    """Rows per model on one target, and the kernel libraries built for it (none when nothing needs them)."""
     core = toolchain.TARGET_CORES[target]
     rows: list[dict] = []
     builds: list[tuple[dict, firmware.ModuleBuild]] = []
@@ -133,12 +150,13 @@ def _measure_target(models: list[tuple[str, Path]], backends: list[str], work: P
             name=name, model_path=path, module_dir=result.output_dir, work_dir=work / name,
             operator_count=max(len(result.plan["operators"]), len(result.plan.get("schedule", []))),
             kernel_symbols=result.kernel_symbols)))
-    if not builds:
-        return rows
+    if not builds and not speech:
+        return rows, {}
 
     _log(start, f"{target}: building kernel libraries for {core.core}")
+    # The -Os library is for the models' code sizes only.
     libraries = {(kernels.PORTABLE, toolchain.SIZE_OPT): kernels.build(kernels.PORTABLE, toolchain.SIZE_OPT, work,
-                                                                       core)}
+                                                                       core)} if builds else {}
     for backend in backends:
         libraries[backend, toolchain.SPEED_OPT] = kernels.build(backend, toolchain.SPEED_OPT, work, core)
     _log(start, f"{target}: kernel libraries built: {', '.join(b + o for b, o in libraries)}")
@@ -163,7 +181,7 @@ def _measure_target(models: list[tuple[str, Path]], backends: list[str], work: P
                 figures = {"error": str(error)}
             row["backends"][backend] = figures
             _log(start, f"{label}: {backend} {figures.get('model_run_instructions', 'error')} instructions")
-    return rows
+    return rows, libraries
 
 
 def main(argv: list[str]) -> int:
@@ -181,27 +199,40 @@ def main(argv: list[str]) -> int:
         if kernels.NS_CMSIS_NN in backends and ns_root is None:
             raise toolchain.BenchError(f"--backend {kernels.NS_CMSIS_NN}: ns-cmsis-nn not configured "
                                        f"(set {toolchain.NS_CMSIS_NN_ENV})")
+        speech = not args.skip_micro_speech and micro_speech.available()
         if args.work_dir:
             args.work_dir.mkdir(parents=True, exist_ok=True)
             work = args.work_dir.resolve()
-            rows = _measure(_model_list(args, work), backends, work, start, args.config, targets)
+            rows, speech_figures = _measure(_model_list(args, work), backends, work, start, args.config, targets,
+                                            speech)
         else:
             with tempfile.TemporaryDirectory(prefix="helia-bench-") as tmp:
-                rows = _measure(_model_list(args, Path(tmp)), backends, Path(tmp), start, args.config, targets)
+                rows, speech_figures = _measure(_model_list(args, Path(tmp)), backends, Path(tmp), start,
+                                                args.config, targets, speech)
     except toolchain.BenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     elapsed = time.monotonic() - start
     print(table.markdown(rows))
     print(table.notes(rows, ns_root is not None))
+    if speech_figures is not None:
+        print(micro_speech.markdown(speech_figures))
+    elif not args.skip_micro_speech:
+        print(f"\nmicro_speech: not measured, TFLM's models are not in {micro_speech.models_dir()} "
+              f"(set {micro_speech.TFLM_MODELS_ENV}).")
     print(f"\nWhole run: {elapsed:.1f} s for {len(rows)} model row(s), targets: {', '.join(targets)}, "
           f"backends: {', '.join(backends)}.")
     if args.json:
         data = {"schema": JSON_SCHEMA, "target": targets[0], "targets": list(targets), "backends": backends, "tools": _tool_versions(),
                 "method": table.METHOD, "elapsed_seconds": round(elapsed, 1), "models": rows}
+        if speech_figures is not None:
+            data["micro_speech"] = {**speech_figures, "method": micro_speech.METHOD}
         args.json.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     failed = [row["name"] for row in rows
               if "error" in row or any("error" in f for f in (row.get("backends") or {}).values())]
+    if speech_figures is not None and ("error" in speech_figures or any(
+            "error" in f or not f["bit_identical_to_tflm"] for f in speech_figures["backends"].values())):
+        failed.append("micro_speech")
     return 1 if failed else 0
 
 

@@ -19,7 +19,7 @@ from tests.modelgen.cases import CASES_DIR, build_case_model, load_case
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 
-from bench_lib import firmware, toolchain  # noqa: E402
+from bench_lib import micro_speech, toolchain  # noqa: E402
 from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 CASE = "conv_2d_3x3_stride2_same"
@@ -40,7 +40,8 @@ def tiny_model(tmp_path_factory) -> Path:
 
 def run_bench(model: Path, work_dir: Path, json_path: Path, *backends: str,
               target: str = "corstone300") -> tuple[dict, str]:
-    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16", "--target", target,
+    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16", "--skip-micro-speech",
+           "--target", target,
            "--work-dir", str(work_dir), "--json", str(json_path), str(model)]
     for backend in backends:
         cmd += ["--backend", backend]
@@ -134,3 +135,28 @@ def test_bench_cortex_m4_target(tiny_model, tmp_path):
         check_backend(figures, row["total_macs"], toolchain.CORES["cortex_m4"].instructions_per_tick_x100)
     assert ns["output_checksum"] == portable["output_checksum"]
     assert f"| {CASE} | apollo4p_evb |" in stdout
+
+
+def test_bench_micro_speech_per_frame_and_per_clip(tmp_path):
+    """The micro_speech step alone: per clip, frames + classifier = clip, per frame = frames / 49, and the
+    firmware's features and scores equal TFLM's."""
+    missing = toolchain.missing_tools()
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not on PATH: the benchmark needs the Arm GNU toolchain and QEMU")
+    if not micro_speech.available():
+        pytest.skip(f"TFLM's micro_speech models not in {micro_speech.models_dir()}; set "
+                    f"{micro_speech.TFLM_MODELS_ENV} to the folder holding TFLM's example models")
+    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16", "--backend",
+           "portable", "--work-dir", str(tmp_path / "work"), "--json", str(tmp_path / "out.json")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, f"tools/bench failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["models"] == []
+    figures = data["micro_speech"]["backends"]["portable"]
+    assert figures["bit_identical_to_tflm"] is True
+    assert set(figures["clips"]) == set(micro_speech.CLIPS)
+    for clip in figures["clips"].values():
+        assert clip["instructions_per_clip"] == clip["frames_instructions"] + clip["classifier_instructions"]
+        assert abs(clip["instructions_per_frame"] * 49 - clip["frames_instructions"]) <= 49
+        assert clip["frames_instructions"] > 0 and clip["classifier_instructions"] > 0
+    assert "| yes_1000ms |" in proc.stdout and "bit-identical" in proc.stdout

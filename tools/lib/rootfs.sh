@@ -55,7 +55,8 @@ helia_unmount_all() {
 
 # Everything a command in the rootfs needs of the host, for the clone at $1: the system mounts,
 # the clone and Bazel's output root at their own paths, the shared models beside the clone
-# (read-only; also exported as HELIA_MODELS_DIR), and any ns-cmsis-nn checkout. Idempotent.
+# (read-only; also exported as HELIA_MODELS_DIR), any HELIA_TFLM_MODELS_DIR folder and any ns-cmsis-nn
+# checkout. Idempotent.
 helia_mount_workspace() {
   local workspace="$1" shared
   [ -f "$HELIA_ROOTFS/var/lib/helia/ready" ] ||
@@ -75,6 +76,11 @@ helia_mount_workspace() {
     HELIA_MODELS_DIR="$(cd "$HELIA_MODELS_DIR" && pwd)"
     helia_bind "$HELIA_MODELS_DIR" "$HELIA_MODELS_DIR" ro
   fi
+  if [ -n "${HELIA_TFLM_MODELS_DIR:-}" ]; then
+    [ -d "$HELIA_TFLM_MODELS_DIR" ] || helia_die "HELIA_TFLM_MODELS_DIR=$HELIA_TFLM_MODELS_DIR is not a folder."
+    HELIA_TFLM_MODELS_DIR="$(cd "$HELIA_TFLM_MODELS_DIR" && pwd)"
+    helia_bind "$HELIA_TFLM_MODELS_DIR" "$HELIA_TFLM_MODELS_DIR" ro
+  fi
   if [ -n "${HELIA_NS_CMSIS_NN_DIR:-}" ]; then
     [ -d "$HELIA_NS_CMSIS_NN_DIR/Include" ] ||
       helia_die "HELIA_NS_CMSIS_NN_DIR=$HELIA_NS_CMSIS_NN_DIR is not an ns-cmsis-nn checkout (no Include/)."
@@ -90,7 +96,7 @@ helia_chroot() { # helia_chroot DIR CMD...: run CMD in DIR inside the rootfs
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
     PIP_CERT=/etc/helia/host-ca-bundle.crt DEBIAN_FRONTEND=noninteractive)
   local v
-  for v in TERM CI HELIA_NS_CMSIS_NN_DIR HELIA_MODELS_DIR HELIA_FVP; do
+  for v in TERM CI HELIA_NS_CMSIS_NN_DIR HELIA_MODELS_DIR HELIA_TFLM_MODELS_DIR HELIA_FVP; do
     if [ -n "${!v:-}" ]; then envs+=("$v=${!v}"); fi
   done
   chroot "$HELIA_ROOTFS" /usr/bin/env -i "${envs[@]}" /bin/sh -c 'cd "$1" && shift && exec "$@"' sh "$dir" "$@"
