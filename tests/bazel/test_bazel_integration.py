@@ -15,6 +15,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 _REPO = Path(__file__).resolve().parents[2]
@@ -37,7 +38,7 @@ helia_aot_module(name = "vww_module", model = "vww_96_int8.tflite", prefix = "vw
 
 cc_binary(name = "app", srcs = ["app.c"], deps = [":kws_module"])
 
-helia_aot_module(name = "frontend_module", model = "audio_preprocessor_int8.tflite", prefix = "frontend")
+helia_aot_module(name = "detector_module", model = "ssd_postprocess.tflite", prefix = "detector")
 """
 
 _APP_C = """\
@@ -56,6 +57,25 @@ pytestmark = pytest.mark.skipif(
     shutil.which("bazel") is None or not _LAUNCHER_RC.exists(),
     reason="needs the build environment of tools/bootstrap (run inside `bazel test`)",
 )
+
+
+def _ssd_postprocess_model() -> bytes:
+    """An SSD detector's tail: LiteRT's TFLite_Detection_PostProcess custom operator on float boxes and
+    scores (the converter writes it for every SSD export)."""
+    from tests.modelgen import ModelBuilder
+    b = ModelBuilder()
+    boxes = b.input("boxes", (1, 10, 4), "float32")
+    scores = b.input("scores", (1, 10, 3), "float32")
+    anchors = b.const("anchors", np.full((10, 4), 0.5, np.float32), "float32")
+    outs = [b.tensor(name, shape, "float32") for name, shape in
+            (("detection_boxes", (1, 5, 4)), ("detection_classes", (1, 5)), ("detection_scores", (1, 5)),
+             ("num_detections", (1,)))]
+    b.custom_op("TFLite_Detection_PostProcess", [boxes, scores, anchors], outs,
+                {"max_detections": 5, "max_classes_per_detection": 1, "num_classes": 2, "nms_score_threshold": 0.3,
+                 "nms_iou_threshold": 0.6, "y_scale": 10.0, "x_scale": 10.0, "h_scale": 5.0, "w_scale": 5.0})
+    for out in outs:
+        b.output(out)
+    return b.build()
 
 
 class Monorepo:
@@ -88,8 +108,7 @@ def monorepo(tmp_path_factory):
     (root / "app.c").write_text(_APP_C)
     shutil.copyfile(_REPO / "models" / "kws.tflite", root / "kws.tflite")
     shutil.copyfile(_MODELS / "vww_96_int8.tflite", root / "vww_96_int8.tflite")
-    # A recurrent model (UNIDIRECTIONAL_SEQUENCE_LSTM), which helia-aot does not lower yet.
-    shutil.copyfile(_MODELS.parent / "tflm" / "audio_preprocessor_int8.tflite", root / "audio_preprocessor_int8.tflite")
+    (root / "ssd_postprocess.tflite").write_bytes(_ssd_postprocess_model())
     repo = Monorepo(root)
     yield repo
     repo.bazel("shutdown", check=False)
@@ -141,10 +160,11 @@ def test_model_edit_reruns_only_its_conversion_and_dependents(monorepo):
 
 
 def test_unsupported_model_fails_with_one_line_error(monorepo):
-    # TFLM's audio front end: Signal custom operators and uint32 tensors helia_aot does not lower (yet).
-    result = monorepo.bazel("build", "//:frontend_module", check=False)
+    # An SSD detector's post-processing custom operator, which helia_aot does not lower.
+    result = monorepo.bazel("build", "//:detector_module", check=False)
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
     error_lines = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert len(error_lines) == 1, result.stderr[-3000:]
     assert error_lines[0].startswith("error: UnsupportedModelError: ")
+    assert "TFLite_Detection_PostProcess" in error_lines[0]
