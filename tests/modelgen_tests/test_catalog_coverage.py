@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The operator catalog against the single-operator cases: every precision variant an operator
+declares is the one some case's model selects, and every operand a variant declares is named (its
+role appears in refusals and in `helia-aot operators`). A variant whose dtypes, rules or name drift
+from what its cases build is then caught here, before any C is compiled."""
+
+from __future__ import annotations
+
+import pytest
+
+from helia_aot import lowering, ops, options as options_mod, resources, verifier
+from helia_aot.frontend import litert
+from tests.modelgen.cases import all_case_paths, build_case_model, load_case
+
+# Variants no single-operator case can select, and where they are tested instead.
+NOT_IN_CASES = {
+    # Resource variables exist only as a group (handle, read, assign, initialisation subgraph).
+    ("VAR_HANDLE", "resource"): "tests/unit/test_resource_variables.py",
+    ("READ_VARIABLE", "any"): "tests/unit/test_resource_variables.py",
+    ("ASSIGN_VARIABLE", "any"): "tests/unit/test_resource_variables.py",
+    ("CALL_ONCE", "init"): "tests/unit/test_resource_variables.py",
+    # LiteRT's SVDF keeps int16 state; the int8-state form is TFLM's, checked against a Python model.
+    ("SVDF", "int8_state8"): "tests/unit/test_ops_svdf.py",
+    # A WHERE of a constant condition is folded at conversion (checked against LiteRT there).
+    ("WHERE", "constant"): "tests/unit/test_ops_reduce_compare.py",
+    # Declared so its refusal names the reason: LiteRT 2.3 writes only the low byte, TFLM has none.
+    ("SUM", "int16"): "tests/unit/test_ops_reduce_compare.py",
+    # LiteRT's reference ZEROS_LIKE refuses these dtypes, so a case has no golden data.
+    ("ZEROS_LIKE", "bool"): "tests/unit/test_ops_shaping.py",
+    ("ZEROS_LIKE", "int16"): "tests/unit/test_ops_shaping.py",
+    ("ZEROS_LIKE", "int8"): "tests/unit/test_ops_shaping.py",
+    ("ZEROS_LIKE", "uint8"): "tests/unit/test_ops_shaping.py",
+}
+
+
+@pytest.fixture(scope="module")
+def selected() -> set[tuple[str, str]]:
+    """(operator type, variant name) of every operator in every case's model, as the compiler lowers it."""
+    options = options_mod.resolve(None, target="host")
+    seen = set()
+    for path in all_case_paths():
+        data = build_case_model(load_case(path))
+        graph = resources.resolve(litert.load(data, path.stem, 0), data, path.stem)
+        graph, _ = verifier.verify(graph, path.stem)
+        graph = lowering.prepare(graph, options, path.stem)
+        seen |= {(step.op.op_type, step.variant.name) for step in lowering.lower(graph, options)}
+    return seen
+
+
+def test_every_variant_is_selected_by_a_case(selected):
+    catalog = {(op_type, variant.name) for op_type, variant in ops.catalog()}
+    assert selected <= catalog
+    assert catalog - selected == set(NOT_IN_CASES), "a variant lost its case, or gained one: update NOT_IN_CASES"
+
+
+def test_the_variants_tested_elsewhere_are_tested_there():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    for (op_type, variant), where in NOT_IN_CASES.items():
+        text = (root / where).read_text(encoding="utf-8")
+        assert op_type in text, f"{where} does not mention {op_type} ({variant})"
+
+
+def test_every_operand_is_named():
+    for op_type, variant in ops.catalog():
+        for operand in (*variant.inputs, *variant.outputs):
+            assert isinstance(operand.role, str) and operand.role.strip(), f"{op_type} {variant.name}: {operand}"
+            assert operand.dtypes and all(isinstance(d, str) and d for d in operand.dtypes), \
+                f"{op_type} {variant.name} {operand.role}: no dtypes"
