@@ -31,6 +31,9 @@ REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 C_DIR = pathlib.Path(__file__).resolve().parent / "c"
 PORTABLE_DIR = REPO_ROOT / "kernels" / "portable"
 CORSTONE300_DIR = REPO_ROOT / "toolchains" / "corstone300"
+# Our Helium kernels: a module for the Cortex-M55 may call them (helia_mve_*), so every Corstone-300
+# firmware compiles them beside the kernel library whose arm_nn_types.h they use.
+HELIUM_DIR = REPO_ROOT / "kernels" / "helium"
 
 PREFIX = "e2e"
 NUM_SAMPLES = 20
@@ -499,8 +502,9 @@ def write_test_data(model: ModelUnderTest, path: pathlib.Path) -> pathlib.Path:
 def build_firmware(module_dir: pathlib.Path, library: KernelLibrary, test_data: pathlib.Path,
                    elf: pathlib.Path, cc: str) -> pathlib.Path:
     cmd = [cc, *ARM_CFLAGS, *ARM_LDFLAGS, *library.define_flags, "-I", str(module_dir / "include"),
-           "-I", str(library.include_dir), "-I", str(CORSTONE300_DIR),
-           *module_sources(module_dir), str(C_DIR / "qemu_harness.c"), str(test_data),
+           "-I", str(library.include_dir), "-I", str(HELIUM_DIR / "include"), "-I", str(CORSTONE300_DIR),
+           *module_sources(module_dir), *sorted(map(str, (HELIUM_DIR / "src").glob("*.c"))),
+           str(C_DIR / "qemu_harness.c"), str(test_data),
            str(CORSTONE300_DIR / "startup.c"), str(CORSTONE300_DIR / "instruction_counter.c"),
            str(library.archive), "-lm", "-o", str(elf)]
     run_command(cmd, f"build {elf.name} against {library.name}", timeout=COMPILE_TIMEOUT_S)
