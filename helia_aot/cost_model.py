@@ -30,6 +30,9 @@ DATA_DIR = Path(__file__).resolve().parent / "data" / "kernel_costs"
 FEATURES = {
     "conv": ("macs", "taps", "ptaps", "out_elements", "calls"),
     "depthwise": ("macs", "out_elements", "out_pixels", "calls"),
+    # Our Helium depthwise works on blocks of eight channels (a last short block costs a whole one);
+    # edge pixels take extra work per block, and each block has its own set-up.
+    "mve_depthwise": ("block_macs", "edge_blocks", "blocks", "calls"),
     "fc": ("macs", "out_elements", "calls"),
 }
 
@@ -45,7 +48,7 @@ ENTRY_KIND = {
     "arm_depthwise_conv_s8": "depthwise",
     "arm_depthwise_conv_wrapper_s8": "depthwise",
     # Our Helium 3x3 depthwise (kernels/helium), measured where the library is present.
-    "helia_mve_depthwise_conv_3x3_s8": "depthwise",
+    "helia_mve_depthwise_conv_3x3_s8": "mve_depthwise",
     "arm_fully_connected_s8": "fc",
     "arm_fully_connected_per_channel_s8": "fc",
 }
@@ -63,6 +66,12 @@ def features(entry: str, input_dims, filter_dims, output_dims) -> dict[str, int]
         taps = int(filter_dims[1]) * int(filter_dims[2])
         return {"macs": out_elements * taps * int(filter_dims[3]), "taps": out_elements * taps,
                 "ptaps": out_pixels * taps, "out_elements": out_elements, "calls": 1}
+    if kind == "mve_depthwise":
+        blocks = -(-oc // 8)
+        window = int(filter_dims[1]) * int(filter_dims[2])
+        inner = n * max(oh - 2, 0) * max(ow - 2, 0)
+        return {"block_macs": out_pixels * blocks * 8 * window, "edge_blocks": (out_pixels - inner) * blocks,
+                "blocks": n * blocks, "calls": 1}
     if kind == "depthwise":
         window = int(filter_dims[1]) * int(filter_dims[2])
         return {"macs": out_elements * window, "out_elements": out_elements, "out_pixels": out_pixels, "calls": 1}

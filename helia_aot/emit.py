@@ -21,7 +21,16 @@ from .options import ConversionOptions
 from .planner import MemoryLayout
 from .version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_required_str
 
-_CALL = re.compile(r"\b(arm_[A-Za-z0-9_]+)\s*\(")
+# Kernel calls: ns-cmsis-nn's (or the portable kernels') arm_* entries and our Helium kernels'
+# helia_mve_* ones (kernels/helium, declared in helia_helium.h).
+_CALL = re.compile(r"\b((?:arm|helia_mve)_[A-Za-z0-9_]+)\s*\(")
+HELIUM_PREFIX = "helia_mve_"
+
+
+def calls_helium(code) -> bool:
+    """Whether any operator body calls a Helium kernel: the module then includes helia_helium.h and
+    links kernels/helium."""
+    return any(symbol.startswith(HELIUM_PREFIX) for c in code for symbol in c.calls)
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
 _LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf|erfcf)\s*\(")
 _CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
@@ -232,6 +241,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
                         | set(variant_switches(steps))),
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
         signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
+        helium=calls_helium(code),
         # Stateful modules only (a stateless module's files do not change): the persistent arena and
         # what <prefix>_model_reset writes into each of its buffers.
         persistent_bytes=layout.persistent_bytes,

@@ -26,8 +26,8 @@ class KernelLibrary:
     build: str  # whose dispatch rules the module follows: "mve", "dsp" or "plain"
     needs_scratch: bool  # False: every ctx->buf may be NULL / 0 bytes
     wants_weight_sums: bool  # the Helium kernels read bias + offset * weight sums from a context
-    # Our own Helium kernels (kernels/helium, helia_mve_* entries) link beside the library: MVE builds
-    # that ship them offer their entries as candidates (helia_aot.kernel_choice weighs them by cost).
+    # Our own Helium kernels (kernels/helium, helia_mve_* entries) link beside the library on a core
+    # with MVE; their entries are then candidates (helia_aot.kernel_choice weighs them by cost).
     helium_kernels: bool = False
 
     def scratch(self, sizer: Callable[..., int], *args, **kwargs) -> int:
@@ -49,11 +49,17 @@ def resolve(name: str | None, target: Target) -> KernelLibrary:
         raise InvalidConfigError(f"kernel library {name!r} is unknown (known: {', '.join(LIBRARIES)})",
                                  "Use ns_cmsis_nn or portable")
     version = ns_cmsis_nn_required_str()
+    # kernels/helium needs only the structs of arm_nn_types.h, which both libraries provide, and MVE
+    # in the core: it links beside either library there. Beside the portable kernels it keeps their
+    # promise (no scratch, bit-identical results) and only makes the layers it covers faster.
+    helium = target.has("mve")
     if name == "portable":
         # Both libraries provide every entry a variant declares (tests/kernels/test_exports.py).
-        return KernelLibrary("portable", version, "plain", needs_scratch=False, wants_weight_sums=False)
+        return KernelLibrary("portable", version, "plain", needs_scratch=False, wants_weight_sums=False,
+                             helium_kernels=helium)
     build = target.kernel_build
-    return KernelLibrary("ns_cmsis_nn", version, build, needs_scratch=True, wants_weight_sums=build == "mve")
+    return KernelLibrary("ns_cmsis_nn", version, build, needs_scratch=True, wants_weight_sums=build == "mve",
+                         helium_kernels=helium)
 
 
 # ns-cmsis-nn declares its float API (arm_nnfunctions_flt.h) and compiles its float sources only

@@ -108,6 +108,9 @@ class Variant:
     # ns-cmsis-nn build switches the emitted code needs (e.g. ARM_NN_ENABLE_F16: the _f16 entries and
     # the float16_t type exist only then); the module's <prefix>_common.h declares them.
     switches: tuple[str, ...] = ()
+    # Entries of our Helium kernels (kernels/helium, linked beside the kernel library on cores with
+    # MVE) it may call there; not part of the kernel library's API.
+    helium_entries: tuple[str, ...] = ()
 
     def operand_for_input(self, k: int) -> Operand | None:
         if k < len(self.inputs):

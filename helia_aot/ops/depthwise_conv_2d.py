@@ -29,7 +29,8 @@ class DepthwiseConv2D(OpLowering):
                 outputs=(int8_act("output"),),
                 entries=("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
                          "arm_depthwise_conv_wrapper_s8"),
-                template="depthwise_conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES),
+                template="depthwise_conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES,
+                helium_entries=(HELIUM_DW_3X3,)),
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=3), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
                 template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8", notes=_SHAPE_RULES),
@@ -80,9 +81,10 @@ class DepthwiseConv2D(OpLowering):
             if is_3x3:
                 candidates.append("arm_depthwise_conv_3x3_s8")
             candidates.append("arm_depthwise_conv_s8_opt")
-            if kernels.helium_kernels and build == "mve" and is_3x3 and g.stride_w <= 2 and g.stride_h <= 2:
-                # Our Helium 3x3 depthwise: vectorised without scratch, arm_depthwise_conv_3x3_s8's
-                # signature; chosen by cost only (never by "specialized").
+            if kernels.helium_kernels and filter_dims[1] == 3 and filter_dims[2] == 3:
+                # Our Helium 3x3 depthwise (kernels/helium): vectorised without scratch, any stride and
+                # padding, arm_depthwise_conv_3x3_s8's signature; chosen by cost only (never by
+                # "specialized"). Its offset and clamp ranges hold for every int8 layer.
                 candidates.append(HELIUM_DW_3X3)
             # The wrapper picks 3x3 without MVE and opt with it; "specialized" takes the 3x3 entry on
             # every build, which also needs no scratch.

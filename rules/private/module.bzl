@@ -134,6 +134,9 @@ def _helia_aot_module_impl(ctx):
         unsupported_features = ctx.disabled_features,
     )
     kernels = ctx.attr.kernels[CcInfo]
+
+    # Our Helium kernels on MVE platforms (empty elsewhere): the module may call helia_mve_* entries.
+    helium = ctx.attr._helium_kernels[CcInfo]
     compilation_context, compilation_outputs = cc_common.compile(
         name = ctx.label.name,
         actions = ctx.actions,
@@ -142,7 +145,7 @@ def _helia_aot_module_impl(ctx):
         srcs = [src_dir],
         public_hdrs = [include_dir],
         includes = [include_dir.path],
-        compilation_contexts = [kernels.compilation_context],
+        compilation_contexts = [kernels.compilation_context, helium.compilation_context],
         user_compile_flags = ["-std=c99", "-Wall", "-Wextra", "-Werror"] + ctx.attr.copts,
     )
     linking_context, _ = cc_common.create_linking_context_from_compilation_outputs(
@@ -151,7 +154,7 @@ def _helia_aot_module_impl(ctx):
         feature_configuration = feature_configuration,
         cc_toolchain = cc_toolchain,
         compilation_outputs = compilation_outputs,
-        linking_contexts = [kernels.linking_context],
+        linking_contexts = [helium.linking_context, kernels.linking_context],
         disallow_dynamic_library = True,
     )
     module_cc_info = CcInfo(compilation_context = compilation_context, linking_context = linking_context)
@@ -161,7 +164,7 @@ def _helia_aot_module_impl(ctx):
             [include_dir, src_dir, plan, report, report_html] +
             compilation_outputs.objects + compilation_outputs.pic_objects,
         )),
-        cc_common.merge_cc_infos(direct_cc_infos = [module_cc_info], cc_infos = [kernels]),
+        cc_common.merge_cc_infos(direct_cc_infos = [module_cc_info], cc_infos = [helium, kernels]),
         OutputGroupInfo(
             plan = depset([plan]),
             report = depset([report]),
@@ -225,6 +228,10 @@ The target is a cc dependency: list it in the `deps` of any cc_library or cc_bin
         ),
         "copts": attr.string_list(
             doc = "Extra C compiler flags for the generated sources.",
+        ),
+        "_helium_kernels": attr.label(
+            default = "//kernels/helium:helium_if_mve",
+            providers = [CcInfo],
         ),
         "_compiler": attr.label(
             default = "//rules/private:helia_action",

@@ -34,6 +34,9 @@ CORSTONE300_DIR = REPO_ROOT / "toolchains" / "corstone300"
 # ns-cmsis-nn has no kernels of TFLM's Signal operators: a library built from it carries ours, as
 # Bazel's //kernels:ns_cmsis_nn_with_signal does (see build_library's signal_cflags).
 SIGNAL_SOURCES_DIR = PORTABLE_DIR / "src" / "signal"
+# Our Helium kernels: a module for the Cortex-M55 may call them (helia_mve_*), so every Corstone-300
+# firmware compiles them beside the kernel library whose arm_nn_types.h they use.
+HELIUM_DIR = REPO_ROOT / "kernels" / "helium"
 
 PREFIX = "e2e"
 NUM_SAMPLES = 20
@@ -519,8 +522,9 @@ def write_test_data(model: ModelUnderTest, path: pathlib.Path) -> pathlib.Path:
 def build_firmware(module_dir: pathlib.Path, library: KernelLibrary, test_data: pathlib.Path,
                    elf: pathlib.Path, cc: str) -> pathlib.Path:
     cmd = [cc, *ARM_CFLAGS, *ARM_LDFLAGS, *library.define_flags, "-I", str(module_dir / "include"),
-           *library.include_flags, "-I", str(CORSTONE300_DIR),
-           *module_sources(module_dir), str(C_DIR / "qemu_harness.c"), str(test_data),
+           *library.include_flags, "-I", str(HELIUM_DIR / "include"), "-I", str(CORSTONE300_DIR),
+           *module_sources(module_dir), *sorted(map(str, (HELIUM_DIR / "src").glob("*.c"))),
+           str(C_DIR / "qemu_harness.c"), str(test_data),
            str(CORSTONE300_DIR / "startup.c"), str(CORSTONE300_DIR / "instruction_counter.c"),
            str(library.archive), "-lm", "-o", str(elf)]
     run_command(cmd, f"build {elf.name} against {library.name}", timeout=COMPILE_TIMEOUT_S)

@@ -20,6 +20,7 @@ from .test_cli import one_error_line, run
 
 KWS = REPO / "models" / "kws.tflite"
 PORTABLE = REPO / "kernels" / "portable"
+HELIUM = REPO / "kernels" / "helium"
 TOOLCHAIN = REPO / "toolchains" / "cmake" / "corstone300.cmake"
 BOARD = REPO / "toolchains" / "corstone300"
 WARNINGS = "-Wall -Wextra -Werror"
@@ -101,8 +102,9 @@ def test_portable_plan_refuses_ns_cmsis_nn(tmp_path):
 
 
 def _parent_project(tmp_path: Path, module: Path, kernels: str, firmware: bool) -> Path:
-    """A parent CMake project that adds a kernel library, then the module, then a program on the golden
-    test harness (on the Cortex-M55 with the Corstone-300 startup code and linker script)."""
+    """A parent CMake project that adds a kernel library, our Helium kernels (a corstone300 module may call
+    them), then the module, then a program on the golden test harness (on the Cortex-M55 with the
+    Corstone-300 startup code and linker script)."""
     parent = tmp_path / "parent"
     parent.mkdir()
     board = ""
@@ -114,6 +116,7 @@ def _parent_project(tmp_path: Path, module: Path, kernels: str, firmware: bool) 
         "cmake_minimum_required(VERSION 3.21)\n"
         "project(parent LANGUAGES C)\n"
         f'add_subdirectory("{kernels}" kernels)\n'
+        f'add_subdirectory("{HELIUM}" helium)\n'
         f'add_subdirectory("{module}" module)\n'
         f'add_executable(golden "{module}/test/kws_test_main.c" "{module}/test/kws_test_data.c")\n'
         "target_link_libraries(golden PRIVATE kws_model)\n" + board)
@@ -135,6 +138,8 @@ def test_cortex_m55_build_runs_on_qemu(tmp_path):
         assert 'Tag_CPU_name: "cortex-m55"' in attributes and "MVE" in attributes
     assert (build / "module" / "libkws_model.a").exists()
     assert (build / "kernels" / "libhelia_portable_kernels.a").exists()
+    assert "helia_mve_depthwise_conv_3x3_s8" in module.kernel_symbols  # the module calls our Helium kernel
+    assert (build / "helium" / "libhelia_helium_kernels.a").exists()
     qemu = _tool("qemu-system-arm", "runs the Cortex-M55 build")
     proc = subprocess.run([qemu, "-M", "mps3-an547", "-nographic", "-monitor", "none", "-serial", "none",
                            "-semihosting-config", "enable=on,target=native", "-kernel", str(elf)],

@@ -11,9 +11,11 @@ import pytest
 import helia_aot
 from tests.unit.test_errors import relu_model
 
-from .helpers import compile_c, mlperf_model, ns_cmsis_nn_dir, portable_kernels_dir, require_gcc
+from .helpers import REPO, compile_c, mlperf_model, ns_cmsis_nn_dir, portable_kernels_dir, require_gcc
 
 FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
+# A corstone300 module may call our Helium kernels and then includes their header.
+HELIUM = REPO / "kernels" / "helium"
 
 
 @pytest.mark.parametrize("target", ["corstone300", "apollo4p_evb", "host"])
@@ -25,7 +27,7 @@ def test_module_compiles_against_ns_cmsis_nn_headers(tmp_path, target):
                       config={"module": {"arena": "caller"}} if target == "host" else None)
     for src in sorted(out.glob("src/*.c")) + sorted(out.glob("test/*.c")):
         proc = compile_c([gcc, *FLAGS, "-c", str(src), "-I", str(out / "include"), "-I", str(ns / "Include"),
-                          "-o", str(tmp_path / "x.o")])
+                          "-I", str(HELIUM / "include"), "-o", str(tmp_path / "x.o")])
         assert proc.returncode == 0, proc.stderr
 
 
@@ -37,10 +39,10 @@ def test_module_compiles_for_cortex_m55(tmp_path):
     out = tmp_path / "kws"
     helia_aot.convert(mlperf_model("kws_ref_model"), out, target="corstone300", with_test_data=True,
                       num_test_samples=1)
-    for src in sorted(out.glob("src/*.c")) + sorted(out.glob("test/*.c")):
+    for src in sorted(out.glob("src/*.c")) + sorted(out.glob("test/*.c")) + sorted((HELIUM / "src").glob("*.c")):
         proc = compile_c([gcc, "--specs=picolibc.specs", *FLAGS, "-mcpu=cortex-m55", "-mfloat-abi=hard", "-mthumb",
                           "-O2", "-c", str(src), "-I", str(out / "include"), "-I", str(ns / "Include"),
-                          "-o", str(tmp_path / "x.o")])
+                          "-I", str(HELIUM / "include"), "-o", str(tmp_path / "x.o")])
         assert proc.returncode == 0, proc.stderr
 
 
@@ -64,9 +66,12 @@ def test_module_runs_on_portable_kernels(tmp_path, model):
     helia_aot.convert(mlperf_model(model), out, target="corstone300", with_test_data=True, num_test_samples=2)
     sources = [str(p) for p in sorted(out.glob("src/*.c")) + sorted(out.glob("test/*.c"))]
     sources += [str(p) for p in sorted((kernels / "src").rglob("*.c"))]
+    # A corstone300 module may call our Helium kernels; on the host they run the plain entries.
+    helium = kernels.parent / "helium"
+    sources += [str(p) for p in sorted((helium / "src").glob("*.c"))]
     exe = tmp_path / "run"
     proc = compile_c([gcc, "-std=c99", "-O1", *sources, "-I", str(out / "include"), "-I", str(kernels / "include"),
-                      "-I", str(kernels / "src"), "-o", str(exe), "-lm"])
+                      "-I", str(kernels / "src"), "-I", str(helium / "include"), "-o", str(exe), "-lm"])
     # A module or kernel that does not build is a failure, never a skip.
     assert proc.returncode == 0, f"module + portable kernels do not build:\n{proc.stderr[-4000:]}"
     run = compile_c([str(exe)])
@@ -109,7 +114,7 @@ def test_int16_operators_compile_against_ns_cmsis_nn_headers(tmp_path, target):
     helia_aot.convert(int16_chain_model(), out, target=target, with_test_data=True, num_test_samples=1)
     for src in sorted(out.glob("src/*.c")) + sorted(out.glob("test/*.c")):
         proc = compile_c([gcc, *FLAGS, "-c", str(src), "-I", str(out / "include"), "-I", str(ns / "Include"),
-                          "-o", str(tmp_path / "x.o")])
+                          "-I", str(HELIUM / "include"), "-o", str(tmp_path / "x.o")])
         assert proc.returncode == 0, proc.stderr
 
 

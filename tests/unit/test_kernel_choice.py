@@ -28,9 +28,18 @@ def _convert(tmp_path, model, goal=None, kernel=None, target="corstone300", libr
 
 @pytest.fixture(scope="module")
 def kws_goals(tmp_path_factory):
+    """kws at each goal for a library without our Helium kernels, where speed costs scratch."""
+    import dataclasses
+
+    from helia_aot import kernel_library, options as options_mod
+
+    real_resolve = kernel_library.resolve
     model = mlperf_model("kws_ref_model")
     tmp = tmp_path_factory.mktemp("kws")
-    return {goal: _convert(tmp, model, goal) for goal in GOALS}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(options_mod.kernel_library, "resolve",
+                   lambda name, target: dataclasses.replace(real_resolve(name, target), helium_kernels=False))
+        return {goal: _convert(tmp, model, goal) for goal in GOALS}
 
 
 def _chosen(result):
@@ -116,34 +125,45 @@ def test_other_builds_choose_from_their_own_table(tmp_path, target, library):
         assert summary["size"] == summary["latency"] == summary["chosen"]
 
 
-def test_helium_depthwise_enters_as_a_candidate_and_wins_by_cost(tmp_path, monkeypatch):
-    """A library shipping our Helium kernels offers helia_mve_depthwise_conv_3x3_s8 (no scratch); once
-    the cost table has it, the default goal takes it on kws at the smallest arena."""
-    import dataclasses
-
-    from helia_aot import cost_model, kernel_library, options as options_mod
+def test_helium_depthwise_wins_on_mve_at_the_smallest_arena(tmp_path):
+    """On a core with MVE our Helium 3x3 depthwise (no scratch) is a candidate with a measured cost; on
+    kws it is the fastest entry, so every goal takes it at the smallest arena, and the module includes
+    its header and calls it directly."""
     from helia_aot.ops.depthwise_conv_2d import HELIUM_DW_3X3
 
-    real_resolve = kernel_library.resolve
-    monkeypatch.setattr(options_mod.kernel_library, "resolve",
-                        lambda name, target: dataclasses.replace(real_resolve(name, target), helium_kernels=True))
     model = mlperf_model("kws_ref_model")
-    unmeasured = _convert(tmp_path / "a", model)
-    for kernel in _chosen(unmeasured).values():
-        if kernel["entry"].startswith("arm_depthwise"):
-            assert HELIUM_DW_3X3 in kernel["candidates"]
-            assert HELIUM_DW_3X3 not in [o["entry"] for o in kernel["choice"]["options"]], "no estimate, no option"
+    by_goal = {goal: _convert(tmp_path, model, goal) for goal in ("size", "latency")}
+    by_goal["balanced"] = _convert(tmp_path, model)
+    for goal, result in by_goal.items():
+        depthwise = [k for k in _chosen(result).values() if "depthwise" in k["entry"]]
+        assert depthwise and {k["entry"] for k in depthwise} == {HELIUM_DW_3X3}, goal
+        for kernel in depthwise:
+            options = {o["entry"]: o for o in kernel["choice"]["options"]}
+            assert options[HELIUM_DW_3X3]["scratch_bytes"] == 0
+            assert options[HELIUM_DW_3X3]["estimated_instructions"] == min(
+                o["estimated_instructions"] for o in options.values())
+        assert result.arena_bytes == result.report["kernel_choice"]["size"]["scratch_arena_bytes"]
+        assert HELIUM_DW_3X3 in result.kernel_symbols
+        source = (result.output_dir / "src" / "m_model.c").read_text()
+        assert f"{HELIUM_DW_3X3}(&buf_ctx, &dw_conv_params" in source
+        assert '#include "helia_helium.h"' in (result.output_dir / "include" / "m_common.h").read_text()
 
-    mve = cost_model.table_for("ns_cmsis_nn", "mve", "cortex-m55")
-    fast = {name: c / 5 for name, c in mve.models["arm_depthwise_conv_3x3_s8"]["coefficients"].items()}
-    table = dataclasses.replace(mve, models={**mve.models, HELIUM_DW_3X3: {"coefficients": fast}})
-    monkeypatch.setattr(cost_model, "tables", lambda: (table,))
-    measured = _convert(tmp_path / "b", model)
-    entries = [k["entry"] for k in _chosen(measured).values() if "depthwise" in k["entry"] or "helia" in k["entry"]]
-    assert entries and set(entries) == {HELIUM_DW_3X3}
-    assert measured.arena_bytes == unmeasured.report["kernel_choice"]["size"]["scratch_arena_bytes"]
-    source = (measured.output_dir / "src" / "m_model.c").read_text()
-    assert f"{HELIUM_DW_3X3}(&buf_ctx, &dw_conv_params" in source
+
+@pytest.mark.parametrize("target, library", [("apollo4p_evb", None), ("host", None), ("apollo4p_evb", "portable")])
+def test_no_helium_kernels_without_mve(tmp_path, target, library):
+    from helia_aot.ops.depthwise_conv_2d import HELIUM_DW_3X3
+
+    result = _convert(tmp_path, mlperf_model("kws_ref_model"), target=target, library=library)
+    for op in result.plan["operators"]:
+        assert HELIUM_DW_3X3 not in (op["kernel"]["candidates"] or [])
+    assert "helia_helium.h" not in (result.output_dir / "include" / "m_common.h").read_text()
+
+
+def test_module_without_helium_calls_does_not_include_the_header(tmp_path):
+    """ad01 has no depthwise layer: its corstone300 module neither calls nor includes the Helium kernels."""
+    result = _convert(tmp_path, mlperf_model("ad01_int8"))
+    assert not any(s.startswith("helia_mve_") for s in result.kernel_symbols)
+    assert "helia_helium.h" not in (result.output_dir / "include" / "m_common.h").read_text()
 
 
 def test_an_operator_rule_forcing_a_kernel_keeps_it_while_the_others_are_chosen(tmp_path):

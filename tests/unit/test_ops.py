@@ -108,7 +108,13 @@ def test_depthwise_conv_2d(tmp_path):
     b.output(y)
     result, model_c, consts = convert(b, tmp_path, target="corstone300")
     op = only_op(result)
+    # On MVE the cost model takes our Helium 3x3 kernel (no scratch, the fewest instructions).
+    assert op["kernel"]["entry"] == "helia_mve_depthwise_conv_3x3_s8"
+    assert "helia_mve_depthwise_conv_3x3_s8(&buf_ctx, &dw_conv_params" in function_body(model_c, 0)
     # The wrapper would take arm_depthwise_conv_s8_opt on MVE; "specialized" picks the 3x3 entry.
+    result, model_c, consts = convert(b, tmp_path / "s", target="corstone300",
+                                      config={"optimization": {"kernel": "specialized"}})
+    op = only_op(result)
     assert op["kernel"]["entry"] == "arm_depthwise_conv_3x3_s8"
     assert op["kernel"]["candidates"][:2] == ["arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt"]
     assert op["knobs"]["kernel"]["value"] == "specialized"

@@ -109,7 +109,8 @@ def _depthwise(kernel=(3, 3), dtype="int8", bias_dtype="int32", bias_value=0, ch
 def test_depthwise_candidates_list_every_applicable_entry(tmp_path):
     result, _, _ = convert(_depthwise(), tmp_path, target="corstone300")
     assert only_op(result)["kernel"]["candidates"] == ["arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt",
-                                                       "arm_depthwise_conv_s8", "arm_depthwise_conv_wrapper_s8"]
+                                                       "helia_mve_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8",
+                                                       "arm_depthwise_conv_wrapper_s8"]
 
 
 def test_depthwise_opt_entry_takes_the_precomputed_weight_sums_on_mve(tmp_path):

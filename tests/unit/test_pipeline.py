@@ -90,7 +90,7 @@ def test_options_precedence_explicit_over_config_over_default():
 def test_report_symbols_are_the_calls_in_the_generated_c(tmp_path):
     result = helia_aot.convert(mlperf_model("kws_ref_model"), tmp_path / "o", target="corstone300")
     text = (tmp_path / "o" / "src" / "model_model.c").read_text()
-    called = set(re.findall(r"\b(arm_\w+)\s*\(", text))
+    called = set(re.findall(r"\b((?:arm|helia_mve)_\w+)\s*\(", text))
     assert set(result.kernel_symbols) == called
     for op in result.plan["operators"]:
         if op["kernel"]["entry"]:
@@ -123,5 +123,6 @@ def test_emitted_calls_are_declared_by_the_selected_variant(tmp_path, target):
             for op_id in call["operator_ids"]:
                 op = operators[op_id]
                 variant = next(v for v in ops.get(op["op_type"]).variants if v.name == op["variant"])
-                assert call["symbol"] in variant.entries, (f"{name}: {op_id} ({op['op_type']}/{variant.name}) calls "
-                                                           f"{call['symbol']}, not among {variant.entries}")
+                declared = variant.entries + variant.helium_entries
+                assert call["symbol"] in declared, (f"{name}: {op_id} ({op['op_type']}/{variant.name}) calls "
+                                                    f"{call['symbol']}, not among {declared}")

@@ -75,7 +75,8 @@ def _compile_all(jobs: list[tuple[Path, Path, list[str], str]]) -> list[Path]:
 
 
 def _link(build: ModuleBuild, objects: list[Path], library: KernelLibrary, elf: Path, extra: list[str]) -> Path:
-    toolchain.run([toolchain.ARM_CC, *library.core.ldflags, *extra, f"-Wl,-Map={elf.with_suffix('.map')}", "-o", elf, *objects, library.archive, "-lm"],
+    toolchain.run([toolchain.ARM_CC, *library.core.ldflags, *extra, f"-Wl,-Map={elf.with_suffix('.map')}", "-o", elf,
+                   *objects, *library.archives, "-lm"],
                   f"{build.name}: link {elf.name}")
     return elf
 
@@ -85,7 +86,7 @@ def build_firmware(build: ModuleBuild, library: KernelLibrary, variant: str) -> 
     core = library.core
     out = build.work_dir / f"{library.backend}-{variant}"
     out.mkdir(parents=True, exist_ok=True)
-    includes = ["-I", str(build.module_dir / "include"), "-I", str(library.include_dir),
+    includes = ["-I", str(build.module_dir / "include"), *(f for d in library.include_dirs for f in ("-I", str(d))),
                 "-I", str(toolchain.C_DIR), *core.runtime_flags()]
     flags = core.common_cflags + [library.optimization] + includes
     module_flags = flags + toolchain.OUR_WARNINGS
@@ -101,7 +102,7 @@ def build_firmware(build: ModuleBuild, library: KernelLibrary, variant: str) -> 
         flags += profile
         harness += [toolchain.C_DIR / "bench_profile.c",
                     wraps.write_wrappers(library.include_dir / "arm_nnfunctions.h", build.kernel_symbols,
-                                         out / "bench_wraps.c")]
+                                         out / "bench_wraps.c", library.helium_include_dir)]
         link_extra = [f"-Wl,--wrap={symbol}" for symbol in sorted(set(build.kernel_symbols))]
     jobs = [(src, out / "module" / (src.stem + ".o"), module_flags, f"{build.name}: compile {src.name}")
             for src in build.module_sources()]
@@ -175,12 +176,12 @@ def elf_sections(elf: Path) -> dict[str, int]:
 def code_size(build: ModuleBuild, library: KernelLibrary) -> dict:
     elf = build_firmware(build, library, "size")
     module_dir = str(elf.parent / "module")
-    archive = str(library.archive)
+    archives = tuple(str(a) for a in library.archives)  # the Helium kernels count as kernels too
 
     def owner_of(origin: str) -> str:
         if origin.startswith(module_dir):
             return "module"
-        if origin.startswith(archive):
+        if origin.startswith(archives):
             return "kernels"
         return "runtime"
 

@@ -26,10 +26,16 @@ PORTABLE_DEPTHWISE = [PORTABLE_SRC / "depthwise" / name for name in (
     "arm_depthwise_convolve_weight_sum.c", "arm_depthwise_conv_get_buffer_sizes_s8.c", "depthwise_core.c")] + [
     PORTABLE_SRC / "support" / "fixed_point.c"]
 RUNTIME_SOURCES = [toolchain.CORSTONE300_DIR / "startup.c", toolchain.CORSTONE300_DIR / "instruction_counter.c"]
-# QEMU without -icount runs the parity firmware several times faster; counts need -icount shift=0.
-QEMU_FAST_ARGS = [arg for arg in toolchain.QEMU_ARGS]
-_icount = QEMU_FAST_ARGS.index("-icount")
-del QEMU_FAST_ARGS[_icount:_icount + 2]
+CORE = toolchain.M55  # the flags and QEMU command line of toolchains/arm_gnu/cores.bzl
+
+
+def _qemu_command(elf: Path, count_instructions: bool) -> list[str]:
+    """QEMU without -icount runs the parity firmware several times faster; counts need -icount shift=0."""
+    command = CORE.qemu_command(elf)
+    if not count_instructions and "-icount" in command:
+        at = command.index("-icount")
+        del command[at:at + 2]
+    return command
 
 PARITY_LINE = re.compile(r"helium parity: calls (\d+) outputs (\d+) mismatches (\d+) refusal_failures (\d+)")
 
@@ -41,7 +47,7 @@ def build(name: str, sources: list[Path], include_dirs: list[Path], work_dir: Pa
     out = work_dir / name
     out.mkdir(parents=True, exist_ok=True)
     includes = [flag for d in include_dirs for flag in ("-I", str(d))]
-    base = toolchain.COMMON_CFLAGS + [toolchain.SPEED_OPT] + includes + [f"-D{d}" for d in defines]
+    base = CORE.common_cflags + [toolchain.SPEED_OPT] + includes + [f"-D{d}" for d in defines]
     strict = set(HELIUM_SOURCES) | set(ours)
 
     def compile_one(job: tuple[int, Path]) -> Path:
@@ -51,15 +57,13 @@ def build(name: str, sources: list[Path], include_dirs: list[Path], work_dir: Pa
 
     objects = toolchain.parallel_map(compile_one, list(enumerate(sources)))
     elf = out / "firmware.elf"
-    toolchain.run([toolchain.ARM_CC, *toolchain.ARCH_FLAGS, "--specs=picolibc.specs", *toolchain.LDFLAGS,
-                   "-o", elf, *objects, *archives], f"{name}: link")
+    toolchain.run([toolchain.ARM_CC, *CORE.ldflags, "-o", elf, *objects, *archives], f"{name}: link")
     return elf
 
 
 def run(elf: Path, what: str, *, count_instructions: bool, timeout: float = toolchain.QEMU_TIMEOUT_S) -> str:
     """Runs a firmware on QEMU; returns what it printed. A non-zero exit status is a BenchError."""
-    args = toolchain.QEMU_ARGS if count_instructions else QEMU_FAST_ARGS
-    return toolchain.run([toolchain.QEMU, *args, "-kernel", elf], what, timeout=timeout, merge_stderr=True)
+    return toolchain.run(_qemu_command(elf, count_instructions), what, timeout=timeout, merge_stderr=True)
 
 
 def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = ()) -> dict:

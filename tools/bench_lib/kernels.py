@@ -13,6 +13,7 @@ from pathlib import Path
 from . import toolchain
 
 PORTABLE = "portable"
+HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
 NS_CMSIS_NN = "ns-cmsis-nn"
 
 
@@ -23,6 +24,19 @@ class KernelLibrary:
     archive: Path
     include_dir: Path
     core: toolchain.Core = toolchain.CORES["cortex_m55"]
+    # Our Helium kernels (kernels/helium), built beside the library on a core with MVE: their archive
+    # and include directory (a module may call helia_mve_* entries there).
+    helium_archive: Path | None = None
+    helium_include_dir: Path | None = None
+
+    @property
+    def archives(self) -> list[Path]:
+        """What a firmware links, the Helium kernels first (they need nothing of the library's code)."""
+        return ([self.helium_archive] if self.helium_archive else []) + [self.archive]
+
+    @property
+    def include_dirs(self) -> list[Path]:
+        return [self.include_dir] + ([self.helium_include_dir] if self.helium_include_dir else [])
 
 
 def sources(backend: str) -> tuple[Path, Path, list[Path]]:
@@ -40,27 +54,40 @@ def sources(backend: str) -> tuple[Path, Path, list[Path]]:
 
 def build(backend: str, optimization: str, work_dir: Path,
           core: toolchain.Core = toolchain.CORES["cortex_m55"]) -> KernelLibrary:
-    """Compiles a backend's sources (two at a time) for `core` into work_dir/lib<backend><opt>[-core].a."""
+    """Compiles a backend's sources (two at a time) for `core` into work_dir/lib<backend><opt>[-core].a,
+    and on a core with MVE our Helium kernels beside it (lib<backend><opt>-helium.a)."""
     source_root, include_dir, files = sources(backend)
     if not files:
         raise toolchain.BenchError(f"kernel library {backend}: no C sources under {source_root}")
     tag = f"{backend}{optimization}" + ("" if core.name == "cortex_m55" else f"-{core.core}")
-    archive = work_dir / f"lib{tag}.a"
-    # A kept --work-dir reuses an archive newer than every source (the flags never change).
-    if archive.is_file() and archive.stat().st_mtime > max(p.stat().st_mtime for p in files):
-        return KernelLibrary(backend, optimization, archive, include_dir, core)
-    obj_dir = work_dir / f"{tag}-obj"
+    helium = {}
+    if core.name == "cortex_m55":
+        helium = dict(helium_archive=_archive(sorted((HELIUM_DIR / "src").glob("*.c")), HELIUM_DIR / "src",
+                                              f"{tag}-helium", work_dir, core.common_cflags + [
+                                                  optimization, "-I", str(include_dir), "-I",
+                                                  str(HELIUM_DIR / "include"), *toolchain.OUR_WARNINGS]),
+                      helium_include_dir=HELIUM_DIR / "include")
     # Our kernels are held to our warning flags; ns-cmsis-nn is built as its project builds it.
     flags = core.common_cflags + [optimization, "-I", str(include_dir)]
     if backend == PORTABLE:
         flags += toolchain.OUR_WARNINGS
+    archive = _archive(files, source_root, tag, work_dir, flags)
+    return KernelLibrary(backend, optimization, archive, include_dir, core, **helium)
+
+
+def _archive(files: list[Path], source_root: Path, tag: str, work_dir: Path, flags: list[str]) -> Path:
+    archive = work_dir / f"lib{tag}.a"
+    # A kept --work-dir reuses an archive newer than every source (the flags never change).
+    if archive.is_file() and archive.stat().st_mtime > max(p.stat().st_mtime for p in files):
+        return archive
+    obj_dir = work_dir / f"{tag}-obj"
 
     def compile_one(src: Path) -> Path:
         # Object names keep the relative path, so equal file names in two folders do not clash.
         name = str(src.relative_to(source_root)).replace(os.sep, "__")[:-2] + ".o"
-        return toolchain.compile_c(src, obj_dir / name, flags, f"compile {backend} {src.name} ({optimization})")
+        return toolchain.compile_c(src, obj_dir / name, flags, f"compile {tag} {src.name}")
 
     objects = toolchain.parallel_map(compile_one, files)
     archive.unlink(missing_ok=True)
     toolchain.run([toolchain.ARM_AR, "rcsD", archive, *objects], f"archive {tag}")
-    return KernelLibrary(backend, optimization, archive, include_dir, core)
+    return archive

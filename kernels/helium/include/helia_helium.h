@@ -14,7 +14,8 @@ extern "C" {
 #endif
 
 /* Set to 1 where the kernels are compiled in: a compiler targeting MVE integer (e.g. -mcpu=cortex-m55).
- * Elsewhere the library is empty and these functions do not exist. */
+ * Elsewhere each function runs the kernel library's general entry (src/helia_helium_plain.c), so a
+ * module converted for a Helium core also builds and runs on a host. */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #define HELIA_HELIUM_AVAILABLE 1
 #else
