@@ -41,6 +41,8 @@ def _library_defines() -> list[str]:
     from tests.e2e import harness
     return [f"-D{d}" for d in harness.LIBRARY_DEFINES]
 PORTABLE_INCLUDE = REPO / "kernels" / "portable" / "include"
+# A module for a core with MVE may call our Helium kernels (helia_helium.h) beside either library.
+HELIUM_INCLUDE = REPO / "kernels" / "helium" / "include"
 # The shared models (every .tflite below it is fuzzed); the variable overrides ../shared/models.
 MODELS_ENV = "HELIA_FUZZ_MODELS_DIR"
 HANG_SECONDS = 10.0
@@ -251,7 +253,7 @@ class Runner:
             key = hashlib.sha256(text.replace(sha.encode(), b"")).hexdigest()
             if key in self.compiled:
                 continue
-            includes = [flag for d in (module / "include", *kernel_includes) for flag in ("-I", str(d))]
+            includes = [flag for d in (module / "include", *kernel_includes, HELIUM_INCLUDE) for flag in ("-I", str(d))]
             cmd = [CC, *CFLAGS, *_library_defines(), *includes, "-c", str(source), "-o", str(module.parent / "check.o")]
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
