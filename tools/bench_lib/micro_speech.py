@@ -78,22 +78,23 @@ def instructions(out: Path, library: KernelLibrary) -> dict:
     build = out / f"{library.backend}{library.optimization}"
     # The library's include directories carry helia_signal.h (the preprocessor's Signal kernels) and its
     # archives their code, for ns-cmsis-nn too (kernels.build).
+    core = library.core
     includes = ["-I", str(EXAMPLE_DIR), *(f for d in library.include_dirs for f in ("-I", str(d))),
-                "-I", str(toolchain.CORSTONE300_DIR)]
+                *core.runtime_flags()]
     includes += [flag for prefix in MODULES for flag in ("-I", str(out / prefix / "include"))]
-    flags = toolchain.COMMON_CFLAGS + [library.optimization] + includes + toolchain.OUR_WARNINGS
+    flags = core.common_cflags + [library.optimization] + includes + toolchain.OUR_WARNINGS
     sources = [src for prefix in MODULES for src in sorted((out / prefix / "src").glob("*.c"))]
     sources += [EXAMPLE_DIR / name for name in PIPELINE_SOURCES]
     sources += [out / "speech_clips.c", out / "speech_expected.c"]
-    sources += [toolchain.CORSTONE300_DIR / name for name in ("startup.c", "instruction_counter.c")]
+    sources += core.runtime_sources()
     objects = toolchain.parallel_map(
         lambda src: toolchain.compile_c(src, build / f"{src.parent.name}__{src.stem}.o",
                                         flags + ["-DSPEECH_COUNT_INSTRUCTIONS"], f"micro_speech: compile {src.name}"),
         sources)
     elf = build / "speech_golden.elf"
-    toolchain.run([toolchain.ARM_CC, *toolchain.ARCH_FLAGS, "--specs=picolibc.specs", *toolchain.LDFLAGS,
-                   "-o", elf, *objects, *library.archives, "-lm"], "micro_speech: link")
-    stdout = toolchain.run([toolchain.QEMU, *toolchain.QEMU_ARGS, "-kernel", elf],
+    toolchain.run([toolchain.ARM_CC, *core.ldflags, "-o", elf, *objects, *library.archives, "-lm"],
+                  "micro_speech: link")
+    stdout = toolchain.run(core.qemu_command(elf),
                            f"micro_speech: QEMU run ({library.backend})", timeout=toolchain.QEMU_TIMEOUT_S,
                            merge_stderr=True)
     clips = {}
