@@ -3,13 +3,14 @@
 
 It links the kernel target a parent project provides (ns-cmsis-nn's ns::cmsis-nn) or helia-aot's
 portable kernels, which kernels/portable ships as a CMake package (helia_portable_kernels), and, when
-the module calls them, our Helium kernels (kernels/helium: helia::helium_kernels).
+the module calls them, our Helium kernels (kernels/helium: helia::helium_kernels) and TFLM's Signal
+kernels (which ns-cmsis-nn lacks: helia::signal_kernels, from kernels/portable).
 """
 
 from __future__ import annotations
 
 from . import codegen
-from .emit import _LIBM_CALL, calls_helium, variant_switches
+from .emit import _LIBM_CALL, _SIGNAL_CALL, calls_helium, variant_switches
 from .kernel_library import library_switches
 from .version import __version__, ns_cmsis_nn_required_str
 
@@ -24,4 +25,5 @@ def cmake_lists(files: dict[str, str], steps, code, options, sha256: str, with_t
         kernels_version=ns_cmsis_nn_required_str(),
         sources=sorted(rel[len("src/"):] for rel in files if rel.startswith("src/") and rel.endswith(".c")),
         switches=switches, libm=any(_LIBM_CALL.search(c.body or "") for c in code),
-        helium=calls_helium(code), test_main=with_test_data)
+        helium=calls_helium(code), signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
+        test_main=with_test_data)

@@ -139,24 +139,28 @@ def test_bench_cortex_m4_target(tiny_model, tmp_path):
 
 def test_bench_micro_speech_per_frame_and_per_clip(tmp_path):
     """The micro_speech step alone: per clip, frames + classifier = clip, per frame = frames / 49, and the
-    firmware's features and scores equal TFLM's."""
+    firmware's features and scores equal TFLM's; with ns-cmsis-nn configured, also built against it (the
+    preprocessor's Signal kernels are ours, linked beside it)."""
     missing = toolchain.missing_tools()
     if missing:
         pytest.skip(f"{', '.join(missing)} not on PATH: the benchmark needs the Arm GNU toolchain and QEMU")
     if not micro_speech.available():
         pytest.skip(f"TFLM's micro_speech models not in {micro_speech.models_dir()}; set "
                     f"{micro_speech.TFLM_MODELS_ENV} to the folder holding TFLM's example models")
-    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16", "--backend",
-           "portable", "--work-dir", str(tmp_path / "work"), "--json", str(tmp_path / "out.json")]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    backends = ["portable"] + (["ns-cmsis-nn"] if os.environ.get(toolchain.NS_CMSIS_NN_ENV) else [])
+    cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16",
+           *(f for b in backends for f in ("--backend", b)),
+           "--work-dir", str(tmp_path / "work"), "--json", str(tmp_path / "out.json")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900 * len(backends))
     assert proc.returncode == 0, f"tools/bench failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["models"] == []
-    figures = data["micro_speech"]["backends"]["portable"]
-    assert figures["bit_identical_to_tflm"] is True
-    assert set(figures["clips"]) == set(micro_speech.CLIPS)
-    for clip in figures["clips"].values():
-        assert clip["instructions_per_clip"] == clip["frames_instructions"] + clip["classifier_instructions"]
-        assert abs(clip["instructions_per_frame"] * 49 - clip["frames_instructions"]) <= 49
-        assert clip["frames_instructions"] > 0 and clip["classifier_instructions"] > 0
+    for backend in backends:
+        figures = data["micro_speech"]["backends"][backend]
+        assert figures.get("bit_identical_to_tflm") is True, (backend, figures)
+        assert set(figures["clips"]) == set(micro_speech.CLIPS)
+        for clip in figures["clips"].values():
+            assert clip["instructions_per_clip"] == clip["frames_instructions"] + clip["classifier_instructions"]
+            assert abs(clip["instructions_per_frame"] * 49 - clip["frames_instructions"]) <= 49
+            assert clip["frames_instructions"] > 0 and clip["classifier_instructions"] > 0
     assert "| yes_1000ms |" in proc.stdout and "bit-identical" in proc.stdout

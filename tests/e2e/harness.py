@@ -31,6 +31,9 @@ REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 C_DIR = pathlib.Path(__file__).resolve().parent / "c"
 PORTABLE_DIR = REPO_ROOT / "kernels" / "portable"
 CORSTONE300_DIR = REPO_ROOT / "toolchains" / "corstone300"
+# ns-cmsis-nn has no kernels of TFLM's Signal operators: a library built from it carries ours, as
+# Bazel's //kernels:ns_cmsis_nn_with_signal does (see build_library's signal_cflags).
+SIGNAL_SOURCES_DIR = PORTABLE_DIR / "src" / "signal"
 # Our Helium kernels: a module for the Cortex-M55 may call them (helia_mve_*), so every Corstone-300
 # firmware compiles them beside the kernel library whose arm_nn_types.h they use.
 HELIUM_DIR = REPO_ROOT / "kernels" / "helium"
@@ -157,10 +160,17 @@ class KernelLibrary:
     archive: pathlib.Path
     include_dir: pathlib.Path
     defines: tuple[str, ...] = LIBRARY_DEFINES
+    # Searched after include_dir: the portable one, for helia_signal.h, beside ns-cmsis-nn's.
+    extra_include_dirs: tuple[pathlib.Path, ...] = ()
 
     @property
     def define_flags(self) -> list[str]:
         return [f"-D{d}" for d in self.defines]
+
+    @property
+    def include_flags(self) -> list[str]:
+        """-I flags of everything a module compiled against the library includes, the library's own first."""
+        return [flag for d in (self.include_dir, *self.extra_include_dirs) for flag in ("-I", str(d))]
 
 
 def portable_sources() -> list[pathlib.Path]:
@@ -175,29 +185,39 @@ def ns_cmsis_nn_sources(root: pathlib.Path) -> list[pathlib.Path]:
 
 def build_library(name: str, sources: list[pathlib.Path], source_root: pathlib.Path,
                   include_dir: pathlib.Path, out_dir: pathlib.Path, *, cc: str, ar: str,
-                  cflags: list[str]) -> KernelLibrary:
-    """Compiles `sources` (at most MAX_JOBS at a time) into out_dir/lib<name>.a."""
+                  cflags: list[str], signal_cflags: list[str] | None = None) -> KernelLibrary:
+    """Compiles `sources` (at most MAX_JOBS at a time) into out_dir/lib<name>.a.
+
+    With signal_cflags (a library without TFLM's Signal kernels: ns-cmsis-nn), our Signal kernels go
+    into the archive too, compiled with those flags (our code, our warnings), and the portable include
+    directory (helia_signal.h) is searched after the library's, so the library's own headers win."""
     if not sources:
         raise E2EError(f"kernel library '{name}': no C sources under {source_root}")
-    cflags = [*cflags, *(f"-D{d}" for d in LIBRARY_DEFINES)]
+    defines = [f"-D{d}" for d in LIBRARY_DEFINES]
+    include_dirs = [include_dir] + ([PORTABLE_DIR / "include"] if signal_cflags is not None else [])
+    jobs = [(src, source_root, cflags) for src in sources]
+    if signal_cflags is not None:
+        jobs += [(src, PORTABLE_DIR / "src", signal_cflags) for src in sorted(SIGNAL_SOURCES_DIR.glob("*.c"))]
+    includes = [flag for d in include_dirs for flag in ("-I", str(d))]
     obj_dir = out_dir / f"{name}-obj"
     obj_dir.mkdir(parents=True, exist_ok=True)
 
-    def compile_one(src: pathlib.Path) -> pathlib.Path:
+    def compile_one(job: tuple[pathlib.Path, pathlib.Path, list[str]]) -> pathlib.Path:
+        src, root, flags = job
         # Object names keep the relative path, so equal file names in two folders do not clash.
-        obj = obj_dir / (str(src.relative_to(source_root)).replace(os.sep, "__")[:-2] + ".o")
-        run_command([cc, *cflags, "-I", str(include_dir), "-c", str(src), "-o", str(obj)],
-                    f"compile {src.relative_to(source_root)} for {name}",
+        obj = obj_dir / (str(src.relative_to(root)).replace(os.sep, "__")[:-2] + ".o")
+        run_command([cc, *flags, *defines, *includes, "-c", str(src), "-o", str(obj)],
+                    f"compile {src.relative_to(root)} for {name}",
                     timeout=COMPILE_TIMEOUT_S)
         return obj
 
     with concurrent.futures.ThreadPoolExecutor(MAX_JOBS) as pool:
-        objects = list(pool.map(compile_one, sources))
+        objects = list(pool.map(compile_one, jobs))
     archive = out_dir / f"lib{name}.a"
     archive.unlink(missing_ok=True)
     run_command([ar, "rcs", str(archive), *map(str, objects)], f"archive {name}",
                 timeout=COMPILE_TIMEOUT_S)
-    return KernelLibrary(name, archive, include_dir)
+    return KernelLibrary(name, archive, include_dir, extra_include_dirs=tuple(include_dirs[1:]))
 
 
 # --------------------------------------------------------------------------- models and LiteRT
@@ -378,7 +398,7 @@ def module_sources(module_dir: pathlib.Path) -> list[str]:
 def build_host_executable(module_dir: pathlib.Path, library: KernelLibrary,
                           exe: pathlib.Path) -> pathlib.Path:
     cmd = [HOST_CC, *HOST_CFLAGS, *library.define_flags, "-I", str(module_dir / "include"),
-           "-I", str(library.include_dir),
+           *library.include_flags,
            *module_sources(module_dir), str(C_DIR / "host_harness.c"), str(library.archive),
            "-lm", "-o", str(exe)]
     run_command(cmd, f"build {exe.name} against {library.name}", timeout=COMPILE_TIMEOUT_S)
@@ -502,7 +522,7 @@ def write_test_data(model: ModelUnderTest, path: pathlib.Path) -> pathlib.Path:
 def build_firmware(module_dir: pathlib.Path, library: KernelLibrary, test_data: pathlib.Path,
                    elf: pathlib.Path, cc: str) -> pathlib.Path:
     cmd = [cc, *ARM_CFLAGS, *ARM_LDFLAGS, *library.define_flags, "-I", str(module_dir / "include"),
-           "-I", str(library.include_dir), "-I", str(HELIUM_DIR / "include"), "-I", str(CORSTONE300_DIR),
+           *library.include_flags, "-I", str(HELIUM_DIR / "include"), "-I", str(CORSTONE300_DIR),
            *module_sources(module_dir), *sorted(map(str, (HELIUM_DIR / "src").glob("*.c"))),
            str(C_DIR / "qemu_harness.c"), str(test_data),
            str(CORSTONE300_DIR / "startup.c"), str(CORSTONE300_DIR / "instruction_counter.c"),
@@ -660,7 +680,7 @@ class E2ESession:
     def ns_cmsis_nn_host_library(self, root: pathlib.Path) -> KernelLibrary:
         return self._once(("lib", "ns-host"), lambda: build_library(
             "ns_cmsis_nn_host", ns_cmsis_nn_sources(root), root / "Source", root / "Include",
-            self.root / "lib", cc=HOST_CC, ar=HOST_AR, cflags=NS_CMSIS_NN_HOST_CFLAGS))
+            self.root / "lib", cc=HOST_CC, ar=HOST_AR, cflags=NS_CMSIS_NN_HOST_CFLAGS, signal_cflags=HOST_CFLAGS))
 
     def portable_arm_library(self, cc: str, ar: str) -> KernelLibrary:
         return self._once(("lib", "portable-arm"), lambda: build_library(
@@ -670,7 +690,7 @@ class E2ESession:
     def ns_cmsis_nn_arm_library(self, root: pathlib.Path, cc: str, ar: str) -> KernelLibrary:
         return self._once(("lib", "ns-arm"), lambda: build_library(
             "ns_cmsis_nn_cm55", ns_cmsis_nn_sources(root), root / "Source", root / "Include",
-            self.root / "lib", cc=cc, ar=ar, cflags=NS_CMSIS_NN_ARM_CFLAGS))
+            self.root / "lib", cc=cc, ar=ar, cflags=NS_CMSIS_NN_ARM_CFLAGS, signal_cflags=ARM_CFLAGS))
 
     # modules
     def module_dir(self, model: ModelUnderTest, target: str) -> pathlib.Path:

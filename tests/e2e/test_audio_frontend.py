@@ -88,7 +88,7 @@ def build_module(root: pathlib.Path, model_bytes: bytes, library: harness.Kernel
     helia_aot.convert(model_bytes, module, prefix=harness.PREFIX, target="host")
     exe = root / "audio_frontend"
     harness.run_command([harness.HOST_CC, *harness.HOST_CFLAGS, *library.define_flags, "-I", str(module / "include"),
-                         "-I", str(library.include_dir), *harness.module_sources(module),
+                         *library.include_flags, *harness.module_sources(module),
                          str(harness.C_DIR / "frontend_harness.c"), str(library.archive), "-lm", "-o", str(exe)],
                         "build the audio front end harness", timeout=harness.COMPILE_TIMEOUT_S)
     return exe
@@ -165,3 +165,15 @@ def test_clip_state_carries_and_resets(frontend):
     again = [runner.run([silence_frames[0]])[0].reshape(-1) for _ in range(3)]
     assert again[0].tolist() != again[2].tolist(), "TFLM's front end should adapt to a repeated frame"
     assert silence[0].tolist() == again[0].tolist()
+
+
+def test_ns_cmsis_nn_build_gives_the_same_features(e2e, ns_cmsis_nn_root, frontend, tmp_path):
+    """Built against ns-cmsis-nn (which has no Signal kernels: the harness's library carries ours, as
+    Bazel's //kernels:ns_cmsis_nn_with_signal does), the front end gives the portable build's features,
+    bit for bit, on every sequence."""
+    model_bytes, seqs, portable, _ = frontend
+    exe = build_module(tmp_path, model_bytes, e2e.ns_cmsis_nn_host_library(ns_cmsis_nn_root))
+    got = module_features(exe, seqs)
+    for (name, _), g, p in zip(seqs, got, portable):
+        differing = [i for i, (a, b) in enumerate(zip(g, p)) if a.tolist() != b.tolist()]
+        assert not differing, f"{name}: frames {differing[:10]} differ between ns-cmsis-nn and portable builds"

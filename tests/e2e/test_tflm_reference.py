@@ -321,7 +321,7 @@ def test_person_detect_golden_harness_passes_at_tolerance_zero(e2e, tmp_path):
     library = e2e.portable_host_library()
     exe = tmp_path / "pd_golden"
     harness.run_command([harness.HOST_CC, *harness.HOST_CFLAGS, *library.define_flags, "-I", str(out / "include"),
-                         "-I", str(library.include_dir), *harness.module_sources(out),
+                         *library.include_flags, *harness.module_sources(out),
                          *sorted(str(p) for p in (out / "test").glob("*.c")), str(library.archive), "-lm",
                          "-o", str(exe)], "build the person_detect golden harness",
                         timeout=harness.COMPILE_TIMEOUT_S)

@@ -41,6 +41,8 @@ def _library_defines() -> list[str]:
     from tests.e2e import harness
     return [f"-D{d}" for d in harness.LIBRARY_DEFINES]
 PORTABLE_INCLUDE = REPO / "kernels" / "portable" / "include"
+# A module for a core with MVE may call our Helium kernels (helia_helium.h) beside either library.
+HELIUM_INCLUDE = REPO / "kernels" / "helium" / "include"
 # The shared models (every .tflite below it is fuzzed); the variable overrides ../shared/models.
 MODELS_ENV = "HELIA_FUZZ_MODELS_DIR"
 HANG_SECONDS = 10.0
@@ -232,7 +234,8 @@ class Runner:
             if not ns_root:
                 return Outcome(case, KERNEL_MISSING, ", ".join(sorted(missing)) + " (not compiled against "
                                f"ns-cmsis-nn: {NS_CMSIS_NN_ENV} unset)", seconds)
-            problem = self.compile(out, data, Path(ns_root) / "Include")
+            # ns-cmsis-nn has no Signal kernels: helia_signal.h is ours, searched after its headers.
+            problem = self.compile(out, data, (Path(ns_root) / "Include", PORTABLE_INCLUDE))
             if problem:
                 return Outcome(case, "compile_error", "with ns-cmsis-nn's headers: " + problem[:1500], seconds)
             return Outcome(case, KERNEL_MISSING, ", ".join(sorted(missing)), seconds)
@@ -240,18 +243,18 @@ class Runner:
             return self.sanitizer_run(case, data, target, case_dir, seconds)
         return Outcome(case, CONVERTED, target, seconds)
 
-    def compile(self, module: Path, data: bytes, kernel_include: Path = PORTABLE_INCLUDE) -> str:
+    def compile(self, module: Path, data: bytes, kernel_includes: tuple[Path, ...] = (PORTABLE_INCLUDE,)) -> str:
         """Each C file with -Werror; the compiler's complaints, or "" (a file identical to one already
         compiled, apart from the model's hash in its header comment, is not compiled again)."""
         sha = hashlib.sha256(data).hexdigest()
         headers = b"".join(p.read_bytes() for p in sorted((module / "include").glob("*.h")))
         for source in sorted((module / "src").glob("*.c")):
-            text = str(kernel_include).encode() + headers + source.read_bytes()
+            text = str(kernel_includes).encode() + headers + source.read_bytes()
             key = hashlib.sha256(text.replace(sha.encode(), b"")).hexdigest()
             if key in self.compiled:
                 continue
-            cmd = [CC, *CFLAGS, *_library_defines(), "-I", str(module / "include"), "-I", str(kernel_include), "-c", str(source),
-                   "-o", str(module.parent / "check.o")]
+            includes = [flag for d in (module / "include", *kernel_includes, HELIUM_INCLUDE) for flag in ("-I", str(d))]
+            cmd = [CC, *CFLAGS, *_library_defines(), *includes, "-c", str(source), "-o", str(module.parent / "check.o")]
             try:
                 proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S)
             except subprocess.TimeoutExpired:

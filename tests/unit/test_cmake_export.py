@@ -164,3 +164,40 @@ def test_parent_ns_cmsis_nn_target_is_linked(tmp_path):
     assert "libcmsis-nn.a" in link and "portable" not in link
     proc = subprocess.run([str(build / "golden")], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "PASS: 3 samples" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_signal_module_links_our_signal_kernels_beside_ns_cmsis_nn(tmp_path):
+    """ns-cmsis-nn has no kernels of TFLM's Signal operators: a module calling them (SignalWindow here),
+    planned for ns-cmsis-nn, links ns::cmsis-nn and helia::signal_kernels (not the portable library) and
+    its golden test passes."""
+    ns = os.environ.get("HELIA_NS_CMSIS_NN_DIR")
+    if not ns:
+        pytest.skip(NS_SKIP)
+    cmake = _cmake()
+    _tool("cc", "host C compiler")
+    from tests.modelgen.cases import build_case_model, load_case
+    case = REPO / "tests" / "e2e" / "cases" / "signal_window_int16_hann_480_shift12.yaml"
+    module = helia_aot.convert(build_case_model(load_case(case)), tmp_path / "sw", prefix="sw", target="host",
+                               kernel_library="ns_cmsis_nn", module_type="cmake", with_test_data=True,
+                               num_test_samples=3)
+    assert any("helia_signal_window_s16(" in p.read_text() for p in (module.output_dir / "src").glob("*.c"))
+    parent = tmp_path / "parent"
+    parent.mkdir()
+    (parent / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.21)\n"
+        "project(parent LANGUAGES C)\n"
+        f'add_subdirectory("{ns}" ns)\n'
+        f'add_subdirectory("{PORTABLE}" kernels)\n'
+        f'add_subdirectory("{module.output_dir}" module)\n'
+        f'add_executable(golden "{module.output_dir}/test/sw_test_main.c" "{module.output_dir}/test/sw_test_data.c")\n'
+        "target_link_libraries(golden PRIVATE sw_model)\n")
+    build = tmp_path / "build"
+    _sh(cmake, "-S", parent, "-B", build)  # ns-cmsis-nn's own sources are not ours to hold to -Werror
+    _sh(cmake, "--build", build, "--target", "golden", "-j2")
+    link = (build / "CMakeFiles" / "golden.dir" / "link.txt").read_text()
+    assert "libcmsis-nn.a" in link and "libhelia_signal_kernels.a" in link and "portable" not in link
+    # ns-cmsis-nn's include directory comes before ours (arm_nnfunctions.h is its own).
+    flags = (build / "module" / "CMakeFiles" / "sw_model.dir" / "flags.make").read_text()
+    assert 0 <= flags.find(f"{Path(ns).resolve()}/Include") < flags.find(str(PORTABLE / "include")), flags
+    proc = subprocess.run([str(build / "golden")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "PASS: 3 samples" in proc.stdout, proc.stdout + proc.stderr

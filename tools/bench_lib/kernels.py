@@ -14,6 +14,9 @@ from . import toolchain
 
 PORTABLE = "portable"
 HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
+# ns-cmsis-nn has no kernels of TFLM's Signal operators: its library carries ours (as Bazel's
+# //kernels:ns_cmsis_nn_with_signal does); the portable library has them already.
+SIGNAL_SOURCES_DIR = toolchain.PORTABLE_DIR / "src" / "signal"
 NS_CMSIS_NN = "ns-cmsis-nn"
 
 
@@ -28,15 +31,20 @@ class KernelLibrary:
     # and include directory (a module may call helia_mve_* entries there).
     helium_archive: Path | None = None
     helium_include_dir: Path | None = None
+    # Our Signal kernels (helia_signal.h) beside a library without them (ns-cmsis-nn): their archive
+    # and the portable include directory, searched last so the library's own headers win.
+    signal_archive: Path | None = None
+    signal_include_dir: Path | None = None
 
     @property
     def archives(self) -> list[Path]:
         """What a firmware links, the Helium kernels first (they need nothing of the library's code)."""
-        return ([self.helium_archive] if self.helium_archive else []) + [self.archive]
+        return ([self.helium_archive] if self.helium_archive else []) + [self.archive] + \
+            ([self.signal_archive] if self.signal_archive else [])
 
     @property
     def include_dirs(self) -> list[Path]:
-        return [self.include_dir] + ([self.helium_include_dir] if self.helium_include_dir else [])
+        return [self.include_dir] + [d for d in (self.helium_include_dir, self.signal_include_dir) if d]
 
 
 def sources(backend: str) -> tuple[Path, Path, list[Path]]:
@@ -55,7 +63,8 @@ def sources(backend: str) -> tuple[Path, Path, list[Path]]:
 def build(backend: str, optimization: str, work_dir: Path,
           core: toolchain.Core = toolchain.CORES["cortex_m55"]) -> KernelLibrary:
     """Compiles a backend's sources (two at a time) for `core` into work_dir/lib<backend><opt>[-core].a,
-    and on a core with MVE our Helium kernels beside it (lib<backend><opt>-helium.a)."""
+    on a core with MVE our Helium kernels beside it (lib<backend><opt>-helium.a), and for ns-cmsis-nn
+    our Signal kernels (lib<backend><opt>[-core]-signal.a)."""
     source_root, include_dir, files = sources(backend)
     if not files:
         raise toolchain.BenchError(f"kernel library {backend}: no C sources under {source_root}")
@@ -72,7 +81,15 @@ def build(backend: str, optimization: str, work_dir: Path,
     if backend == PORTABLE:
         flags += toolchain.OUR_WARNINGS
     archive = _archive(files, source_root, tag, work_dir, flags)
-    return KernelLibrary(backend, optimization, archive, include_dir, core, **helium)
+    signal = {}
+    if backend != PORTABLE:
+        signal_include = toolchain.PORTABLE_DIR / "include"
+        signal = dict(signal_archive=_archive(sorted(SIGNAL_SOURCES_DIR.glob("*.c")), SIGNAL_SOURCES_DIR,
+                                              f"{tag}-signal", work_dir, core.common_cflags + [
+                                                  optimization, "-I", str(include_dir), "-I", str(signal_include),
+                                                  *toolchain.OUR_WARNINGS]),
+                      signal_include_dir=signal_include)
+    return KernelLibrary(backend, optimization, archive, include_dir, core, **helium, **signal)
 
 
 def _archive(files: list[Path], source_root: Path, tag: str, work_dir: Path, flags: list[str]) -> Path:

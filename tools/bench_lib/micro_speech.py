@@ -15,7 +15,7 @@ from pathlib import Path
 import helia_aot
 
 from . import toolchain
-from .kernels import PORTABLE, KernelLibrary
+from .kernels import KernelLibrary
 from .toolchain import BenchError
 
 EXAMPLE_DIR = toolchain.REPO / "models" / "micro_speech"
@@ -76,26 +76,25 @@ def prepare(work: Path) -> Path:
 def instructions(out: Path, library: KernelLibrary) -> dict:
     """Builds the golden firmware against `library`, runs it, returns the figures per clip."""
     build = out / f"{library.backend}{library.optimization}"
-    # helia_signal.h after the library's headers: ns-cmsis-nn has no Signal kernels, so the preprocessor
-    # calls ours (in the portable archive already, compiled here beside ns-cmsis-nn).
-    includes = ["-I", str(EXAMPLE_DIR), "-I", str(library.include_dir), "-I", str(toolchain.PORTABLE_DIR / "include"),
-                "-I", str(toolchain.CORSTONE300_DIR)]
+    # The library's include directories carry helia_signal.h (the preprocessor's Signal kernels) and its
+    # archives their code, for ns-cmsis-nn too (kernels.build).
+    core = library.core
+    includes = ["-I", str(EXAMPLE_DIR), *(f for d in library.include_dirs for f in ("-I", str(d))),
+                *core.runtime_flags()]
     includes += [flag for prefix in MODULES for flag in ("-I", str(out / prefix / "include"))]
-    flags = toolchain.COMMON_CFLAGS + [library.optimization] + includes + toolchain.OUR_WARNINGS
+    flags = core.common_cflags + [library.optimization] + includes + toolchain.OUR_WARNINGS
     sources = [src for prefix in MODULES for src in sorted((out / prefix / "src").glob("*.c"))]
     sources += [EXAMPLE_DIR / name for name in PIPELINE_SOURCES]
     sources += [out / "speech_clips.c", out / "speech_expected.c"]
-    sources += [toolchain.CORSTONE300_DIR / name for name in ("startup.c", "instruction_counter.c")]
-    if library.backend != PORTABLE:
-        sources += sorted((toolchain.PORTABLE_DIR / "src" / "signal").glob("*.c"))
+    sources += core.runtime_sources()
     objects = toolchain.parallel_map(
         lambda src: toolchain.compile_c(src, build / f"{src.parent.name}__{src.stem}.o",
                                         flags + ["-DSPEECH_COUNT_INSTRUCTIONS"], f"micro_speech: compile {src.name}"),
         sources)
     elf = build / "speech_golden.elf"
-    toolchain.run([toolchain.ARM_CC, *toolchain.ARCH_FLAGS, "--specs=picolibc.specs", *toolchain.LDFLAGS,
-                   "-o", elf, *objects, library.archive, "-lm"], "micro_speech: link")
-    stdout = toolchain.run([toolchain.QEMU, *toolchain.QEMU_ARGS, "-kernel", elf],
+    toolchain.run([toolchain.ARM_CC, *core.ldflags, "-o", elf, *objects, *library.archives, "-lm"],
+                  "micro_speech: link")
+    stdout = toolchain.run(core.qemu_command(elf),
                            f"micro_speech: QEMU run ({library.backend})", timeout=toolchain.QEMU_TIMEOUT_S,
                            merge_stderr=True)
     clips = {}
