@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Refusals a user must be able to act on: each is one line naming the operator, the tensor at fault
+(tensor '<name>') and the rule it breaks. Models are built so the tensor at fault is not the one a
+careless message would name by accident (the output is 'y', the inputs have their own names)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.errors import UnsupportedModelError
+from tests.modelgen import ModelBuilder
+
+
+def refusal(b: ModelBuilder, tmp_path) -> str:
+    with pytest.raises(UnsupportedModelError) as info:
+        helia_aot.convert(b.build(), tmp_path / "out", target="host")
+    message = str(info.value.args[0])
+    assert "\n" not in message
+    return message
+
+
+def one_op(op, inputs, outputs, options=None) -> ModelBuilder:
+    """inputs: (name, shape, dtype[, scale, zp]) run-time inputs or (name, array, dtype, "const");
+    outputs: (name, shape, dtype[, scale, zp])."""
+    b = ModelBuilder()
+    refs = []
+    for spec in inputs:
+        if len(spec) == 4 and spec[3] == "const":
+            refs.append(b.const(spec[0], np.asarray(spec[1]), spec[2]))
+        else:
+            refs.append(b.input(*spec))
+    outs = [b.tensor(*spec) for spec in outputs]
+    b.op(op, refs, outs, options)
+    for y in outs:
+        b.output(y)
+    return b
+
+
+def test_mean_of_a_rank_5_input_names_the_input(tmp_path):
+    b = one_op("MEAN", [("x", (1, 2, 2, 2, 2), "float32"), ("ax", [1], "int32", "const")],
+               [("y", (1, 1, 2, 2, 2), "float32")], {"keep_dims": True})
+    message = refusal(b, tmp_path)
+    assert "MEAN" in message and "tensor 'x'" in message and "rank 5 input is not supported (1 to 4)" in message
+
+
+def test_pack_output_shape_mismatch_names_the_output(tmp_path):
+    b = one_op("PACK", [("a", (2, 3), "float32"), ("b", (2, 3), "float32")], [("y", (3, 2), "float32")],
+               {"values_count": 2, "axis": 0})
+    message = refusal(b, tmp_path)
+    assert "PACK" in message and "tensor 'y'" in message
+    assert "output shape [3, 2] does not match the packed [2, 2, 3]" in message
+
+
+def test_split_axis_with_two_values_names_the_axis(tmp_path):
+    b = one_op("SPLIT", [("ax", [0, 1], "int32", "const"), ("x", (4, 2), "float32")],
+               [("y", (2, 2), "float32"), ("z", (2, 2), "float32")], {"num_splits": 2})
+    message = refusal(b, tmp_path)
+    assert "SPLIT" in message and "tensor 'ax'" in message and "axis must be a scalar, has 2 values" in message
+
+
+def test_batch_to_space_crops_leaving_nothing_name_the_crops(tmp_path):
+    # 4 batches of 1 x 1 under a 2 x 2 block give 2 x 2; cropping 1 + 1 rows leaves none
+    b = one_op("BATCH_TO_SPACE_ND", [("x", (4, 1, 1, 1), "float32"), ("bs", [2, 2], "int32", "const"),
+                                     ("cr", [[1, 1], [0, 0]], "int32", "const")],
+               [("y", (1, 1, 2, 1), "float32")])
+    message = refusal(b, tmp_path)
+    assert "BATCH_TO_SPACE_ND" in message and "tensor 'cr'" in message
+    assert "crops [1, 0, 1, 0] leave an empty output [1, 0, 2, 1]" in message
+
+
+def test_gather_nd_output_shape_mismatch_names_the_output(tmp_path):
+    b = one_op("GATHER_ND", [("x", (3, 4), "float32"), ("idx", [[0], [2]], "int32", "const")],
+               [("y", (2, 3), "float32")])
+    message = refusal(b, tmp_path)
+    assert "GATHER_ND" in message and "tensor 'y'" in message
+    assert "output shape [2, 3] does not match the gathered [2, 4]" in message
+
+
+def test_gather_nd_int8_output_with_other_quantization_names_the_output(tmp_path):
+    b = one_op("GATHER_ND", [("x", (3, 4), "int8", 0.5, 1), ("idx", [[0], [2]], "int32", "const")],
+               [("y", (2, 4), "int8", 0.25, 1)])
+    message = refusal(b, tmp_path)
+    assert "GATHER_ND" in message and "tensor 'y'" in message
+    assert "input and output must share scale and zero point (input 0.5/1, output 0.25/1)" in message
+
+
+def test_int16_equal_per_channel_input_names_the_input(tmp_path):
+    b = one_op("EQUAL", [("a", (2, 3), "int16", [0.5, 0.25], [0, 0]), ("b", (2, 3), "int16", 0.5, 0)],
+               [("y", (2, 3), "bool")])
+    message = refusal(b, tmp_path)
+    assert "EQUAL" in message and "tensor 'a'" in message and "input must be quantized per tensor" in message
+
+
+def test_int16_equal_input_scale_of_one_or_more_is_refused(tmp_path):
+    # LiteRT rescales each quantized int16 input by its scale as a multiplier below one
+    b = one_op("EQUAL", [("a", (2, 3), "int16", 0.5, 0), ("b", (2, 3), "int16", 2.0, 0)], [("y", (2, 3), "bool")])
+    message = refusal(b, tmp_path)
+    assert "EQUAL" in message and "tensor 'b'" in message and "input scale 2 must be below 1" in message
+
+
+# ---- SVDF ----
+
+B, I, U, R, T = 2, 5, 3, 2, 4  # batches, input size, units, rank, memory
+F = U * R
+
+
+def svdf(y_shape=(B, U), bias_units=U, wf_zero_point=0) -> ModelBuilder:
+    b = ModelBuilder()
+    x = b.input("x", (B, I), "int8", 0.5, -3)
+    wf = b.const("wf", np.ones((F, I), np.int8), "int8", 0.25, wf_zero_point)
+    wt = b.const("wt", np.ones((F, T), np.int16), "int16", 0.5, 0)
+    bb = b.const("bb", np.arange(bias_units, dtype=np.int32), "int32", 0.125, 0)
+    s = b.tensor("s", (B, F * T), "int16", 0.125, 0, variable=True)
+    y = b.tensor("y", y_shape, "int8", 0.25, 7)
+    b.op("SVDF", [x, wf, wt, bb, s], [y], {"rank": R, "fused_activation_function": "RELU"})
+    b.output(y)
+    return b
+
+
+def test_svdf_output_of_rank_3_names_the_output(tmp_path):
+    message = refusal(svdf(y_shape=(B, U, 1)), tmp_path)
+    assert "SVDF" in message and "tensor 'y'" in message and ": output must be 2-D, got [2, 3, 1]" in message
+
+
+def test_svdf_bias_of_the_wrong_length_names_the_bias(tmp_path):
+    message = refusal(svdf(bias_units=U + 1), tmp_path)
+    assert "SVDF" in message and "tensor 'bb'" in message and "bias [4] must be [3]" in message
+
+
+def test_svdf_asymmetric_feature_weights_are_refused(tmp_path):
+    # LiteRT's integer SVDF reads the weights as symmetric (it has no weights offset)
+    message = refusal(svdf(wf_zero_point=2), tmp_path)
+    assert "SVDF" in message and "tensor 'wf'" in message and "weights_feature zero point must be 0" in message
