@@ -138,6 +138,31 @@ class Kernel:
                                       "where there was no choice")
 
 
+# The vocabulary of PlanOperator.fixed: what an operator's lowering settled that no knob chose. Key ->
+# (meaning, the values it takes; None: a short free-text description). Tools read the closed values as
+# words, so they are spelled exactly as here.
+FIXED_VOCABULARY: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    "implementation": ("how an operator without a kernel entry computes: generated C (inline), a table "
+                       "lookup (lut; lut interpolated: int16 tables interpolated between entries), a value "
+                       "fixed at conversion (constant), or a copy of a constant converted at conversion",
+                       ("inline", "lut", "lut interpolated", "constant", "copy of the converted constant")),
+    "accumulator": ("the type the inline C sums in", ("int32", "int64", "float32")),
+    "input_quantization": ("how the inline C reads the input's zero point: symmetric (none) or asymmetric",
+                           ("symmetric", "asymmetric")),
+    "comparison": ("int8 / int16 comparisons: inputs rescaled as LiteRT's quantized comparison, or the raw codes "
+                   "compared", ("rescaled", "raw_codes")),
+    "division": ("MEAN's 1 / count, folded into the requantization multiplier", ("folded_into_multiplier",)),
+    "approximate": ("GELU's tanh approximation (true) or the exact erf form (false)", ("true", "false")),
+    "compat_variant": ("HARD_SWISH's arithmetic: TFLite's", ("tflite",)),
+    "use_lut": ("HARD_SWISH: computed, not looked up", ("false",)),
+    "lut": ("RSQRT int16: the table the kernel interpolates", ("per operator (LiteRT's table)",)),
+    "function": ("the C function or expression an inline float operator applies per element", None),
+    "fft": ("SignalRfft: the FFT's algorithm and factorization", None),
+    "state": ("what the operator keeps across runs, and where", None),
+    "why": ("why the operator is inline C where a kernel entry exists", None),
+}
+
+
 @dataclass
 class PlanOperator:
     id: str
@@ -152,7 +177,8 @@ class PlanOperator:
     alias_of: str | None = doc("for RESHAPE-like operators, the tensor whose bytes the output reuses")
     kernel: Kernel
     knobs: dict[str, Knob]
-    fixed: dict[str, str]
+    fixed: dict[str, str] = doc("what the lowering settled that no knob chose; keys and values from "
+                                "helia_aot.plan.FIXED_VOCABULARY")
     attributes: dict[str, str | int | bool] = doc("attributes the configuration's operators entries set, as given")
 
 
