@@ -67,3 +67,11 @@ def test_every_operand_is_named():
             assert isinstance(operand.role, str) and operand.role.strip(), f"{op_type} {variant.name}: {operand}"
             assert operand.dtypes and all(isinstance(d, str) and d for d in operand.dtypes), \
                 f"{op_type} {variant.name} {operand.role}: no dtypes"
+
+
+def test_operand_roles_are_lower_case():
+    """Roles name tensors in refusals and in `helia-aot operators` the way LiteRT's documentation does
+    (input, output, weights_feature, input 0): lower case, so a message never shouts one role."""
+    for op_type, variant in ops.catalog():
+        for operand in (*variant.inputs, *variant.outputs):
+            assert operand.role == operand.role.lower(), f"{op_type} {variant.name}: role {operand.role!r}"

@@ -133,3 +133,44 @@ def test_svdf_asymmetric_feature_weights_are_refused(tmp_path):
     # LiteRT's integer SVDF reads the weights as symmetric (it has no weights offset)
     message = refusal(svdf(wf_zero_point=2), tmp_path)
     assert "SVDF" in message and "tensor 'wf'" in message and "weights_feature zero point must be 0" in message
+
+
+# ---- the catalog (`helia-aot operators`) states the rules these refusals enforce ----
+
+def variant_of(op_type: str, variant: str):
+    from helia_aot import ops
+    return next(v for t, v in ops.catalog() if t == op_type and v.name == variant)
+
+
+def notes_of(op_type: str, variant: str) -> str:
+    return " ".join(variant_of(op_type, variant).notes)
+
+
+def test_unquantized_int16_not_equal_is_refused_as_the_catalog_says(tmp_path):
+    b = one_op("NOT_EQUAL", [("a", (2, 3), "int16"), ("b", (2, 3), "int16")], [("y", (2, 3), "bool")])
+    message = refusal(b, tmp_path)
+    assert "NOT_EQUAL" in message and "tensor 'a'" in message and "quantize the inputs" in message
+    assert "NOT_EQUAL: quantized only" in notes_of("NOT_EQUAL", "int16")
+    assert "quantized only" not in notes_of("EQUAL", "int16")  # LiteRT computes unquantized int16 EQUAL
+
+
+def test_logical_not_output_of_another_shape_is_refused_as_the_catalog_says(tmp_path):
+    b = one_op("LOGICAL_NOT", [("a", (2, 3), "bool")], [("y", (3, 2), "bool")])
+    message = refusal(b, tmp_path)
+    assert "LOGICAL_NOT" in message and "tensor 'y'" in message and "does not match [2, 3]" in message
+    assert "input and output shapes equal" in variant_of("LOGICAL_NOT", "bool").notes
+
+
+@pytest.mark.parametrize("op, pairs", [("BATCH_TO_SPACE_ND", "crops"), ("SPACE_TO_BATCH_ND", "paddings")])
+@pytest.mark.parametrize("runtime", ["block_shape", "pairs"])
+def test_runtime_block_shape_or_pairs_are_refused_as_the_catalog_says(tmp_path, op, pairs, runtime):
+    """LiteRT's reference kernels read them at Prepare; the catalog lists them as constant operands."""
+    x_shape, y_shape = ((4, 2, 2, 1), (1, 4, 4, 1)) if op == "BATCH_TO_SPACE_ND" else ((1, 4, 4, 1), (4, 2, 2, 1))
+    block = ("bs", (2,), "int32") if runtime == "block_shape" else ("bs", [2, 2], "int32", "const")
+    second = ("pp", (2, 2), "int32") if runtime == "pairs" else ("pp", [[0, 0], [0, 0]], "int32", "const")
+    message = refusal(one_op(op, [("x", x_shape, "float32"), block, second], [("y", y_shape, "float32")]), tmp_path)
+    role = "block_shape" if runtime == "block_shape" else pairs
+    assert op in message and f"tensor '{'bs' if runtime == 'block_shape' else 'pp'}'" in message
+    assert f"{role} must be a constant tensor" in message or f"{role} (input" in message
+    operand = variant_of(op, "float32").inputs[1 if runtime == "block_shape" else 2]
+    assert operand.role == role and "constant" in operand.rules()
