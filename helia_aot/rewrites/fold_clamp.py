@@ -34,6 +34,8 @@ _BOUNDED = {"RELU_N1_TO_1": (-1.0, 1.0), "RELU_0_TO_1": (0.0, 1.0)}  # BoundedRe
 def _clamp_range(graph: Graph, op: Operator, y: Tensor) -> tuple[int, int, int] | str:
     """(data input position, lo, hi) of the clamp in codes, or why it is not a plain clamp."""
     qmin, qmax = dtype_range(y.dtype)
+    if y.quant is None:
+        return "its output has no quantization (the operator's own rules refuse it)"
     if op.op_type in _NAMED:
         lo, hi = activation_range(op.op_type, y.quant.scale, y.quant.zero_point, qmin, qmax)
         return 0, lo, hi

@@ -32,10 +32,7 @@ def convert(data: bytes, tmp_path):
 
 # ---- SQUARED_DIFFERENCE of constants ----
 
-# Known bug: folding runs validate() before a variant is chosen (ctx.variant is None) and
-# SquaredDifference.validate reads ctx.variant.name, so conversion stops with an AttributeError.
-@pytest.mark.xfail(raises=AttributeError, strict=True,
-                   reason="SquaredDifference.validate reads ctx.variant.name while folding (no variant yet)")
+# Folding runs validate() before a variant is chosen (ctx.variant is None).
 @pytest.mark.parametrize("dtype, a, b", [
     ("float32", [[1.5, -2.0, 0.25], [3.0, -0.5, 7.0]], [0.5, 1.0, -0.75]),
     ("int32", [[100, -7, 3], [40000, -40000, 0]], [[-5, 9, 3], [-1000, 1000, 46340]]),
@@ -113,8 +110,7 @@ def test_prelu_left_shift_limit_follows_the_input_range(tmp_path, dtype, fits, o
 
 # ---- an int8 constant without quantization into a table operator ----
 
-@pytest.mark.parametrize("op", ["EXP", "LOG", "SQRT", pytest.param("RELU_N1_TO_1", marks=pytest.mark.xfail(
-    raises=AttributeError, strict=True, reason="rewrites.fold_clamp reads the unquantized output's zero point"))])
+@pytest.mark.parametrize("op", ["EXP", "LOG", "SQRT", "RELU_N1_TO_1"])
 def test_unquantized_int8_constant_into_a_table_operator_is_refused(tmp_path, op):
     """Folding runs the operator's rules before any variant is chosen: an int8 tensor with no scale is
     no quantized int8 there either, so the refusal is the one the variant's operand rule gives."""
