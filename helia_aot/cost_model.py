@@ -103,6 +103,8 @@ class CostTable:
     core: str
     models: dict  # entry -> {"coefficients": {feature: value}, "max_relative_error": float}
     measured: dict  # (entry, input dims, filter dims, output dims) -> instructions
+    command: str | None = None  # what made the table (recorded in the plan's report)
+    date: str | None = None
 
     @property
     def name(self) -> str:
@@ -128,7 +130,8 @@ def read_table(path: Path) -> CostTable:
     # Stride and padding are implied by the dims for the measured shapes (one measurement each).
     measured = {(m["entry"], tuple(m["input_dims"]), tuple(m["filter_dims"]), tuple(m["output_dims"])):
                 m["instructions"] for m in data["measurements"]}
-    return CostTable(path, data["library"], data["build"], data["core"], data["entries"], measured)
+    return CostTable(path, data["library"], data["build"], data["core"], data["entries"], measured,
+                     data.get("command"), data.get("date"))
 
 
 @functools.lru_cache(maxsize=None)

@@ -20,7 +20,6 @@ the options); so does a library/build without a cost table (no choice recorded).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 
 from . import cost_model, lowering, planner
@@ -140,26 +139,26 @@ def choose(graph, steps: list[Step], options) -> tuple[list[Step], KernelChoiceS
     smallest = arena(_least_scratch(per_step))
     size_end = _greedy(per_step, arena, smallest)
     latency_end = _greedy(per_step, arena, None)
-    if opt.kernel != "auto" and not any(_kernel_knob(s, opt) == "auto" for s in steps if s.position in per_step):
-        # specialized / generic: the operator's own entry, recorded beside what it could have been.
+    if forced == set(per_step):
+        # specialized / generic everywhere: each operator's own entry, recorded beside what it could have been.
         budget = None
         steps = [_record(s, per_step[s.position], s.lowering.entry, "optimization.kernel")
                  if s.position in per_step else s for s in steps]
     else:
         budget = {"size": smallest, "latency": None}.get(opt.goal, int(smallest * (1 + BALANCED_SLACK)))
-        free = {p: o for p, o in per_step.items() if p not in forced}
-        chosen = {"size": size_end, "latency": latency_end}.get(opt.goal) or _greedy(per_step, arena, budget)
         if forced:
             own = {p: next(o for o in per_step[p] if o.entry == steps[p].lowering.entry) for p in forced}
+            free = {p: o for p, o in per_step.items() if p not in forced}
             chosen = {**_greedy(free, arena, budget, own), **own}
+        else:
+            chosen = {"size": size_end, "latency": latency_end}.get(opt.goal) or _greedy(per_step, arena, budget)
         steps = [(_record(s, per_step[s.position], s.lowering.entry, "optimization.kernel")
                   if s.position in forced else _apply(graph, s, per_step[s.position], chosen[s.position], options))
                  if s.position in per_step else s for s in steps]
     final = planner.plan_memory(graph, steps, target.arena_alignment).arena.arena_bytes
-    data = json.loads(table.path.read_text(encoding="utf-8"))
     return steps, KernelChoiceSummary(
-        goal=opt.goal, cost_table=table.name, cost_table_command=data.get("command"),
-        cost_table_date=data.get("date"), arena_budget_bytes=budget,
+        goal=opt.goal, cost_table=table.name, cost_table_command=table.command,
+        cost_table_date=table.date, arena_budget_bytes=budget,
         estimated_operators=sum(1 for s in steps if _estimate(table, s.lowering.entry, s) is not None),
         chosen=TradeEnd(final, _total(steps, table)),
         size=TradeEnd(arena(size_end), _total(steps, table, size_end)),
