@@ -33,6 +33,10 @@ FEATURES = {
     # Our Helium depthwise works on blocks of eight channels (a last short block costs a whole one);
     # edge pixels take extra work per block, and each block has its own set-up.
     "mve_depthwise": ("block_macs", "edge_blocks", "blocks", "calls"),
+    # Our Helium 1x1 convolution works on 2 x 2 tiles (two pixels by two output channels): one loop
+    # step per sixteen input channels of a tile, the requantization and store per tile, and each
+    # channel pair's set-up.
+    "mve_pointwise": ("tile_steps", "tiles", "pairs", "calls"),
     "fc": ("macs", "out_elements", "calls"),
 }
 
@@ -49,6 +53,7 @@ ENTRY_KIND = {
     "arm_depthwise_conv_wrapper_s8": "depthwise",
     # Our Helium 3x3 depthwise (kernels/helium), measured where the library is present.
     "helia_mve_depthwise_conv_3x3_s8": "mve_depthwise",
+    "helia_mve_convolve_1x1_s8": "mve_pointwise",
     "arm_fully_connected_s8": "fc",
     "arm_fully_connected_per_channel_s8": "fc",
 }
@@ -66,6 +71,10 @@ def features(entry: str, input_dims, filter_dims, output_dims) -> dict[str, int]
         taps = int(filter_dims[1]) * int(filter_dims[2])
         return {"macs": out_elements * taps * int(filter_dims[3]), "taps": out_elements * taps,
                 "ptaps": out_pixels * taps, "out_elements": out_elements, "calls": 1}
+    if kind == "mve_pointwise":
+        pairs = -(-oc // 2)
+        tiles = -(-out_pixels // 2) * pairs
+        return {"tile_steps": tiles * -(-int(filter_dims[3]) // 16), "tiles": tiles, "pairs": pairs, "calls": 1}
     if kind == "mve_depthwise":
         blocks = -(-oc // 8)
         window = int(filter_dims[1]) * int(filter_dims[2])

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Usage: tools/helium_bench.py [--backend portable|ns-cmsis-nn]... [--json FILE] [--work-dir DIR]
+"""Usage: tools/helium_bench.py [--backend portable|ns-cmsis-nn]... [--kernel K]... [--json FILE] [--work-dir DIR]
 
 Instructions per warm call (QEMU mps3-an547, -icount shift=0, -O2, Cortex-M55 with MVE) of our Helium
-kernel helia_mve_depthwise_conv_3x3_s8 and of the kernel library's int8 depthwise entries
-(arm_depthwise_conv_3x3_s8, arm_depthwise_conv_s8_opt with its scratch, arm_depthwise_conv_s8) on the
-depthwise layer shapes of kws_ref_model and vww_96_int8. Backends: portable, plus ns-cmsis-nn when
-HELIA_NS_CMSIS_NN_DIR is set. Prints a Markdown table; every library output must equal ours."""
+kernels and of the kernel library's entries they compete with, on the layer shapes of kws_ref_model
+and vww_96_int8: helia_mve_depthwise_conv_3x3_s8 against arm_depthwise_conv_3x3_s8,
+arm_depthwise_conv_s8_opt (with its scratch) and arm_depthwise_conv_s8 (kernel depthwise_3x3), and
+helia_mve_convolve_1x1_s8 against arm_convolve_1x1_s8_fast and arm_convolve_1x1_s8 (kernel
+convolve_1x1). Backends: portable, plus ns-cmsis-nn when HELIA_NS_CMSIS_NN_DIR is set. Prints a
+Markdown table; every library output must equal ours."""
 
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tools/helium_bench.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backend", action="append", choices=[kernels.PORTABLE, kernels.NS_CMSIS_NN])
+    parser.add_argument("--kernel", action="append", choices=sorted(helium.BENCH),
+                        help="which of our kernels to measure (default: all)")
     parser.add_argument("--json", type=Path, help="also write the rows to this JSON file")
     parser.add_argument("--work-dir", type=Path, help="keep build artefacts here (default: a temporary directory)")
     args = parser.parse_args(argv)
@@ -37,7 +41,8 @@ def main(argv: list[str]) -> int:
     backends = args.backend or ([kernels.PORTABLE] + ([kernels.NS_CMSIS_NN] if toolchain.ns_cmsis_nn_root() else []))
     with tempfile.TemporaryDirectory(prefix="helium-bench-") as tmp:
         work = args.work_dir or Path(tmp)
-        rows = [row for backend in backends for row in helium.bench(work, backend)]
+        rows = [row for kernel in (args.kernel or sorted(helium.BENCH)) for backend in backends
+                for row in helium.bench(work, backend, kernel)]
     print("| backend | layer | entry | instructions | scratch B | same output |")
     print("|---|---|---|---:|---:|---|")
     for row in rows:

@@ -75,6 +75,7 @@ CONV = ("arm_convolve_s8", "arm_convolve_wrapper_s8")
 
 def cases(helium: bool) -> list[Case]:
     dw3 = DW_3X3 + (("helia_mve_depthwise_conv_3x3_s8",) if helium else ())
+    conv_1x1 = CONV_1X1 + (("helia_mve_convolve_1x1_s8",) if helium else ())
     found: list[Case] = []
     # kws's and every vww layer shape (so the models' estimates are measurements), and a few more.
     for h, w, c, s in ((25, 5, 64, 1), (48, 48, 8, 1), (48, 48, 16, 2), (24, 24, 32, 1), (24, 24, 32, 2),
@@ -82,9 +83,12 @@ def cases(helium: bool) -> list[Case]:
                        (10, 10, 20, 1), (7, 7, 3, 2), (8, 8, 132, 1)):
         found += _dw(dw3, h, w, c, 3, s, 1)
     found += _dw(DW_ANY, 12, 12, 32, 5, 1, 2) + _dw(DW_ANY, 9, 9, 24, 5, 2, 2)
-    for h, w, cin, cout in ((25, 5, 64, 64), (48, 48, 8, 16), (24, 24, 32, 32), (6, 6, 128, 128),
-                            (12, 12, 64, 128), (3, 3, 256, 256), (10, 10, 12, 20), (8, 8, 30, 10)):
-        found += _conv(CONV_1X1, h, w, cin, cout, 1, 1, 1, (0, 0))
+    # kws's and every vww pointwise shape, and a few more (odd pixel and channel counts, short depths).
+    for h, w, cin, cout in ((25, 5, 64, 64), (48, 48, 8, 16), (24, 24, 16, 32), (24, 24, 32, 32),
+                            (12, 12, 32, 64), (12, 12, 64, 64), (6, 6, 64, 128), (6, 6, 128, 128),
+                            (3, 3, 128, 256), (12, 12, 64, 128), (3, 3, 256, 256), (10, 10, 12, 20), (8, 8, 30, 10),
+                            (7, 7, 40, 25)):
+        found += _conv(conv_1x1, h, w, cin, cout, 1, 1, 1, (0, 0))
     for h, w, cin, cout in ((32, 32, 16, 32), (16, 16, 32, 64), (9, 9, 8, 12)):
         found += _conv(CONV_1X1_STRIDED, h, w, cin, cout, 1, 1, 2, (0, 0))
     for w, cin, cout, k in ((32, 16, 16, 3), (64, 8, 8, 5), (20, 32, 24, 3), (40, 16, 32, 3), (24, 4, 8, 5),
@@ -183,7 +187,7 @@ def _call(case: Case, index: int, build: str) -> str:
     else:
         # The context carries the scratch size this build asks for (what the module passes).
         lines.append(f"  const cmsis_nn_context ctx = {{ scratch, {scratch_bytes(case, build)} }};")
-        if kind == "conv":
+        if kind in ("conv", "mve_pointwise"):
             lines += [f"  const cmsis_nn_conv_params params = {{ 3, -5, {{ {sw}, {sh} }}, {{ {pw}, {ph} }}, "
                       "{ 1, 1 }, { -128, 127 } };"]
             upscale = "NULL, " if case.entry == "arm_convolve_s8" else ""

@@ -16,6 +16,9 @@ from .common import (bias, check_accumulator, check_output_shape, check_s64_shif
 from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation, hybrid_variant
 
 
+HELIUM_CONV_1X1 = "helia_mve_convolve_1x1_s8"
+
+
 def _hybrid_per_channel(w) -> bool:
     """LiteRT takes its per-channel hybrid kernel only when the weight scales differ."""
     return len(set(w.quant.scales)) > 1
@@ -34,7 +37,8 @@ class Conv2D(OpLowering):
                 outputs=(int8_act("output"),),
                 entries=("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8",
                          "arm_convolve_s8", "arm_convolve_wrapper_s8"),
-                template="conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES),
+                template="conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES,
+                helium_entries=(HELIUM_CONV_1X1,)),
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_convolve_wrapper_s16",),
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",
@@ -93,6 +97,11 @@ class Conv2D(OpLowering):
         if sizes.is_convolve_1x1(g, in_dims, filter_dims):
             entry = "arm_convolve_1x1_s8_fast" if sizes.is_convolve_1x1_fast(g) else "arm_convolve_1x1_s8"
             candidates.append(entry)
+            if kernels.helium_kernels and entry == "arm_convolve_1x1_s8_fast" and in_dims[3] == filter_dims[3]:
+                # Our Helium 1x1 convolution (kernels/helium): 2 x 2 tiles without scratch,
+                # arm_convolve_1x1_s8_fast's signature (it reads the weight sums when the module has
+                # them, else sums the rows itself); chosen by cost only. One group only.
+                candidates.append(HELIUM_CONV_1X1)
         elif sizes.is_convolve_1_x_n(g, in_dims, filter_dims):
             entry = "arm_convolve_1_x_n_s8"
             candidates.append(entry)

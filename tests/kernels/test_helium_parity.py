@@ -2,8 +2,10 @@
 """Our Helium kernels (kernels/helium) against the portable reference, on QEMU mps3-an547: thousands of
 random int8 3x3 depthwise calls (shapes, strides, paddings, offsets, clamps, multipliers and shifts of
 both signs, channel counts that are not multiples of 8 or 16) compared byte for byte in the firmware,
-once with each edge method forced, once pixel-major forced and once with the kernel's own choice. Plus the instruction bench:
-the Helium kernel must beat the scalar 3x3 kernel on every kws / vww layer and give the same output."""
+once with each edge method forced, once pixel-major forced and once with the kernel's own choice; and
+thousands of random 1x1 convolutions (odd pixel and channel counts, depths that are not multiples of
+16, with and without precomputed weight sums and bias). Plus the instruction benches: each Helium
+kernel must beat the library entry it replaces on every kws / vww layer and give the same output."""
 
 from __future__ import annotations
 
@@ -40,6 +42,30 @@ def test_depthwise_3x3_matches_portable_reference(tmp_path, seed, defines):
     assert result["outputs"] > 100 * CALLS  # the calls wrote real outputs, not empty shapes
     assert result["mismatches"] == 0, result["text"][-3000:]
     assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_convolve_1x1_matches_portable_reference(tmp_path, seed):
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="convolve_1x1")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+def test_bench_1x1_beats_the_library_entry_with_same_output(tmp_path):
+    """Against the portable kernels here; tools/helium_bench.py measures ns-cmsis-nn's MVE build too
+    (kernels/helium/README.md has the table)."""
+    _need_arm_tools()
+    rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="convolve_1x1")
+    assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
+    by_layer: dict[str, dict[str, int]] = {}
+    for row in rows:
+        by_layer.setdefault(row["layer"], {})[row["entry"]] = row["instructions"]
+    assert len(by_layer) == 10
+    for layer, counts in by_layer.items():
+        assert 0 < counts["helia_mve_convolve_1x1_s8"] < counts["arm_convolve_1x1_s8_fast"], (layer, counts)
 
 
 def test_bench_beats_scalar_3x3_with_same_output(tmp_path):

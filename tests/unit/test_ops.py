@@ -89,11 +89,39 @@ def test_conv_2d(tmp_path):
 def test_conv_2d_mve_weight_sums_and_1x1(tmp_path):
     result, model_c, consts = convert(conv_model(kernel=(1, 1), padding="VALID"), tmp_path, target="corstone300")
     op = only_op(result)
-    assert op["kernel"]["entry"] == "arm_convolve_1x1_s8_fast"
+    # On MVE the cost model takes our Helium 1x1 convolution (no scratch, fewer instructions), which
+    # reads the same precomputed weight sums as arm_convolve_1x1_s8_fast.
+    assert op["kernel"]["entry"] == "helia_mve_convolve_1x1_s8"
+    assert op["kernel"]["candidates"][:2] == ["arm_convolve_1x1_s8_fast", "helia_mve_convolve_1x1_s8"]
+    options = {o["entry"]: o for o in op["kernel"]["choice"]["options"]}
+    assert options["helia_mve_convolve_1x1_s8"]["estimated_instructions"] < \
+        options["arm_convolve_1x1_s8_fast"]["estimated_instructions"]
     assert op["kernel"]["weight_sums"] == "precomputed"
     # bias + input_offset * row sum: row sum 4 (ones), input offset 3.
     assert const_values(consts, "model_op0_weight_sum") == [0 + 3 * 4, 1 + 3 * 4]
-    assert "HELIA_UNCONST(void *, model_op0_weight_sum)" in function_body(model_c, 0)
+    body = function_body(model_c, 0)
+    assert "helia_mve_convolve_1x1_s8(&buf_ctx, &weight_sum_ctx, &conv_params" in body
+    assert "HELIA_UNCONST(void *, model_op0_weight_sum)" in body
+    # "specialized" keeps the library's own 1x1 entry.
+    result, model_c, _ = convert(conv_model(kernel=(1, 1), padding="VALID"), tmp_path / "s", target="corstone300",
+                                 config={"optimization": {"kernel": "specialized"}})
+    assert only_op(result)["kernel"]["entry"] == "arm_convolve_1x1_s8_fast"
+    assert "arm_convolve_1x1_s8_fast(&buf_ctx, &weight_sum_ctx, &conv_params" in function_body(model_c, 0)
+    # Beside the portable kernels (no weight sums) the Helium kernel gets no buffer and sums the rows itself.
+    result, model_c, _ = convert(conv_model(kernel=(1, 1), padding="VALID"), tmp_path / "p", target="corstone300",
+                                 kernel_library="portable")
+    assert only_op(result)["kernel"]["entry"] == "helia_mve_convolve_1x1_s8"
+    assert "const cmsis_nn_context weight_sum_ctx = { NULL, 0 };" in function_body(model_c, 0)
+    # A grouped 1x1 convolution (4 input channels, filters of 2: two groups) is not a candidate for it.
+    b = ModelBuilder()
+    x = b.input("x", (1, 4, 4, 4), scale=0.5, zero_point=-3)
+    w = b.const("w", np.ones((2, 1, 1, 2), np.int8), dtype="int8", scale=[0.25] * 2, zero_point=0, quantized_dimension=0)
+    bias = b.const("b", np.zeros(2, np.int32), dtype="int32", scale=[0.125] * 2, zero_point=0)
+    y = b.tensor("y", (1, 4, 4, 2), scale=0.125, zero_point=5)
+    b.op("CONV_2D", [x, w, bias], [y], {"padding": "VALID", "stride_h": 1, "stride_w": 1})
+    b.output(y)
+    result, _, _ = convert(b, tmp_path / "grouped", target="corstone300")
+    assert "helia_mve_convolve_1x1_s8" not in only_op(result)["kernel"]["candidates"]
 
 
 def test_depthwise_conv_2d(tmp_path):

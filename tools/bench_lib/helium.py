@@ -14,17 +14,28 @@ from .toolchain import BenchError
 HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
 HELIUM_SOURCES = sorted((HELIUM_DIR / "src").glob("*.c"))
 PORTABLE_SRC = toolchain.PORTABLE_DIR / "src"
-# The portable reference the parity firmware compares against: the general depthwise kernel and what it calls.
-PORTABLE_REFERENCE = [PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_s8.c",
-                      PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_3x3_s8.c",
-                      PORTABLE_SRC / "depthwise" / "depthwise_core.c",
-                      PORTABLE_SRC / "support" / "fixed_point.c"]
-# What the bench firmware calls in the portable kernels: compiled straight into it, because building
-# the whole library (over 200 files) for one firmware was most of the test's time.
-PORTABLE_DEPTHWISE = [PORTABLE_SRC / "depthwise" / name for name in (
-    "arm_depthwise_conv_3x3_s8.c", "arm_depthwise_conv_s8.c", "arm_depthwise_conv_s8_opt.c",
-    "arm_depthwise_convolve_weight_sum.c", "arm_depthwise_conv_get_buffer_sizes_s8.c", "depthwise_core.c")] + [
-    PORTABLE_SRC / "support" / "fixed_point.c"]
+# Per Helium kernel: its parity firmware and the portable reference it compares against (the entry and
+# what it calls).
+PARITY = {
+    "depthwise_3x3": ("depthwise_parity.c", [PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_s8.c",
+                                             PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_3x3_s8.c",
+                                             PORTABLE_SRC / "depthwise" / "depthwise_core.c",
+                                             PORTABLE_SRC / "support" / "fixed_point.c"]),
+    "convolve_1x1": ("conv_1x1_parity.c", [PORTABLE_SRC / "convolution" / "arm_convolve_1x1_s8_fast.c",
+                                           PORTABLE_SRC / "convolution" / "conv_core.c",
+                                           PORTABLE_SRC / "support" / "fixed_point.c"]),
+}
+# Per Helium kernel: its bench firmware and what that calls in the portable kernels, compiled straight
+# into it, because building the whole library (over 200 files) for one firmware was most of the test's time.
+BENCH = {
+    "depthwise_3x3": ("depthwise_bench.c", [PORTABLE_SRC / "depthwise" / name for name in (
+        "arm_depthwise_conv_3x3_s8.c", "arm_depthwise_conv_s8.c", "arm_depthwise_conv_s8_opt.c",
+        "arm_depthwise_convolve_weight_sum.c", "arm_depthwise_conv_get_buffer_sizes_s8.c", "depthwise_core.c")] + [
+        PORTABLE_SRC / "support" / "fixed_point.c"]),
+    "convolve_1x1": ("conv_1x1_bench.c", [PORTABLE_SRC / "convolution" / name for name in (
+        "arm_convolve_1x1_s8_fast.c", "arm_convolve_1x1_s8.c", "conv_core.c")] + [
+        PORTABLE_SRC / "support" / "fixed_point.c"]),
+}
 RUNTIME_SOURCES = [toolchain.CORSTONE300_DIR / "startup.c", toolchain.CORSTONE300_DIR / "instruction_counter.c"]
 CORE = toolchain.M55  # the flags and QEMU command line of toolchains/arm_gnu/cores.bzl
 
@@ -66,15 +77,19 @@ def run(elf: Path, what: str, *, count_instructions: bool, timeout: float = tool
     return toolchain.run(_qemu_command(elf, count_instructions), what, timeout=timeout, merge_stderr=True)
 
 
-def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = ()) -> dict:
-    """Builds and runs the parity firmware; returns its counts (and its output, for messages).
-    defines: extra ones for the kernel, e.g. HELIA_MVE_DW3X3_SHIFTED=0 / 1 to force an edge method."""
-    sources = HELIUM_SOURCES + PORTABLE_REFERENCE + RUNTIME_SOURCES + [HELIUM_DIR / "test" / "depthwise_parity.c"]
-    tag = "-".join([str(seed)] + [d.replace("=", "") for d in defines])
+def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = (),
+           kernel: str = "depthwise_3x3") -> dict:
+    """Builds and runs one kernel's parity firmware (a PARITY key); returns its counts (and its output,
+    for messages). defines: extra ones for the kernel, e.g. HELIA_MVE_DW3X3_SHIFTED=0 / 1 to force an
+    edge method of the depthwise kernel."""
+    firmware, reference = PARITY[kernel]
+    firmware_source = HELIUM_DIR / "test" / firmware
+    sources = HELIUM_SOURCES + reference + RUNTIME_SOURCES + [firmware_source]
+    tag = "-".join([kernel, str(seed)] + [d.replace("=", "") for d in defines])
     elf = build(f"parity-{tag}", sources, [HELIUM_DIR / "include", toolchain.PORTABLE_DIR / "include",
                                             toolchain.CORSTONE300_DIR], work_dir,
                 defines=(f"HELIA_PARITY_CALLS={calls}", f"HELIA_PARITY_SEED={seed}u", *defines),
-                ours=tuple(PORTABLE_REFERENCE + [HELIUM_DIR / "test" / "depthwise_parity.c"]))
+                ours=tuple(reference + [firmware_source]))
     try:
         text = run(elf, "helium parity firmware", count_instructions=False)
     except BenchError as error:  # mismatches exit with status 1; the counts are still in the output
@@ -90,23 +105,24 @@ def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = ())
 BENCH_LINE = re.compile(r"helium bench: layer (\S+) entry (\S+) instructions (\d+) scratch (\d+) same_output ([01])")
 
 
-def bench(work_dir: Path, backend: str) -> list[dict]:
-    """Instructions per warm call of our kernel and of the backend's depthwise entries (kernels.PORTABLE
-    or kernels.NS_CMSIS_NN, built for Cortex-M55 at -O2) on the kws / vww depthwise layer shapes.
-    The portable kernels it calls are compiled into the firmware; ns-cmsis-nn is linked as a whole
-    archive (kept and reused in a kept work_dir)."""
-    source = HELIUM_DIR / "test" / "depthwise_bench.c"
+def bench(work_dir: Path, backend: str, kernel: str = "depthwise_3x3") -> list[dict]:
+    """Instructions per warm call of one of our kernels (a BENCH key) and of the backend's entries for
+    the same layers (kernels.PORTABLE or kernels.NS_CMSIS_NN, built for Cortex-M55 at -O2) on the kws /
+    vww layer shapes. The portable kernels it calls are compiled into the firmware; ns-cmsis-nn is
+    linked as a whole archive (kept and reused in a kept work_dir)."""
+    firmware, portable = BENCH[kernel]
+    source = HELIUM_DIR / "test" / firmware
     sources = HELIUM_SOURCES + RUNTIME_SOURCES + [source]
     if backend == kernels.PORTABLE:
-        include_dir, archives, ours = toolchain.PORTABLE_DIR / "include", (), (source, *PORTABLE_DEPTHWISE)
-        sources += PORTABLE_DEPTHWISE
+        include_dir, archives, ours = toolchain.PORTABLE_DIR / "include", (), (source, *portable)
+        sources += portable
     else:
         library = kernels.build(backend, toolchain.SPEED_OPT, work_dir)
         include_dir, archives, ours = library.include_dir, (library.archive,), (source,)
-    elf = build(f"bench-{backend}", sources, [HELIUM_DIR / "include", include_dir, toolchain.CORSTONE300_DIR],
+    elf = build(f"bench-{kernel}-{backend}", sources, [HELIUM_DIR / "include", include_dir, toolchain.CORSTONE300_DIR],
                 work_dir, ours=ours, archives=archives)
-    text = run(elf, f"helium bench firmware ({backend})", count_instructions=True)
-    rows = [{"backend": backend, "layer": layer, "entry": entry, "instructions": int(count),
+    text = run(elf, f"helium bench firmware ({kernel}, {backend})", count_instructions=True)
+    rows = [{"backend": backend, "kernel": kernel, "layer": layer, "entry": entry, "instructions": int(count),
              "scratch_bytes": int(scratch), "same_output": same == "1"}
             for layer, entry, count, scratch, same in BENCH_LINE.findall(text)]
     if not rows:

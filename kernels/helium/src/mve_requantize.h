@@ -20,6 +20,23 @@
  *    and still rounds to the right value).
  * with_left: 0 when no lane has a positive shift (the common case), which skips step 1.
  */
+HELIA_MVE_INLINE int32x4_t helia_mve_requantize_q(int32x4_t acc,
+                                                  int32x4_t multiplier,
+                                                  int32x4_t left,
+                                                  int32x4_t neg_right,
+                                                  int32_t with_left)
+{
+    if (with_left)
+    {
+        acc = vshlq_s32(acc, left);
+    }
+    const int32x4_t scaled = vqrdmulhq_s32(acc, multiplier);
+    /* Sign bit of (scaled & neg_right) is set exactly when scaled < 0 and the lane shifts right. */
+    const int32x4_t lower = vshrq_n_s32(vandq_s32(scaled, neg_right), 31);
+    return vrshlq_s32(vqaddq_s32(scaled, lower), neg_right);
+}
+
+/* The same, with the per-lane values read from memory. */
 HELIA_MVE_INLINE int32x4_t helia_mve_requantize(int32x4_t acc,
                                                 const int32_t *multiplier,
                                                 const int32_t *left,
@@ -30,11 +47,7 @@ HELIA_MVE_INLINE int32x4_t helia_mve_requantize(int32x4_t acc,
     {
         acc = vshlq_s32(acc, vldrwq_s32(left));
     }
-    const int32x4_t scaled = vqrdmulhq_s32(acc, vldrwq_s32(multiplier));
-    const int32x4_t shift = vldrwq_s32(neg_right);
-    /* Sign bit of (scaled & shift) is set exactly when scaled < 0 and the lane shifts right. */
-    const int32x4_t lower = vshrq_n_s32(vandq_s32(scaled, shift), 31);
-    return vrshlq_s32(vqaddq_s32(scaled, lower), shift);
+    return helia_mve_requantize_q(acc, vldrwq_s32(multiplier), vdupq_n_s32(0), vldrwq_s32(neg_right), 0);
 }
 
 #endif /* HELIA_HELIUM_MVE_REQUANTIZE_H */

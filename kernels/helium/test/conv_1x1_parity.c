@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Parity firmware (Corstone-300, run on QEMU): random int8 1x1 convolutions, each run through
+ * helia_mve_convolve_1x1_s8 and through the portable reference arm_convolve_1x1_s8_fast, comparing
+ * the outputs byte for byte, guard bytes around them included. Half the calls pass precomputed weight
+ * sums (bias + input_offset * filter row sum, as a module for ns-cmsis-nn's MVE build does), half
+ * none (the kernel sums the rows itself). Prints "helium parity: calls N outputs M mismatches K
+ * refusal_failures R" through semihosting; exits 0 only with K == R == 0.
+ * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arm_nnfunctions.h"
+#include "helia_helium.h"
+
+#ifndef HELIA_PARITY_CALLS
+#define HELIA_PARITY_CALLS 3000
+#endif
+#ifndef HELIA_PARITY_SEED
+#define HELIA_PARITY_SEED 20261201u
+#endif
+
+#define MAX_PIXELS 64
+#define MAX_DEPTH 100
+#define MAX_CH 48
+#define GUARD 32
+#define GUARD_BYTE 0x5A
+
+static int8_t input[MAX_PIXELS * MAX_DEPTH];
+static int8_t filter[MAX_CH * MAX_DEPTH];
+static int32_t bias[MAX_CH];
+static int32_t multiplier[MAX_CH];
+static int32_t shift[MAX_CH];
+static int32_t weight_sum[MAX_CH];
+static int8_t expected[MAX_PIXELS * MAX_CH + 2 * GUARD];
+static int8_t actual[sizeof(expected)];
+
+static uint32_t rng_state = HELIA_PARITY_SEED;
+
+/* xorshift32: small, deterministic, good enough to spread shapes and values. */
+static uint32_t next(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+/* Uniform in [lo, hi]. */
+static int32_t between(int32_t lo, int32_t hi)
+{
+    return lo + (int32_t)(next() % (uint32_t)(hi - lo + 1));
+}
+
+typedef struct
+{
+    cmsis_nn_conv_params params;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    int with_bias;
+    int with_weight_sum;
+} call_case;
+
+static void draw_case(call_case *c)
+{
+    memset(c, 0, sizeof(*c));
+    const int32_t batches = between(0, 9) == 0 ? 2 : 1;
+    const int32_t h = between(1, 4);
+    int32_t w = between(1, 8);
+    while (batches * h * w > MAX_PIXELS)
+    {
+        --w;
+    }
+    /* Depths that are and are not multiples of 16 (the vector width), channel counts odd and even. */
+    const int32_t r = between(0, 3);
+    const int32_t depth = r == 0 ? 16 * between(1, 6) : (r == 1 ? between(1, 15) : between(1, MAX_DEPTH));
+    const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH);
+    c->input_dims = (cmsis_nn_dims){batches, h, w, depth};
+    c->filter_dims = (cmsis_nn_dims){channels, 1, 1, depth};
+    c->bias_dims = (cmsis_nn_dims){1, 1, 1, channels};
+    c->output_dims = (cmsis_nn_dims){batches, h, w, channels};
+    c->params.stride = (cmsis_nn_tile){1, 1};
+    c->params.padding = (cmsis_nn_tile){0, 0};
+    c->params.dilation = (cmsis_nn_tile){1, 1};
+    const int32_t o = between(0, 3);
+    c->params.input_offset = o == 0 ? 128 : (o == 1 ? -127 : between(-127, 128));
+    c->params.output_offset = between(0, 2) == 0 ? -128 : between(-128, 127);
+    if (between(0, 2) == 0)
+    {
+        c->params.activation.min = -128;
+        c->params.activation.max = 127;
+    }
+    else
+    {
+        const int32_t a = between(-128, 127);
+        const int32_t b = between(-128, 127);
+        c->params.activation.min = a < b ? a : b;
+        c->params.activation.max = a < b ? b : a;
+    }
+    c->with_bias = between(0, 5) != 0;
+    c->with_weight_sum = between(0, 1);
+
+    for (int32_t i = 0; i < batches * h * w * depth; ++i)
+    {
+        input[i] = (int8_t)between(-128, 127);
+    }
+    for (int32_t i = 0; i < channels * depth; ++i)
+    {
+        filter[i] = (int8_t)between(-128, 127);
+    }
+    const int32_t bias_bits = between(0, 22);
+    for (int32_t i = 0; i < channels; ++i)
+    {
+        bias[i] = between(-(1 << bias_bits), 1 << bias_bits);
+        /* TFLite multipliers are in [2^30, 2^31); a few negative ones exercise the rounding of both signs. */
+        const int32_t m = between(1 << 30, INT32_MAX);
+        multiplier[i] = between(0, 15) == 0 ? -m : m;
+        const int32_t s = between(0, 19);
+        shift[i] = s == 0 ? -31 : (s == 1 ? between(1, 10) : (s == 2 ? 0 : between(-18, -1)));
+        int32_t row_sum = 0;
+        for (int32_t k = 0; k < depth; ++k)
+        {
+            row_sum += filter[i * depth + k];
+        }
+        weight_sum[i] = (c->with_bias ? bias[i] : 0) + c->params.input_offset * row_sum;
+    }
+}
+
+static arm_cmsis_nn_status run(const call_case *c, int mve, int8_t *out)
+{
+    const cmsis_nn_context ctx = {NULL, 0};
+    const cmsis_nn_context sums = {c->with_weight_sum ? weight_sum : NULL,
+                                   c->with_weight_sum ? c->output_dims.c * (int32_t)sizeof(int32_t) : 0};
+    const cmsis_nn_per_channel_quant_params quant = {multiplier, shift};
+    const int32_t *b = c->with_bias ? bias : NULL;
+    if (mve)
+    {
+        return helia_mve_convolve_1x1_s8(&ctx, &sums, &c->params, &quant, &c->input_dims, input, &c->filter_dims,
+                                         filter, &c->bias_dims, b, &c->output_dims, out + GUARD);
+    }
+    return arm_convolve_1x1_s8_fast(&ctx, &sums, &c->params, &quant, &c->input_dims, input, &c->filter_dims, filter,
+                                    &c->bias_dims, b, &c->output_dims, out + GUARD);
+}
+
+static void describe(const call_case *c, int32_t call, size_t first_difference)
+{
+    printf("mismatch in call %ld: n %ld h %ld w %ld depth %ld channels %ld in_off %ld out_off %ld act [%ld,%ld] "
+           "bias %d weight_sum %d; first differing byte %ld\n",
+           (long)call, (long)c->input_dims.n, (long)c->input_dims.h, (long)c->input_dims.w, (long)c->input_dims.c,
+           (long)c->output_dims.c, (long)c->params.input_offset, (long)c->params.output_offset,
+           (long)c->params.activation.min, (long)c->params.activation.max, c->with_bias, c->with_weight_sum,
+           (long)first_difference - GUARD);
+}
+
+/* Arguments the kernel must refuse, writing nothing. */
+static int32_t check_refusals(void)
+{
+    call_case c;
+    int32_t failures = 0;
+    for (int32_t which = 0; which < 8; ++which)
+    {
+        draw_case(&c);
+        switch (which)
+        {
+        case 0: c.filter_dims.w = 3; break;
+        case 1: c.params.stride.h = 2; break;
+        case 2: c.params.padding.w = 1; break;
+        case 3: c.filter_dims.c = c.input_dims.c + 1; break; /* grouped */
+        case 4: c.params.input_offset = 129; break;
+        case 5: c.params.output_offset = 128; break;
+        case 6: shift[0] = 31; break;
+        default: c.params.activation.min = -129; break;
+        }
+        memset(actual, GUARD_BYTE, sizeof(actual));
+        if (run(&c, 1, actual) != ARM_CMSIS_NN_ARG_ERROR)
+        {
+            printf("refusal %ld: the kernel accepted arguments outside its contract\n", (long)which);
+            ++failures;
+        }
+        for (size_t i = 0; i < sizeof(actual); ++i)
+        {
+            if (actual[i] != (int8_t)GUARD_BYTE)
+            {
+                printf("refusal %ld: the kernel wrote output anyway\n", (long)which);
+                ++failures;
+                break;
+            }
+        }
+    }
+    return failures;
+}
+
+int main(void)
+{
+    int32_t mismatches = 0;
+    int32_t calls = 0;
+    int64_t outputs = 0;
+    call_case c;
+    for (int32_t call = 0; call < HELIA_PARITY_CALLS; ++call)
+    {
+        draw_case(&c);
+        const size_t bytes =
+            (size_t)c.output_dims.n * c.output_dims.h * c.output_dims.w * c.output_dims.c + 2 * GUARD;
+        memset(expected, GUARD_BYTE, bytes);
+        memset(actual, GUARD_BYTE, bytes);
+        const arm_cmsis_nn_status want = run(&c, 0, expected);
+        const arm_cmsis_nn_status got = run(&c, 1, actual);
+        ++calls;
+        outputs += (int64_t)bytes - 2 * GUARD;
+        if (want != ARM_CMSIS_NN_SUCCESS || got != ARM_CMSIS_NN_SUCCESS || memcmp(expected, actual, bytes) != 0)
+        {
+            size_t first = 0;
+            while (first < bytes && expected[first] == actual[first])
+            {
+                ++first;
+            }
+            if (mismatches < 10)
+            {
+                describe(&c, call, first);
+                if (first < bytes)
+                {
+                    printf("  expected %d got %d (status %d / %d)\n", expected[first], actual[first], (int)want,
+                           (int)got);
+                }
+            }
+            ++mismatches;
+        }
+    }
+    const int32_t refusal_failures = check_refusals();
+    printf("helium parity: calls %ld outputs %lld mismatches %ld refusal_failures %ld\n", (long)calls,
+           (long long)outputs, (long)mismatches, (long)refusal_failures);
+    return mismatches == 0 && refusal_failures == 0 ? 0 : 1;
+}
