@@ -11,7 +11,8 @@
 
 #include "arm_nnfunctions.h"
 #include "helia_helium.h"
-#include "instruction_counter.h"
+#include "bench_support.h"
+#include "test_random.h"
 
 typedef struct
 {
@@ -41,16 +42,6 @@ static int32_t weight_sum[MAX_CH];
 static int8_t ours[MAX_OUT];
 static int8_t theirs[MAX_OUT];
 
-static uint32_t rng_state = 12345u;
-
-static uint32_t next(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
-
 typedef enum
 {
     ENTRY_HELIUM,
@@ -68,8 +59,9 @@ typedef struct
     cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
 } call_args;
 
-static arm_cmsis_nn_status call(entry e, const call_args *a, int8_t *out)
+static arm_cmsis_nn_status call(int e, const void *args, int8_t *out)
 {
+    const call_args *a = args;
     /* Neither entry asks for scratch on these shapes (no padding, stride 1). */
     const cmsis_nn_context ctx = {NULL, 0};
     const cmsis_nn_context sums = {weight_sum, a->output_dims.c * (int32_t)sizeof(int32_t)};
@@ -87,19 +79,9 @@ static arm_cmsis_nn_status call(entry e, const call_args *a, int8_t *out)
     }
 }
 
-/* Instructions of one call after a warm-up call, less the counter's own cost. */
-static uint64_t measure(entry e, const call_args *a, int8_t *out, uint64_t overhead, int *ok)
-{
-    *ok = call(e, a, out) == ARM_CMSIS_NN_SUCCESS;
-    helia_counter_start();
-    const arm_cmsis_nn_status status = call(e, a, out);
-    const uint64_t instructions = helia_counter_instructions();
-    *ok = *ok && status == ARM_CMSIS_NN_SUCCESS;
-    return instructions > overhead ? instructions - overhead : 0;
-}
-
 int main(void)
 {
+    rng_state = 12345u;
     helia_counter_start();
     const uint64_t overhead = helia_counter_instructions();
     int failures = 0;
@@ -142,17 +124,9 @@ int main(void)
             weight_sum[i] = bias[i] + a.params.input_offset * row_sum;
         }
         const size_t bytes = (size_t)y->h * y->w * y->channels;
-        for (int e = ENTRY_HELIUM; e <= ENTRY_GENERAL; ++e)
-        {
-            int ok = 1;
-            int8_t *out = e == ENTRY_HELIUM ? ours : theirs;
-            memset(out, 0, bytes);
-            const uint64_t count = measure((entry)e, &a, out, overhead, &ok);
-            const int same = e == ENTRY_HELIUM || memcmp(ours, theirs, bytes) == 0;
-            failures += !ok || !same;
-            printf("helium bench: layer %s entry %s instructions %llu scratch 0 same_output %d\n", y->name,
-                   entry_names[e], (unsigned long long)count, ok && same);
-        }
+        const int32_t scratch_bytes[] = {0, 0, 0};
+        failures += bench_layer(y->name, call, &a, entry_names, scratch_bytes, ENTRY_GENERAL + 1, bytes, ours, theirs,
+                                overhead);
     }
     printf("helium bench: done, %d failure(s)\n", failures);
     return failures == 0 ? 0 : 1;

@@ -3,8 +3,7 @@
  * helia_mve_convolve_1x1_s8 and through the portable reference arm_convolve_1x1_s8_fast, comparing
  * the outputs byte for byte, guard bytes around them included. Half the calls pass precomputed weight
  * sums (bias + input_offset * filter row sum, as a module for ns-cmsis-nn's MVE build does), half
- * none (the kernel sums the rows itself). Prints "helium parity: calls N outputs M mismatches K
- * refusal_failures R" through semihosting; exits 0 only with K == R == 0.
+ * none (the kernel sums the rows itself). The driver (counts, refusals, result line) is parity_main.h.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
 #include <stdint.h>
@@ -13,6 +12,7 @@
 
 #include "arm_nnfunctions.h"
 #include "helia_helium.h"
+#include "test_random.h"
 
 #ifndef HELIA_PARITY_CALLS
 #define HELIA_PARITY_CALLS 3000
@@ -35,23 +35,6 @@ static int32_t shift[MAX_CH];
 static int32_t weight_sum[MAX_CH];
 static int8_t expected[MAX_PIXELS * MAX_CH + 2 * GUARD];
 static int8_t actual[sizeof(expected)];
-
-static uint32_t rng_state = HELIA_PARITY_SEED;
-
-/* xorshift32: small, deterministic, good enough to spread shapes and values. */
-static uint32_t next(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
-
-/* Uniform in [lo, hi]. */
-static int32_t between(int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(next() % (uint32_t)(hi - lo + 1));
-}
 
 typedef struct
 {
@@ -126,6 +109,11 @@ static void draw_case(call_case *c)
     }
 }
 
+static size_t output_bytes(const call_case *c)
+{
+    return (size_t)c->output_dims.n * c->output_dims.h * c->output_dims.w * c->output_dims.c;
+}
+
 static arm_cmsis_nn_status run(const call_case *c, int mve, int8_t *out)
 {
     const cmsis_nn_context ctx = {NULL, 0};
@@ -152,82 +140,23 @@ static void describe(const call_case *c, int32_t call, size_t first_difference)
            (long)first_difference - GUARD);
 }
 
-/* Arguments the kernel must refuse, writing nothing. */
-static int32_t check_refusals(void)
+/* Arguments outside the kernel's contract, one per refusal case: the kernel must refuse them and
+ * write nothing. */
+#define REFUSAL_CASES 8
+
+static void break_contract(call_case *c, int32_t which)
 {
-    call_case c;
-    int32_t failures = 0;
-    for (int32_t which = 0; which < 8; ++which)
+    switch (which)
     {
-        draw_case(&c);
-        switch (which)
-        {
-        case 0: c.filter_dims.w = 3; break;
-        case 1: c.params.stride.h = 2; break;
-        case 2: c.params.padding.w = 1; break;
-        case 3: c.filter_dims.c = c.input_dims.c + 1; break; /* grouped */
-        case 4: c.params.input_offset = 129; break;
-        case 5: c.params.output_offset = 128; break;
-        case 6: shift[0] = 31; break;
-        default: c.params.activation.min = -129; break;
-        }
-        memset(actual, GUARD_BYTE, sizeof(actual));
-        if (run(&c, 1, actual) != ARM_CMSIS_NN_ARG_ERROR)
-        {
-            printf("refusal %ld: the kernel accepted arguments outside its contract\n", (long)which);
-            ++failures;
-        }
-        for (size_t i = 0; i < sizeof(actual); ++i)
-        {
-            if (actual[i] != (int8_t)GUARD_BYTE)
-            {
-                printf("refusal %ld: the kernel wrote output anyway\n", (long)which);
-                ++failures;
-                break;
-            }
-        }
+    case 0: c->filter_dims.w = 3; break;
+    case 1: c->params.stride.h = 2; break;
+    case 2: c->params.padding.w = 1; break;
+    case 3: c->filter_dims.c = c->input_dims.c + 1; break; /* grouped */
+    case 4: c->params.input_offset = 129; break;
+    case 5: c->params.output_offset = 128; break;
+    case 6: shift[0] = 31; break;
+    default: c->params.activation.min = -129; break;
     }
-    return failures;
 }
 
-int main(void)
-{
-    int32_t mismatches = 0;
-    int32_t calls = 0;
-    int64_t outputs = 0;
-    call_case c;
-    for (int32_t call = 0; call < HELIA_PARITY_CALLS; ++call)
-    {
-        draw_case(&c);
-        const size_t bytes =
-            (size_t)c.output_dims.n * c.output_dims.h * c.output_dims.w * c.output_dims.c + 2 * GUARD;
-        memset(expected, GUARD_BYTE, bytes);
-        memset(actual, GUARD_BYTE, bytes);
-        const arm_cmsis_nn_status want = run(&c, 0, expected);
-        const arm_cmsis_nn_status got = run(&c, 1, actual);
-        ++calls;
-        outputs += (int64_t)bytes - 2 * GUARD;
-        if (want != ARM_CMSIS_NN_SUCCESS || got != ARM_CMSIS_NN_SUCCESS || memcmp(expected, actual, bytes) != 0)
-        {
-            size_t first = 0;
-            while (first < bytes && expected[first] == actual[first])
-            {
-                ++first;
-            }
-            if (mismatches < 10)
-            {
-                describe(&c, call, first);
-                if (first < bytes)
-                {
-                    printf("  expected %d got %d (status %d / %d)\n", expected[first], actual[first], (int)want,
-                           (int)got);
-                }
-            }
-            ++mismatches;
-        }
-    }
-    const int32_t refusal_failures = check_refusals();
-    printf("helium parity: calls %ld outputs %lld mismatches %ld refusal_failures %ld\n", (long)calls,
-           (long long)outputs, (long)mismatches, (long)refusal_failures);
-    return mismatches == 0 && refusal_failures == 0 ? 0 : 1;
-}
+#include "parity_main.h"

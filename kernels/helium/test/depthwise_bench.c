@@ -11,7 +11,8 @@
 
 #include "arm_nnfunctions.h"
 #include "helia_helium.h"
-#include "instruction_counter.h"
+#include "bench_support.h"
+#include "test_random.h"
 
 typedef struct
 {
@@ -49,16 +50,6 @@ static int8_t theirs[MAX_OUT];
 /* _opt's scratch (ns-cmsis-nn's MVE build asks for 4 * 124 * kernel taps bytes; ample here). */
 static int8_t scratch[16384] __attribute__((aligned(16)));
 
-static uint32_t rng_state = 12345u;
-
-static uint32_t next(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
-
 typedef enum
 {
     ENTRY_HELIUM,
@@ -77,8 +68,9 @@ typedef struct
     cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
 } call_args;
 
-static arm_cmsis_nn_status call(entry e, const call_args *a, int8_t *out)
+static arm_cmsis_nn_status call(int e, const void *args, int8_t *out)
 {
+    const call_args *a = args;
     const cmsis_nn_context ctx = {scratch, (int32_t)sizeof(scratch)};
     const cmsis_nn_context sums = {weight_sum, (int32_t)sizeof(weight_sum)};
     switch (e)
@@ -98,19 +90,9 @@ static arm_cmsis_nn_status call(entry e, const call_args *a, int8_t *out)
     }
 }
 
-/* Instructions of one call after a warm-up call, less the counter's own cost. */
-static uint64_t measure(entry e, const call_args *a, int8_t *out, uint64_t overhead, int *ok)
-{
-    *ok = call(e, a, out) == ARM_CMSIS_NN_SUCCESS;
-    helia_counter_start();
-    const arm_cmsis_nn_status status = call(e, a, out);
-    const uint64_t instructions = helia_counter_instructions();
-    *ok = *ok && status == ARM_CMSIS_NN_SUCCESS;
-    return instructions > overhead ? instructions - overhead : 0;
-}
-
 int main(void)
 {
+    rng_state = 12345u;
     helia_counter_start();
     const uint64_t overhead = helia_counter_instructions();
     int failures = 0;
@@ -151,18 +133,9 @@ int main(void)
                                                 &a.output_dims, a.params.input_offset, bias);
         const size_t bytes = (size_t)y->out_h * y->out_w * y->c;
         const int32_t opt_scratch = arm_depthwise_conv_s8_opt_get_buffer_size(&a.input_dims, &a.filter_dims);
-        for (int e = ENTRY_HELIUM; e <= ENTRY_GENERIC; ++e)
-        {
-            int ok = 1;
-            int8_t *out = e == ENTRY_HELIUM ? ours : theirs;
-            memset(out, 0, bytes);
-            const uint64_t count = measure((entry)e, &a, out, overhead, &ok);
-            const int same = e == ENTRY_HELIUM || memcmp(ours, theirs, bytes) == 0;
-            failures += !ok || !same;
-            printf("helium bench: layer %s entry %s instructions %llu scratch %ld same_output %d\n", y->name,
-                   entry_names[e], (unsigned long long)count, (long)(e == ENTRY_OPT ? opt_scratch : 0),
-                   ok && same);
-        }
+        const int32_t scratch_bytes[] = {0, 0, opt_scratch, 0};
+        failures += bench_layer(y->name, call, &a, entry_names, scratch_bytes, ENTRY_GENERIC + 1, bytes, ours, theirs,
+                                overhead);
     }
     printf("helium bench: done, %d failure(s)\n", failures);
     return failures == 0 ? 0 : 1;
