@@ -30,9 +30,12 @@ DATA_DIR = Path(__file__).resolve().parent / "data" / "kernel_costs"
 FEATURES = {
     "conv": ("macs", "taps", "ptaps", "out_elements", "calls"),
     "depthwise": ("macs", "out_elements", "out_pixels", "calls"),
-    # Our Helium depthwise works on blocks of eight channels (a last short block costs a whole one);
-    # edge pixels take extra work per block, and each block has its own set-up.
-    "mve_depthwise": ("block_macs", "edge_blocks", "blocks", "calls"),
+    # Our Helium depthwise works on blocks of eight channels (a last short block costs a whole one, plus
+    # its predication per pixel). Outputs of more than nine pixels run block by block: the MACs, the edge
+    # pixels' extra work (the cheaper of the kernel's two edge methods), a set-up per output row and
+    # block; smaller outputs run pixel-major, with their own cost per MAC.
+    "mve_depthwise": ("block_macs", "edge_work", "block_rows", "pixel_major_macs", "partial_pixels", "blocks",
+                      "calls"),
     # Our Helium 1x1 convolution works on 2 x 2 tiles (two pixels by two output channels): one loop
     # step per sixteen input channels of a tile, the requantization and store per tile, and each
     # channel pair's set-up.
@@ -59,10 +62,26 @@ ENTRY_KIND = {
 }
 
 
-def features(entry: str, input_dims, filter_dims, output_dims) -> dict[str, int]:
+def _axis_geometry(size: int, kernel: int, out: int) -> tuple[int, int]:
+    """(stride, leading padding) that give `out` outputs along one axis: TFLite SAME, else VALID."""
+    for stride in (1, 2, 3, 4):
+        if out == -(-size // stride):
+            return stride, max((out - 1) * stride + kernel - size, 0) // 2
+        if size >= kernel and out == (size - kernel) // stride + 1:
+            return stride, 0
+    return 1, 0
+
+
+def _inside(size: int, kernel: int, out: int, stride: int, lead: int) -> int:
+    """Outputs along one axis whose window lies wholly inside the input."""
+    return sum(1 for o in range(out) if o * stride - lead >= 0 and o * stride - lead + kernel <= size)
+
+
+def features(entry: str, input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
     """The cost features of one call. Dims as cmsis_nn_dims (n, h, w, c); a convolution's filter
     is (c_out, h, w, c_in), a depthwise one's (1, h, w, c_out), a fully connected one's
-    (depth, 1, 1, outputs)."""
+    (depth, 1, 1, outputs). stride and padding (w, h), where a kind's cost depends on them; when not
+    given they are inferred from the dims (TFLite SAME or VALID)."""
     kind = ENTRY_KIND[entry]
     n, oh, ow, oc = (int(d) for d in output_dims)
     out_pixels = n * oh * ow
@@ -76,16 +95,37 @@ def features(entry: str, input_dims, filter_dims, output_dims) -> dict[str, int]
         tiles = -(-out_pixels // 2) * pairs
         return {"tile_steps": tiles * -(-int(filter_dims[3]) // 16), "tiles": tiles, "pairs": pairs, "calls": 1}
     if kind == "mve_depthwise":
-        blocks = -(-oc // 8)
-        window = int(filter_dims[1]) * int(filter_dims[2])
-        inner = n * max(oh - 2, 0) * max(ow - 2, 0)
-        return {"block_macs": out_pixels * blocks * 8 * window, "edge_blocks": (out_pixels - inner) * blocks,
-                "blocks": n * blocks, "calls": 1}
+        return _mve_depthwise(input_dims, filter_dims, output_dims, stride, padding)
     if kind == "depthwise":
         window = int(filter_dims[1]) * int(filter_dims[2])
         return {"macs": out_elements * window, "out_elements": out_elements, "out_pixels": out_pixels, "calls": 1}
     depth = int(filter_dims[0])
     return {"macs": out_elements * depth, "out_elements": out_elements, "calls": 1}
+
+
+def _mve_depthwise(input_dims, filter_dims, output_dims, stride, padding) -> dict[str, int]:
+    """helia_mve_depthwise_conv_3x3_s8's work, as the kernel itself splits it (kernels/helium)."""
+    _, ih, iw, _ = (int(d) for d in input_dims)
+    kh, kw = int(filter_dims[1]), int(filter_dims[2])
+    n, oh, ow, oc = (int(d) for d in output_dims)
+    if stride is None or padding is None:
+        (sh, ph), (sw, pw) = _axis_geometry(ih, kh, oh), _axis_geometry(iw, kw, ow)
+    else:
+        (sw, sh), (pw, ph) = (int(v) for v in stride), (int(v) for v in padding)
+    blocks = -(-oc // 8)
+    macs = n * oh * ow * blocks * 8 * kh * kw
+    partial = n * oh * ow if oc % 8 else 0
+    if oh * ow <= 9:  # the kernel's pixel-major order
+        return {"block_macs": 0, "edge_work": 0, "block_rows": 0, "pixel_major_macs": macs,
+                "partial_pixels": partial, "blocks": n * blocks, "calls": 1}
+    inside_h, inside_w = _inside(ih, kh, oh, sh, ph), _inside(iw, kw, ow, sw, pw)
+    edge_pixels = oh * ow - inside_h * inside_w
+    shift_pairs = (oh - inside_h + 1) * (ow - inside_w + 1)
+    # The kernel's own rule: shifted windows (about 90 instructions per shift pair and block) or the
+    # pad vector (about 50 per edge pixel and block), whichever is cheaper.
+    edge_work = n * blocks * min(90 * shift_pairs, 50 * edge_pixels)
+    return {"block_macs": macs, "edge_work": edge_work, "block_rows": n * oh * blocks, "pixel_major_macs": 0,
+            "partial_pixels": partial, "blocks": n * blocks, "calls": 1}
 
 
 def fit(rows: list[tuple[dict[str, int], int]], names: tuple[str, ...]) -> list[float]:
@@ -122,15 +162,16 @@ class CostTable:
     def has(self, entry: str) -> bool:
         return entry in self.models
 
-    def estimate(self, entry: str, input_dims, filter_dims, output_dims) -> int | None:
-        """Estimated instructions of one call, None when the entry was not measured here."""
+    def estimate(self, entry: str, input_dims, filter_dims, output_dims, stride=None, padding=None) -> int | None:
+        """Estimated instructions of one call, None when the entry was not measured here. stride and
+        padding (w, h) refine the estimate where the entry's cost depends on them."""
         model = self.models.get(entry)
         if model is None:
             return None
         key = (entry, tuple(map(int, input_dims)), tuple(map(int, filter_dims)), tuple(map(int, output_dims)))
         if key in self.measured:
             return self.measured[key]
-        value = predict(model["coefficients"], features(entry, input_dims, filter_dims, output_dims))
+        value = predict(model["coefficients"], features(entry, input_dims, filter_dims, output_dims, stride, padding))
         return max(int(round(value)), 1)
 
 

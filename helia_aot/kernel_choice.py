@@ -51,7 +51,8 @@ def _estimate(table, entry: str | None, step: Step) -> int | None:
     dims = _dims(step)
     if any(d is None for d in dims):
         return None
-    return table.estimate(entry, *dims)
+    p = step.lowering.params
+    return table.estimate(entry, *dims, stride=p.get("stride"), padding=p.get("padding"))
 
 
 def _options(step: Step, table) -> list[Option] | None:

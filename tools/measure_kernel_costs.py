@@ -80,7 +80,11 @@ def cases(helium: bool) -> list[Case]:
     # kws's and every vww layer shape (so the models' estimates are measurements), and a few more.
     for h, w, c, s in ((25, 5, 64, 1), (48, 48, 8, 1), (48, 48, 16, 2), (24, 24, 32, 1), (24, 24, 32, 2),
                        (12, 12, 64, 1), (12, 12, 64, 2), (6, 6, 128, 1), (6, 6, 128, 2), (3, 3, 256, 1),
-                       (10, 10, 20, 1), (7, 7, 3, 2), (8, 8, 132, 1)):
+                       (10, 10, 20, 1), (7, 7, 3, 2), (8, 8, 132, 1),
+                       # outputs of at most nine pixels (our kernel's pixel-major order) and channel
+                       # counts that leave a short block of eight
+                       (3, 3, 64, 1), (5, 5, 96, 2), (2, 2, 40, 1), (4, 4, 24, 2), (14, 14, 36, 1), (9, 9, 12, 2),
+                       (20, 6, 100, 1)):
         found += _dw(dw3, h, w, c, 3, s, 1)
     found += _dw(DW_ANY, 12, 12, 32, 5, 1, 2) + _dw(DW_ANY, 9, 9, 24, 5, 2, 2)
     # kws's and every vww pointwise shape, and a few more (odd pixel and channel counts, short depths).
@@ -269,7 +273,8 @@ def fit_entries(measurements: list[dict]) -> dict:
     entries = {}
     for entry in sorted({m["entry"] for m in measurements}):
         names = cost_model.FEATURES[cost_model.ENTRY_KIND[entry]]
-        rows = [(cost_model.features(entry, m["input_dims"], m["filter_dims"], m["output_dims"]), m["instructions"])
+        rows = [(cost_model.features(entry, m["input_dims"], m["filter_dims"], m["output_dims"], m["stride"],
+                                     m["padding"]), m["instructions"])
                 for m in measurements if m["entry"] == entry]
         coefficients = dict(zip(names, cost_model.fit(rows, names)))
         worst = max(abs(cost_model.predict(coefficients, f) - y) / y for f, y in rows)

@@ -40,7 +40,8 @@ def test_models_are_the_fit_of_the_measurements_and_predict_them(path):
     for entry, model in data["entries"].items():
         names = cost_model.FEATURES[cost_model.ENTRY_KIND[entry]]
         assert set(model["coefficients"]) == set(names)
-        rows = [(cost_model.features(entry, m["input_dims"], m["filter_dims"], m["output_dims"]), m["instructions"])
+        rows = [(cost_model.features(entry, m["input_dims"], m["filter_dims"], m["output_dims"], m["stride"],
+                                     m["padding"]), m["instructions"])
                 for m in data["measurements"] if m["entry"] == entry]
         assert len(rows) == model["measured_calls"] > len(names), f"{entry}: too few calls to fit"
         assert cost_model.fit(rows, names) == pytest.approx([model["coefficients"][n] for n in names], abs=2e-4)
@@ -79,3 +80,22 @@ def test_measured_shapes_are_estimated_by_their_measurement():
     model = table.models["arm_depthwise_conv_s8_opt"]["coefficients"]
     expected = round(cost_model.predict(model, cost_model.features("arm_depthwise_conv_s8_opt", *dims)))
     assert table.estimate("arm_depthwise_conv_s8_opt", *dims) == expected
+
+
+def test_helium_depthwise_features_follow_the_kernels_own_split():
+    """helia_mve_depthwise_conv_3x3_s8: block-major work with edge and row terms for outputs over nine
+    pixels, pixel-major work for smaller ones, a short last block counted per pixel; stride and padding
+    given, or inferred from the dims as TFLite SAME / VALID."""
+    entry = "helia_mve_depthwise_conv_3x3_s8"
+    given = cost_model.features(entry, (1, 10, 10, 20), (1, 3, 3, 20), (1, 10, 10, 20), (1, 1), (1, 1))
+    # 3 blocks of 8 (20 channels); 8 x 8 of the 10 x 10 outputs have their window inside the input; the
+    # 36 edge pixels cost 50 each through the pad vector, 9 shift pairs 90 each through shifted windows.
+    assert given == {"block_macs": 100 * 3 * 72, "edge_work": 3 * min(90 * 9, 50 * 36), "block_rows": 10 * 3,
+                     "pixel_major_macs": 0, "partial_pixels": 100, "blocks": 3, "calls": 1}
+    assert cost_model.features(entry, (1, 10, 10, 20), (1, 3, 3, 20), (1, 10, 10, 20)) == given  # SAME inferred
+    # Stride 2, SAME on an even input: no leading padding, so only the last row and column are edges.
+    strided = cost_model.features(entry, (1, 12, 12, 16), (1, 3, 3, 16), (1, 6, 6, 16))
+    assert strided["edge_work"] == 2 * min(90 * 2 * 2, 50 * (36 - 25)) and strided["partial_pixels"] == 0
+    # Nine output pixels or fewer: pixel-major.
+    small = cost_model.features(entry, (1, 3, 3, 64), (1, 3, 3, 64), (1, 3, 3, 64), (1, 1), (1, 1))
+    assert small["pixel_major_macs"] == 9 * 8 * 72 and small["block_macs"] == small["edge_work"] == 0
