@@ -68,6 +68,11 @@ def convolve_s8(build: str, input_dims, filter_dims) -> int:
     return 2 * aligned * 2
 
 
+def helium_convolve_s8(input_dims, filter_dims) -> int:
+    """helia_mve_convolve_s8_buffer_size (kernels/helium): two columns of kh * kw * input channels."""
+    return 2 * filter_dims[1] * filter_dims[2] * input_dims[3]
+
+
 def convolve_1x1_s8_fast_dsp(input_dims, compiler: str = "gcc") -> int:
     return 2 * input_dims[3] * 2 if compiler == "armclang" else 0
 

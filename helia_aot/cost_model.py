@@ -40,6 +40,9 @@ FEATURES = {
     # step per sixteen input channels of a tile, the requantization and store per tile, and each
     # channel pair's set-up.
     "mve_pointwise": ("tile_steps", "tiles", "pairs", "calls"),
+    # Our Helium convolution: the same tiles over two gathered columns, plus the gathering, one copy
+    # (or fill) per filter row of each output pixel, sixteen bytes per step.
+    "mve_conv": ("tile_steps", "tiles", "gather_rows", "gather_steps", "calls"),
     "fc": ("macs", "out_elements", "calls"),
 }
 
@@ -57,6 +60,7 @@ ENTRY_KIND = {
     # Our Helium 3x3 depthwise (kernels/helium), measured where the library is present.
     "helia_mve_depthwise_conv_3x3_s8": "mve_depthwise",
     "helia_mve_convolve_1x1_s8": "mve_pointwise",
+    "helia_mve_convolve_s8": "mve_conv",
     "arm_fully_connected_s8": "fc",
     "arm_fully_connected_per_channel_s8": "fc",
 }
@@ -94,6 +98,11 @@ def features(entry: str, input_dims, filter_dims, output_dims, stride=None, padd
         pairs = -(-oc // 2)
         tiles = -(-out_pixels // 2) * pairs
         return {"tile_steps": tiles * -(-int(filter_dims[3]) // 16), "tiles": tiles, "pairs": pairs, "calls": 1}
+    if kind == "mve_conv":
+        kh, kw, cin = int(filter_dims[1]), int(filter_dims[2]), int(filter_dims[3])
+        tiles = n * -(-(oh * ow) // 2) * -(-oc // 2)
+        return {"tile_steps": tiles * -(-(kh * kw * cin) // 16), "tiles": tiles, "gather_rows": out_pixels * kh,
+                "gather_steps": out_pixels * kh * -(-(kw * cin) // 16), "calls": 1}
     if kind == "mve_depthwise":
         return _mve_depthwise(input_dims, filter_dims, output_dims, stride, padding)
     if kind == "depthwise":

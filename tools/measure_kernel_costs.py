@@ -59,6 +59,13 @@ def _conv(entries, h, w, cin, cout, kh, kw, s, p) -> list[Case]:
     return [Case(e, (1, h, w, cin), (cout, kh, kw, cin), (1, oh, ow, cout), (s, s), p) for e in entries]
 
 
+def _conv_same(entries, h, w, cin, cout, kh, kw, s) -> list[Case]:
+    """TFLite SAME padding: the output is ceil(input / stride), the leading padding half the total."""
+    oh, ow = -(-h // s), -(-w // s)
+    p = (max((ow - 1) * s + kw - w, 0) // 2, max((oh - 1) * s + kh - h, 0) // 2)
+    return [Case(e, (1, h, w, cin), (cout, kh, kw, cin), (1, oh, ow, cout), (s, s), p) for e in entries]
+
+
 def _dw(entries, h, w, c, k, s, p) -> list[Case]:
     oh, ow = _out(h, k, s, p), _out(w, k, s, p)
     return [Case(e, (1, h, w, c), (1, k, k, c), (1, oh, ow, c), (s, s), (p, p)) for e in entries]
@@ -75,7 +82,8 @@ CONV = ("arm_convolve_s8", "arm_convolve_wrapper_s8")
 
 def cases(helium: bool) -> list[Case]:
     dw3 = DW_3X3 + (("helia_mve_depthwise_conv_3x3_s8",) if helium else ())
-    conv_1x1 = CONV_1X1 + (("helia_mve_convolve_1x1_s8",) if helium else ())
+    mve_conv = ("helia_mve_convolve_s8",) if helium else ()
+    conv_1x1 = CONV_1X1 + (("helia_mve_convolve_1x1_s8",) if helium else ()) + mve_conv
     found: list[Case] = []
     # kws's and every vww layer shape (so the models' estimates are measurements), and a few more.
     for h, w, c, s in ((25, 5, 64, 1), (48, 48, 8, 1), (48, 48, 16, 2), (24, 24, 32, 1), (24, 24, 32, 2),
@@ -94,14 +102,19 @@ def cases(helium: bool) -> list[Case]:
                             (7, 7, 40, 25)):
         found += _conv(conv_1x1, h, w, cin, cout, 1, 1, 1, (0, 0))
     for h, w, cin, cout in ((32, 32, 16, 32), (16, 16, 32, 64), (9, 9, 8, 12)):
-        found += _conv(CONV_1X1_STRIDED, h, w, cin, cout, 1, 1, 2, (0, 0))
+        found += _conv(CONV_1X1_STRIDED + mve_conv, h, w, cin, cout, 1, 1, 2, (0, 0))
     for w, cin, cout, k in ((32, 16, 16, 3), (64, 8, 8, 5), (20, 32, 24, 3), (40, 16, 32, 3), (24, 4, 8, 5),
                             (50, 12, 12, 3), (16, 64, 16, 3)):
-        found += _conv(CONV_1XN, 1, w, cin, cout, 1, k, 1, ((k - 1) // 2, 0))
+        found += _conv(CONV_1XN + mve_conv, 1, w, cin, cout, 1, k, 1, ((k - 1) // 2, 0))
     for h, w, cin, cout, kh, kw, s, p in ((32, 32, 3, 16, 3, 3, 1, (1, 1)), (16, 16, 32, 32, 3, 3, 1, (1, 1)),
                                           (96, 96, 3, 8, 3, 3, 2, (0, 0)), (49, 10, 1, 64, 10, 4, 2, (1, 4)),
                                           (8, 8, 64, 64, 3, 3, 1, (1, 1)), (12, 12, 20, 28, 5, 5, 1, (2, 2))):
-        found += _conv(CONV, h, w, cin, cout, kh, kw, s, p)
+        found += _conv(CONV + mve_conv, h, w, cin, cout, kh, kw, s, p)
+    # The MLPerf models' general convolutions as they are (SAME): kws's first layer, vww's, resnet's.
+    for h, w, cin, cout, kh, kw, s in ((49, 10, 1, 64, 10, 4, 2), (96, 96, 3, 8, 3, 3, 2), (32, 32, 16, 16, 3, 3, 1),
+                                       (32, 32, 16, 32, 3, 3, 2), (16, 16, 32, 64, 3, 3, 2),
+                                       (7, 7, 5, 9, 3, 3, 1)):
+        found += _conv_same(CONV + mve_conv, h, w, cin, cout, kh, kw, s)
     for depth, outputs in ((640, 128), (128, 128), (128, 8), (64, 12), (256, 10), (400, 50)):
         found += [Case(e, (1, 1, 1, depth), (depth, 1, 1, outputs), (1, 1, 1, outputs))
                   for e in ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8")]
@@ -113,6 +126,8 @@ def scratch_bytes(case: Case, build: str) -> int:
     g = sizes.ConvGeometry(case.stride[0], case.stride[1], case.padding[0], case.padding[1])
     if case.entry == "arm_convolve_s8":
         return sizes.convolve_s8(build, case.input_dims, case.filter_dims)
+    if case.entry == "helia_mve_convolve_s8":
+        return sizes.helium_convolve_s8(case.input_dims, case.filter_dims)
     if case.entry.startswith("arm_convolve"):
         return sizes.convolve_wrapper_s8(build, g, case.input_dims, case.filter_dims, case.output_dims)
     if case.entry == "arm_depthwise_conv_s8_opt":
@@ -191,7 +206,7 @@ def _call(case: Case, index: int, build: str) -> str:
     else:
         # The context carries the scratch size this build asks for (what the module passes).
         lines.append(f"  const cmsis_nn_context ctx = {{ scratch, {scratch_bytes(case, build)} }};")
-        if kind in ("conv", "mve_pointwise"):
+        if kind in ("conv", "mve_pointwise", "mve_conv"):
             lines += [f"  const cmsis_nn_conv_params params = {{ 3, -5, {{ {sw}, {sh} }}, {{ {pw}, {ph} }}, "
                       "{ 1, 1 }, { -128, 127 } };"]
             upscale = "NULL, " if case.entry == "arm_convolve_s8" else ""

@@ -17,6 +17,7 @@ from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hyb
 
 
 HELIUM_CONV_1X1 = "helia_mve_convolve_1x1_s8"
+HELIUM_CONV = "helia_mve_convolve_s8"
 
 
 def _hybrid_per_channel(w) -> bool:
@@ -38,7 +39,7 @@ class Conv2D(OpLowering):
                 entries=("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8",
                          "arm_convolve_s8", "arm_convolve_wrapper_s8"),
                 template="conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES,
-                helium_entries=(HELIUM_CONV_1X1,)),
+                helium_entries=(HELIUM_CONV_1X1, HELIUM_CONV)),
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_convolve_wrapper_s16",),
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",
@@ -115,6 +116,11 @@ class Conv2D(OpLowering):
             entry = "arm_convolve_s8"
         if "arm_convolve_s8" not in candidates:
             candidates.append("arm_convolve_s8")
+        if kernels.helium_kernels and kernels.needs_scratch and in_dims[3] == filter_dims[3]:
+            # Our Helium convolution (kernels/helium): any filter, stride, dilation and padding, one
+            # group; two gathered columns of scratch, so not beside the portable kernels (which promise
+            # a module without scratch). Chosen by cost only.
+            candidates.append(HELIUM_CONV)
         if ctx.kernel_knob() == "generic":
             entry = "arm_convolve_wrapper_s8"
         if "arm_convolve_wrapper_s8" not in candidates:
@@ -124,6 +130,10 @@ class Conv2D(OpLowering):
             # A direct 1x1 / 1 x N entry needs what the wrapper asks for (it would dispatch to it).
             if name == "arm_convolve_s8":
                 return kernels.scratch(sizes.convolve_s8, in_dims, filter_dims)
+            if name == HELIUM_CONV:
+                # Two columns on MVE; built without MVE (a host build of the module) it runs the
+                # library's plain-C arm_convolve_s8, which must find its own scratch there too.
+                return max(sizes.helium_convolve_s8(in_dims, filter_dims), sizes.convolve_s8("plain", in_dims, filter_dims))
             return kernels.scratch(sizes.convolve_wrapper_s8, g, in_dims, filter_dims, out_dims)
 
         candidate_scratch = {name: scratch_of(name) for name in candidates}

@@ -4,7 +4,8 @@ random int8 3x3 depthwise calls (shapes, strides, paddings, offsets, clamps, mul
 both signs, channel counts that are not multiples of 8 or 16) compared byte for byte in the firmware,
 once with each edge method forced, once pixel-major forced and once with the kernel's own choice; and
 thousands of random 1x1 convolutions (odd pixel and channel counts, depths that are not multiples of
-16, with and without precomputed weight sums and bias). Plus the instruction benches: each Helium
+16, with and without precomputed weight sums and bias) and general convolutions (filters up to 5x5,
+strides up to 3, dilation 2, leading and trailing padding, batches). Plus the instruction benches: each Helium
 kernel must beat the library entry it replaces on every kws / vww layer and give the same output."""
 
 from __future__ import annotations
@@ -52,6 +53,28 @@ def test_convolve_1x1_matches_portable_reference(tmp_path, seed):
     assert result["outputs"] > 100 * CALLS
     assert result["mismatches"] == 0, result["text"][-3000:]
     assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_convolve_matches_portable_reference(tmp_path, seed):
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="convolve")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 50 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+def test_bench_convolve_beats_the_library_entry_with_same_output(tmp_path):
+    _need_arm_tools()
+    rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="convolve")
+    assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
+    by_layer: dict[str, dict[str, int]] = {}
+    for row in rows:
+        by_layer.setdefault(row["layer"], {})[row["entry"]] = row["instructions"]
+    assert len(by_layer) == 8
+    for layer, counts in by_layer.items():
+        assert 0 < counts["helia_mve_convolve_s8"] < counts["arm_convolve_s8"], (layer, counts)
 
 
 def test_bench_1x1_beats_the_library_entry_with_same_output(tmp_path):

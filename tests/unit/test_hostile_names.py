@@ -199,6 +199,10 @@ def token_lines(text: str) -> list[list[str]]:
     return [_TOKEN.findall(line) for line in text.splitlines()]
 
 
+# A module for an MVE core may call our Helium kernels (kernels/helium) and then includes their header.
+HELIUM_INCLUDE = REPO / "kernels" / "helium" / "include"
+
+
 def kernel_include(kind: str) -> Path:
     """ns-cmsis-nn's headers when configured (the int16 model needs them: the portable kernels have
     no s16 entries yet), else the portable kernels' copy of the same API."""
@@ -211,15 +215,15 @@ def preprocess(gcc: str, module: Path, source: str, include: Path) -> str:
     """The compiler's view of one file: trigraphs and splices applied, comments gone, macro
     definitions (-dD) and includes (-dI) kept, line markers kept. Run from the module's folder
     with relative paths, so the text does not depend on where the module lives."""
-    proc = subprocess.run([gcc, *FLAGS, "-E", "-dD", "-dI", source, "-I", "include", "-I", str(include)],
-                          cwd=module, capture_output=True, text=True)
+    proc = subprocess.run([gcc, *FLAGS, "-E", "-dD", "-dI", source, "-I", "include", "-I", str(include),
+                           "-I", str(HELIUM_INCLUDE)], cwd=module, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
 
 def compile_object(compiler: list[str], module: Path, source: str, include: Path, obj: Path) -> bytes:
     proc = subprocess.run([*compiler, *FLAGS, "-c", source, "-I", "include", "-I", str(include),
-                           "-o", str(obj)], cwd=module, capture_output=True, text=True)
+                           "-I", str(HELIUM_INCLUDE), "-o", str(obj)], cwd=module, capture_output=True, text=True)
     assert proc.returncode == 0, f"{source} does not compile:\n{proc.stderr[-3000:]}"
     return obj.read_bytes()
 

@@ -86,6 +86,29 @@ def test_conv_2d(tmp_path):
     assert result.report["operators"][0]["macs"] == 4 * 4 * 2 * 3 * 3 * 4
 
 
+def test_conv_2d_helium_convolution_on_mve(tmp_path):
+    """A 3x3 convolution on the Cortex-M55 with ns-cmsis-nn: our Helium convolution is a candidate with
+    two gathered columns of scratch (or what the plain-C arm_convolve_s8 it runs on a host needs, if
+    larger), and the cost model takes it; beside the portable kernels (no scratch) it is not offered."""
+    result, model_c, _ = convert(conv_model(), tmp_path, target="corstone300")
+    op = only_op(result)
+    kernel = op["kernel"]
+    assert kernel["candidates"] == ["arm_convolve_s8", "helia_mve_convolve_s8", "arm_convolve_wrapper_s8"]
+    assert kernel["entry"] == "helia_mve_convolve_s8"
+    options = {o["entry"]: o for o in kernel["choice"]["options"]}
+    depth = 3 * 3 * 4
+    # max(2 columns of 36 bytes, plain C's 2 columns of 36 int16) = 144 bytes.
+    assert options["helia_mve_convolve_s8"]["scratch_bytes"] == max(2 * depth, 2 * depth * 2) == 144
+    assert kernel["local_scratch_bytes"] == 144
+    assert options["helia_mve_convolve_s8"]["estimated_instructions"] < \
+        options["arm_convolve_s8"]["estimated_instructions"]
+    body = function_body(model_c, 0)
+    assert "helia_mve_convolve_s8(&buf_ctx, &weight_sum_ctx, &conv_params" in body
+    assert "NULL,\n        &output_dims" not in body  # no upscale_dims argument
+    portable, _, _ = convert(conv_model(), tmp_path / "p", target="corstone300", kernel_library="portable")
+    assert "helia_mve_convolve_s8" not in only_op(portable)["kernel"]["candidates"]
+
+
 def test_conv_2d_mve_weight_sums_and_1x1(tmp_path):
     result, model_c, consts = convert(conv_model(kernel=(1, 1), padding="VALID"), tmp_path, target="corstone300")
     op = only_op(result)

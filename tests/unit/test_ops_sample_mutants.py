@@ -77,12 +77,14 @@ def test_conv_with_one_output_pixel_calls_the_wrapper_on_mve(tmp_path):
     result, model_c, _ = _conv(tmp_path, (3, 3), (3, 3))
     kernel = only_op(result)["kernel"]
     assert kernel["entry"] == "arm_convolve_wrapper_s8"
-    assert kernel["candidates"] == ["arm_convolve_wrapper_s8", "arm_convolve_s8"]
+    assert kernel["candidates"] == ["arm_convolve_wrapper_s8", "arm_convolve_s8", "helia_mve_convolve_s8"]
     assert "arm_convolve_wrapper_s8(" in function_body(model_c, 0)
-    # More than one output pixel: the plain entry, the wrapper listed once after it.
+    # More than one output pixel: the plain entry, our Helium convolution, the wrapper listed once after
+    # them; the cost model takes the Helium one.
     result, _, _ = _conv(tmp_path / "b", (4, 4), (3, 3))
     kernel = only_op(result)["kernel"]
-    assert kernel["entry"] == "arm_convolve_s8" and kernel["candidates"] == ["arm_convolve_s8", "arm_convolve_wrapper_s8"]
+    assert kernel["candidates"] == ["arm_convolve_s8", "helia_mve_convolve_s8", "arm_convolve_wrapper_s8"]
+    assert kernel["entry"] == "helia_mve_convolve_s8"
 
 
 def _depthwise(kernel=(3, 3), dtype="int8", bias_dtype="int32", bias_value=0, channels=8, hw=(6, 6)):

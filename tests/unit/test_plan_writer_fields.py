@@ -39,7 +39,7 @@ def test_operator_fields(plan):
         ("any", ["y", "shape"], ["z"], "y")
     k = conv["kernel"]
     assert k["provider"] == reshape["kernel"]["provider"] == "helia_aot.ops/v1"
-    assert k["entry"] in k["candidates"] and k["entry"].startswith("arm_convolve")
+    assert k["entry"] in k["candidates"] and k["entry"].startswith(("arm_convolve", "helia_mve_convolve"))
     # Scale ratio 0.5 * 0.25 / 0.5 = 2^-3: a right shift only.
     assert k["requantization"] == "rshift_only"
     assert k["local_scratch_bytes"] > 0 and k["weight_sums"] == "precomputed"  # corstone300: MVE build

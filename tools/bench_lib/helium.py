@@ -24,6 +24,9 @@ PARITY = {
     "convolve_1x1": ("conv_1x1_parity.c", [PORTABLE_SRC / "convolution" / "arm_convolve_1x1_s8_fast.c",
                                            PORTABLE_SRC / "convolution" / "conv_core.c",
                                            PORTABLE_SRC / "support" / "fixed_point.c"]),
+    "convolve": ("conv_parity.c", [PORTABLE_SRC / "convolution" / "arm_convolve_s8.c",
+                                   PORTABLE_SRC / "convolution" / "conv_core.c",
+                                   PORTABLE_SRC / "support" / "fixed_point.c"]),
 }
 # Per Helium kernel: its bench firmware and what that calls in the portable kernels, compiled straight
 # into it, because building the whole library (over 200 files) for one firmware was most of the test's time.
@@ -34,6 +37,9 @@ BENCH = {
         PORTABLE_SRC / "support" / "fixed_point.c"]),
     "convolve_1x1": ("conv_1x1_bench.c", [PORTABLE_SRC / "convolution" / name for name in (
         "arm_convolve_1x1_s8_fast.c", "arm_convolve_1x1_s8.c", "conv_core.c")] + [
+        PORTABLE_SRC / "support" / "fixed_point.c"]),
+    "convolve": ("conv_bench.c", [PORTABLE_SRC / "convolution" / name for name in (
+        "arm_convolve_s8.c", "arm_convolve_get_buffer_sizes_s8.c", "conv_core.c")] + [
         PORTABLE_SRC / "support" / "fixed_point.c"]),
 }
 RUNTIME_SOURCES = [toolchain.CORSTONE300_DIR / "startup.c", toolchain.CORSTONE300_DIR / "instruction_counter.c"]

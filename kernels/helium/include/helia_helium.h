@@ -67,6 +67,31 @@ arm_cmsis_nn_status helia_mve_convolve_1x1_s8(const cmsis_nn_context *ctx,
                                               const cmsis_nn_dims *output_dims,
                                               int8_t *output_data);
 
+/*
+ * int8 CONV_2D, any filter size, stride >= 1, dilation >= 1 and padding >= 0, one group (filter_dims->c
+ * equals input_dims->c), any batch count. Same arguments and result as arm_convolve_s8 (without its
+ * upscale_dims). ctx->buf is scratch of at least helia_mve_convolve_s8_buffer_size() bytes here (where
+ * HELIA_HELIUM_AVAILABLE is 0 the call runs arm_convolve_s8, which needs what
+ * arm_convolve_s8_get_buffer_size says for that build). weight_sum_ctx as helia_mve_convolve_1x1_s8
+ * (bias + input_offset * sum of each filter's kh * kw * c values). Ranges of the offsets, activation and
+ * shifts as helia_mve_convolve_1x1_s8; ARM_CMSIS_NN_ARG_ERROR (nothing written) for anything else.
+ */
+arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_context *weight_sum_ctx,
+                                          const cmsis_nn_conv_params *conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
+/* Scratch bytes helia_mve_convolve_s8 needs on MVE: two columns of kh * kw * input channels. */
+int32_t helia_mve_convolve_s8_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
+
 #ifdef __cplusplus
 }
 #endif

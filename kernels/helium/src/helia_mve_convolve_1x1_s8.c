@@ -22,52 +22,7 @@
 #include <stddef.h>
 
 #include "mve_requantize.h"
-
-/* bias + input_offset * sum(filter row), the accumulator's starting value. */
-static int32_t row_start(const int8_t *filter_row, int32_t depth, const int32_t *bias, int32_t channel,
-                         int32_t input_offset)
-{
-    int32_t sum = 0;
-    for (int32_t k = 0; k < depth; k += 16)
-    {
-        const mve_pred16_t lanes = vctp8q((uint32_t)(depth - k));
-        sum = vaddvaq_p_s8(sum, vldrbq_z_s8(filter_row + k, lanes), lanes);
-    }
-    return (bias != NULL ? bias[channel] : 0) + input_offset * sum;
-}
-
-/* Sums of a 2 x 2 tile: pixels x0, x1 by filter rows w0, w1 over `depth` channels, on top of the
- * starting values; returned as one vector (x0 w0, x0 w1, x1 w0, x1 w1). */
-HELIA_MVE_INLINE int32x4_t tile_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
-                                    int32_t depth, int32_t start_0, int32_t start_1)
-{
-    int32_t acc_00 = start_0;
-    int32_t acc_01 = start_1;
-    int32_t acc_10 = start_0;
-    int32_t acc_11 = start_1;
-    int32x4_t sums;
-    /* Tail-predicated loop over the depth, sixteen channels per step; inactive lanes load zeros and
-     * add nothing. */
-    __asm volatile("   wlstp.8         lr, %[count], 1f         \n"
-                   "2:                                          \n"
-                   "   vldrb.8         q0, [%[w0]], #16         \n"
-                   "   vldrb.8         q1, [%[x0]], #16         \n"
-                   "   vmladava.s8     %[acc_00], q0, q1        \n"
-                   "   vldrb.8         q2, [%[x1]], #16         \n"
-                   "   vmladava.s8     %[acc_10], q0, q2        \n"
-                   "   vldrb.8         q0, [%[w1]], #16         \n"
-                   "   vmladava.s8     %[acc_01], q0, q1        \n"
-                   "   vmladava.s8     %[acc_11], q0, q2        \n"
-                   "   letp            lr, 2b                   \n"
-                   "1:                                          \n"
-                   "   vmov            %q[sums][2], %q[sums][0], %[acc_00], %[acc_10] \n"
-                   "   vmov            %q[sums][3], %q[sums][1], %[acc_01], %[acc_11] \n"
-                   : [w0] "+r"(w0), [w1] "+r"(w1), [x0] "+r"(x0), [x1] "+r"(x1), [acc_00] "+Te"(acc_00),
-                     [acc_01] "+Te"(acc_01), [acc_10] "+Te"(acc_10), [acc_11] "+Te"(acc_11), [sums] "=w"(sums)
-                   : [count] "r"(depth)
-                   : "q0", "q1", "q2", "memory", "r14");
-    return sums;
-}
+#include "mve_tile.h"
 
 /* One channel pair (filter rows w0, w1; a last odd channel passes itself twice and stores only lanes
  * 0 and 2) over every pixel. with_left and channel_lanes are constants at each call, so the loop has
@@ -81,7 +36,7 @@ HELIA_MVE_INLINE void channel_pair(const int8_t *input, const int8_t *w0, const 
     const int8_t *pixel = input;
     for (int32_t pairs = rows >> 1; pairs > 0; --pairs)
     {
-        int32x4_t acc = tile_2x2(pixel, pixel + depth, w0, w1, depth, start_0, start_1);
+        int32x4_t acc = helia_mve_tile_2x2(pixel, pixel + depth, w0, w1, depth, start_0, start_1);
         acc = helia_mve_requantize_q(acc, multiplier, left, neg_right, with_left);
         acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
         if (channel_lanes == 0xFFFF)
@@ -98,7 +53,7 @@ HELIA_MVE_INLINE void channel_pair(const int8_t *input, const int8_t *w0, const 
     if (rows & 1)
     {
         /* A last single pixel: the tile's second pixel repeats it and is not stored. */
-        int32x4_t acc = tile_2x2(pixel, pixel, w0, w1, depth, start_0, start_1);
+        int32x4_t acc = helia_mve_tile_2x2(pixel, pixel, w0, w1, depth, start_0, start_1);
         acc = helia_mve_requantize_q(acc, multiplier, left, neg_right, with_left);
         acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
         vstrbq_scatter_offset_p_s32(out, store_offsets, acc, (mve_pred16_t)(channel_lanes & 0x00FF));
@@ -158,10 +113,11 @@ arm_cmsis_nn_status helia_mve_convolve_1x1_s8(const cmsis_nn_context *ctx,
         const int32_t c1 = c + 1 < channels ? c + 1 : c;
         const int8_t *const filter_0 = filter_data + c * depth;
         const int8_t *const filter_1 = filter_data + c1 * depth;
-        const int32_t start_0 = weight_sums != NULL ? weight_sums[c]
-                                                    : row_start(filter_0, depth, bias_data, c, conv_params->input_offset);
-        const int32_t start_1 = weight_sums != NULL ? weight_sums[c1]
-                                                    : row_start(filter_1, depth, bias_data, c1, conv_params->input_offset);
+        const int32_t input_offset = conv_params->input_offset;
+        const int32_t start_0 =
+            weight_sums != NULL ? weight_sums[c] : helia_mve_row_start(filter_0, depth, bias_data, c, input_offset);
+        const int32_t start_1 =
+            weight_sums != NULL ? weight_sums[c1] : helia_mve_row_start(filter_1, depth, bias_data, c1, input_offset);
         const int32_t shift_0 = quant_params->shift[c];
         const int32_t shift_1 = quant_params->shift[c1];
         const int32_t left_0 = shift_0 > 0 ? shift_0 : 0;

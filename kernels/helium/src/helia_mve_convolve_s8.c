@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* int8 convolution, any filter size, stride, dilation and padding (one group), on Helium.
+ *
+ * Two output pixels at a time: their input windows are gathered into two columns of
+ * kh * kw * input-channel bytes in the scratch buffer (padding filled with -input_offset, which adds
+ * nothing once the input offset is applied through the weight sums), then every output-channel pair
+ * runs the 2 x 2 tile of mve_tile.h over the two columns: four VMLADAVA accumulators over sixteen
+ * bytes per step. The tile's four sums are requantized as one vector with the pair's multipliers and
+ * shifts (gathered per tile) and written by one scatter store.
+ *
+ * ns-cmsis-nn's MVE arm_convolve_s8 gathers four columns and runs a one-channel-at-a-time product
+ * with five loads per four multiply-accumulates; here four loads feed four, the requantization is one
+ * vector per four outputs, and the scratch is half as large. */
+
+#include "helia_helium.h"
+
+#if HELIA_HELIUM_AVAILABLE
+
+#include <arm_mve.h>
+#include <stddef.h>
+
+#include "mve_requantize.h"
+#include "mve_tile.h"
+
+typedef struct
+{
+    int32_t in_h, in_w, in_c;
+    int32_t kernel_h, kernel_w;
+    int32_t stride_h, stride_w;
+    int32_t pad_h, pad_w;
+    int32_t dilation_h, dilation_w;
+    int32_t out_w;
+} geometry;
+
+/* dst[0 .. n) = src[0 .. n), sixteen bytes per tail-predicated step. */
+HELIA_MVE_INLINE void copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
+{
+    for (; n > 0; n -= 16, src += 16, dst += 16)
+    {
+        const mve_pred16_t lanes = vctp8q((uint32_t)n);
+        vstrbq_p_s8(dst, vldrbq_z_s8(src, lanes), lanes);
+    }
+}
+
+/* dst[0 .. n) = value. */
+HELIA_MVE_INLINE void fill_bytes(int8_t *dst, int8x16_t value, int32_t n)
+{
+    for (; n > 0; n -= 16, dst += 16)
+    {
+        vstrbq_p_s8(dst, value, vctp8q((uint32_t)n));
+    }
+}
+
+/* The input window of output pixel (oy, ox) as one column (ky, kx, channel order, as the filter).
+ * A window wholly inside the input (most pixels) is kernel_h contiguous copies; any other reads tap by
+ * tap, with the padding filled. */
+__attribute__((noinline)) static void gather_column(const int8_t *image, const geometry *g, int32_t oy, int32_t ox,
+                                                    int8x16_t pad, int8_t *column)
+{
+    const int32_t in_c = g->in_c;
+    const int32_t y0 = oy * g->stride_h - g->pad_h;
+    const int32_t x0 = ox * g->stride_w - g->pad_w;
+    const int32_t line = g->in_w * in_c;
+    const int32_t row_bytes = g->kernel_w * in_c;
+    const int32_t y_last = y0 + (g->kernel_h - 1) * g->dilation_h;
+    const int32_t x_last = x0 + (g->kernel_w - 1) * g->dilation_w;
+    if (g->dilation_w == 1 && y0 >= 0 && x0 >= 0 && y_last < g->in_h && x_last < g->in_w)
+    {
+        const int8_t *src = image + y0 * line + x0 * in_c;
+        const int32_t step = g->dilation_h * line;
+        for (int32_t ky = g->kernel_h; ky > 0; --ky, src += step, column += row_bytes)
+        {
+            copy_bytes(column, src, row_bytes);
+        }
+        return;
+    }
+    /* Filter taps [kx_first, kx_end) of a row read inside the input when dilation_w is 1. */
+    const int32_t kx_first = x0 < 0 ? (x0 < -g->kernel_w ? g->kernel_w : -x0) : 0;
+    int32_t kx_end = g->in_w - x0;
+    kx_end = kx_end > g->kernel_w ? g->kernel_w : (kx_end < kx_first ? kx_first : kx_end);
+    for (int32_t ky = 0; ky < g->kernel_h; ++ky, column += row_bytes)
+    {
+        const int32_t y = y0 + ky * g->dilation_h;
+        if (y < 0 || y >= g->in_h)
+        {
+            fill_bytes(column, pad, row_bytes);
+            continue;
+        }
+        const int8_t *const row = image + y * line;
+        if (g->dilation_w == 1)
+        {
+            fill_bytes(column, pad, kx_first * in_c);
+            copy_bytes(column + kx_first * in_c, row + (x0 + kx_first) * in_c, (kx_end - kx_first) * in_c);
+            fill_bytes(column + kx_end * in_c, pad, (g->kernel_w - kx_end) * in_c);
+            continue;
+        }
+        for (int32_t kx = 0; kx < g->kernel_w; ++kx)
+        {
+            const int32_t x = x0 + kx * g->dilation_w;
+            if (x < 0 || x >= g->in_w)
+            {
+                fill_bytes(column + kx * in_c, pad, in_c);
+            }
+            else
+            {
+                copy_bytes(column + kx * in_c, row + x * in_c, in_c);
+            }
+        }
+    }
+}
+
+/* Requantizes a tile's four sums (lanes: pixel 0 channel 0, 0/1, 1/0, 1/1) and stores the lanes in
+ * `lanes` at out (pixel 0) and out + channels (pixel 1). */
+HELIA_MVE_INLINE void finish_tile(int32x4_t acc, int32x4_t multiplier, int32x4_t shift, int32_t output_offset,
+                                  int32x4_t act_min, int32x4_t act_max, int8_t *out, uint32x4_t store_offsets,
+                                  mve_pred16_t lanes)
+{
+    const int32x4_t zero = vdupq_n_s32(0);
+    acc = helia_mve_requantize_q(acc, multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero), 1);
+    acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
+    vstrbq_scatter_offset_p_s32(out, store_offsets, acc, lanes);
+}
+
+arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_context *weight_sum_ctx,
+                                          const cmsis_nn_conv_params *conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data)
+{
+    (void)bias_dims;
+    const geometry g = {input_dims->h,          input_dims->w,          input_dims->c,
+                        filter_dims->h,         filter_dims->w,         conv_params->stride.h,
+                        conv_params->stride.w,  conv_params->padding.h, conv_params->padding.w,
+                        conv_params->dilation.h, conv_params->dilation.w, output_dims->w};
+    const int32_t depth = g.kernel_h * g.kernel_w * g.in_c;
+    const int32_t channels = output_dims->c;
+    if (filter_dims->c != g.in_c || filter_dims->n != channels || output_dims->n != input_dims->n ||
+        g.in_c < 1 || g.kernel_h < 1 || g.kernel_w < 1 || channels < 1 || output_dims->h < 1 || g.out_w < 1 ||
+        g.stride_h < 1 || g.stride_w < 1 || g.dilation_h < 1 || g.dilation_w < 1 || g.pad_h < 0 || g.pad_w < 0 ||
+        ctx == NULL || ctx->buf == NULL || ctx->size < helia_mve_convolve_s8_buffer_size(input_dims, filter_dims) ||
+        conv_params->input_offset < -127 || conv_params->input_offset > 128 ||
+        conv_params->output_offset < -128 || conv_params->output_offset > 127 ||
+        conv_params->activation.min < -128 || conv_params->activation.max > 127 ||
+        conv_params->activation.min > conv_params->activation.max)
+    {
+        return ARM_CMSIS_NN_ARG_ERROR;
+    }
+    for (int32_t c = 0; c < channels; ++c)
+    {
+        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
+        {
+            return ARM_CMSIS_NN_ARG_ERROR;
+        }
+    }
+    const int32_t *weight_sums = (weight_sum_ctx != NULL && weight_sum_ctx->buf != NULL &&
+                                  weight_sum_ctx->size >= channels * (int32_t)sizeof(int32_t))
+                                     ? (const int32_t *)weight_sum_ctx->buf
+                                     : NULL;
+    int8_t *const column_0 = (int8_t *)ctx->buf;
+    int8_t *const column_1 = column_0 + depth;
+    const int8x16_t pad = vdupq_n_s8((int8_t)-conv_params->input_offset);
+    const int32_t input_offset = conv_params->input_offset;
+    const int32_t output_offset = conv_params->output_offset;
+    const int32x4_t act_min = vdupq_n_s32(conv_params->activation.min);
+    const int32x4_t act_max = vdupq_n_s32(conv_params->activation.max);
+    /* Lanes: (pixel 0, channel 0), (0, 1), (1, 0), (1, 1). */
+    const uint32x4_t store_offsets = {0, 1, (uint32_t)channels, (uint32_t)channels + 1};
+    const uint32x4_t pair_lanes = {0, 1, 0, 1};
+    const int32_t pixels = output_dims->h * g.out_w;
+
+    for (int32_t b = 0; b < input_dims->n; ++b)
+    {
+        const int8_t *const image = input_data + b * g.in_h * g.in_w * g.in_c;
+        int8_t *out = output_data + b * pixels * channels;
+        int32_t oy = 0;
+        int32_t ox = 0;
+        for (int32_t p = 0; p < pixels; p += 2, out += 2 * channels)
+        {
+            /* A last single pixel runs as the tile's both pixels; only its own lanes are stored. */
+            const int32_t pair = p + 1 < pixels;
+            gather_column(image, &g, oy, ox, pad, column_0);
+            if (++ox == g.out_w)
+            {
+                ox = 0;
+                ++oy;
+            }
+            if (pair)
+            {
+                gather_column(image, &g, oy, ox, pad, column_1);
+                if (++ox == g.out_w)
+                {
+                    ox = 0;
+                    ++oy;
+                }
+            }
+            const int8_t *const x1 = pair ? column_1 : column_0;
+            const mve_pred16_t pixel_lanes = pair ? 0xFFFF : 0x00FF;
+            const int8_t *w = filter_data;
+            int32_t c = 0;
+            for (; c + 1 < channels; c += 2, w += 2 * depth)
+            {
+                const int32_t start_0 =
+                    weight_sums != NULL ? weight_sums[c] : helia_mve_row_start(w, depth, bias_data, c, input_offset);
+                const int32_t start_1 = weight_sums != NULL
+                                            ? weight_sums[c + 1]
+                                            : helia_mve_row_start(w + depth, depth, bias_data, c + 1, input_offset);
+                const int32x4_t acc = helia_mve_tile_2x2(column_0, x1, w, w + depth, depth, start_0, start_1);
+                finish_tile(acc, vldrwq_gather_shifted_offset_s32(quant_params->multiplier + c, pair_lanes),
+                            vldrwq_gather_shifted_offset_s32(quant_params->shift + c, pair_lanes), output_offset,
+                            act_min, act_max, out + c, store_offsets, pixel_lanes);
+            }
+            if (c < channels)
+            {
+                /* A last single channel: the tile's both channels, lanes 0 and 2 stored. */
+                const int32_t start =
+                    weight_sums != NULL ? weight_sums[c] : helia_mve_row_start(w, depth, bias_data, c, input_offset);
+                const int32x4_t acc = helia_mve_tile_2x2(column_0, x1, w, w, depth, start, start);
+                finish_tile(acc, vdupq_n_s32(quant_params->multiplier[c]), vdupq_n_s32(quant_params->shift[c]),
+                            output_offset, act_min, act_max, out + c, store_offsets,
+                            (mve_pred16_t)(pixel_lanes & 0x0F0F));
+            }
+        }
+    }
+    return ARM_CMSIS_NN_SUCCESS;
+}
+
+#endif /* HELIA_HELIUM_AVAILABLE */
+
+int32_t helia_mve_convolve_s8_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims)
+{
+    return 2 * filter_dims->h * filter_dims->w * input_dims->c;
+}

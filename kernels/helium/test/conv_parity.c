@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Parity firmware (Corstone-300, run on QEMU): random int8 convolutions (filter sizes 1..5, strides
+ * 1..3, dilations 1..2, leading and trailing padding, batches, odd pixel and channel counts), each run
+ * through helia_mve_convolve_s8 and through the portable reference arm_convolve_s8, comparing the
+ * outputs byte for byte, guard bytes around them included. Half the calls pass precomputed weight
+ * sums, half none. The driver (counts, refusals, result line) is parity_main.h.
+ * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arm_nnfunctions.h"
+#include "helia_helium.h"
+#include "test_random.h"
+
+#ifndef HELIA_PARITY_CALLS
+#define HELIA_PARITY_CALLS 3000
+#endif
+#ifndef HELIA_PARITY_SEED
+#define HELIA_PARITY_SEED 20261202u
+#endif
+
+#define MAX_HW 10
+#define MAX_IN_CH 20
+#define MAX_CH 24
+#define MAX_K 5
+#define MAX_BATCH 2
+#define MAX_OUT_HW (MAX_HW + 2 * (MAX_K - 1))
+#define GUARD 32
+#define GUARD_BYTE 0x5A
+
+static int8_t input[MAX_BATCH * MAX_HW * MAX_HW * MAX_IN_CH];
+static int8_t filter[MAX_CH * MAX_K * MAX_K * MAX_IN_CH];
+static int32_t bias[MAX_CH];
+static int32_t multiplier[MAX_CH];
+static int32_t shift[MAX_CH];
+static int32_t weight_sum[MAX_CH];
+static int8_t scratch[2 * MAX_K * MAX_K * MAX_IN_CH] __attribute__((aligned(16)));
+static int8_t expected[MAX_BATCH * MAX_OUT_HW * MAX_OUT_HW * MAX_CH + 2 * GUARD];
+static int8_t actual[sizeof(expected)];
+
+typedef struct
+{
+    cmsis_nn_conv_params params;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    int with_bias;
+    int with_weight_sum;
+} call_case;
+
+/* One axis: input size, filter size, stride, dilation, leading padding; the output length (>= 1). */
+static void draw_axis(int32_t *in, int32_t *k, int32_t *stride, int32_t *dilation, int32_t *lead, int32_t *out)
+{
+    do
+    {
+        *in = between(0, 3) == 0 ? between(1, MAX_HW) : between(1, 6);
+        *k = between(1, MAX_K);
+        *stride = between(0, 4) == 0 ? 3 : between(1, 2);
+        *dilation = between(0, 5) == 0 ? 2 : 1;
+        const int32_t span = *dilation * (*k - 1) + 1;
+        *lead = between(0, 2) == 0 ? 0 : between(0, span - 1);
+        const int32_t trail = between(0, span - 1);
+        const int32_t padded = *in + *lead + trail;
+        *out = padded < span ? 0 : (padded - span) / *stride + 1;
+    } while (*out < 1);
+}
+
+static void draw_case(call_case *c)
+{
+    memset(c, 0, sizeof(*c));
+    int32_t h, w, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
+    draw_axis(&h, &kh, &sh, &dh, &ph, &oh);
+    draw_axis(&w, &kw, &sw, &dw, &pw, &ow);
+    const int32_t in_ch = between(0, 2) == 0 ? between(1, 3) : between(1, MAX_IN_CH);
+    const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH);
+    const int32_t batches = between(0, 9) == 0 ? 2 : 1;
+    c->input_dims = (cmsis_nn_dims){batches, h, w, in_ch};
+    c->filter_dims = (cmsis_nn_dims){channels, kh, kw, in_ch};
+    c->bias_dims = (cmsis_nn_dims){1, 1, 1, channels};
+    c->output_dims = (cmsis_nn_dims){batches, oh, ow, channels};
+    c->params.stride = (cmsis_nn_tile){sw, sh};
+    c->params.padding = (cmsis_nn_tile){pw, ph};
+    c->params.dilation = (cmsis_nn_tile){dw, dh};
+    const int32_t o = between(0, 3);
+    c->params.input_offset = o == 0 ? 128 : (o == 1 ? -127 : between(-127, 128));
+    c->params.output_offset = between(0, 2) == 0 ? -128 : between(-128, 127);
+    if (between(0, 2) == 0)
+    {
+        c->params.activation.min = -128;
+        c->params.activation.max = 127;
+    }
+    else
+    {
+        const int32_t a = between(-128, 127);
+        const int32_t b = between(-128, 127);
+        c->params.activation.min = a < b ? a : b;
+        c->params.activation.max = a < b ? b : a;
+    }
+    c->with_bias = between(0, 5) != 0;
+    c->with_weight_sum = between(0, 1);
+
+    for (int32_t i = 0; i < batches * h * w * in_ch; ++i)
+    {
+        input[i] = (int8_t)between(-128, 127);
+    }
+    const int32_t depth = kh * kw * in_ch;
+    for (int32_t i = 0; i < channels * depth; ++i)
+    {
+        filter[i] = (int8_t)between(-128, 127);
+    }
+    const int32_t bias_bits = between(0, 22);
+    for (int32_t i = 0; i < channels; ++i)
+    {
+        bias[i] = between(-(1 << bias_bits), 1 << bias_bits);
+        const int32_t m = between(1 << 30, INT32_MAX);
+        multiplier[i] = between(0, 15) == 0 ? -m : m;
+        const int32_t s = between(0, 19);
+        shift[i] = s == 0 ? -31 : (s == 1 ? between(1, 10) : (s == 2 ? 0 : between(-18, -1)));
+        int32_t row_sum = 0;
+        for (int32_t k = 0; k < depth; ++k)
+        {
+            row_sum += filter[i * depth + k];
+        }
+        weight_sum[i] = (c->with_bias ? bias[i] : 0) + c->params.input_offset * row_sum;
+    }
+}
+
+static size_t output_bytes(const call_case *c)
+{
+    return (size_t)c->output_dims.n * c->output_dims.h * c->output_dims.w * c->output_dims.c;
+}
+
+static arm_cmsis_nn_status run(const call_case *c, int mve, int8_t *out)
+{
+    const cmsis_nn_context sums = {c->with_weight_sum ? weight_sum : NULL,
+                                   c->with_weight_sum ? c->output_dims.c * (int32_t)sizeof(int32_t) : 0};
+    const cmsis_nn_per_channel_quant_params quant = {multiplier, shift};
+    const int32_t *b = c->with_bias ? bias : NULL;
+    if (mve)
+    {
+        const cmsis_nn_context ctx = {scratch, helia_mve_convolve_s8_buffer_size(&c->input_dims, &c->filter_dims)};
+        return helia_mve_convolve_s8(&ctx, &sums, &c->params, &quant, &c->input_dims, input, &c->filter_dims, filter,
+                                     &c->bias_dims, b, &c->output_dims, out + GUARD);
+    }
+    const cmsis_nn_context none = {NULL, 0};
+    return arm_convolve_s8(&none, &sums, &c->params, &quant, &c->input_dims, input, &c->filter_dims, filter,
+                           &c->bias_dims, b, NULL, &c->output_dims, out + GUARD);
+}
+
+static void describe(const call_case *c, int32_t call, size_t first_difference)
+{
+    printf("mismatch in call %ld: n %ld in %ldx%ldx%ld filter %ldx%ld out %ldx%ldx%ld stride %ld,%ld pad %ld,%ld "
+           "dilation %ld,%ld in_off %ld out_off %ld act [%ld,%ld] bias %d weight_sum %d; first differing byte %ld\n",
+           (long)call, (long)c->input_dims.n, (long)c->input_dims.h, (long)c->input_dims.w, (long)c->input_dims.c,
+           (long)c->filter_dims.h, (long)c->filter_dims.w, (long)c->output_dims.h, (long)c->output_dims.w,
+           (long)c->output_dims.c, (long)c->params.stride.h, (long)c->params.stride.w, (long)c->params.padding.h,
+           (long)c->params.padding.w, (long)c->params.dilation.h, (long)c->params.dilation.w,
+           (long)c->params.input_offset, (long)c->params.output_offset, (long)c->params.activation.min,
+           (long)c->params.activation.max, c->with_bias, c->with_weight_sum, (long)first_difference - GUARD);
+}
+
+/* Arguments outside the kernel's contract, one per refusal case: the kernel must refuse them and
+ * write nothing. */
+#define REFUSAL_CASES 7
+
+static void break_contract(call_case *c, int32_t which)
+{
+    switch (which)
+    {
+    case 0: c->filter_dims.c = c->input_dims.c + 1; break; /* grouped */
+    case 1: c->params.stride.w = 0; break;
+    case 2: c->params.padding.h = -1; break;
+    case 3: c->params.input_offset = 129; break;
+    case 4: c->params.output_offset = 128; break;
+    case 5: shift[0] = 31; break;
+    default: c->params.activation.min = -129; break;
+    }
+}
+
+#include "parity_main.h"
