@@ -36,9 +36,9 @@ HELIA_MVE_INLINE void channel_pair(const int8_t *input, const int8_t *w0, const 
     const int8_t *pixel = input;
     for (int32_t pairs = rows >> 1; pairs > 0; --pairs)
     {
-        int32x4_t acc = helia_mve_tile_2x2(pixel, pixel + depth, w0, w1, depth, start_0, start_1);
-        acc = helia_mve_requantize_q(acc, multiplier, left, neg_right, with_left);
-        acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
+        const int32x4_t acc =
+            helia_mve_tile_output(helia_mve_tile_2x2(pixel, pixel + depth, w0, w1, depth, start_0, start_1),
+                                  multiplier, left, neg_right, with_left, output_offset, act_min, act_max);
         if (channel_lanes == 0xFFFF)
         {
             vstrbq_scatter_offset_s32(out, store_offsets, acc);
@@ -53,9 +53,9 @@ HELIA_MVE_INLINE void channel_pair(const int8_t *input, const int8_t *w0, const 
     if (rows & 1)
     {
         /* A last single pixel: the tile's second pixel repeats it and is not stored. */
-        int32x4_t acc = helia_mve_tile_2x2(pixel, pixel, w0, w1, depth, start_0, start_1);
-        acc = helia_mve_requantize_q(acc, multiplier, left, neg_right, with_left);
-        acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
+        const int32x4_t acc =
+            helia_mve_tile_output(helia_mve_tile_2x2(pixel, pixel, w0, w1, depth, start_0, start_1), multiplier,
+                                  left, neg_right, with_left, output_offset, act_min, act_max);
         vstrbq_scatter_offset_p_s32(out, store_offsets, acc, (mve_pred16_t)(channel_lanes & 0x00FF));
     }
 }
@@ -81,24 +81,12 @@ arm_cmsis_nn_status helia_mve_convolve_1x1_s8(const cmsis_nn_context *ctx,
     if (conv_params->padding.w != 0 || conv_params->padding.h != 0 || conv_params->stride.w != 1 ||
         conv_params->stride.h != 1 || filter_dims->h != 1 || filter_dims->w != 1 || filter_dims->c != depth ||
         filter_dims->n != channels || output_dims->n != input_dims->n || output_dims->h != input_dims->h ||
-        output_dims->w != input_dims->w || depth < 1 || channels < 1 || conv_params->input_offset < -127 ||
-        conv_params->input_offset > 128 || conv_params->output_offset < -128 || conv_params->output_offset > 127 ||
-        conv_params->activation.min < -128 || conv_params->activation.max > 127 ||
-        conv_params->activation.min > conv_params->activation.max)
+        output_dims->w != input_dims->w || depth < 1 || channels < 1 ||
+        !helia_mve_conv_quantization_ok(conv_params, quant_params, channels))
     {
         return ARM_CMSIS_NN_ARG_ERROR;
     }
-    for (int32_t c = 0; c < channels; ++c)
-    {
-        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
-        {
-            return ARM_CMSIS_NN_ARG_ERROR;
-        }
-    }
-    const int32_t *weight_sums = (weight_sum_ctx != NULL && weight_sum_ctx->buf != NULL &&
-                                  weight_sum_ctx->size >= channels * (int32_t)sizeof(int32_t))
-                                     ? (const int32_t *)weight_sum_ctx->buf
-                                     : NULL;
+    const int32_t *const weight_sums = helia_mve_weight_sums(weight_sum_ctx, channels);
     const int32_t output_offset = conv_params->output_offset;
     const int32x4_t act_min = vdupq_n_s32(conv_params->activation.min);
     const int32x4_t act_max = vdupq_n_s32(conv_params->activation.max);
@@ -114,10 +102,8 @@ arm_cmsis_nn_status helia_mve_convolve_1x1_s8(const cmsis_nn_context *ctx,
         const int8_t *const filter_0 = filter_data + c * depth;
         const int8_t *const filter_1 = filter_data + c1 * depth;
         const int32_t input_offset = conv_params->input_offset;
-        const int32_t start_0 =
-            weight_sums != NULL ? weight_sums[c] : helia_mve_row_start(filter_0, depth, bias_data, c, input_offset);
-        const int32_t start_1 =
-            weight_sums != NULL ? weight_sums[c1] : helia_mve_row_start(filter_1, depth, bias_data, c1, input_offset);
+        const int32_t start_0 = helia_mve_row_start(weight_sums, filter_0, depth, bias_data, c, input_offset);
+        const int32_t start_1 = helia_mve_row_start(weight_sums, filter_1, depth, bias_data, c1, input_offset);
         const int32_t shift_0 = quant_params->shift[c];
         const int32_t shift_1 = quant_params->shift[c1];
         const int32_t left_0 = shift_0 > 0 ? shift_0 : 0;

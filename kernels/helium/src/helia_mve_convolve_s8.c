@@ -109,16 +109,26 @@ __attribute__((noinline)) static void gather_column(const int8_t *image, const g
     }
 }
 
-/* Requantizes a tile's four sums (lanes: pixel 0 channel 0, 0/1, 1/0, 1/1) and stores the lanes in
- * `lanes` at out (pixel 0) and out + channels (pixel 1). */
+/* Requantizes a tile's four sums (lanes: pixel 0 channel 0, 0/1, 1/0, 1/1) with per-lane shifts and
+ * stores the lanes in `lanes` at out (pixel 0) and out + channels (pixel 1). */
 HELIA_MVE_INLINE void finish_tile(int32x4_t acc, int32x4_t multiplier, int32x4_t shift, int32_t output_offset,
                                   int32x4_t act_min, int32x4_t act_max, int8_t *out, uint32x4_t store_offsets,
                                   mve_pred16_t lanes)
 {
     const int32x4_t zero = vdupq_n_s32(0);
-    acc = helia_mve_requantize_q(acc, multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero), 1);
-    acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
+    acc = helia_mve_tile_output(acc, multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero), 1, output_offset,
+                                act_min, act_max);
     vstrbq_scatter_offset_p_s32(out, store_offsets, acc, lanes);
+}
+
+/* The output pixel after (oy, ox), row by row. */
+HELIA_MVE_INLINE void next_pixel(int32_t *oy, int32_t *ox, int32_t out_w)
+{
+    if (++*ox == out_w)
+    {
+        *ox = 0;
+        ++*oy;
+    }
 }
 
 arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
@@ -145,24 +155,11 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
         g.in_c < 1 || g.kernel_h < 1 || g.kernel_w < 1 || channels < 1 || output_dims->h < 1 || g.out_w < 1 ||
         g.stride_h < 1 || g.stride_w < 1 || g.dilation_h < 1 || g.dilation_w < 1 || g.pad_h < 0 || g.pad_w < 0 ||
         ctx == NULL || ctx->buf == NULL || ctx->size < helia_mve_convolve_s8_buffer_size(input_dims, filter_dims) ||
-        conv_params->input_offset < -127 || conv_params->input_offset > 128 ||
-        conv_params->output_offset < -128 || conv_params->output_offset > 127 ||
-        conv_params->activation.min < -128 || conv_params->activation.max > 127 ||
-        conv_params->activation.min > conv_params->activation.max)
+        !helia_mve_conv_quantization_ok(conv_params, quant_params, channels))
     {
         return ARM_CMSIS_NN_ARG_ERROR;
     }
-    for (int32_t c = 0; c < channels; ++c)
-    {
-        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
-        {
-            return ARM_CMSIS_NN_ARG_ERROR;
-        }
-    }
-    const int32_t *weight_sums = (weight_sum_ctx != NULL && weight_sum_ctx->buf != NULL &&
-                                  weight_sum_ctx->size >= channels * (int32_t)sizeof(int32_t))
-                                     ? (const int32_t *)weight_sum_ctx->buf
-                                     : NULL;
+    const int32_t *const weight_sums = helia_mve_weight_sums(weight_sum_ctx, channels);
     int8_t *const column_0 = (int8_t *)ctx->buf;
     int8_t *const column_1 = column_0 + depth;
     const int8x16_t pad = vdupq_n_s8((int8_t)-conv_params->input_offset);
@@ -186,19 +183,11 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
             /* A last single pixel runs as the tile's both pixels; only its own lanes are stored. */
             const int32_t pair = p + 1 < pixels;
             gather_column(image, &g, oy, ox, pad, column_0);
-            if (++ox == g.out_w)
-            {
-                ox = 0;
-                ++oy;
-            }
+            next_pixel(&oy, &ox, g.out_w);
             if (pair)
             {
                 gather_column(image, &g, oy, ox, pad, column_1);
-                if (++ox == g.out_w)
-                {
-                    ox = 0;
-                    ++oy;
-                }
+                next_pixel(&oy, &ox, g.out_w);
             }
             const int8_t *const x1 = pair ? column_1 : column_0;
             const mve_pred16_t pixel_lanes = pair ? 0xFFFF : 0x00FF;
@@ -206,11 +195,9 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
             int32_t c = 0;
             for (; c + 1 < channels; c += 2, w += 2 * depth)
             {
-                const int32_t start_0 =
-                    weight_sums != NULL ? weight_sums[c] : helia_mve_row_start(w, depth, bias_data, c, input_offset);
-                const int32_t start_1 = weight_sums != NULL
-                                            ? weight_sums[c + 1]
-                                            : helia_mve_row_start(w + depth, depth, bias_data, c + 1, input_offset);
+                const int32_t start_0 = helia_mve_row_start(weight_sums, w, depth, bias_data, c, input_offset);
+                const int32_t start_1 =
+                    helia_mve_row_start(weight_sums, w + depth, depth, bias_data, c + 1, input_offset);
                 const int32x4_t acc = helia_mve_tile_2x2(column_0, x1, w, w + depth, depth, start_0, start_1);
                 finish_tile(acc, vldrwq_gather_shifted_offset_s32(quant_params->multiplier + c, pair_lanes),
                             vldrwq_gather_shifted_offset_s32(quant_params->shift + c, pair_lanes), output_offset,
@@ -219,8 +206,7 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
             if (c < channels)
             {
                 /* A last single channel: the tile's both channels, lanes 0 and 2 stored. */
-                const int32_t start =
-                    weight_sums != NULL ? weight_sums[c] : helia_mve_row_start(w, depth, bias_data, c, input_offset);
+                const int32_t start = helia_mve_row_start(weight_sums, w, depth, bias_data, c, input_offset);
                 const int32x4_t acc = helia_mve_tile_2x2(column_0, x1, w, w, depth, start, start);
                 finish_tile(acc, vdupq_n_s32(quant_params->multiplier[c]), vdupq_n_s32(quant_params->shift[c]),
                             output_offset, act_min, act_max, out + c, store_offsets,

@@ -12,7 +12,7 @@
 #include "arm_nnfunctions.h"
 #include "helia_helium.h"
 #include "bench_support.h"
-#include "test_random.h"
+#include "test_draw.h"
 
 typedef struct
 {
@@ -116,13 +116,8 @@ int main(void)
             bias[i] = (int32_t)(next() % 20001u) - 10000;
             multiplier[i] = (int32_t)(0x40000000u + next() % 0x3FFFFFFFu);
             shift[i] = -(int32_t)(7 + next() % 4u);
-            int32_t row_sum = 0;
-            for (int32_t k = 0; k < y->depth; ++k)
-            {
-                row_sum += filter[i * y->depth + k];
-            }
-            weight_sum[i] = bias[i] + a.params.input_offset * row_sum;
         }
+        compute_weight_sums(weight_sum, filter, y->channels, y->depth, bias, a.params.input_offset);
         const size_t bytes = (size_t)y->h * y->w * y->channels;
         const int32_t scratch_bytes[] = {0, 0, 0};
         failures += bench_layer(y->name, call, &a, entry_names, scratch_bytes, ENTRY_GENERAL + 1, bytes, ours, theirs,

@@ -11,7 +11,7 @@
 #include "arm_nnfunctions.h"
 #include "bench_support.h"
 #include "helia_helium.h"
-#include "test_random.h"
+#include "test_draw.h"
 
 typedef struct
 {
@@ -117,13 +117,8 @@ int main(void)
             bias[i] = (int32_t)(next() % 20001u) - 10000;
             multiplier[i] = (int32_t)(0x40000000u + next() % 0x3FFFFFFFu);
             shift[i] = -(int32_t)(7 + next() % 4u);
-            int32_t row_sum = 0;
-            for (int32_t k = 0; k < depth; ++k)
-            {
-                row_sum += filter[i * depth + k];
-            }
-            weight_sum[i] = bias[i] + a.params.input_offset * row_sum;
         }
+        compute_weight_sums(weight_sum, filter, y->out_c, depth, bias, a.params.input_offset);
         const size_t bytes = (size_t)y->out_h * y->out_w * y->out_c;
         failures += bench_layer(y->name, call, &a, entry_names, a.scratch_bytes, ENTRY_LIBRARY + 1, bytes, ours,
                                 theirs, overhead);

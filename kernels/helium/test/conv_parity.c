@@ -12,7 +12,7 @@
 
 #include "arm_nnfunctions.h"
 #include "helia_helium.h"
-#include "test_random.h"
+#include "test_draw.h"
 
 #ifndef HELIA_PARITY_CALLS
 #define HELIA_PARITY_CALLS 3000
@@ -81,48 +81,15 @@ static void draw_case(call_case *c)
     c->params.stride = (cmsis_nn_tile){sw, sh};
     c->params.padding = (cmsis_nn_tile){pw, ph};
     c->params.dilation = (cmsis_nn_tile){dw, dh};
-    const int32_t o = between(0, 3);
-    c->params.input_offset = o == 0 ? 128 : (o == 1 ? -127 : between(-127, 128));
-    c->params.output_offset = between(0, 2) == 0 ? -128 : between(-128, 127);
-    if (between(0, 2) == 0)
-    {
-        c->params.activation.min = -128;
-        c->params.activation.max = 127;
-    }
-    else
-    {
-        const int32_t a = between(-128, 127);
-        const int32_t b = between(-128, 127);
-        c->params.activation.min = a < b ? a : b;
-        c->params.activation.max = a < b ? b : a;
-    }
+    draw_offsets(&c->params.input_offset, &c->params.output_offset, &c->params.activation);
     c->with_bias = between(0, 5) != 0;
     c->with_weight_sum = between(0, 1);
 
-    for (int32_t i = 0; i < batches * h * w * in_ch; ++i)
-    {
-        input[i] = (int8_t)between(-128, 127);
-    }
+    draw_bytes(input, batches * h * w * in_ch);
     const int32_t depth = kh * kw * in_ch;
-    for (int32_t i = 0; i < channels * depth; ++i)
-    {
-        filter[i] = (int8_t)between(-128, 127);
-    }
-    const int32_t bias_bits = between(0, 22);
-    for (int32_t i = 0; i < channels; ++i)
-    {
-        bias[i] = between(-(1 << bias_bits), 1 << bias_bits);
-        const int32_t m = between(1 << 30, INT32_MAX);
-        multiplier[i] = between(0, 15) == 0 ? -m : m;
-        const int32_t s = between(0, 19);
-        shift[i] = s == 0 ? -31 : (s == 1 ? between(1, 10) : (s == 2 ? 0 : between(-18, -1)));
-        int32_t row_sum = 0;
-        for (int32_t k = 0; k < depth; ++k)
-        {
-            row_sum += filter[i * depth + k];
-        }
-        weight_sum[i] = (c->with_bias ? bias[i] : 0) + c->params.input_offset * row_sum;
-    }
+    draw_bytes(filter, channels * depth);
+    draw_requantization(bias, multiplier, shift, channels);
+    compute_weight_sums(weight_sum, filter, channels, depth, c->with_bias ? bias : NULL, c->params.input_offset);
 }
 
 static size_t output_bytes(const call_case *c)

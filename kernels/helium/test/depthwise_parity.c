@@ -11,7 +11,7 @@
 
 #include "arm_nnfunctions.h"
 #include "helia_helium.h"
-#include "test_random.h"
+#include "test_draw.h"
 
 #ifndef HELIA_PARITY_CALLS
 #define HELIA_PARITY_CALLS 3000
@@ -82,43 +82,12 @@ static void draw_case(call_case *c)
     c->params.stride = (cmsis_nn_tile){sw, sh};
     c->params.padding = (cmsis_nn_tile){pw, ph};
     c->params.dilation = (cmsis_nn_tile){1, 1};
-    /* Offsets: the extremes often (zero points -128 and 127 are common), else anywhere. */
-    const int32_t o = between(0, 3);
-    c->params.input_offset = o == 0 ? 128 : (o == 1 ? -127 : between(-127, 128));
-    c->params.output_offset = between(0, 2) == 0 ? -128 : between(-128, 127);
-    if (between(0, 2) == 0)
-    {
-        c->params.activation.min = -128;
-        c->params.activation.max = 127;
-    }
-    else
-    {
-        const int32_t a = between(-128, 127);
-        const int32_t b = between(-128, 127);
-        c->params.activation.min = a < b ? a : b;
-        c->params.activation.max = a < b ? b : a;
-    }
+    draw_offsets(&c->params.input_offset, &c->params.output_offset, &c->params.activation);
     c->with_bias = between(0, 5) != 0;
 
-    for (int32_t i = 0; i < batches * h * w * ch; ++i)
-    {
-        input[i] = (int8_t)between(-128, 127);
-    }
-    for (int32_t i = 0; i < 9 * ch; ++i)
-    {
-        filter[i] = (int8_t)between(-128, 127);
-    }
-    const int32_t bias_bits = between(0, 22);
-    for (int32_t i = 0; i < ch; ++i)
-    {
-        bias[i] = between(-(1 << bias_bits), 1 << bias_bits);
-        /* TFLite multipliers are in [2^30, 2^31); a few negative ones exercise the rounding of both signs. */
-        const int32_t m = between(1 << 30, INT32_MAX);
-        multiplier[i] = between(0, 15) == 0 ? -m : m;
-        /* Right shifts mostly (real layers), positive ones sometimes, the extremes now and then. */
-        const int32_t s = between(0, 19);
-        shift[i] = s == 0 ? -31 : (s == 1 ? between(1, 10) : (s == 2 ? 0 : between(-18, -1)));
-    }
+    draw_bytes(input, batches * h * w * ch);
+    draw_bytes(filter, 9 * ch);
+    draw_requantization(bias, multiplier, shift, ch);
 }
 
 static size_t output_bytes(const call_case *c)
