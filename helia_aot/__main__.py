@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """`python -m helia_aot` is the helia-aot command."""
 
-from .cli import run
+from helia_aot.cli import run
 
 run()

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Command line: `helia-aot convert MODEL -o OUTDIR ...`, `targets`, `operators`, `config`, `report`, `help`.
 
-The help pages are made from the flag definitions and helia_aot/config.py's table, never written twice.
+The help pages are made from the flag definitions and helia_aot/config/file.py's table, never written twice.
 """
 
 from __future__ import annotations
@@ -14,6 +14,15 @@ import traceback
 from dataclasses import dataclass
 
 from absl import app, flags, logging
+
+from helia_aot import ops
+from helia_aot.config import file as config_mod, spec
+from helia_aot.config.options import custom_targets, resolve_target
+from helia_aot.config.targets import builtin_targets
+from helia_aot.errors import HeliaError, closest, rename_hint
+from helia_aot.pipeline import convert
+from helia_aot.record.report_html import regenerate
+from helia_aot.version import __version__
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("output", None, "Output directory of the generated module; replaced as a whole.", short_name="o")
@@ -38,7 +47,7 @@ for _name, _what in (("output", "an output directory"), ("target", "a target nam
     flags.register_validator(_name, lambda value: value is None or value.strip() != "",
                              message=f"--{_name} needs {_what}, got an empty value")
 
-# The configuration key each flag overrides: its default is the key's (helia_aot/config.py's table).
+# The configuration key each flag overrides: its default is the key's (helia_aot/config/file.py's table).
 _FLAG_KEYS = {"prefix": ("module", "prefix"), "target": ("target", "name"),
               "kernel_library": ("module", "kernel_library"), "emit": ("module", "type"),
               "reference": ("test", "reference"), "plan": ("optimization", "plan")}
@@ -76,7 +85,6 @@ _COMMON_FLAGS = ("verbosity", "help")
 
 def _default_text(name: str) -> str:
     if name in _FLAG_KEYS:
-        from . import config as config_mod
         section, key = _FLAG_KEYS[name]
         return f"default: {section}.{key} from --config, else {config_mod.defaults().get(section, key)!r}"
     if name == "verbosity":
@@ -151,13 +159,12 @@ def command_help(command: Command) -> str:
 
 
 def schema_text() -> str:
-    """Every configuration key, from helia_aot/config.py's table."""
-    from . import config as config_mod
+    """Every configuration key, from helia_aot/config/spec.py's table."""
     lines = ["# helia-aot configuration (YAML). Every key is optional; command-line flags override it.",
              "# key: type [allowed values or range] = default, then what it means"]
     section = None
-    for info in config_mod.schema_keys():
-        listed = info.section in config_mod.LIST_SECTIONS
+    for info in spec.schema_keys():
+        listed = info.section in spec.LIST_SECTIONS
         if info.section != section:
             section = info.section
             lines.append(f"{section}:" + ("  # a list of entries, each with these keys (id or type required)"
@@ -190,7 +197,6 @@ def _fail(kind: str, message: str, status: int = EXIT_INPUT) -> None:
 def _internal_error(exc: BaseException) -> None:
     """Any exception that is not a HeliaError is helia-aot's fault, never the input's: one line that
     says so (the traceback only with --verbosity=debug)."""
-    from .version import __version__
     if _debug():
         traceback.print_exc()
     where = "" if _debug() else "; run again with --verbosity=debug for the traceback"
@@ -229,7 +235,6 @@ def _own_flags() -> list[str]:
 def _unknown_flag(exc: flags.UnrecognizedFlagError, command: Command | None) -> None:
     name = exc.flagname
     choices = list(command.flags) + list(_COMMON_FLAGS) if command else _own_flags()
-    from .config import closest
     best = closest(name, choices)
     where = f"`helia-aot {command.name} --help`" if command else "`helia-aot --help`"
     hint = f"Did you mean --{best}? " if best else ""
@@ -256,9 +261,6 @@ def _debug() -> bool:
 
 
 def _cmd_targets(config_path) -> int:
-    from . import config as config_mod
-    from .options import custom_targets, resolve_target
-    from .targets import builtin_targets
     cfg = config_mod.load(config_path)
     # The same resolution as convert: custom targets from the configuration, memory overrides applied.
     targets = [resolve_target(cfg, t.name) for t in builtin_targets()]
@@ -273,7 +275,6 @@ def _cmd_targets(config_path) -> int:
 
 def _cmd_operators() -> int:
     """The catalog: every operator, its variants, their operands' rules and kernel entries."""
-    from . import ops
     for op_type, variant in ops.catalog():
         print(f"{op_type} [{variant.name}]")
         for direction, operands in (("in", variant.inputs), ("out", variant.outputs)):
@@ -292,7 +293,6 @@ def _cmd_operators() -> int:
 
 
 def _cmd_convert(args: list[str]) -> int:
-    from .compiler import convert
     if len(args) != 1:
         _fail("UsageError", f"convert takes exactly one MODEL argument, got {len(args)}. {_USAGE.splitlines()[0]}")
     if not FLAGS.output:
@@ -312,7 +312,6 @@ def _cmd_convert(args: list[str]) -> int:
 
 
 def _cmd_config(config_path) -> int:
-    from . import config as config_mod
     if FLAGS.schema:
         print(schema_text())
         return 0
@@ -322,7 +321,6 @@ def _cmd_config(config_path) -> int:
 
 
 def _cmd_report(args: list[str]) -> int:
-    from .report_html import regenerate
     if len(args) != 1:
         _fail("UsageError", f"report takes exactly one OUTDIR argument, got {len(args)}. "
                             f"usage: {_usage_line(COMMANDS['report'])}")
@@ -347,16 +345,13 @@ def main(argv: list[str]) -> int:
         return 2
     command, rest = args[0], args[1:]
     if command not in COMMANDS:
-        from .config import rename_hint
         _fail("UsageError", f"unknown command {command!r}. "
                             + rename_hint(command, COMMANDS, f"Commands: {', '.join(COMMANDS)}.")
                             + " Run `helia-aot --help`")
     if command == "help" and rest and rest[0] not in COMMANDS:
-        from .config import rename_hint
         _fail("UsageError", f"no help for {rest[0]!r}, which is not a command. "
                             + rename_hint(rest[0], COMMANDS, f"Commands: {', '.join(COMMANDS)}."))
     _check_flags_apply(COMMANDS[command])
-    from .errors import HeliaError
     try:
         if command == "help":
             print(command_help(COMMANDS[rest[0]]) if rest and rest[0] != "help" else general_help())

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Typed errors of helia_aot: every failure a user can cause is one of these, never a traceback."""
 
+import difflib
+
 
 def printable(text: str) -> str:
     """``text`` as one printable line: a name from the model must not start a new line, move the
@@ -49,3 +51,14 @@ class InvalidPrefixError(HeliaError):
 
 class OutputDirError(HeliaError):
     """The output directory cannot be written (exists as a file, permissions, ...)."""
+
+
+def closest(name, choices) -> str | None:
+    """The choice a misspelt ``name`` most likely meant, if any is close."""
+    found = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def rename_hint(name, choices, otherwise: str, qualify: str = "") -> str:
+    best = closest(name, choices)
+    return f"Did you mean {qualify}{best}?" if best is not None else otherwise

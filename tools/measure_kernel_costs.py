@@ -6,8 +6,8 @@ Measures the instructions of each int8 convolution, depthwise and fully connecte
 compiler may choose between, on a set of layer shapes (the MLPerf Tiny models' and a few more), for
 each kernel library flavour: ns-cmsis-nn's MVE build on a Cortex-M55 (QEMU mps3-an547), its DSP build
 on a Cortex-M4 (QEMU mps2-an386), and the portable kernels on both. Every call runs once to warm up
-and once timed with SysTick under -icount shift=0. Writes helia_aot/data/kernel_costs/<flavour>.json:
-the measurements, a linear model per entry fitted to them (helia_aot.cost_model) and the command and
+and once timed with SysTick under -icount shift=0. Writes helia_aot/library/cost_tables/<flavour>.json:
+the measurements, a linear model per entry fitted to them (helia_aot.library.cost_model) and the command and
 date that made the file. The firmware is built with tools/bench_lib (the flags in
 toolchains/arm_gnu/cores.bzl)."""
 
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_lib import kernels, toolchain  # noqa: E402
-from helia_aot import cmsis_nn_sizes as sizes  # noqa: E402
-from helia_aot import cost_model  # noqa: E402
+from helia_aot.library import ns_cmsis_nn_scratch as sizes  # noqa: E402
+from helia_aot.library import cost_model  # noqa: E402
 
 # flavour -> (bench backend, core, helia_aot library name, build)
 FLAVOURS = {
@@ -245,7 +245,7 @@ def measure(flavour: str, work: Path) -> dict:
     backend, core_name, library, build = FLAVOURS[flavour]
     core = toolchain.CORES[core_name]
     lib = kernels.build(backend, OPTIMIZATION, work, core)
-    # Our Helium kernels link beside either library on a core with MVE (helia_aot.kernel_library).
+    # Our Helium kernels link beside either library on a core with MVE (helia_aot.library.kernel_library).
     helium = lib.helium_archive is not None
     all_cases = cases(helium)
     out = work / flavour

@@ -9,8 +9,8 @@ import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
 
-from ..errors import InvalidModelError
-from ..ir import Graph, Operator, Quantization, Tensor
+from helia_aot.errors import InvalidModelError
+from helia_aot.ir.graph import Graph, Operator, Quantization, Tensor
 
 
 def _enum_names(enum_cls) -> dict[int, str]:

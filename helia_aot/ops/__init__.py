@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import OpLowering, Variant, registry
+from helia_aot.ops.base import OpLowering, Variant, registry
 
 _loaded = False
 

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .base import register
-from .arg_common import ArgLowering, arg_variants
+from helia_aot.ops.base import register
+from helia_aot.ops.arg_common import ArgLowering, arg_variants
 
 
 @register

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """ASSIGN_VARIABLE: copies its value into a resource variable (in the persistent arena, so the next
-run reads it). The resources stage (helia_aot/resources.py) has replaced the handle input by the
+run reads it). The resources stage (helia_aot/frontend/resources.py) has replaced the handle input by the
 variable's own tensor. No outputs."""
 
 from __future__ import annotations
 
-from .base import ANY, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .read_variable import check_variable_copy
+from helia_aot.ops.base import ANY, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.read_variable import check_variable_copy
 
 
 @register

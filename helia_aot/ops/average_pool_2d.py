@@ -4,10 +4,10 @@ on arm_avg_pool_f32 (sums the window's in-bounds elements, then divides by their
 
 from __future__ import annotations
 
-from .. import cmsis_nn_sizes as sizes
-from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import FLOAT_POOL_RULES, POOL_RULES, int8_act, int16_act, pool_params, pool_validate
-from .float_common import f16, float16_variant, fp32
+from helia_aot.library import ns_cmsis_nn_scratch as sizes
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import FLOAT_POOL_RULES, POOL_RULES, int8_act, int16_act, pool_params, pool_validate
+from helia_aot.ops.float_common import f16, float16_variant, fp32
 
 
 @register

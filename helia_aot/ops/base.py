@@ -15,10 +15,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import UnsupportedModelError
-from ..ir import Graph, Operator, Tensor
-from ..kernel_library import KernelLibrary
-from ..targets import Target
+from helia_aot.errors import UnsupportedModelError
+from helia_aot.ir.graph import Graph, Operator, Tensor
+from helia_aot.library.kernel_library import KernelLibrary
+from helia_aot.config.targets import Target
 
 _REGISTRY: dict[str, "OpLowering"] = {}
 
@@ -185,7 +185,7 @@ class Lowered:
     fixed: dict[str, Any] = field(default_factory=dict)
     weight_sums: str | None = None  # how MVE weight sums are supplied: "precomputed" / None
     # Every entry in `candidates` the operator could call, with the ctx->buf bytes it needs here;
-    # helia_aot.kernel_choice weighs them and re-lowers with OpContext.entry_override.
+    # helia_aot.lowering.kernel_choice weighs them and re-lowers with OpContext.entry_override.
     candidate_scratch: dict[str, int] | None = None
     state: list[StateBuffer] = field(default_factory=list)  # internal state in the persistent arena
 

@@ -6,9 +6,9 @@ the 4-D `cmsis_nn_dims` of a broadcasting kernel entry or as the strides of the 
 
 from __future__ import annotations
 
-from ..ir import Tensor
-from .base import OpContext
-from .common import broadcast_shape, nhwc
+from helia_aot.ir.graph import Tensor
+from helia_aot.ops.base import OpContext
+from helia_aot.ops.common import broadcast_shape, nhwc
 
 
 def broadcast_groups(a, b) -> list[tuple[int, int]]:

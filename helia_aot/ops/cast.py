@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codegen import c_type
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import unary_validate
+from helia_aot.emit.c_syntax import c_type
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import unary_validate
 
 CASTABLE = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float32", "bool")
 _INTS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64")

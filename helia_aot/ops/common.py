@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cmsis_nn_sizes import ConvGeometry
-from ..ir import Tensor
-from ..quant import activation_range, f32, quantize_multiplier
-from .base import ANY, INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant
-from .float_common import activation_f16_lowering, activation_f16_variant, activation_lowered, activation_variant, \
-    float_activation
+from helia_aot.library.ns_cmsis_nn_scratch import ConvGeometry
+from helia_aot.ir.graph import Tensor
+from helia_aot.ir.quant import activation_range, f32, quantize_multiplier
+from helia_aot.ops.base import ANY, INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant
+from helia_aot.ops.float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+                                        activation_variant, float_activation)
 
 
 # Operand declarations the variants share. int16 activations are symmetric in LiteRT (zero point 0).
@@ -47,7 +47,7 @@ def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str) -> None:
                         f"{b.quant.zero_point})", b)
 
 
-# Operator option a graph rewrite sets (helia_aot.rewrites.fold_clamp): (lo, hi) in output codes, a clamp
+# Operator option a graph rewrite sets (helia_aot.lowering.rewrites.fold_clamp): (lo, hi) in output codes, a clamp
 # that followed the operator and now narrows its fused activation's range. Never in a model's options.
 FOLDED_CLAMP = "helia_folded_clamp"
 
@@ -214,7 +214,6 @@ def binary_validate(ctx: OpContext) -> None:
 
 def add_sub_params(ctx: OpContext) -> dict:
     """TFLite's int8 ADD/SUB rescaling: both inputs to twice the larger scale, 20 bits of headroom."""
-    from ..quant import quantize_multiplier
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
     left_shift = 20
     twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))

@@ -13,10 +13,10 @@ they differ (its 4-D broadcast walk); equal shapes at any rank."""
 
 from __future__ import annotations
 
-from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Operand, Variant
-from .common import broadcast_shape, kernel_broadcast_dims
-from .float_common import broadcast_strides
+from helia_aot.ir.quant import quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
+from helia_aot.ops.common import broadcast_shape, kernel_broadcast_dims
+from helia_aot.ops.float_common import broadcast_strides
 
 # op type -> (entry name part, C operator, ns-cmsis-nn's arm_nn_compare_operation)
 COMPARISONS = {

@@ -9,11 +9,11 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 
 from __future__ import annotations
 
-from ..codegen import c_type
+from helia_aot.emit.c_syntax import c_type
 
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
-from .float_common import f16, float16_variant, fp32
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
+from helia_aot.ops.float_common import f16, float16_variant, fp32
 
 _RULES = ("all tensors share scale and zero point", "no fused activation")
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import cmsis_nn_sizes as sizes
-from ..codegen import c_float
-from ..quant import per_channel_multipliers
-from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation, geometry,
-                     int16_act, int8_act, nhwc, offset_weight_sums, requantization_kind, weights, windowed_output_shape)
-from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation, hybrid_variant
+from helia_aot.library import ns_cmsis_nn_scratch as sizes
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.quant import per_channel_multipliers
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation,
+                                  geometry, int16_act, int8_act, nhwc, offset_weight_sums, requantization_kind,
+                                  weights, windowed_output_shape)
+from helia_aot.ops.float_common import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
+                                        hybrid_variant)
 
 
 HELIUM_CONV_1X1 = "helia_mve_convolve_1x1_s8"
@@ -138,7 +140,7 @@ class Conv2D(OpLowering):
 
         candidate_scratch = {name: scratch_of(name) for name in candidates}
         if ctx.entry_override is not None:
-            entry = ctx.entry_override  # helia_aot.kernel_choice's pick among the candidates
+            entry = ctx.entry_override  # helia_aot.lowering.kernel_choice's pick among the candidates
         scratch = candidate_scratch[entry]
 
         in_zp, out_zp = x.quant.zero_point, y.quant.zero_point

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import cmsis_nn_sizes as sizes
-from ..quant import per_channel_multipliers
-from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation, geometry,
-                     int16_act, int64_bias, int8_act, nhwc, offset_weight_sums, requantization_kind, weights,
-                     windowed_output_shape)
-from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
+from helia_aot.library import ns_cmsis_nn_scratch as sizes
+from helia_aot.ir.quant import per_channel_multipliers
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation,
+                                  geometry, int16_act, int64_bias, int8_act, nhwc, offset_weight_sums,
+                                  requantization_kind, weights, windowed_output_shape)
+from helia_aot.ops.float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
 
 HELIUM_DW_3X3 = "helia_mve_depthwise_conv_3x3_s8"
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
@@ -109,7 +109,7 @@ class DepthwiseConv2D(OpLowering):
 
         candidate_scratch = {name: scratch_of(name) for name in candidates}
         if ctx.entry_override is not None:
-            entry = ctx.entry_override  # helia_aot.kernel_choice's pick among the candidates
+            entry = ctx.entry_override  # helia_aot.lowering.kernel_choice's pick among the candidates
         scratch = candidate_scratch[entry]
 
         in_zp, out_zp = x.quant.zero_point, y.quant.zero_point

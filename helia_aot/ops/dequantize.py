@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codegen import c_type
-from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import int8_act, int16_act
+from helia_aot.emit.c_syntax import c_type
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import int8_act, int16_act
 
 
 @register

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codegen import c_float
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .binary_arith_common import check_broadcast, inline_params
-from .float_common import FLT_MAX, activation_bounds, fp32
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.binary_arith_common import check_broadcast, inline_params
+from helia_aot.ops.float_common import FLT_MAX, activation_bounds, fp32
 
 _RULES = ("input shapes broadcast (NumPy rules, any rank)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1",
           "inline C")

@@ -4,8 +4,8 @@ comparison_common), float32 / int32 / int64 / bool in inline C; a bool mask out,
 
 from __future__ import annotations
 
-from .base import register
-from .comparison_common import ComparisonLowering, comparison_variants
+from helia_aot.ops.base import register
+from helia_aot.ops.comparison_common import ComparisonLowering, comparison_variants
 
 
 @register

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codegen import c_float
-from ..ir import Tensor
-from .base import Lowered, OpContext, Operand, Variant
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.graph import Tensor
+from helia_aot.ops.base import Lowered, OpContext, Operand, Variant
 
 F32 = ("float32",)
 # LiteRT's float activation range for NONE: [lowest, max] of float, so +-inf clamp to +-FLT_MAX.

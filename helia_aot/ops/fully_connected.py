@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import cmsis_nn_sizes as sizes
-from ..codegen import c_float
-from ..quant import f32, per_channel_multipliers, quantize_multiplier
-from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import (bias, check_accumulator, check_s64_shifts, fused_activation, int16_act, int64_bias, int8_act,
-                     offset_weight_sums, requantization_kind, weights)
-from .float_common import f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation, hybrid_variant
+from helia_aot.library import ns_cmsis_nn_scratch as sizes
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import (bias, check_accumulator, check_s64_shifts, fused_activation, int16_act, int64_bias,
+                                  int8_act, offset_weight_sums, requantization_kind, weights)
+from helia_aot.ops.float_common import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
+                                        hybrid_variant)
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")

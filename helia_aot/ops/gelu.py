@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..codegen import c_float
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import int8_act, unary_validate
-from .float_common import fp32
-from .unary_math_common import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TableRangeError, float_lowered,
-                                fold_unary, gelu_approximate_transform, gelu_transform, lut_int8, lut_int8_lowered,
-                                lut_int16, lut_int16_lowered, quantized_dtype, table_args)
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import int8_act, unary_validate
+from helia_aot.ops.float_common import fp32
+from helia_aot.ops.unary_math_common import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TableRangeError,
+                                             float_lowered, fold_unary, gelu_approximate_transform, gelu_transform,
+                                             lut_int8, lut_int8_lowered, lut_int16, lut_int16_lowered, quantized_dtype,
+                                             table_args)
 
 
 def _int16(role: str) -> Operand:

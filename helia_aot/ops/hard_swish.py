@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, unary_validate
-from .float_common import activation_f16_lowering, activation_f16_variant, activation_lowered, activation_variant
+from helia_aot.ir.quant import quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import int8_act, unary_validate
+from helia_aot.ops.float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+                                        activation_variant)
 
 
 def downscale_to_int16(multiplier: int) -> int:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..quant import f32, quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import int8_act, int16_act, unary_validate
-from .float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
-                           activation_variant, f16_literal)
+from helia_aot.ir.quant import f32, quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import int8_act, int16_act, unary_validate
+from helia_aot.ops.float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+                                        activation_variant, f16_literal)
 
 
 @register

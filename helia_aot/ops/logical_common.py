@@ -5,9 +5,9 @@ does (NumPy rules, up to rank 4 when the shapes differ, any rank when equal)."""
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, Operand, Variant
-from .common import broadcast_shape
-from .float_common import broadcast_strides
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
+from helia_aot.ops.common import broadcast_shape
+from helia_aot.ops.float_common import broadcast_strides
 
 LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
 

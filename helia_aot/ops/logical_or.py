@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .base import register
-from .logical_common import LogicalLowering, logical_variants
+from helia_aot.ops.base import register
+from helia_aot.ops.logical_common import LogicalLowering, logical_variants
 
 
 @register

@@ -4,8 +4,8 @@ minmax_common)."""
 
 from __future__ import annotations
 
-from .base import register
-from .minmax_common import MinMaxLowering
+from helia_aot.ops.base import register
+from helia_aot.ops.minmax_common import MinMaxLowering
 
 
 @register

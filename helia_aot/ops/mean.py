@@ -4,11 +4,11 @@ float32 as inline C (sum in row-major order, then divide, as LiteRT's reference)
 
 from __future__ import annotations
 
-from ..codegen import c_float
-from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
-from .float_common import broadcast_strides, f16, float16_variant, fp32
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.quant import quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act, nhwc
+from helia_aot.ops.float_common import broadcast_strides, f16, float16_variant, fp32
 
 
 def _axes(ctx: OpContext) -> list[int]:

@@ -5,11 +5,12 @@ clamped to the fused activation, as LiteRT's reference kernel (binary_arith_comm
 
 from __future__ import annotations
 
-from ..quant import f32, quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .binary_arith_common import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
-from .common import (BINARY_RULES, binary_validate, fused_activation, int16_act, int8_act, kernel_broadcast_dims)
-from .float_common import binary_lowered, f16, float16_variant, fp32
+from helia_aot.ir.quant import f32, quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.binary_arith_common import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
+from helia_aot.ops.common import (BINARY_RULES, binary_validate, fused_activation, int16_act, int8_act,
+                                  kernel_broadcast_dims)
+from helia_aot.ops.float_common import binary_lowered, f16, float16_variant, fp32
 
 
 @register

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """READ_VARIABLE: copies a resource variable into its output. The resources stage
-(helia_aot/resources.py) has replaced the handle input by the variable's own tensor, which lives in
+(helia_aot/frontend/resources.py) has replaced the handle input by the variable's own tensor, which lives in
 the persistent arena; the output is an ordinary activation a later ASSIGN_VARIABLE may overwrite
 the variable from, so it is a copy, never an alias."""
 
 from __future__ import annotations
 
-from .base import ANY, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import ANY, Lowered, OpContext, OpLowering, Operand, Variant, register
 
 
 def check_variable_copy(ctx: OpContext, variable, value) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import const_ints
-from .reduce_common import REDUCE_RULES, fold_reduce, inline_lowered, reduce_validate
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import const_ints
+from helia_aot.ops.reduce_common import REDUCE_RULES, fold_reduce, inline_lowered, reduce_validate
 
 
 @register

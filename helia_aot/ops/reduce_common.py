@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from .base import OpContext
-from .common import constant_ints
+from helia_aot.ops.base import Lowered, OpContext
+from helia_aot.ops.common import constant_ints
 
 REDUCE_RULES = ("axis constant, negative axes allowed, duplicates ignored", "keep_dims true or false", "any rank")
 
@@ -93,7 +93,6 @@ def inline_lowered(ctx: OpContext, what: str, acc_ctype: str, init: str, combine
                    fixed: dict | None = None):
     """The reduce_inline.c.j2 loop: `combine` updates `acc` from `v` (`first` is 1 on an output's first input),
     `finish` stores `*out++` from `acc`."""
-    from .base import Lowered
     x, y = ctx.inp(0), ctx.out(0)
     dims = reduce_dims(ctx)
     return Lowered(entry=None, fixed=dict({"implementation": "inline"}, **(fixed or {})),
@@ -106,7 +105,6 @@ def inline_lowered(ctx: OpContext, what: str, acc_ctype: str, init: str, combine
 def entry_lowered(ctx: OpContext):
     """An ns-cmsis-nn reduction entry (input, input_dims, axis_dims, output, output_dims); the caller has
     checked fits_4d."""
-    from .base import Lowered
     dims = reduce_dims(ctx)
     return Lowered(entry=ctx.variant.entries[0],
                    params=dict(input=ctx.inp(0).index, output=ctx.out(0).index, input_dims=dims["input_dims"],

@@ -10,11 +10,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..codegen import c_float
-from .base import OpContext, OpLowering, Operand, Variant
-from .common import const_ints, int8_act, int16_act, require_same_quant
-from .float_common import FLT_MAX
-from .reduce_common import REDUCE_RULES, entry_lowered, fits_4d, fold_reduce, inline_lowered, reduce_validate
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ops.base import OpContext, OpLowering, Operand, Variant
+from helia_aot.ops.common import const_ints, int8_act, int16_act, require_same_quant
+from helia_aot.ops.float_common import FLT_MAX
+from helia_aot.ops.reduce_common import (REDUCE_RULES, entry_lowered, fits_4d, fold_reduce, inline_lowered,
+                                         reduce_validate)
 
 # LiteRT's init values: numeric_limits lowest() / max() of the type
 _INIT = {"float32": (c_float(-FLT_MAX), c_float(FLT_MAX)), "int32": ("INT32_MIN", "INT32_MAX"),

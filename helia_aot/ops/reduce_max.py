@@ -4,8 +4,8 @@ reduce_extreme_common)."""
 
 from __future__ import annotations
 
-from .base import register
-from .reduce_extreme_common import ReduceExtremeLowering, extreme_variants
+from helia_aot.ops.base import register
+from helia_aot.ops.reduce_extreme_common import ReduceExtremeLowering, extreme_variants
 
 
 @register

@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from .base import register
-from .common import ClampLowering
+from helia_aot.ops.base import register
+from helia_aot.ops.common import ClampLowering
 
 
 @register

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import broadcast_shape
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import broadcast_shape
 
 _RULES = ("condition bool", "the three shapes broadcast (NumPy rules); rank up to 5 when they differ",
           "codes copied as they are (no rescaling, as LiteRT)")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ANY, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import ANY, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 
 # The schema's TensorType codes of the two output types LiteRT's SHAPE writes.
 _OUT_TYPES = {2: "int32", 4: "int64"}

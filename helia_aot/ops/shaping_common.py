@@ -15,9 +15,9 @@ type (loads and stores only, so float32 bits, NaNs included, arrive unchanged) o
 
 from __future__ import annotations
 
-from ..codegen import c_type
-from ..ir import DTYPE_BYTES, Tensor
-from .base import Lowered, OpContext, Operand, Variant
+from helia_aot.emit.c_syntax import c_type
+from helia_aot.ir.graph import DTYPE_BYTES, Tensor
+from helia_aot.ops.base import Lowered, OpContext, Operand, Variant
 
 # The dtypes LiteRT's reference data-movement kernels take (no float16 variants in this group).
 MOVABLE = ("int8", "uint8", "int16", "int32", "int64", "float32", "bool")

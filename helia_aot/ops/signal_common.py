@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import OpContext
+from helia_aot.ops.base import OpContext
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 

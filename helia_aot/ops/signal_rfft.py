@@ -12,9 +12,9 @@ reference only.
 
 from __future__ import annotations
 
-from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .signal_common import INT32_MAX, Attr, flat_size, read_options
-from . import signal_fft_common as tables
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.signal_common import INT32_MAX, Attr, flat_size, read_options
+from helia_aot.ops import signal_fft_common as tables
 
 # The options' "T": the schema TensorType code of the samples (TFLM picks its kernel by it).
 _TYPE_CODES = {"int16": 7, "int32": 2, "float32": 0}

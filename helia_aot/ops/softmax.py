@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 
-from ..codegen import c_float
-from ..quant import f32, quantize_multiplier, softmax_params
-from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import int8_act, int16_act, lut_s16
-from .float_common import f16, float16_variant, fp32
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.quant import f32, quantize_multiplier, softmax_params
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import int8_act, int16_act, lut_s16
+from helia_aot.ops.float_common import f16, float16_variant, fp32
 
 _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables are laid over
 

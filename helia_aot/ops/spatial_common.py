@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ir import Tensor
-from .base import OpContext, Operand
-from .common import constant_ints
+from helia_aot.ir.graph import Tensor
+from helia_aot.ops.base import OpContext, Operand
+from helia_aot.ops.common import constant_ints
 
 INT32 = ("int32",)
 

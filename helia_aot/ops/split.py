@@ -7,11 +7,11 @@ row copies. Codes are copied, so integer outputs equal LiteRT's whatever the qua
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, Operand, register
-from .base import INDEX
-from .common import constant_ints
-from .shaping_common import SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants, normalized_axis, \
-    split_fold, split_lowered, split_variant
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, register
+from helia_aot.ops.base import INDEX
+from helia_aot.ops.common import constant_ints
+from helia_aot.ops.shaping_common import (SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants,
+                                          normalized_axis, split_fold, split_lowered, split_variant)
 
 _RULES = ("axis constant, in [-rank, rank)", "num_splits outputs, dividing the axis evenly")
 

@@ -4,10 +4,10 @@ Prepare, "Type INT8 is unsupported by op Square"). Inline C: x * x per element, 
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, Variant, register
-from .common import unary_validate
-from .float_common import fp32
-from .unary_math_common import float_lowered, fold_unary
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import unary_validate
+from helia_aot.ops.float_common import fp32
+from helia_aot.ops.unary_math_common import float_lowered, fold_unary
 
 
 @register

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..quant import f32, quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .binary_arith_common import check_broadcast, entry_dims, inline_params
-from .common import int8_act
-from .float_common import fp32
+from helia_aot.ir.quant import f32, quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.binary_arith_common import check_broadcast, entry_dims, inline_params
+from helia_aot.ops.common import int8_act
+from helia_aot.ops.float_common import fp32
 
 LEFT_SHIFT = 7
 _RULES = ("input shapes broadcast (NumPy rules, any rank)",)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .base import register
-from .common import AliasLowering
+from helia_aot.ops.base import register
+from helia_aot.ops.common import AliasLowering
 
 
 @register

@@ -16,11 +16,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..quant import quantize_multiplier
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from .common import const_ints, int8_act
-from .float_common import fp32
-from .reduce_common import REDUCE_RULES, entry_lowered, fits_4d, inline_lowered, reduce_dims, reduce_validate
+from helia_aot.ir.quant import quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.common import const_ints, int8_act
+from helia_aot.ops.float_common import fp32
+from helia_aot.ops.reduce_common import (REDUCE_RULES, fold_reduce, entry_lowered, fits_4d, inline_lowered, reduce_dims,
+                                         reduce_validate)
 
 
 def _requantize_c(x: str, mult: int, shift: int) -> str:
@@ -99,5 +100,4 @@ class Sum(OpLowering):
     def fold(self, ctx: OpContext):
         if ctx.inp(0).dtype not in ("float32", "int32", "int64"):
             return None
-        from .reduce_common import fold_reduce
         return fold_reduce(ctx, np.sum)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from .common import const_ints, constant_ints, int8_act, int16_act, nhwc
-from .float_common import f16, float16_variant, fp32
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act, nhwc
+from helia_aot.ops.float_common import f16, float16_variant, fp32
 
 
 @register

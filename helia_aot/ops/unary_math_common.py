@@ -15,12 +15,12 @@ import math
 
 import numpy as np
 
-from ..codegen import c_float
-from ..ir import Tensor
-from ..quant import quantize_multiplier, quantize_value
-from .base import ConstArray, Lowered, OpContext, OpLowering, Variant
-from .common import int8_act, unary_validate
-from .float_common import fp32
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.graph import Tensor
+from helia_aot.ir.quant import quantize_multiplier, quantize_value
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant
+from helia_aot.ops.common import int8_act, unary_validate
+from helia_aot.ops.float_common import fp32
 
 F32 = np.float32
 

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """VAR_HANDLE: names a resource variable by (container, shared_name). Resolved before the verifier
-by the resources stage (helia_aot/resources.py): each variable becomes one variable tensor in the
+by the resources stage (helia_aot/frontend/resources.py): each variable becomes one variable tensor in the
 persistent arena and its handles disappear, so no VAR_HANDLE is ever lowered."""
 
 from __future__ import annotations
 
-from .base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
 
 
 @register

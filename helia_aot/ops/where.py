@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 
 _CONDITIONS = ("bool", "int8", "uint8", "int32", "int64", "float32")
 

@@ -50,7 +50,7 @@ def frame(samples: np.ndarray, index: int) -> np.ndarray:
 
 def tflm_pipeline(preprocessor: bytes, classifier: bytes, clips: list[np.ndarray]):
     """TFLM's (features [NUM_FRAMES, NUM_FEATURES] int8, scores [len(LABELS)] int8) per clip."""
-    from helia_aot import references
+    from helia_aot.golden import references
 
     front = references.TflmRunner(preprocessor)
     back = references.TflmRunner(classifier)

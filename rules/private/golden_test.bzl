@@ -5,7 +5,7 @@ load("//toolchains/simulators:defs.bzl", "cortex_m_test")
 load(":providers.bzl", "HeliaModuleInfo")
 
 # The ranges helia-aot accepts for test.num_samples, test.tolerance, test.seed and test.iterations
-# (helia_aot/config.py); Starlark integers stop at 2^31 - 1 anyway.
+# (helia_aot/config/file.py); Starlark integers stop at 2^31 - 1 anyway.
 _MAX_SAMPLES = 10000
 _MAX_ITERATIONS = 10000
 

@@ -8,7 +8,7 @@ load(":targets.bzl", "DEFAULT_TARGET_FOR_CORE", "PLATFORM_CORE_ATTRS", "TARGET_C
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _DIGITS = "0123456789"
 
-# The same rules as helia-aot's own (helia_aot/options.py check_prefix, targets.py names), checked
+# The same rules as helia-aot's own (helia_aot/config/options.py check_prefix, targets.py names), checked
 # here so that a bad attribute fails analysis instead of the conversion action.
 _C_KEYWORDS = [
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Which helia-aot target suits which platform, for defaults and mismatch errors at analysis time.
 
-Mirrors the CPU of each target in helia_aot/targets.py; tests/bazel checks the two agree.
+Mirrors the CPU of each target in helia_aot/config/targets.py; tests/bazel checks the two agree.
 """
 
 # helia-aot target name -> the core it runs on ("host" for a hosted build).

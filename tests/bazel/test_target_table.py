@@ -4,7 +4,7 @@
 import re
 from pathlib import Path
 
-from helia_aot.targets import builtin_targets
+from helia_aot.config.targets import builtin_targets
 
 _TARGETS_BZL = Path(__file__).resolve().parents[2] / "rules" / "private" / "targets.bzl"
 
@@ -26,7 +26,7 @@ def test_every_builtin_target_is_in_the_rules_table_with_its_core():
 
 def test_rules_check_attributes_with_the_compilers_limits():
     """The analysis-time checks of prefix and golden-test ranges use the compiler's own limits."""
-    from helia_aot import config, options
+    from helia_aot.config import options, spec
     private = _TARGETS_BZL.parent
     module_bzl = (private / "module.bzl").read_text()
     keywords = module_bzl[module_bzl.index("_C_KEYWORDS = ["):]
@@ -36,15 +36,15 @@ def test_rules_check_attributes_with_the_compilers_limits():
     options.check_prefix("p" * 40)
     golden_bzl = (private / "golden_test.bzl").read_text()
     max_samples = int(re.search(r"^_MAX_SAMPLES = (\d+)$", golden_bzl, re.M).group(1))
-    assert config._RANGES[("test", "num_samples")] == (1, max_samples)
-    assert config._RANGES[("test", "tolerance")][0] == 0 and config._RANGES[("test", "seed")][0] == 0
+    assert spec._RANGES[("test", "num_samples")] == (1, max_samples)
+    assert spec._RANGES[("test", "tolerance")][0] == 0 and spec._RANGES[("test", "seed")][0] == 0
     max_iterations = int(re.search(r"^_MAX_ITERATIONS = (\d+)$", golden_bzl, re.M).group(1))
-    assert config._RANGES[("test", "iterations")] == (1, max_iterations)
+    assert spec._RANGES[("test", "iterations")] == (1, max_iterations)
 
 
 def test_golden_rule_offers_the_compilers_references():
     """helia_aot_golden_test(reference = ...) accepts exactly test.reference's values ("" = the config's)."""
-    from helia_aot import config
+    from helia_aot.config import spec
     golden_bzl = (_TARGETS_BZL.parent / "golden_test.bzl").read_text()
     values = re.search(r'"reference": attr\.string\(default = "", values = \[([^\]]*)\]\)', golden_bzl).group(1)
-    assert re.findall(r'"(\w*)"', values) == ["", *config._SPEC["test"]["reference"][1]]
+    assert re.findall(r'"(\w*)"', values) == ["", *spec.SPEC["test"]["reference"][1]]

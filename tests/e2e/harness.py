@@ -296,7 +296,7 @@ class ModelUnderTest:
     @functools.cached_property
     def tflm_reference(self) -> list[list[np.ndarray]]:
         """TensorFlow Lite Micro's outputs for every sample (one interpreter, reused, as `reference`);
-        helia_aot.references.ReferenceRefused when TFLM cannot run the model (tests/e2e/tflm.py)."""
+        helia_aot.golden.references.ReferenceRefused when TFLM cannot run the model (tests/e2e/tflm.py)."""
         from tests.e2e import tflm
         return tflm.outputs(self.model_bytes, self.samples)
 

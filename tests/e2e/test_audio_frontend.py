@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot import references
+from helia_aot.golden import references
 from tests.e2e import harness, tflm
 
 MODEL = "audio_preprocessor_int8"

@@ -100,7 +100,8 @@ def test_mlperf_unchanged(e2e, name):
 def test_single_op_cases_unchanged():
     """No rewrite fires on a single-operator case (a rewrite needs two operators), so the modules
     test_single_op.py checks against LiteRT are the ones rewrites-off would give."""
-    from helia_aot import lowering, options as options_mod, verifier
+    from helia_aot.lowering import lower as lowering, verifier
+    from helia_aot.config import options as options_mod
     from helia_aot.frontend import litert
     from tests.modelgen.cases import all_case_paths, build_case_model, load_case
     opts = options_mod.resolve(None)

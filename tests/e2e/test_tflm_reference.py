@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 
-from helia_aot.references import ReferenceRefused
+from helia_aot.golden.references import ReferenceRefused
 from tests.e2e import harness, tflm
 from tests.e2e.test_float16 import float16_case, max_abs_diffs
 from tests.e2e.test_single_op import FP32_CASE_RELATIVE_BOUND, FP32_VARIANT_PREFIX
@@ -103,7 +103,7 @@ KNOWN_DIFFERENCES: dict[str, Known] = {
         "Not traced further inside TFLM's kernel"),
 }
 
-# Cases whose model crashes TFLM (helia_aot.references probes it in a forked child first): name -> reason.
+# Cases whose model crashes TFLM (helia_aot.golden.references probes it in a forked child first): name -> reason.
 TFLM_CRASHES = {
     name: "TFLM's SVDF reads the bias these models do not have and crashes (SIGSEGV) preparing them"
     for name in ("svdf_rank2_no_bias", "svdf_float32_rank2_batch2_no_bias")
@@ -115,7 +115,7 @@ def _has_float16_tensor(model_bytes: bytes) -> bool:
     return any(t.type == schema.TensorType.FLOAT16 for t in graph.tensors)
 
 
-# What TFLM prints when it refuses for each reason (helia_aot.references puts it in the refusal).
+# What TFLM prints when it refuses for each reason (helia_aot.golden.references puts it in the refusal).
 _HYBRID_REFUSAL = r"Hybrid models are not supported|Input type: FLOAT32 with filter type: INT8 not supported"
 _FLOAT16_REFUSAL = r"Node DEQUANTIZE \(number \d+\) failed to prepare"
 

@@ -12,7 +12,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from helia_aot import references
+from helia_aot.golden import references
 from tests.e2e import conftest, harness
 from tests.modelgen import quant
 

@@ -299,7 +299,7 @@ def _missing_api(compiler_output: str) -> set[str]:
 def _model_under_test(case: Case, data: bytes):
     """The harness's view of a damaged model: I/O from helia_aot's own front end (LiteRT's
     interpreter need not accept the model), two seeded full-range samples."""
-    from helia_aot import verifier
+    from helia_aot.lowering import verifier
     from helia_aot.frontend import litert
     from tests.e2e import harness
     graph, _ = verifier.verify(litert.load(data))

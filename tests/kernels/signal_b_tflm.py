@@ -63,6 +63,6 @@ def custom_model(code: str, options: dict, inputs: list[tuple], outputs: list[tu
 
 def run(model: bytes, frames: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
     """TFLM's outputs for each frame's inputs, one interpreter (state carried from frame to frame)."""
-    from helia_aot.references import TflmRunner
+    from helia_aot.golden.references import TflmRunner
     runner = TflmRunner(model)
     return [runner.run(frame) for frame in frames]

@@ -21,7 +21,7 @@ import pytest
 
 import kernel_build as kb
 import reference as ref
-from helia_aot.quant import quantize_multiplier
+from helia_aot.ir.quant import quantize_multiplier
 
 ARM_SIGMOID, ARM_TANH = 0, 1
 FLT_SIGMOID, FLT_TANH = 33, 34

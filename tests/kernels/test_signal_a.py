@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import kernel_build as kb
-from helia_aot import references
+from helia_aot.golden import references
 from tests.modelgen.builder import ModelBuilder
 
 U32, U64 = (1 << 32) - 1, (1 << 64) - 1

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Small int8 / int16 models holding the patterns helia_aot.rewrites folds (and near misses it must
+"""Small int8 / int16 models holding the patterns helia_aot.lowering.rewrites folds (and near misses it must
 leave alone), for tests/unit/test_rewrites.py (decisions) and tests/e2e/test_rewrites.py (outputs).
 
 build(name) -> model bytes; PATTERNS maps each name to (the rewrites that must fire, in order, and a

@@ -98,7 +98,7 @@ def test_litert_still_refuses_int16_hard_swish():
 def _run_case(case, data, inputs):
     """One invocation of the case's model in LiteRT, or in TFLM for a custom operator LiteRT lacks."""
     if case.is_custom:
-        from helia_aot import references
+        from helia_aot.golden import references
         return references.TflmRunner(data).run(inputs)
     return run_reference(data, inputs)
 
@@ -364,7 +364,7 @@ tolerance_reason: integer arithmetic identical to TFLM's kernel, so bit-identica
 def test_custom_operator_case_builds_a_flexbuffer_custom_op_tflm_runs(tmp_path):
     from flatbuffers import flexbuffers
 
-    from helia_aot import references
+    from helia_aot.golden import references
     from helia_aot.frontend import litert as frontend
     case = load_case(_write(tmp_path, "signal_window_tiny.yaml", CUSTOM_GOOD))
     assert case.is_custom and case.name == "signal_window_tiny" and case.custom_options == {"shift": 12}

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from helia_aot import lowering, ops, options as options_mod, resources, verifier
+from helia_aot.lowering import lower as lowering, verifier
+from helia_aot import ops
+from helia_aot.config import options as options_mod
+from helia_aot.frontend import resources
 from helia_aot.frontend import litert
 from tests.modelgen.cases import all_case_paths, build_case_model, load_case
 

@@ -75,9 +75,9 @@ def test_convert_success_and_config_override(tmp_path):
 
 
 def _run_with_bug(*args):
-    """The CLI with helia_aot.compiler.convert replaced by one that fails as a bug would."""
+    """The CLI with helia_aot.pipeline.convert replaced by one that fails as a bug would."""
     code = ("import sys\n"
-            "import helia_aot.compiler as compiler\n"
+            "import helia_aot.pipeline as compiler\n"
             "def broken(*args, **kwargs):\n"
             "    raise RuntimeError('injected bug')\n"
             "compiler.convert = broken\n"

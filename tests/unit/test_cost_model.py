@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The committed kernel cost tables (helia_aot/data/kernel_costs, written by tools/measure_kernel_costs):
+"""The committed kernel cost tables (helia_aot/library/cost_tables, written by tools/measure_kernel_costs):
 each entry's model is the fit of the table's own measurements and predicts each of them within the
 error it records, which stays small enough to rank entries."""
 
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from helia_aot import cost_model
+from helia_aot.library import cost_model
 
 TABLES = sorted(cost_model.DATA_DIR.glob("*.json"))
 MAX_FIT_ERROR = 0.30  # a model further off than this cannot rank entries

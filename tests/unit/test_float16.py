@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot import cmsis_nn_sizes as sizes
-from helia_aot.cmsis_nn_sizes import ConvGeometry
+from helia_aot.library import ns_cmsis_nn_scratch as sizes
+from helia_aot.library.ns_cmsis_nn_scratch import ConvGeometry
 from helia_aot.errors import InvalidConfigError, UnsupportedModelError
-from helia_aot.targets import get_target, target_from_dict
+from helia_aot.config.targets import get_target, target_from_dict
 from tests.modelgen import ModelBuilder
 from tests.modelgen.fp16 import to_float16
 

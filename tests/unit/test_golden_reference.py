@@ -11,7 +11,7 @@ from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from tflite_micro.python.tflite_micro import runtime
 
 import helia_aot
-from helia_aot import config
+from helia_aot.config import file as config
 from helia_aot.errors import InvalidConfigError, UnsupportedModelError
 from tests.modelgen.cases import all_case_paths, build_case_model, load_case
 

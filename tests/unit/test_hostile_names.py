@@ -27,10 +27,10 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 
 import helia_aot
-from helia_aot.codegen import COMMENT_TEXT_LIMIT, c_comment_text
+from helia_aot.emit.c_syntax import COMMENT_TEXT_LIMIT, c_comment_text
 from helia_aot.errors import UnsupportedModelError
-from helia_aot.plan import plan_schema, report_schema
-from helia_aot.schema import validate
+from helia_aot.record.plan_model import plan_schema, report_schema
+from helia_aot.record.schema import validate
 from tests.modelgen import ModelBuilder
 
 from .helpers import REPO, mlperf_model, ns_cmsis_nn_dir, require_gcc

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import helia_aot
-from helia_aot import options
+from helia_aot.config import options
 from helia_aot.errors import HeliaError, InvalidConfigError, OutputDirError, UnknownTargetError
 from tests.unit.test_errors import relu_model
 

@@ -11,11 +11,12 @@ import jinja2
 import pytest
 
 import helia_aot
-from helia_aot import codegen, ops
+from helia_aot.emit import c_syntax as codegen
+from helia_aot import ops
 from helia_aot.ops import base
 from helia_aot.ops.base import Lowered, OpLowering, Operand, StateBuffer, Variant
-from helia_aot.plan import plan_schema
-from helia_aot.schema import validate
+from helia_aot.record.plan_model import plan_schema
+from helia_aot.record.schema import validate
 from tests.modelgen import ModelBuilder
 
 from .helpers import REPO, compile_c, require_gcc

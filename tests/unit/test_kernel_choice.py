@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Kernel choice by cost over the whole graph (helia_aot.kernel_choice): optimization.goal size reaches
+"""Kernel choice by cost over the whole graph (helia_aot.lowering.kernel_choice): optimization.goal size reaches
 the smallest arena, latency the fewest estimated instructions, balanced the fewest within 5 % of the
 smallest arena; the plan records every option and the C calls the chosen entry directly."""
 
@@ -31,7 +31,8 @@ def kws_goals(tmp_path_factory):
     """kws at each goal for a library without our Helium kernels, where speed costs scratch."""
     import dataclasses
 
-    from helia_aot import kernel_library, options as options_mod
+    from helia_aot.library import kernel_library
+    from helia_aot.config import options as options_mod
 
     real_resolve = kernel_library.resolve
     model = mlperf_model("kws_ref_model")

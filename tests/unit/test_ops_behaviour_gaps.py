@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot import lowering, options as options_mod, resources, verifier
+from helia_aot.lowering import lower as lowering, verifier
+from helia_aot.config import options as options_mod
+from helia_aot.frontend import resources
 from helia_aot.errors import UnsupportedModelError
 from helia_aot.frontend import litert
 from tests.modelgen import ModelBuilder

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from helia_aot.ir import Quantization, Tensor
+from helia_aot.ir.graph import Quantization, Tensor
 from helia_aot.ops import common
 
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot.codegen import c_float
+from helia_aot.emit.c_syntax import c_float
 from helia_aot.errors import UnsupportedModelError
-from helia_aot.kernel_library import library_switches
+from helia_aot.library.kernel_library import library_switches
 from tests.modelgen import ModelBuilder
 
 from .helpers import function_body

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
-from helia_aot.ir import Quantization, Tensor
+from helia_aot.ir.graph import Quantization, Tensor
 from helia_aot.ops import common
 from tests.modelgen import ModelBuilder
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot import ops, references
+from helia_aot import ops
+from helia_aot.golden import references
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
 from helia_aot.frontend import litert as frontend
 from helia_aot.ops.base import OpContext

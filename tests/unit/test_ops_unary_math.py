@@ -164,7 +164,8 @@ def _mismatched_shapes(op) -> ModelBuilder:
 ])
 def test_constant_input_is_folded_as_litert_computes(op, dtype, q_in, q_out, options, low, high):
     """A constant through the operator is computed at conversion time; the value equals LiteRT's."""
-    from helia_aot import lowering, options as options_mod, verifier
+    from helia_aot.lowering import lower as lowering, verifier
+    from helia_aot.config import options as options_mod
     from helia_aot.frontend import litert as frontend
     from tests.modelgen.litert import run_reference
 

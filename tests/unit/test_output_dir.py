@@ -9,7 +9,8 @@ import os
 import pytest
 
 import helia_aot
-from helia_aot import compiler, golden
+from helia_aot import pipeline as compiler
+from helia_aot.golden import test_data as golden
 from helia_aot.errors import OutputDirError
 
 from .test_ops import conv_model

@@ -15,8 +15,8 @@ from helia_aot import ops
 from helia_aot.errors import InvalidConfigError, UnsupportedModelError
 from helia_aot.ops import base
 from helia_aot.ops.base import Lowered, OpLowering, Operand, Variant, q
-from helia_aot.plan import plan_schema, report_schema
-from helia_aot.schema import validate
+from helia_aot.record.plan_model import plan_schema, report_schema
+from helia_aot.record.schema import validate
 from tests.modelgen import ModelBuilder
 
 from .helpers import REPO, compile_c, require_gcc

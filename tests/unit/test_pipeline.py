@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot import ops, options
+from helia_aot import ops
+from helia_aot.config import options
 from helia_aot.errors import InvalidConfigError
 from tests.modelgen import ModelBuilder
 

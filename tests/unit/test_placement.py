@@ -11,8 +11,8 @@ import pytest
 
 import helia_aot
 from helia_aot.errors import InvalidConfigError
-from helia_aot.plan import plan_schema, report_schema
-from helia_aot.schema import validate
+from helia_aot.record.plan_model import plan_schema, report_schema
+from helia_aot.record.schema import validate
 from tests.modelgen import ModelBuilder
 
 from .helpers import mlperf_model

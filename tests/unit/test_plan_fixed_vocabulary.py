@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """What every single-operator case lowers to, against the documented contract: the plan's
-`operators[].fixed` uses the vocabulary helia_aot.plan.FIXED_VOCABULARY documents (tools read its
+`operators[].fixed` uses the vocabulary helia_aot.record.plan_model.FIXED_VOCABULARY documents (tools read its
 closed values as words), an operator computed without a kernel entry says how, every kernel entry is
 a function the kernel library declares, and every operator has a template to render. Lowering only
 (no C is written), so the whole catalog of cases runs in seconds."""
@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 
 import helia_aot
-from helia_aot import lowering, ops, options as options_mod, resources, verifier
+from helia_aot.lowering import lower as lowering, verifier
+from helia_aot import ops
+from helia_aot.config import options as options_mod
+from helia_aot.frontend import resources
 from helia_aot.frontend import litert
-from helia_aot.plan import FIXED_VOCABULARY
+from helia_aot.record.plan_model import FIXED_VOCABULARY
 from tests.modelgen.cases import CASES_DIR, all_case_paths, build_case_model, load_case
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import sys
 import pytest
 
 import helia_aot
-from helia_aot import config as config_mod
-from helia_aot import plan_input
+from helia_aot.config import file as config_mod
+from helia_aot.record import plan_reader as plan_input
 from helia_aot.errors import InvalidConfigError
 from tests.modelgen import ModelBuilder
 
@@ -267,7 +267,7 @@ def test_the_schedule_is_checked_before_any_other_section(tmp_path, written):
 
 
 def test_the_plan_section_is_handed_on_as_the_schedule(tmp_path, written):
-    from helia_aot.plan import Schedule
+    from helia_aot.record.plan_model import Schedule
     _, plan = written
     path = tmp_path / "p.json"
     path.write_text(json.dumps(plan))

@@ -9,8 +9,8 @@ import json
 import pytest
 
 import helia_aot
-from helia_aot.plan import plan_schema, report_schema
-from helia_aot.schema import validate
+from helia_aot.record.plan_model import plan_schema, report_schema
+from helia_aot.record.schema import validate
 
 from .helpers import ARENA_TARGETS, MLPERF, mlperf_model
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Every operator and memory field build_plan writes, for a two-operator model whose facts are known
 from how the test builds it (a convolution, then a RESHAPE aliasing its output). Written to kill
-the mutants mutmut left alive in helia_aot/plan_writer.py's build_plan."""
+the mutants mutmut left alive in helia_aot/record/plan_writer.py's build_plan."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The report builder (helia_aot/plan_writer.py) on hand-made stage results: memory warnings at their
+"""The report builder (helia_aot/record/plan_writer.py) on hand-made stage results: memory warnings at their
 exact limits, the kernel-call index, unrecorded operators, totals, ratio and peak operator. Written to
 kill the mutants mutmut left alive in plan_writer.py."""
 
@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from helia_aot import plan_writer, planner
-from helia_aot.plan import Arena, KernelCall
-from helia_aot.targets import Memory, Target
+from helia_aot.record import plan_writer
+from helia_aot.memory import arena_planner as planner
+from helia_aot.record.plan_model import Arena, KernelCall
+from helia_aot.config.targets import Memory, Target
 
 TARGET = Target("t", "cortex-m55", ("dsp", "mve"), (Memory("ROM", 1000, writable=False), Memory("RAM", 500),
                                                     Memory("DTCM", 300)), "RAM", "ROM")

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """The memory planner against independent computations: brute-force first fit, the live sum per step,
-lifetimes counted by hand. Written to kill the mutants mutmut left alive in helia_aot/planner.py."""
+lifetimes counted by hand. Written to kill the mutants mutmut left alive in helia_aot/memory/arena_planner.py."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from helia_aot import planner
-from helia_aot.ir import Quantization, Tensor
+from helia_aot.memory import arena_planner as planner
+from helia_aot.ir.graph import Quantization, Tensor
 
 
 def _round_up(n: int, a: int) -> int:

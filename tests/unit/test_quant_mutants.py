@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""helia_aot/quant.py against exact rational arithmetic and hand-computed values: TFLite's rounding,
+"""helia_aot/ir/quant.py against exact rational arithmetic and hand-computed values: TFLite's rounding,
 QuantizeMultiplier's range edges, activation ranges and the softmax parameters. Written to kill
 the mutants mutmut left alive in quant.py."""
 
@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from helia_aot import quant
+from helia_aot.ir import quant
 
 
 def _round_half_away(x: Fraction) -> int:

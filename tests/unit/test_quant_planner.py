@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from helia_aot import planner
-from helia_aot.quant import quantize_multiplier, softmax_params
+from helia_aot.memory import arena_planner as planner
+from helia_aot.ir.quant import quantize_multiplier, softmax_params
 
 
 def test_quantize_multiplier_hand_values():

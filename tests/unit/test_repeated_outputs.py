@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from helia_aot.errors import InvalidModelError
-from helia_aot.ir import Graph, Operator, Tensor
+from helia_aot.ir.graph import Graph, Operator, Tensor
 from helia_aot.ops.base import Operand, OpLowering, Variant
-from helia_aot.verifier import _Verifier
+from helia_aot.lowering.verifier import _Verifier
 
 _SPLIT_LIKE = Variant("int8", inputs=(Operand("input", ("int8",)),),
                       outputs=(Operand("output", ("int8",), repeated=True),))

@@ -120,7 +120,7 @@ def test_every_buffer_is_one_rect_and_every_operator_one_row(kws):
 def test_totals_against_the_target_memories(kws):
     page = Page((kws.output_dir / "kws_report.html").read_text(encoding="utf-8"))
     rows = {r[0]: r for r in page.rows["memories"]}
-    from helia_aot.targets import get_target
+    from helia_aot.config.targets import get_target
     target = get_target("corstone300", [])
     assert sorted(rows) == sorted(m.name for m in target.memories)
     mem = kws.plan["memory"]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""helia_aot.rewrites: each pass fires on its pattern and refuses its near misses with the reason, the
+"""helia_aot.lowering.rewrites: each pass fires on its pattern and refuses its near misses with the reason, the
 plan records what fired, optimization.rewrites turns them off, and the folded operators' lowering takes
 the folded padding and clamp range. (Outputs unchanged: tests/e2e/test_rewrites.py.)"""
 
@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot import lowering, options as options_mod, rewrites, verifier
+from helia_aot.lowering import lower as lowering, rewrites, verifier
+from helia_aot.config import options as options_mod
 from helia_aot.frontend import litert
 from tests.modelgen import rewrite_models as rm
 
@@ -138,7 +139,7 @@ def test_config_knob_is_checked():
 def test_in_place_add_takes_the_dying_input(tmp_path):
     """ADD(t1, t2) where both die there: the output shares t1's bytes (the first input that qualifies), the
     arena and its lower bound shrink (by at most one tensor's bytes), and the plan records it."""
-    from helia_aot import planner
+    from helia_aot.memory import arena_planner as planner
     data = rm.IN_PLACE["add_in_place"][0]()
     graph, _ = verifier.verify(litert.load(data, "add", 0), "add")
     opts = options_mod.resolve(None)
@@ -162,7 +163,7 @@ def test_in_place_add_takes_the_dying_input(tmp_path):
 
 def test_in_place_refuses_an_input_read_later():
     """An ADD whose inputs are read after it (or are graph inputs) computes nothing in place."""
-    from helia_aot import planner
+    from helia_aot.memory import arena_planner as planner
     from tests.modelgen import ModelBuilder
     b = ModelBuilder()
     x = b.input("x", (1, 16), "int8", 0.05, -3)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""helia_aot.cmsis_nn_sizes against ns-cmsis-nn's own *_get_buffer_size functions.
+"""helia_aot.library.ns_cmsis_nn_scratch against ns-cmsis-nn's own *_get_buffer_size functions.
 
 A host build compiles the plain-C sizers, and the _mve/_dsp variants are ordinary functions there,
 so one small program checks the MVE, DSP and plain-C models for many shapes."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from helia_aot import cmsis_nn_sizes as sizes
-from helia_aot.cmsis_nn_sizes import ConvGeometry
+from helia_aot.library import ns_cmsis_nn_scratch as sizes
+from helia_aot.library.ns_cmsis_nn_scratch import ConvGeometry
 
 from .helpers import compile_c, ns_cmsis_nn_dir, require_gcc
 

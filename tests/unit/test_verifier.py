@@ -13,7 +13,8 @@ import pytest
 from ai_edge_litert import schema_py_generated as schema
 
 import helia_aot
-from helia_aot import ops, verifier
+from helia_aot import ops
+from helia_aot.lowering import verifier
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
 from tests.modelgen import ModelBuilder
 

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The module's files: C rendering, symbol names, templates and the CMake export."""

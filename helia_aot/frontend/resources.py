@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Resource variables stage: VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE and CALL_ONCE turned into
+variable tensors, before the verifier sees the graph.
+
+LiteRT names a resource variable by (container, shared_name): every VAR_HANDLE with that pair, in
+any subgraph, hands out the same variable, and CALL_ONCE runs its initialisation subgraph on the
+first invoke only. Here each variable becomes one variable tensor of the converted subgraph (so the
+persistent arena holds it), READ_VARIABLE and ASSIGN_VARIABLE read and write that tensor instead of
+a handle, and VAR_HANDLE and CALL_ONCE disappear: the initialisation is evaluated now, when it only
+assigns constants, and its values become the tensor's initial value (what <prefix>_model_reset
+restores). Anything else in an initialisation subgraph is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from helia_aot.errors import InvalidModelError, UnsupportedModelError
+from helia_aot.frontend import litert
+from helia_aot.ir.graph import Graph, Operator, Tensor
+
+RESOURCE_OPS = ("VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "CALL_ONCE")
+_HINT = "Export the model so the variable's initialisation assigns constants only, or drop the variable"
+
+
+def _tensor(graph: Graph, t: int) -> Tensor | None:
+    return graph.tensors[t] if 0 <= t < len(graph.tensors) else None
+
+
+def _key(op: Operator) -> tuple[str, str]:
+    return (str(op.options.get("container") or ""), str(op.options.get("shared_name") or ""))
+
+
+def _handles(graph: Graph) -> dict[int, tuple[str, str]]:
+    """Resource tensor -> the variable its VAR_HANDLE names."""
+    found = {}
+    for op in graph.operators:
+        if op.op_type == "VAR_HANDLE" and len(op.outputs) == 1 and _tensor(graph, op.outputs[0]) is not None:
+            found[op.outputs[0]] = _key(op)
+    return found
+
+
+class _Resolver:
+    def __init__(self, graph: Graph, data: bytes, source: str):
+        self.graph = graph
+        self.data = data
+        self.source = source
+        self.initial: dict[tuple[str, str], Tensor] = {}  # variable -> the constant tensor assigned
+
+    def where(self, graph: Graph, op: Operator) -> str:
+        return f"model {self.source}: operator {op.index} ({op.op_type}) of subgraph '{graph.name}'"
+
+    def run_init(self, call: Operator) -> None:
+        """Evaluate CALL_ONCE's initialisation subgraph: VAR_HANDLE, and ASSIGN_VARIABLE of constants."""
+        index = call.options.get("init_subgraph_index")
+        g = self.graph
+        if not isinstance(index, int) or not 0 <= index < g.subgraph_count or index == g.subgraph_index:
+            raise InvalidModelError(f"{self.where(g, call)}: option init_subgraph_index = {index} does not name "
+                                    f"another of the model's {g.subgraph_count} subgraphs",
+                                    "Re-export the model, or check that the file is not damaged")
+        init = litert.load(self.data, self.source, index)
+        handles = _handles(init)
+        for op in init.operators:
+            if op.op_type == "VAR_HANDLE":
+                continue
+            value = _tensor(init, op.inputs[1]) if op.op_type == "ASSIGN_VARIABLE" and len(op.inputs) == 2 else None
+            if value is None or op.inputs[0] not in handles or not value.is_constant:
+                what = "assigns a value that is not a constant" if op.op_type == "ASSIGN_VARIABLE" else "runs it"
+                raise UnsupportedModelError(
+                    f"{self.where(g, call)}: its initialisation subgraph '{init.name}' {what} (operator "
+                    f"{op.index}, {op.op_type}); helia_aot evaluates an initialisation at conversion only when "
+                    "it assigns constants (VAR_HANDLE, ASSIGN_VARIABLE of a constant tensor)", _HINT)
+            self.initial[handles[op.inputs[0]]] = value
+
+    def resolve(self) -> Graph:
+        g = self.graph
+        for op in g.operators:
+            if op.op_type == "CALL_ONCE":
+                self.run_init(op)
+        handles = _handles(g)
+        # Every tensor that gives a variable its type: the values assigned to it and read from it.
+        seen: dict[tuple[str, str], list[Tensor]] = {k: [t] for k, t in self.initial.items()}
+        for op in g.operators:
+            slot = {"READ_VARIABLE": (0, op.outputs[:1]), "ASSIGN_VARIABLE": (0, op.inputs[1:2])}.get(op.op_type)
+            if slot is None:
+                continue
+            handle = op.inputs[0] if op.inputs else -1
+            if handle not in handles:
+                raise InvalidModelError(f"{self.where(g, op)}: input 0 is not a VAR_HANDLE's output",
+                                        "Re-export the model, or check that the file is not damaged")
+            typed = seen.setdefault(handles[handle], [])
+            typed += [g.tensors[t] for t in slot[1] if _tensor(g, t) is not None]
+        tensors = list(g.tensors)
+        variable_of: dict[tuple[str, str], int] = {}
+        for key in seen:  # initialised variables first, then in order of use
+            if not seen[key]:
+                raise InvalidModelError(f"model {self.source}: resource variable '{key[1]}' is neither assigned "
+                                        "nor read through a tensor of the subgraph",
+                                        "Re-export the model, or check that the file is not damaged")
+            first = seen[key][0]
+
+            def form(t: Tensor):
+                q = t.quant
+                return t.dtype, tuple(t.shape), (q.scales, q.zero_points) if q is not None else None
+
+            for other in seen[key][1:]:
+                if form(other) != form(first):
+                    raise UnsupportedModelError(
+                        f"model {self.source}: resource variable '{key[1]}' is used as {first.dtype} "
+                        f"{list(first.shape)} ('{first.name}') and as {other.dtype} {list(other.shape)} "
+                        f"('{other.name}'), or with other quantization; its bytes are copied as they are",
+                        "Export the model with one type, shape and quantization per variable")
+            initial = self.initial.get(key)
+            tensors.append(Tensor(len(tensors), key[1] or f"resource_variable_{len(variable_of)}", tuple(first.shape),
+                                  first.dtype, first.quant, is_variable=True,
+                                  initial=None if initial is None else np.asarray(initial.data)))
+            variable_of[key] = len(tensors) - 1
+        operators = []
+        for op in g.operators:
+            if op.op_type in ("VAR_HANDLE", "CALL_ONCE"):
+                continue
+            if op.op_type in ("READ_VARIABLE", "ASSIGN_VARIABLE"):
+                op = replace(op, inputs=[variable_of[handles[op.inputs[0]]]] + op.inputs[1:])
+            operators.append(op)
+        return replace(g, tensors=tensors, operators=operators)
+
+
+def resolve(graph: Graph, data: bytes, source: str) -> Graph:
+    """The graph with its resource variables as variable tensors (the graph itself when it has none)."""
+    if not any(op.op_type in RESOURCE_OPS for op in graph.operators):
+        return graph
+    return _Resolver(graph, data, source).resolve()

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Intermediate representation: tensors, quantization and operators (no file format here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# Element size in bytes of every dtype the IR can carry. Names are numpy-style strings so
+# the int16/FP16/FP32 paths reuse the same IR unchanged.
+DTYPE_BYTES = {
+    "int8": 1,
+    "uint8": 1,
+    "int16": 2,
+    "int32": 4,
+    "int64": 8,
+    # Unsigned types of TFLM's Signal front end (energies, filter bank sums, their square roots).
+    "uint16": 2,
+    "uint32": 4,
+    "uint64": 8,
+    "float16": 2,
+    "float32": 4,
+    "bool": 1,
+}
+
+C_TYPES = {
+    "int8": "int8_t",
+    "uint8": "uint8_t",
+    "int16": "int16_t",
+    "int32": "int32_t",
+    "int64": "int64_t",
+    "uint16": "uint16_t",
+    "uint32": "uint32_t",
+    "uint64": "uint64_t",
+    "float32": "float",
+    # ns-cmsis-nn's half type (arm_nn_math_types_flt.h, declared with ARM_NN_ENABLE_F16).
+    "float16": "float16_t",
+    "bool": "uint8_t",
+}
+
+
+@dataclass(frozen=True)
+class Quantization:
+    """Affine quantization: real = scale * (q - zero_point), per tensor or per channel on ``axis``."""
+
+    scales: tuple[float, ...]
+    zero_points: tuple[int, ...]
+    axis: int = 0
+
+    @property
+    def per_channel(self) -> bool:
+        return len(self.scales) > 1
+
+    @property
+    def scale(self) -> float:
+        return self.scales[0]
+
+    @property
+    def zero_point(self) -> int:
+        return self.zero_points[0]
+
+
+@dataclass
+class Tensor:
+    """A tensor as the model declares it. ``dtype`` is a DTYPE_BYTES name, another LiteRT type name
+    in lower case, or "unknown(<code>)" for a type code the schema does not define; the verifier
+    refuses the last two before any later stage reads them."""
+
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    quant: Quantization | None = None
+    data: np.ndarray | None = None  # set for constants
+    is_variable: bool = False
+    buffer: int = 0  # the model's buffer index (0: the empty sentinel, no data)
+    buffer_bytes: int | None = None  # bytes that buffer holds, None when it holds none
+    # A variable tensor's initial value when it has one (a resource variable its CALL_ONCE
+    # initialisation assigns); None: LiteRT's reset value (int8 the zero point, else zeros).
+    initial: np.ndarray | None = None
+
+    @property
+    def is_constant(self) -> bool:
+        return self.data is not None
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= int(d)
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        return self.num_elements * DTYPE_BYTES[self.dtype]
+
+
+@dataclass
+class Operator:
+    index: int  # position in the source subgraph's operator list
+    op_type: str  # builtin operator name, e.g. "CONV_2D"
+    inputs: list[int]  # tensor indices, -1 for an omitted optional input
+    outputs: list[int]
+    options: dict[str, Any] = field(default_factory=dict)
+    version: int = 1
+    opcode_index: int = 0  # into the model's operator codes
+    options_table: str | None = None  # the schema's options table name (e.g. "Conv2DOptions"); None: absent
+    intermediates: list[int] = field(default_factory=list)  # tensor indices (LSTM-style internals)
+    # A custom operator ("CUSTOM:<code>") keeps its custom options as stored; `options` holds them decoded
+    # from the FlexBuffer map TFLM's kernels read (keys as they spell them), `options_table` is None.
+    custom_options: bytes | None = None
+    # Why those bytes are not a FlexBuffer map (None: they are, or there are none); the verifier refuses
+    # the operator with it when a module lowers the operator, an unknown one is refused by name first.
+    custom_options_error: str | None = None
+
+
+@dataclass
+class Graph:
+    """One subgraph: tensors, operators in execution order, graph inputs and outputs."""
+
+    name: str
+    subgraph_index: int
+    tensors: list[Tensor]
+    operators: list[Operator]
+    inputs: list[int]
+    outputs: list[int]
+    description: str = ""
+    # Sizes of the model-wide tables indices point into, for the verifier's range checks.
+    buffer_count: int = 0
+    operator_code_count: int = 0
+    subgraph_count: int = 1
+    # What helia_aot.lowering.rewrites changed (plan.json "rewrites"), set by lowering.prepare.
+    rewrites: list[dict[str, Any]] = field(default_factory=list)
+
+    def tensor(self, index: int) -> Tensor:
+        return self.tensors[index]
+
+    def producers(self) -> dict[int, Operator]:
+        return {t: op for op in self.operators for t in op.outputs}
+
+    def consumers(self) -> dict[int, list[Operator]]:
+        result: dict[int, list[Operator]] = {}
+        for op in self.operators:
+            for t in op.inputs:
+                if t >= 0:
+                    result.setdefault(t, []).append(op)
+        return result

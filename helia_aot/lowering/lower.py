@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Lowering stage: a graph in, every operator's decided lowering out (in execution order).
+
+`prepare` refuses what no operator module lowers and folds constant subgraphs; `lower` gives each
+operator its stable id, selects its variant, validates it and lowers it against the kernel library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from helia_aot import ops
+from helia_aot.config import operator_rules as overrides
+from helia_aot.lowering import rewrites
+from helia_aot.lowering.operator_ids import operator_ids
+from helia_aot.errors import InvalidModelError, UnsupportedModelError
+from helia_aot.ir.graph import Graph, Operator
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant
+from helia_aot.config.options import ConversionOptions
+from helia_aot.record.plan_model import KernelChoice, Knob, KnobSource, OperatorRule
+from helia_aot.ir.quant import MultiplierRangeError
+
+_IO_DTYPES = ("int8", "int16", "float32", "int32", "uint8", "float16", "int64", "bool", "uint16", "uint32", "uint64")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One operator in execution order with everything decided about it."""
+
+    position: int
+    op: Operator
+    op_id: str
+    id_source: str
+    variant: Variant
+    lowering: Lowered
+    knob: Knob | None
+    settings: overrides.Settings | None = None  # what the configuration's `operators` rules set
+    choice: KernelChoice | None = None  # set by helia_aot.lowering.kernel_choice
+
+
+def _context(graph: Graph, op: Operator, op_id: str, options: ConversionOptions) -> OpContext:
+    return OpContext(graph, op, op_id, options.target, options.kernels, options.optimization)
+
+
+def _operator_context(graph: Graph, op: Operator, op_id: str, options: ConversionOptions,
+                      settings: overrides.Settings | None) -> OpContext:
+    """The operator's context with the knobs and attributes its `operators` rules set."""
+    if settings is None:
+        return _context(graph, op, op_id, options)
+    optimization = options.optimization
+    if settings.knobs:
+        optimization = replace(optimization, **{k: v for k, (v, _) in settings.knobs.items()})
+    return OpContext(graph, op, op_id, options.target, options.kernels, optimization,
+                     attributes={k: v for k, (v, _) in settings.attributes.items()})
+
+
+def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
+    """The graph with every operator known, constant subgraphs folded and the graph rewrites applied
+    (a new Graph; its `rewrites` lists what they changed)."""
+    if not graph.operators:
+        raise InvalidModelError(f"model {source} subgraph '{graph.name}' has no operators",
+                                "Pass a model with at least one operator")
+    supported = ops.supported_operators()
+    for op in graph.operators:
+        if ops.get(op.op_type) is None and op.op_type.startswith("CUSTOM:"):
+            out = graph.tensors[op.outputs[0]].name if op.outputs else "?"
+            custom = [name for name in supported if name.startswith("CUSTOM:")]
+            raise UnsupportedModelError(
+                f"operator {graph.name}:{out} (index {op.index}) is the custom operator {op.op_type}, which "
+                f"helia_aot does not lower (custom operators it lowers: {', '.join(custom) or 'none'})",
+                "Replace the operator in the model, or file an issue asking for it")
+        if ops.get(op.op_type) is None:
+            out = graph.tensors[op.outputs[0]].name if op.outputs else "?"
+            raise UnsupportedModelError(
+                f"operator {graph.name}:{out} (index {op.index}) is {op.op_type}, which helia_aot does not lower "
+                f"(supported: {', '.join(supported)})",
+                "Replace the operator in the model, or file an issue asking for it")
+    for t in graph.inputs + graph.outputs:
+        tensor = graph.tensors[t]
+        if tensor.dtype not in _IO_DTYPES:
+            raise UnsupportedModelError(f"model input/output '{tensor.name}' has dtype {tensor.dtype} "
+                                        f"(supported: {', '.join(_IO_DTYPES)})",
+                                        "Export the model with int8, int16, float16 or float32 inputs and outputs")
+        if any(d <= 0 for d in tensor.shape):
+            raise UnsupportedModelError(f"model input/output '{tensor.name}' has a dynamic or empty shape "
+                                        f"{list(tensor.shape)}", "Export the model with fixed shapes (batch 1)")
+    # Rewrites after folding: a folded constant can make a MINIMUM / MAXIMUM a clamp.
+    return rewrites.apply(_fold_constants(graph, options), options.optimization.rewrites)
+
+
+def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:
+    """Run operators whose inputs are all constant at conversion time (when their module can)."""
+    tensors = list(graph.tensors)
+    kept = []
+    outputs = set(graph.outputs)
+    folded = replace(graph, tensors=tensors)
+    for op in graph.operators:
+        module = ops.get(op.op_type)
+        inputs = [t for t in op.inputs if t >= 0]
+        foldable = type(module).fold is not OpLowering.fold and not any(t in outputs for t in op.outputs)
+        if foldable and inputs and all(tensors[t].is_constant for t in inputs):
+            ctx = _context(folded, op, f"{graph.name}:{op.op_type}@{op.index}", options)
+            # A folded operator meets its module's rules too (no kernel variant: folding needs none).
+            module.validate(ctx)
+            values = module.fold(ctx)
+            if values is not None:
+                for t, v in zip(op.outputs, values):
+                    tensor = tensors[t]
+                    v = np.asarray(v)
+                    if v.shape != tuple(tensor.shape) or (v.dtype.kind == "f") != (tensor.dtype.startswith("float")):
+                        raise ctx.error(f"folds to {v.dtype} {list(v.shape)}, its output is {tensor.dtype} "
+                                        f"{list(tensor.shape)}", tensor)
+                    tensors[t] = replace(tensor, data=v.astype(tensor.dtype if tensor.dtype != "bool" else "uint8"))
+                continue
+        kept.append(op)
+    return replace(folded, operators=kept)
+
+
+def _kernel_knob(options: ConversionOptions, lowering: Lowered, settings: overrides.Settings) -> Knob | None:
+    if lowering.candidates is None or len(lowering.candidates) <= 1:
+        return None
+    requested = options.optimization.kernel
+    source = KnobSource(kind="model" if requested != "auto" else "default", rule=None)
+    if "kernel" in settings.knobs:
+        requested, rule = settings.knobs["kernel"]
+        source = KnobSource(kind="operator", rule=OperatorRule(position=rule.position, type=rule.type, id=rule.id))
+    value = "specialized" if requested == "auto" else requested
+    return Knob(value=value, requested=requested,
+                resolved_by="auto_table" if requested == "auto" else "explicit",
+                approximate=False, source=source)
+
+
+_C_RANGES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "int32_t": np.int32,
+             "uint32_t": np.uint32, "int64_t": np.int64, "uint16_t": np.uint16, "uint64_t": np.uint64}
+_INT32 = np.iinfo(np.int32)
+
+
+def _ints(value):
+    """Every integer in a parameter value (tuples and lists of them included)."""
+    if isinstance(value, (bool, np.bool_)):
+        return
+    if isinstance(value, (int, np.integer)):
+        yield int(value)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _ints(item)
+
+
+def _check_constants(ctx: OpContext, lowering: Lowered) -> None:
+    """Derived constants (multipliers, weight sums, ...) and parameters (paddings, sizes, offsets)
+    fit the C type they are emitted as: extreme model values (a bias near the int32 limits, a huge
+    dilation) can push them out, and C would wrap them silently. Kernel parameters are int32."""
+    for key, value in lowering.params.items():
+        for v in _ints(value):
+            if not _INT32.min <= v <= _INT32.max:
+                raise ctx.error(f"derived parameter {key} reaches {v}, outside int32 (the kernels take int32)", None,
+                                "Check the operator's options and shapes (they are far outside what an exporter "
+                                "writes)")
+    for c in lowering.constants:
+        info = np.iinfo(_C_RANGES[c.ctype]) if c.ctype in _C_RANGES else None
+        values = np.asarray(c.values)
+        if info is None or values.size == 0:
+            continue
+        low, high = int(values.min()), int(values.max())
+        if low < info.min or high > info.max:
+            bad = low if low < info.min else high
+            raise ctx.error(f"derived constant {c.suffix} ({c.comment}) reaches {bad}, outside {c.ctype}; the "
+                            "kernel's arithmetic would overflow", None,
+                            "Check the model's bias and quantization values (they are far outside what an "
+                            "exporter writes)")
+
+
+def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
+    steps = []
+    ids = operator_ids(graph)
+    all_settings = overrides.match(options.operators, graph, ids)
+    for pos, (op, (op_id, id_source)) in enumerate(zip(graph.operators, ids)):
+        module = ops.get(op.op_type)
+        settings = all_settings[pos]
+        ctx = _operator_context(graph, op, op_id, options, settings)
+        ctx = ctx.with_variant(module.select(ctx))
+        module.check_target(ctx)
+        module.check_operands(ctx)
+        try:
+            module.validate(ctx)
+            lowering = module.lower_variant(ctx)
+        except MultiplierRangeError as exc:
+            raise ctx.error(str(exc), None, "Check the model's quantization scales (their ratio is far outside what an "
+                                            "exporter writes)") from None
+        _check_constants(ctx, lowering)
+        steps.append(Step(pos, op, op_id, id_source, ctx.variant, lowering, _kernel_knob(options, lowering, settings),
+                          settings))
+    return steps
+
+
+def relower(graph: Graph, step: Step, options: ConversionOptions, entry: str) -> Step:
+    """The step lowered again with its kernel entry forced to `entry` (one of its candidates), for
+    helia_aot.lowering.kernel_choice."""
+    module = ops.get(step.op.op_type)
+    ctx = _operator_context(graph, step.op, step.op_id, options, step.settings).with_variant(step.variant)
+    ctx = ctx.with_entry(entry)
+    lowering = module.lower_variant(ctx)
+    _check_constants(ctx, lowering)
+    return replace(step, lowering=lowering)

@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Memory: the arena planner, placement of tensors and constants, and constant streaming."""
