@@ -183,7 +183,7 @@ def _call(case: Case, index: int, build: str) -> str:
     n, h, w, c = case.input_dims
     fn, fh, fw, fc = case.filter_dims
     on, oh, ow, oc = case.output_dims
-    kind = cost_model.ENTRY_KIND[case.entry]
+    kind = cost_model.kind_of(case.entry).name
     lines = [f"static void case_{index}(void) {{",
              f"  const cmsis_nn_dims input_dims = {{ {n}, {h}, {w}, {c} }};",
              f"  const cmsis_nn_dims filter_dims = {{ {fn}, {fh}, {fw}, {fc} }};",
@@ -287,7 +287,7 @@ def fit_entries(measurements: list[dict]) -> dict:
     """Per entry: the cost model fitted to its measurements and its largest relative error there."""
     entries = {}
     for entry in sorted({m["entry"] for m in measurements}):
-        names = cost_model.FEATURES[cost_model.ENTRY_KIND[entry]]
+        names = cost_model.kind_of(entry).features
         rows = [(cost_model.features(entry, m["input_dims"], m["filter_dims"], m["output_dims"], m["stride"],
                                      m["padding"]), m["instructions"])
                 for m in measurements if m["entry"] == entry]

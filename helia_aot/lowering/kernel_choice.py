@@ -48,7 +48,7 @@ def _dims(step: Step):
 
 
 def _estimate(table, entry: str | None, step: Step) -> int | None:
-    if table is None or entry is None or entry not in cost_model.ENTRY_KIND or not table.has(entry):
+    if table is None or entry is None or cost_model.kind_of(entry) is None or not table.has(entry):
         return None
     dims = _dims(step)
     if any(d is None for d in dims):

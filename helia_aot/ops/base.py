@@ -17,6 +17,7 @@ import numpy as np
 
 from helia_aot.errors import UnsupportedModelError
 from helia_aot.ir.graph import Graph, Operator, Tensor
+from helia_aot.library.cost_kinds import CostKind
 from helia_aot.library.kernel_library import KernelLibrary
 from helia_aot.config.targets import Target
 
@@ -111,6 +112,9 @@ class Variant:
     # Entries of our Helium kernels (kernels/helium, linked beside the kernel library on cores with
     # MVE) it may call there; not part of the kernel library's API.
     helium_entries: tuple[str, ...] = ()
+    # (entry, how its cost is modelled) for the entries kernel choice weighs by measured cost
+    # (helia_aot/library/cost_kinds.py); an entry not listed is never estimated.
+    cost_kinds: tuple[tuple[str, CostKind], ...] = ()
 
     def operand_for_input(self, k: int) -> Operand | None:
         if k < len(self.inputs):

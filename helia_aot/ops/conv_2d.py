@@ -17,6 +17,8 @@ from helia_aot.ops.common import (bias, check_accumulator, check_output_shape, c
 from helia_aot.ops.float_common import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
                                         hybrid_variant)
 
+from helia_aot.library.cost_kinds import CONV
+from helia_aot.library.helium_costs import MVE_CONV, MVE_POINTWISE
 
 HELIUM_CONV_1X1 = "helia_mve_convolve_1x1_s8"
 HELIUM_CONV = "helia_mve_convolve_s8"
@@ -41,7 +43,11 @@ class Conv2D(OpLowering):
                 entries=("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8",
                          "arm_convolve_s8", "arm_convolve_wrapper_s8"),
                 template="conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES,
-                helium_entries=(HELIUM_CONV_1X1, HELIUM_CONV)),
+                helium_entries=(HELIUM_CONV_1X1, HELIUM_CONV),
+                cost_kinds=(*((e, CONV) for e in ("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8",
+                                                  "arm_convolve_1_x_n_s8", "arm_convolve_s8",
+                                                  "arm_convolve_wrapper_s8")),
+                            (HELIUM_CONV_1X1, MVE_POINTWISE), (HELIUM_CONV, MVE_CONV))),
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_convolve_wrapper_s16",),
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",

@@ -9,6 +9,8 @@ import numpy as np
 
 from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.ir.quant import per_channel_multipliers
+from helia_aot.library.cost_kinds import DEPTHWISE
+from helia_aot.library.helium_costs import MVE_DEPTHWISE
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation,
                                   geometry, int16_act, int64_bias, int8_act, nhwc, offset_weight_sums,
@@ -30,7 +32,10 @@ class DepthwiseConv2D(OpLowering):
                 entries=("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
                          "arm_depthwise_conv_wrapper_s8"),
                 template="depthwise_conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES,
-                helium_entries=(HELIUM_DW_3X3,)),
+                helium_entries=(HELIUM_DW_3X3,),
+                cost_kinds=(*((e, DEPTHWISE) for e in ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt",
+                                                       "arm_depthwise_conv_s8", "arm_depthwise_conv_wrapper_s8")),
+                            (HELIUM_DW_3X3, MVE_DEPTHWISE))),
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=3), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
                 template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8", notes=_SHAPE_RULES),

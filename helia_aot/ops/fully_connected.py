@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.library import ns_cmsis_nn_scratch as sizes
+from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
@@ -35,7 +36,9 @@ class FullyConnected(OpLowering):
         Variant("int8", inputs=(int8_act(), weights("weights", per_channel_axis=0), bias("int32")),
                 outputs=(int8_act("output"),),
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
-                template="fully_connected.c.j2", lower="lower_int8", notes=_RULES),
+                template="fully_connected.c.j2", lower="lower_int8", notes=_RULES,
+                cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
+                            ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED))),
         Variant("a16w8", inputs=(int16_act(), weights("weights", per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),),
                 entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),

@@ -38,7 +38,7 @@ def test_table_records_how_it_was_made(path):
 def test_models_are_the_fit_of_the_measurements_and_predict_them(path):
     data = json.loads(path.read_text())
     for entry, model in data["entries"].items():
-        names = cost_model.FEATURES[cost_model.ENTRY_KIND[entry]]
+        names = cost_model.kind_of(entry).features
         assert set(model["coefficients"]) == set(names)
         rows = [(cost_model.features(entry, m["input_dims"], m["filter_dims"], m["output_dims"], m["stride"],
                                      m["padding"]), m["instructions"])

@@ -14,7 +14,7 @@ extern "C" {
 #endif
 
 /* Set to 1 where the kernels are compiled in: a compiler targeting MVE integer (e.g. -mcpu=cortex-m55).
- * Elsewhere each function runs the kernel library's general entry (src/helia_helium_plain.c), so a
+ * Elsewhere each function runs the kernel library's general entry (the #else branch of its own source), so a
  * module converted for a Helium core also builds and runs on a host. */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #define HELIA_HELIUM_AVAILABLE 1

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Helper C1's operators (MAXIMUM, MINIMUM, ABS, NEG, DIV, SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL): the
+"""Arithmetic operators (MAXIMUM, MINIMUM, ABS, NEG, DIV, SQUARED_DIFFERENCE, PRELU, BATCH_MATMUL): the
 entry or inline C each variant lowers to, and each operator's main refusal, a one-line message naming the
 operator, the tensor and the rule."""
 
