@@ -8,7 +8,8 @@ can be compared byte for byte (a behaviour-preserving change must leave every fi
 What it converts: every e2e case (tests/e2e/cases) for host and corstone300; the MLPerf Tiny models
 (HELIA_MODELS_DIR, else ../shared/models/mlperf-tiny) for host, corstone300 and apollo4p_evb with both
 kernel libraries, with golden test data and the CMake export; the int16 and stateful test networks;
-the TFLM models beside them (micro_speech's two modules, person_detect). A conversion that fails
+the TFLM models beside them (micro_speech's two modules, person_detect); the int8 MLPerf models with
+placement rules, a stream pool and each optimization knob (CONFIGS). A conversion that fails
 writes its one-line error as `error.txt`, so a changed refusal shows up in the diff too.
 """
 
@@ -28,6 +29,23 @@ MLPERF_TARGETS = ("host", "corstone300", "apollo4p_evb")
 LIBRARIES = ("portable", "ns_cmsis_nn")
 CASE_TARGETS = ("host", "corstone300")
 TFLM_MODELS = ("audio_preprocessor_int8", "micro_speech_quantized", "person_detect", "micro_speech_lstm")
+# Configurations beyond the defaults, for the int8 MLPerf models on corstone300: placement (as
+# tests/e2e/test_placement.py configures it) and the optimization knobs.
+CONFIGURED_MODELS = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8")
+CONFIGS = {
+    "staged": {"memory": {"tensors": [{"type": "constant", "attributes": {"constant_destination_memory": "DTCM"}}]}},
+    "streamed": {"memory": {"tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+                            "stream_pool": {"memory": "DTCM", "bytes": 65536}}},
+    "streamed_dma": {"memory": {"tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+                                "stream_pool": {"memory": "DTCM", "bytes": 65536, "engine": "dma"}}},
+    "activations": {"memory": {"tensors": [{"type": "activation", "attributes": {"memory": "SRAM"}},
+                                           {"type": "output", "attributes": {"memory": "SRAM"}}]}},
+    "goal_size": {"optimization": {"goal": "size"}},
+    "goal_latency": {"optimization": {"goal": "latency"}},
+    "no_rewrites": {"optimization": {"rewrites": False}},
+    "specialized": {"optimization": {"kernel": "specialized"}},
+    "caller_arena": {"module": {"arena": "caller"}},
+}
 
 
 def _models_dir() -> pathlib.Path:
@@ -47,6 +65,11 @@ def jobs() -> list[tuple[str, str, dict]]:
                 out.append((f"mlperf/{path.stem}/{target}-{library}", "file",
                             dict(path=str(path), target=target, kernel_library=library, with_test_data=True,
                                  module_type="cmake", prefix=path.stem.split("_")[0])))
+    for name in CONFIGURED_MODELS:
+        path = models / f"{name}.tflite"
+        for config_name, config in CONFIGS.items():
+            out.append((f"configured/{name}/{config_name}", "file",
+                        dict(path=str(path), target="corstone300", config=config)))
     for name in TFLM_MODELS:
         path = models.parent / "tflm" / f"{name}.tflite"
         if path.is_file():

@@ -8,7 +8,7 @@ from pathlib import Path
 import jinja2
 import numpy as np
 
-from helia_aot.ir.graph import C_TYPES
+from helia_aot.ir.dtypes import C_TYPES
 
 _PKG = Path(__file__).resolve().parents[1]
 _ENV = jinja2.Environment(

@@ -16,6 +16,7 @@ import numpy as np
 
 from helia_aot.emit import c_syntax as codegen
 from helia_aot.library import kernel_library
+from helia_aot.ir.dtypes import CTYPE_BYTES, CTYPE_NUMPY
 from helia_aot.ir.graph import Graph
 from helia_aot.lowering.lower import Step
 from helia_aot.config.options import ConversionOptions
@@ -36,16 +37,11 @@ def calls_helium(code) -> bool:
     return any(symbol.startswith(HELIUM_PREFIX) for c in code for symbol in c.calls)
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
 _LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf|erfcf)\s*\(")
-_CTYPE_BYTES = {"int8_t": 1, "uint8_t": 1, "uint32_t": 4, "int16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4,
-                "float16_t": 2, "uint16_t": 2, "uint64_t": 8}
 # helia-aot's own kernels of TFLM's Signal operators (kernels/portable/include/helia_signal.h), beside
 # ns-cmsis-nn's API: a module calling one includes that header.
 _SIGNAL_CALL = re.compile(r"\b(helia_signal_[A-Za-z0-9_]+)\s*\(")
 
 
-# Little-endian numpy types of the C element types: a streamed constant's bytes as the target reads them.
-_NUMPY_OF_CTYPE = {"int8_t": "<i1", "uint8_t": "<u1", "int16_t": "<i2", "uint32_t": "<u4", "int32_t": "<i4",
-                   "int64_t": "<i8", "float": "<f4", "float16_t": "<f2", "bool": "<u1"}
 
 
 @dataclass(frozen=True)
@@ -162,7 +158,7 @@ def constant_table(graph: Graph, steps: list[Step], code: list[OperatorCode], pr
             values = np.asarray(d.values)
             entry = Constant(symbol=derived_symbol(prefix, s.position, d.suffix), ctype=d.ctype, values=values,
                              comment=f"[{s.position}] {s.op_id}: {d.comment}", id=f"{s.op_id}/{d.suffix}",
-                             kind="derived", bytes=int(values.size) * _CTYPE_BYTES[d.ctype])
+                             kind="derived", bytes=int(values.size) * CTYPE_BYTES[d.ctype])
             constants.append(entry)
             used += entry.bytes
         for t in c.tensor_constants:
@@ -297,7 +293,7 @@ def placement_extras(graph, steps, layout, table, options, placed, section, ops_
                         continue
                     for cand, off in zip(u.tensors, u.offsets):
                         c = by_symbol[cand.symbol]
-                        raw = np.asarray(c.values).reshape(-1).astype(_NUMPY_OF_CTYPE[c.ctype]).tobytes()
+                        raw = np.asarray(c.values).reshape(-1).astype(CTYPE_NUMPY[c.ctype]).tobytes()
                         assert len(raw) == c.bytes, (c.symbol, len(raw), c.bytes)
                         start = u.source_offset + off
                         data[start:start + c.bytes] = raw

@@ -8,38 +8,7 @@ from typing import Any
 
 import numpy as np
 
-# Element size in bytes of every dtype the IR can carry. Names are numpy-style strings so
-# the int16/FP16/FP32 paths reuse the same IR unchanged.
-DTYPE_BYTES = {
-    "int8": 1,
-    "uint8": 1,
-    "int16": 2,
-    "int32": 4,
-    "int64": 8,
-    # Unsigned types of TFLM's Signal front end (energies, filter bank sums, their square roots).
-    "uint16": 2,
-    "uint32": 4,
-    "uint64": 8,
-    "float16": 2,
-    "float32": 4,
-    "bool": 1,
-}
-
-C_TYPES = {
-    "int8": "int8_t",
-    "uint8": "uint8_t",
-    "int16": "int16_t",
-    "int32": "int32_t",
-    "int64": "int64_t",
-    "uint16": "uint16_t",
-    "uint32": "uint32_t",
-    "uint64": "uint64_t",
-    "float32": "float",
-    # ns-cmsis-nn's half type (arm_nn_math_types_flt.h, declared with ARM_NN_ENABLE_F16).
-    "float16": "float16_t",
-    "bool": "uint8_t",
-}
-
+from helia_aot.ir.dtypes import C_TYPES, DTYPE_BYTES  # noqa: F401 (the IR's names for them)
 
 @dataclass(frozen=True)
 class Quantization:

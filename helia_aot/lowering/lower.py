@@ -16,6 +16,7 @@ from helia_aot.config import operator_rules as overrides
 from helia_aot.lowering import rewrites
 from helia_aot.lowering.operator_ids import operator_ids
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
+from helia_aot.ir.dtypes import CTYPE_NUMPY, INTEGER_CTYPES
 from helia_aot.ir.graph import Graph, Operator
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant
 from helia_aot.config.options import ConversionOptions
@@ -132,8 +133,6 @@ def _kernel_knob(options: ConversionOptions, lowering: Lowered, settings: overri
                 approximate=False, source=source)
 
 
-_C_RANGES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "int32_t": np.int32,
-             "uint32_t": np.uint32, "int64_t": np.int64, "uint16_t": np.uint16, "uint64_t": np.uint64}
 _INT32 = np.iinfo(np.int32)
 
 
@@ -159,7 +158,7 @@ def _check_constants(ctx: OpContext, lowering: Lowered) -> None:
                                 "Check the operator's options and shapes (they are far outside what an exporter "
                                 "writes)")
     for c in lowering.constants:
-        info = np.iinfo(_C_RANGES[c.ctype]) if c.ctype in _C_RANGES else None
+        info = np.iinfo(CTYPE_NUMPY[c.ctype]) if c.ctype in INTEGER_CTYPES else None
         values = np.asarray(c.values)
         if info is None or values.size == 0:
             continue

@@ -25,7 +25,8 @@ import numpy as np
 
 from helia_aot import ops
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
-from helia_aot.ir.graph import DTYPE_BYTES, Graph, Operator, Quantization, Tensor
+from helia_aot.ir.dtypes import DTYPE_BYTES, INTEGER_DTYPES
+from helia_aot.ir.graph import Graph, Operator, Quantization, Tensor
 
 # A module's sizes are int32 in C; no tensor may hold more bytes than that.
 MAX_TENSOR_BYTES = (1 << 31) - 1
@@ -55,8 +56,7 @@ _OPTION_RULES = {
     "beta": _FINITE, "alpha": _FINITE,
 }
 
-_INT_RANGES = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max))
-               for d in ("int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64")}
+_INT_RANGES = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max)) for d in INTEGER_DTYPES}
 
 
 def _has_data(t: Tensor) -> bool:
