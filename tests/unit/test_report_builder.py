@@ -26,9 +26,9 @@ def _report(arena=100, bound=80, peak_step=1, persistent=0, persistent_memory="R
     steps = steps if steps is not None else [_step(0, "a", macs=5, scratch=3), _step(1, "b", macs=7)]
     code = [SimpleNamespace(calls=c) for c in (calls if calls is not None else [["k1"], ["k2", "k1"]])]
     layout = planner.MemoryLayout(planner.ArenaPlan([], arena, bound, 16, "size_desc", peak_step), {}, {},
-                                  (), persistent)
+                                  (), persistent, persistent_memory=persistent_memory)
     table = SimpleNamespace(total_bytes=const_bytes, operator_bytes={0: 4, 1: 6})
-    options = SimpleNamespace(target=TARGET, persistent_memory=persistent_memory, prefix="m")
+    options = SimpleNamespace(target=TARGET, prefix="m")
     plan = SimpleNamespace(generator="g", model="mod", platform="p", kernel_library="kl")
     return plan_writer.build_report(plan, steps, code, layout, table, options, list(warnings))
 
