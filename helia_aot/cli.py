@@ -7,6 +7,7 @@ The help pages are made from the flag definitions and helia_aot/config/file.py's
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import textwrap
 import traceback
@@ -387,8 +388,16 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def _exit_on_signal(signum, _frame) -> None:
+    """SIGTERM / SIGHUP end the conversion as an exception would, so the temporary folder beside OUTDIR
+    is removed on the way out (a SIGKILLed run's is removed by the next conversion into OUTDIR)."""
+    raise SystemExit(128 + signum)
+
+
 def run() -> None:
     """Console-script entry point."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _exit_on_signal)
     app.run(main, flags_parser=_parse)
 
 

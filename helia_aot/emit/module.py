@@ -22,7 +22,7 @@ from helia_aot.lowering.lower import Step
 from helia_aot.config.options import ConversionOptions
 from helia_aot.memory.arena_planner import MemoryLayout
 from helia_aot.emit.symbols import (arena_symbol, derived_symbol, persistent_init_symbol, staged_symbol,
-                                     stream_source_symbol, tensor_symbol)
+                                     stream_pool_symbol, stream_source_symbol, tensor_symbol)
 from helia_aot.version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_required_str
 
 # Kernel calls: ns-cmsis-nn's (or the portable kernels') arm_* entries and our Helium kernels'
@@ -283,7 +283,7 @@ def placement_extras(graph, steps, layout, table, options, placed, section, ops_
         schedule = placed.schedule
         pool = options.placement.stream_pool
         if schedule is not None:
-            extras["stream"] = dict(symbol=f"{prefix}_stream_pool", bytes=pool.bytes, alignment=pool.alignment,
+            extras["stream"] = dict(symbol=stream_pool_symbol(prefix), bytes=pool.bytes, alignment=pool.alignment,
                                     memory=pool.memory, engine=pool.engine, section=section(pool.memory, "buffers"),
                                     units=len(schedule.units))
             for memory, size in schedule.sources.items():
@@ -313,7 +313,7 @@ def placement_extras(graph, steps, layout, table, options, placed, section, ops_
 
             for u in schedule.units:
                 src = f"{stream_source_symbol(prefix, u.source_memory)} + {u.source_offset}"
-                dst = f"{prefix}_stream_pool + {u.pool_offset}"
+                dst = f"{stream_pool_symbol(prefix)} + {u.pool_offset}"
                 names = codegen.c_comment_text(", ".join(t.id for t in u.tensors))
                 if u.engine == "cpu":
                     at(u.issue_position + 1)["events"].append(

@@ -13,6 +13,15 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9_]", "_", name.lower())
 
 
+def scratch_arena_symbol(prefix: str) -> str:
+    """The module's own scratch arena (module.arena static)."""
+    return f"{prefix}_arena"
+
+
+def stream_pool_symbol(prefix: str) -> str:
+    return f"{prefix}_stream_pool"
+
+
 def tensor_symbol(prefix: str, t: int) -> str:
     return f"{prefix}_t{t}"
 

@@ -244,7 +244,8 @@ def expressions(prefix: str, table, placed: ConstantPlacement) -> dict[str, str]
         if p.residency == "pin":
             out[c.symbol] = symbols.staged_symbol(c.symbol)
         elif p.residency == "stream":
-            out[c.symbol] = f"(*(const {c.ctype} (*)[{count}])(const void *)({prefix}_stream_pool + {p.pool_offset}))"
+            pool = symbols.stream_pool_symbol(prefix)
+            out[c.symbol] = f"(*(const {c.ctype} (*)[{count}])(const void *)({pool} + {p.pool_offset}))"
     return out
 
 

@@ -97,7 +97,7 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
     arena = layout.arena
     buffers = _plan_buffers(graph, layout, arena)
     arenas = [PlanArena(memory=target.scratch_memory, kind="scratch",
-                        symbol=f"{options.prefix}_arena" if options.arena == "static" else "caller",
+                        symbol=symbols.scratch_arena_symbol(options.prefix) if options.arena == "static" else "caller",
                         bytes=arena.arena_bytes, lower_bound_bytes=arena.lower_bound, strategy=arena.strategy,
                         buffers=[])]
     arenas += [PlanArena(memory=m, kind="activation", symbol=symbols.arena_symbol(options.prefix, m),

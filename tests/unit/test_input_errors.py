@@ -260,18 +260,18 @@ def test_output_dir_holding_other_files_is_not_replaced(tmp_path):
     (work / "m.tflite").write_bytes(relu_model())
     (work / "notes.txt").write_text("keep me")
     line = one_line(cli("convert", "m.tflite", "-o", ".", cwd=work), "OutputDirError")
-    assert "holds 'm.tflite' and 1 more, which helia_aot did not write" in line
+    assert f"holds {work / 'm.tflite'}, an input of this conversion" in line
     assert sorted(p.name for p in work.iterdir()) == ["m.tflite", "notes.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["work"]  # no temp dir left behind
-    with pytest.raises(OutputDirError, match="holds 'm.tflite' and 1 more"):
+    with pytest.raises(OutputDirError, match="holds 'm.tflite' and 1 more, which helia_aot did not write"):
         helia_aot.convert(relu_model(), work, prefix="m")
     # A folder a conversion wrote is replaced as before.
     out = tmp_path / "out"
     helia_aot.convert(relu_model(), out, prefix="first")
     helia_aot.convert(relu_model(), out, prefix="second", with_test_data=True, num_test_samples=1)
     helia_aot.convert(relu_model(), out, prefix="third")
-    assert sorted(p.name for p in out.iterdir()) == ["include", "src", "third_plan.json", "third_report.html",
-                                                     "third_report.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".helia-aot-manifest.json", "include", "src", "third_plan.json",
+                                                     "third_report.html", "third_report.json"]
 
 
 # -- the Bazel action program -------------------------------------------------------------------
