@@ -145,7 +145,7 @@ def _parse_pool(spec, target) -> StreamPool:
 
 
 def _section_name(value, where: str) -> str:
-    if not isinstance(value, str) or not re.match(r"^[A-Za-z0-9_.$]{1,64}$", value):
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_.$]{1,64}", value):
         fail(f"{where} must be a section name of letters, digits, '_', '.' or '$', got {value!r}",
               "e.g. .helia.const.dtcm")
     return value

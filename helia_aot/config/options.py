@@ -20,7 +20,7 @@ from helia_aot.library.kernel_library import KernelLibrary
 from helia_aot.config.memory_rules import PlacementOptions, parse as parse_placement
 from helia_aot.config.targets import Target, check_distinct, get_target, load_custom_targets, target_from_dict
 
-_C_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _C_KEYWORDS = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
     "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
@@ -68,7 +68,7 @@ class ConversionOptions:
 
 
 def check_prefix(prefix) -> str:
-    if not isinstance(prefix, str) or not _C_IDENTIFIER.match(prefix) or prefix in _C_KEYWORDS:
+    if not isinstance(prefix, str) or not _C_IDENTIFIER.fullmatch(prefix) or prefix in _C_KEYWORDS:
         raise InvalidPrefixError(f"module prefix {prefix!r} is not a C identifier",
                                  "Use letters, digits and underscores, starting with a letter or underscore "
                                  "(and not a C keyword)")

@@ -142,7 +142,7 @@ _TARGET_KEYS = {"name", "cpu", "capabilities", "memories", "scratch_memory", "co
                 "description", "arena_alignment", "base"}
 _MEMORY_KEYS = {"name", "size", "base", "writable"}
 # Names of targets, CPUs and memories: they appear in plans, Bazel attributes and command lines.
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
 ADDRESS_SPACE = 1 << 32  # a Cortex-M core addresses 4 GiB
 
 
@@ -151,7 +151,7 @@ def _is_int(value) -> bool:
 
 
 def _check_name(value, where: str, what: str) -> str:
-    if not isinstance(value, str) or not _NAME.match(value):
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
         raise InvalidConfigError(f"{where} must be a name of at most 64 letters, digits, '_', '.', '+' or '-', "
                                  f"starting with a letter or digit; got {value!r}", f"Name the {what} that way")
     return value

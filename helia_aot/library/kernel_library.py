@@ -65,11 +65,11 @@ def resolve(name: str | None, target: Target) -> KernelLibrary:
 # ns-cmsis-nn declares its float API (arm_nnfunctions_flt.h) and compiles its float sources only
 # under these switches; an entry of that API is named for its element type: _f32 or _f16 at the end
 # with no integer type in the name (arm_dequantize_s16_f32 belongs to the integer API).
-_FLOAT_API = re.compile(r"^arm_(?!.*_s(?:4|8|16|32|64)_)\w*_(f32|f16)$")
+_FLOAT_API = re.compile(r"arm_(?!.*_s(?:4|8|16|32|64)_)\w*_(f32|f16)")
 _SWITCHES = {"f32": "ARM_NN_ENABLE_F32", "f16": "ARM_NN_ENABLE_F16"}
 
 
 def library_switches(symbols) -> list[str]:
     """The build switches the library and the module must both be compiled with for these kernel
     calls, sorted; empty for integer-only modules."""
-    return sorted({_SWITCHES[m.group(1)] for s in symbols if (m := _FLOAT_API.match(s))})
+    return sorted({_SWITCHES[m.group(1)] for s in symbols if (m := _FLOAT_API.fullmatch(s))})

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The package's shape, checked: no import cycles among helia_aot's modules, no import hidden inside
-a function (the usual way to dodge a cycle), and the layering the stages promise (the IR imports no
-stage, no stage imports the pipeline or a face of it)."""
+a function (the usual way to dodge a cycle), the layering the stages promise (the IR imports no
+stage, no stage imports the pipeline or a face of it), and name checks that match whole strings."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import ast
 import pathlib
 
 import pytest
+
+from helia_aot.config import options
+from helia_aot.errors import HeliaError
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "helia_aot"
 
@@ -129,3 +132,36 @@ def test_the_checker_finds_a_cycle_and_a_local_import(tmp_path):
     graph, local = import_graph(root)
     assert cycles(graph) == [["helia_aot.a", "helia_aot.b"]]
     assert local == [("helia_aot.b", 2, "helia_aot.a")]
+
+
+def _regex_calls(tree):
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"):
+            yield node
+
+
+def test_names_are_checked_against_the_whole_string():
+    """`$` matches before a final newline, and re.match only anchors the start: a name check written
+    with either lets 'fc\\n' through. Every pattern in the compiler uses fullmatch (or \\Z)."""
+    found = []
+    for name, path in _modules().items():
+        for call in _regex_calls(ast.parse(path.read_text(encoding="utf-8"))):
+            pattern = call.args[0] if call.args else None
+            if call.func.attr == "match":
+                found.append(f"{name}:{call.lineno} re.match")
+            if isinstance(pattern, ast.Constant) and isinstance(pattern.value, str) and pattern.value.endswith("$"):
+                found.append(f"{name}:{call.lineno} pattern ends in $")
+    assert found == []
+
+
+@pytest.mark.parametrize("where, config, keyword", [
+    ("prefix", {"module": {"prefix": "fc\n"}}, "prefix"),
+    ("section", {"target": {"name": "corstone300"}, "memory": {"sections": {"DTCM": {"constants": ".sec\n"}}}},
+     "section"),
+    ("target", {"target": {"name": "t\n", "custom": {"name": "t\n", "cpu": "cortex-m4", "memories": [
+        {"name": "RAM", "size": 1 << 20}], "scratch_memory": "RAM", "constant_memory": "RAM"}}}, "name"),
+])
+def test_a_trailing_newline_is_refused_in_every_name(where, config, keyword):
+    with pytest.raises(HeliaError, match=keyword):
+        options.resolve(config)
