@@ -2,6 +2,7 @@
 """Typed errors of helia_aot: every failure a user can cause is one of these, never a traceback."""
 
 import difflib
+import reprlib
 
 
 def printable(text: str) -> str:
@@ -55,6 +56,8 @@ class OutputDirError(HeliaError):
 
 def closest(name, choices) -> str | None:
     """The choice a misspelt ``name`` most likely meant, if any is close."""
+    if not isinstance(name, (str, int, float)) or len(str(name)) > 200:
+        return None  # no name to correct (and str() of a nested value is unbounded)
     found = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
     return found[0] if found else None
 
@@ -62,3 +65,13 @@ def closest(name, choices) -> str | None:
 def rename_hint(name, choices, otherwise: str, qualify: str = "") -> str:
     best = closest(name, choices)
     return f"Did you mean {qualify}{best}?" if best is not None else otherwise
+
+
+_BRIEF = reprlib.Repr(maxlevel=2, maxtuple=6, maxlist=6, maxarray=6, maxdict=6, maxset=6, maxfrozenset=6,
+                      maxdeque=6, maxstring=80, maxlong=40, maxother=80)
+
+
+def brief(value) -> str:
+    """repr() of a value a user gave, at most about a hundred characters whatever its size or depth: an
+    error message quotes what is wrong, never all of it (a value may be a huge or deeply nested one)."""
+    return _BRIEF.repr(value)

@@ -32,6 +32,7 @@ from helia_aot.config.operator_rules import no_effect_warnings
 from helia_aot.config.options import ConversionOptions
 from helia_aot.emit import cmake, module as emit_module, output_dir as outdir
 from helia_aot.emit.module import ConstantTable, OperatorCode
+from helia_aot import user_files
 from helia_aot.errors import InvalidConfigError, InvalidModelError
 from helia_aot.frontend import litert, resources
 from helia_aot.golden import references, test_data
@@ -108,15 +109,8 @@ def read_model(model) -> ModelFile:
         data, file_name, source = bytes(model), None, "<bytes>"
     else:
         path = Path(model)
-        if not path.exists():
-            raise InvalidModelError(f"model file {path} does not exist", "Check the path to the .tflite file")
-        if path.is_dir():
-            raise InvalidModelError(f"model path {path} is a directory", "Pass the .tflite file itself")
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InvalidModelError(f"cannot read model file {path}: {exc.strerror}",
-                                    "Check the file's permissions") from None
+        data = user_files.read_bytes(path, "model file", user_files.MODEL_LIMIT, InvalidModelError,
+                                     "Check the path to the .tflite file")
         file_name, source = path.name, str(path)
     return ModelFile(data, file_name, source, hashlib.sha256(data).hexdigest())
 

@@ -12,7 +12,7 @@ from typing import Any
 from helia_aot.config import operator_rules
 from helia_aot.config.spec import LIST_SECTIONS, SPEC, check_value
 from helia_aot.config.yaml_file import read_yaml
-from helia_aot.errors import InvalidConfigError, rename_hint
+from helia_aot.errors import InvalidConfigError, brief, rename_hint
 
 
 @dataclass
@@ -61,7 +61,7 @@ def from_mapping(doc, where: str = "config", base_dir: Path | None = None) -> Co
                                  f"Use sections {sorted(SPEC)}")
     for section, body in doc.items():
         if section not in SPEC:
-            raise InvalidConfigError(f"{where}: unknown section {section!r} (allowed: {sorted(SPEC)})",
+            raise InvalidConfigError(f"{where}: unknown section {brief(section)} (allowed: {sorted(SPEC)})",
                                      rename_hint(section, SPEC, "Remove or rename the section"))
         if body is None:
             continue
@@ -69,7 +69,7 @@ def from_mapping(doc, where: str = "config", base_dir: Path | None = None) -> Co
             cfg.values[section] = operator_rules.check_entries(body, where)
             continue
         if not isinstance(body, dict):
-            raise InvalidConfigError(f"{where}: section {section!r} must be a mapping", "Indent its keys under it")
+            raise InvalidConfigError(f"{where}: section {brief(section)} must be a mapping", "Indent its keys under it")
         for key, value in body.items():
             if key not in SPEC[section]:
                 home = [s for s in SPEC if key in SPEC[s]]
@@ -94,7 +94,7 @@ def load(config) -> Config:
         return from_mapping(config, "config")
     if not isinstance(config, (str, Path)) or not str(config):
         raise InvalidConfigError(f"config must be a mapping, a Config or the path of a YAML file, got "
-                                 f"{type(config).__name__} {config!r}", "Pass the path of the YAML file")
+                                 f"{type(config).__name__} {brief(config)}", "Pass the path of the YAML file")
     path = Path(config)
     return from_mapping(read_yaml(path, "config file", "Check the --config path"), str(path), path.parent)
 

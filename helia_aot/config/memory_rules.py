@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from helia_aot.emit.symbols import slug
-from helia_aot.errors import InvalidConfigError, rename_hint
+from helia_aot.errors import InvalidConfigError, brief, rename_hint
 
 TENSOR_TYPES = ("constant", "activation", "input", "output", "persistent")
 RESIDENCIES = ("direct", "pin", "stream")
@@ -74,11 +74,11 @@ def fail(message: str, hint: str):
 def _memory_name(target, value, where: str, *, writable: bool = False) -> str:
     names = [m.name for m in target.memories]
     if not isinstance(value, str) or target.memory(value) is None:
-        fail(f"{where} {value!r} is not a memory of target {target.name} ({names})",
+        fail(f"{where} {brief(value)} is not a memory of target {target.name} ({names})",
               rename_hint(value, names, "Name one of the target's memories"))
     memory = target.memory(value)
     if writable and not memory.writable:
-        fail(f"{where} {memory.name!r} is read-only on target {target.name}", "Name a writable memory")
+        fail(f"{where} {brief(memory.name)} is read-only on target {target.name}", "Name a writable memory")
     return memory.name
 
 
@@ -89,15 +89,15 @@ def _parse_rule(index: int, spec, target) -> Rule:
               "Write each rule as a mapping")
     for key in spec:
         if key not in _RULE_KEYS:
-            fail(f"{where}: unknown key {key!r} (allowed: {list(_RULE_KEYS)})",
+            fail(f"{where}: unknown key {brief(key)} (allowed: {list(_RULE_KEYS)})",
                   rename_hint(key, _RULE_KEYS, "Remove or rename the key"))
     kind = spec.get("type")
     if kind is not None and kind not in TENSOR_TYPES:
-        fail(f"{where}.type is {kind!r}, allowed values are {list(TENSOR_TYPES)}",
+        fail(f"{where}.type is {brief(kind)}, allowed values are {list(TENSOR_TYPES)}",
               rename_hint(kind, TENSOR_TYPES, f"Use one of {list(TENSOR_TYPES)}"))
     for key in ("id", "operator"):
         if key in spec and not isinstance(spec[key], str):
-            fail(f"{where}.{key} must be a string, got {type(spec[key]).__name__} {spec[key]!r}", "Quote it")
+            fail(f"{where}.{key} must be a string, got {type(spec[key]).__name__} {brief(spec[key])}", "Quote it")
     attributes = spec.get("attributes")
     if not isinstance(attributes, dict) or not attributes:
         fail(f"{where} has no attributes (set memory, residency or constant_destination_memory)",
@@ -105,11 +105,11 @@ def _parse_rule(index: int, spec, target) -> Rule:
     out = []
     for key, value in attributes.items():
         if key not in _ATTRIBUTES:
-            fail(f"{where}.attributes: unknown attribute {key!r} (allowed: {list(_ATTRIBUTES)})",
+            fail(f"{where}.attributes: unknown attribute {brief(key)} (allowed: {list(_ATTRIBUTES)})",
                   rename_hint(key, _ATTRIBUTES, "Remove or rename the attribute"))
         if key == "residency":
             if value not in RESIDENCIES:
-                fail(f"{where}.attributes.residency is {value!r}, allowed values are {list(RESIDENCIES)}",
+                fail(f"{where}.attributes.residency is {brief(value)}, allowed values are {list(RESIDENCIES)}",
                       rename_hint(value, RESIDENCIES, f"Use one of {list(RESIDENCIES)}"))
         else:
             writable = key == "constant_destination_memory" or (key == "memory" and kind not in (None, "constant"))
@@ -130,23 +130,23 @@ def _parse_pool(spec, target) -> StreamPool:
         fail(f"{where} must be a mapping {{memory, bytes}}, got {type(spec).__name__}", "Give memory and bytes")
     for key in spec:
         if key not in ("memory", "bytes", "engine"):
-            fail(f"{where}: unknown key {key!r} (allowed: ['bytes', 'engine', 'memory'])",
+            fail(f"{where}: unknown key {brief(key)} (allowed: ['bytes', 'engine', 'memory'])",
                   rename_hint(key, ("memory", "bytes", "engine"), "Remove or rename the key"))
     memory = _memory_name(target, spec.get("memory"), f"{where}.memory", writable=True)
     size = spec.get("bytes")
     if not isinstance(size, int) or isinstance(size, bool) or not 0 < size <= target.memory(memory).size:
         fail(f"{where}.bytes must be a number of bytes from 1 to the size of {memory} "
-              f"({target.memory(memory).size}), got {size!r}", "Give the pool's size in bytes")
+              f"({target.memory(memory).size}), got {brief(size)}", "Give the pool's size in bytes")
     engine = spec.get("engine", "cpu")
     if engine not in ENGINES:
-        fail(f"{where}.engine is {engine!r}, allowed values are {list(ENGINES)}",
+        fail(f"{where}.engine is {brief(engine)}, allowed values are {list(ENGINES)}",
               rename_hint(engine, ENGINES, "Use cpu or dma"))
     return StreamPool(memory, size, engine, max(POOL_ALIGNMENT, target.arena_alignment))
 
 
 def _section_name(value, where: str) -> str:
     if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_.$]{1,64}", value):
-        fail(f"{where} must be a section name of letters, digits, '_', '.' or '$', got {value!r}",
+        fail(f"{where} must be a section name of letters, digits, '_', '.' or '$', got {brief(value)}",
               "e.g. .helia.const.dtcm")
     return value
 
@@ -167,7 +167,7 @@ def parse(memory: dict, target, arena_mode: str) -> PlacementOptions:
     for name, budget in (constraints_spec or {}).items():
         name = _memory_name(target, name, "memory.constraints names memory")
         if not isinstance(budget, int) or isinstance(budget, bool) or budget < 0:
-            fail(f"memory.constraints.{name} must be a number of bytes, got {budget!r}", "Give the budget in bytes")
+            fail(f"memory.constraints.{name} must be a number of bytes, got {brief(budget)}", "Give the budget in bytes")
         constraints.append((name, budget))
     pool = _parse_pool(pool_spec, target) if pool_spec is not None else None
     for rule in rules:
@@ -178,7 +178,7 @@ def parse(memory: dict, target, arena_mode: str) -> PlacementOptions:
     for name, spec in (sections_spec or {}).items():
         name = _memory_name(target, name, "memory.sections names memory")
         if not isinstance(spec, dict) or any(k not in ("constants", "buffers") for k in spec):
-            fail(f"memory.sections.{name} must be a mapping with constants and/or buffers, got {spec!r}",
+            fail(f"memory.sections.{name} must be a mapping with constants and/or buffers, got {brief(spec)}",
                   "e.g. {constants: .helia.const.dtcm, buffers: .bss.helia.dtcm}")
         old = sections.get(name, (None, None))
         sections[name] = (_section_name(spec["constants"], f"memory.sections.{name}.constants")

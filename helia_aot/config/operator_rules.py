@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from helia_aot import ops
 from helia_aot.config.spec import SPEC, check_value
-from helia_aot.errors import InvalidConfigError, rename_hint
+from helia_aot.errors import InvalidConfigError, brief, rename_hint
 
 # The optimization keys an operator entry may set: the ones that choose something per layer.
 KNOBS = ("kernel",)
@@ -40,7 +40,7 @@ class Settings:
 
 
 def _describe(entry: dict) -> str:
-    parts = [f"{k} {entry[k]!r}" for k in ("type", "id") if entry.get(k) is not None]
+    parts = [f"{k} {brief(entry[k])}" for k in ("type", "id") if entry.get(k) is not None]
     return ", ".join(parts)
 
 
@@ -54,11 +54,11 @@ def _check_attributes(attributes: dict, op_type: str, where: str) -> None:
     for name, value in attributes.items():
         if name not in declared:
             takes = f"it takes {sorted(declared)}" if declared else "it takes none"
-            raise InvalidConfigError(f"{where}: unknown attribute {name!r} for {op_type} ({takes})",
+            raise InvalidConfigError(f"{where}: unknown attribute {brief(name)} for {op_type} ({takes})",
                                      _hint(name, declared, "Remove the attribute"))
         allowed = declared[name]
         if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
-            raise InvalidConfigError(f"{where}: attribute {name} of {op_type} is {value!r}, allowed values are "
+            raise InvalidConfigError(f"{where}: attribute {name} of {op_type} is {brief(value)}, allowed values are "
                                      f"{list(allowed)}", f"Use one of {list(allowed)}")
 
 
@@ -83,13 +83,13 @@ def check_entries(body, where: str) -> list[dict]:
             types = allowed_keys[key][0]
             if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
                 raise InvalidConfigError(f"{at}: {key} must be {' or '.join(t.__name__ for t in types)}, got "
-                                         f"{type(value).__name__} {value!r}", f"Fix operators[{i}].{key}")
+                                         f"{type(value).__name__} {brief(value)}", f"Fix operators[{i}].{key}")
         if entry.get("id") is None and entry.get("type") is None:
             raise InvalidConfigError(f"{at} selects no operator: it has neither id nor type",
                                      "Add `type: <OPERATOR TYPE>` or `id: <operator id>` (the plan's operators[].id)")
         op_type = entry.get("type")
         if op_type is not None and ops.get(op_type) is None:
-            raise InvalidConfigError(f"{at}: type {op_type!r} is not an operator type helia_aot lowers",
+            raise InvalidConfigError(f"{at}: type {brief(op_type)} is not an operator type helia_aot lowers",
                                      _hint(op_type, ops.supported_operators(), "See `helia-aot operators`"))
         knobs = entry.get("optimization") or {}
         for key, value in knobs.items():

@@ -15,7 +15,7 @@ from pathlib import Path
 from helia_aot.config import file as config_mod
 from helia_aot.library import kernel_library
 from helia_aot.config.spec import check_value
-from helia_aot.errors import InvalidConfigError, InvalidPrefixError, rename_hint
+from helia_aot.errors import InvalidConfigError, InvalidPrefixError, brief, rename_hint
 from helia_aot.library.kernel_library import KernelLibrary
 from helia_aot.config.memory_rules import PlacementOptions, parse as parse_placement
 from helia_aot.config.targets import Target, check_distinct, get_target, load_custom_targets, target_from_dict
@@ -69,11 +69,11 @@ class ConversionOptions:
 
 def check_prefix(prefix) -> str:
     if not isinstance(prefix, str) or not _C_IDENTIFIER.fullmatch(prefix) or prefix in _C_KEYWORDS:
-        raise InvalidPrefixError(f"module prefix {prefix!r} is not a C identifier",
+        raise InvalidPrefixError(f"module prefix {brief(prefix)} is not a C identifier",
                                  "Use letters, digits and underscores, starting with a letter or underscore "
                                  "(and not a C keyword)")
     if len(prefix) > 40:
-        raise InvalidPrefixError(f"module prefix {prefix!r} is {len(prefix)} characters long",
+        raise InvalidPrefixError(f"module prefix {brief(prefix)} is {len(prefix)} characters long",
                                  "Use at most 40 characters so generated symbols stay portable")
     return prefix
 
@@ -102,12 +102,12 @@ def resolve_target(cfg: config_mod.Config, name: str | None = None) -> Target:
         if memory.get(key):
             if target.memory(memory[key]) is None:
                 raise InvalidConfigError(
-                    f"memory.{key} {memory[key]!r} is not a memory of target {target.name} "
+                    f"memory.{key} {brief(memory[key])} is not a memory of target {target.name} "
                     f"({[m.name for m in target.memories]})",
                     rename_hint(memory[key], [m.name for m in target.memories],
                                            "Name one of the target's memories"))
             if key == "scratch_memory" and not target.memory(memory[key]).writable:
-                raise InvalidConfigError(f"memory.scratch_memory {memory[key]!r} is read-only on target "
+                raise InvalidConfigError(f"memory.scratch_memory {brief(memory[key])} is read-only on target "
                                          f"{target.name}", "Put the arena in a writable memory")
             overrides[key] = target.memory(memory[key]).name
     alignment = memory.get("arena_alignment")  # a power of two (config.spec.check_value)
@@ -124,11 +124,11 @@ def resolve_persistent_memory(cfg: config_mod.Config, target: Target) -> str:
     memory = target.memory(name)
     if memory is None:
         raise InvalidConfigError(
-            f"memory.persistent_memory {name!r} is not a memory of target {target.name} "
+            f"memory.persistent_memory {brief(name)} is not a memory of target {target.name} "
             f"({[m.name for m in target.memories]})",
             rename_hint(name, [m.name for m in target.memories], "Name one of the target's memories"))
     if not memory.writable:
-        raise InvalidConfigError(f"memory.persistent_memory {name!r} is read-only on target {target.name}",
+        raise InvalidConfigError(f"memory.persistent_memory {brief(name)} is read-only on target {target.name}",
                                  "Put the persistent arena in a writable memory")
     return memory.name
 

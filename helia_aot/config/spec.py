@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from helia_aot.errors import InvalidConfigError, rename_hint
+from helia_aot.errors import InvalidConfigError, brief, rename_hint
 
 # section -> key -> (accepted Python types, allowed values or None, default, what it means).
 SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
@@ -126,9 +126,9 @@ def check_value(section: str, key: str, value, where: str) -> None:
         names = " or ".join(t.__name__ for t in types)
         article = "an" if names[0] in "aeiou" else "a"
         raise InvalidConfigError(f"{where}: {section}.{key} must be {names}, got {type(value).__name__} "
-                                 f"{value!r}", f"Set {section}.{key} to {article} {names}")
+                                 f"{brief(value)}", f"Set {section}.{key} to {article} {names}")
     if allowed is not None and value not in allowed:
-        raise InvalidConfigError(f"{where}: {section}.{key} is {value!r}, allowed values are {list(allowed)}",
+        raise InvalidConfigError(f"{where}: {section}.{key} is {brief(value)}, allowed values are {list(allowed)}",
                                  rename_hint(value, allowed, f"Use one of {list(allowed)}"))
     if (section, key) in _RANGES:
         low, high = _RANGES[(section, key)]

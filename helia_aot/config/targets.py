@@ -9,7 +9,7 @@ from pathlib import Path
 
 from helia_aot.config.spec import MAX_ARENA_ALIGNMENT
 from helia_aot.config.yaml_file import read_yaml
-from helia_aot.errors import InvalidConfigError, UnknownTargetError, rename_hint
+from helia_aot.errors import InvalidConfigError, UnknownTargetError, brief, rename_hint
 
 KNOWN_CAPABILITIES = ("dsp", "mve", "fpu", "fp16")
 # The cpu of the host target: a build for the machine running it, not a Cortex-M core.
@@ -153,14 +153,14 @@ def _is_int(value) -> bool:
 def _check_name(value, where: str, what: str) -> str:
     if not isinstance(value, str) or not _NAME.fullmatch(value):
         raise InvalidConfigError(f"{where} must be a name of at most 64 letters, digits, '_', '.', '+' or '-', "
-                                 f"starting with a letter or digit; got {value!r}", f"Name the {what} that way")
+                                 f"starting with a letter or digit; got {brief(value)}", f"Name the {what} that way")
     return value
 
 
 def _check_keys(spec: dict, allowed: set[str], where: str) -> None:
     unknown = sorted((k for k in spec if k not in allowed), key=str)
     if unknown:
-        raise InvalidConfigError(f"{where}: unknown key {unknown[0]!r} (allowed: {sorted(allowed)})",
+        raise InvalidConfigError(f"{where}: unknown key {brief(unknown[0])} (allowed: {sorted(allowed)})",
                                  rename_hint(unknown[0], allowed, "Remove or rename the key"))
 
 
@@ -172,14 +172,14 @@ def _memory_from_dict(m, where: str) -> Memory:
     size = m.get("size")
     if not _is_int(size) or not 0 < size <= ADDRESS_SPACE:
         raise InvalidConfigError(f"{where}.size must be a number of bytes from 1 to {ADDRESS_SPACE} (4 GiB), "
-                                 f"got {size!r}", "Give the size in bytes, e.g. 524288 for 512 KiB")
+                                 f"got {brief(size)}", "Give the size in bytes, e.g. 524288 for 512 KiB")
     base = m.get("base")
     if base is not None and (not _is_int(base) or base < 0 or base + size > ADDRESS_SPACE):
         raise InvalidConfigError(f"{where}.base must be an address from 0 with base + size at most "
-                                 f"{ADDRESS_SPACE:#x}, got {base!r}", "Give the memory's start address")
+                                 f"{ADDRESS_SPACE:#x}, got {brief(base)}", "Give the memory's start address")
     writable = m.get("writable", True)
     if not isinstance(writable, bool):
-        raise InvalidConfigError(f"{where}.writable must be true or false, got {writable!r}",
+        raise InvalidConfigError(f"{where}.writable must be true or false, got {brief(writable)}",
                                  "Write true or false")
     return Memory(name, size, base, writable)
 
@@ -197,10 +197,10 @@ def target_from_dict(spec: dict, where: str) -> Target:
     caps = spec.get("capabilities", list(base.capabilities) if base else [])
     if not isinstance(caps, list):
         raise InvalidConfigError(f"{where}.capabilities must be a list drawn from {list(KNOWN_CAPABILITIES)}, got "
-                                 f"{caps!r}", "Write them as a list, e.g. [dsp, fpu]")
+                                 f"{brief(caps)}", "Write them as a list, e.g. [dsp, fpu]")
     for c in caps:
         if c not in KNOWN_CAPABILITIES:
-            raise InvalidConfigError(f"{where}.capabilities has {c!r}, not one of {list(KNOWN_CAPABILITIES)}",
+            raise InvalidConfigError(f"{where}.capabilities has {brief(c)}, not one of {list(KNOWN_CAPABILITIES)}",
                                      rename_hint(c, KNOWN_CAPABILITIES, "Fix the capability names"))
     if "mve" in caps and "dsp" not in caps:
         raise InvalidConfigError(f"{where}.capabilities has mve without dsp (every Helium core has the DSP "
@@ -222,21 +222,21 @@ def target_from_dict(spec: dict, where: str) -> Target:
     folded = [n.lower() for n in names]
     for n in names:
         if folded.count(n.lower()) > 1:
-            raise InvalidConfigError(f"{where}.memories names {n!r} twice (names are compared ignoring case)",
+            raise InvalidConfigError(f"{where}.memories names {brief(n)} twice (names are compared ignoring case)",
                                      "Give every memory its own name")
     scratch = spec.get("scratch_memory", base.scratch_memory if base else names[0])
     const = spec.get("constant_memory", base.constant_memory if base else names[0])
     for key, value in (("scratch_memory", scratch), ("constant_memory", const)):
         if value not in names:
-            raise InvalidConfigError(f"{where}.{key} {value!r} is not one of the memories {names}",
+            raise InvalidConfigError(f"{where}.{key} {brief(value)} is not one of the memories {names}",
                                      rename_hint(value, names, "Name one of the target's memories"))
     if not memories[names.index(scratch)].writable:
-        raise InvalidConfigError(f"{where}.scratch_memory {scratch!r} is read-only (writable: false)",
+        raise InvalidConfigError(f"{where}.scratch_memory {brief(scratch)} is read-only (writable: false)",
                                  "Put the arena in a writable memory")
     align = spec.get("arena_alignment", base.arena_alignment if base else 16)
     if not _is_int(align) or not 0 < align <= MAX_ARENA_ALIGNMENT or align & (align - 1):
         raise InvalidConfigError(f"{where}.arena_alignment must be a power of two from 1 to {MAX_ARENA_ALIGNMENT}, "
-                                 f"got {align!r}", "Use 4, 8 or 16")
+                                 f"got {brief(align)}", "Use 4, 8 or 16")
     description = spec.get("description", "")
     if not isinstance(description, str):
         raise InvalidConfigError(f"{where}.description must be a string, got {type(description).__name__}",
@@ -261,14 +261,14 @@ def check_distinct(targets: list[Target], where: str) -> None:
     names = [t.name for t in targets]
     for n in names:
         if names.count(n) > 1:
-            raise InvalidConfigError(f"{where} defines target {n!r} twice", "Give every target its own name")
+            raise InvalidConfigError(f"{where} defines target {brief(n)} twice", "Give every target its own name")
 
 
 def get_target(name, custom: list[Target] | None = None) -> Target:
     if isinstance(name, Target):
         return name
     if not isinstance(name, str):
-        raise UnknownTargetError(f"a target is named by a string, got {type(name).__name__} {name!r}",
+        raise UnknownTargetError(f"a target is named by a string, got {type(name).__name__} {brief(name)}",
                                  "Pass the target's name, e.g. corstone300")
     for t in custom or []:
         if t.name == name:
@@ -276,6 +276,6 @@ def get_target(name, custom: list[Target] | None = None) -> Target:
     if name in _BUILTIN:
         return _BUILTIN[name]
     known = sorted(_BUILTIN) + sorted(t.name for t in custom or [])
-    raise UnknownTargetError(f"unknown target {name!r} (known targets: {', '.join(known)})",
+    raise UnknownTargetError(f"unknown target {brief(name)} (known targets: {', '.join(known)})",
                              rename_hint(name, known, "Pick one of those, or define it under target: in the "
                                                       "config file"))

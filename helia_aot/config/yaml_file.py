@@ -8,12 +8,25 @@ from pathlib import Path
 
 import yaml
 
+from helia_aot import user_files
 from helia_aot.errors import InvalidConfigError
+
+
+class AliasRefused(yaml.YAMLError):
+    def __init__(self, mark):
+        super().__init__()
+        self.problem_mark, self.problem = mark, "it uses an alias (*name); write the value out instead"
 
 
 class _StrictLoader(yaml.SafeLoader):
     """YAML's safe loader, refusing a key given twice in one mapping (the plain loader keeps the
-    last one silently, so a repeated section would drop the first one's keys)."""
+    last one silently, so a repeated section would drop the first one's keys) and any alias: a few
+    hundred bytes of nested aliases expand to gigabytes (a configuration never needs one)."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.events.AliasEvent):
+            raise AliasRefused(self.peek_event().start_mark)
+        return super().compose_node(parent, index)
 
     def construct_mapping(self, node, deep=False):
         first: dict = {}
@@ -35,10 +48,7 @@ class _StrictLoader(yaml.SafeLoader):
 def read_yaml(path: Path, what: str, hint: str):
     """The document in a YAML file; any unreadable, non-UTF-8 or malformed file is an
     InvalidConfigError naming the file (and the line)."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise InvalidConfigError(f"cannot read {what} {path}: {exc.strerror}", hint) from None
+    raw = user_files.read_bytes(Path(path), what, user_files.YAML_LIMIT, InvalidConfigError, hint)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -46,6 +56,10 @@ def read_yaml(path: Path, what: str, hint: str):
                                  f"{exc.start})", "Save it as UTF-8") from None
     try:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader)
+    except AliasRefused as exc:
+        raise InvalidConfigError(f"{what} {path} uses a YAML alias at line {exc.problem_mark.line + 1}, which helia-aot "
+                                 "does not read (a few nested aliases expand a small file to gigabytes)",
+                                 "Write the value out instead of *name") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from helia_aot import user_files
 from helia_aot.errors import InvalidConfigError
 from helia_aot.record.plan_model import SCHEMA_VERSION, Schedule
 
@@ -38,10 +39,10 @@ def _fail(path: str, what: str, hint: str) -> InvalidConfigError:
 
 def load(path: str) -> PlanInput:
     """The plan at `path`, its schema version checked and its schedule parsed strictly."""
+    raw = user_files.read_bytes(path, "optimization.plan", user_files.PLAN_LIMIT, InvalidConfigError,
+                                "Check optimization.plan or --plan")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _fail(path, f"cannot read the plan: {exc.strerror}", "Check optimization.plan or --plan") from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise _fail(path, "is not UTF-8 text", "Pass the <prefix>_plan.json a conversion wrote") from None
     try:
@@ -55,7 +56,7 @@ def load(path: str) -> PlanInput:
         raise _fail(path, f"is a JSON {type(doc).__name__}, not a plan object",
                     "Pass the <prefix>_plan.json a conversion wrote")
     version = doc.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if type(version) is not int or version != SCHEMA_VERSION:  # true == 1 in Python, not in a plan
         raise _fail(path, f"schema_version is {version!r}, this release reads {SCHEMA_VERSION}",
                     "Convert with the helia-aot release that wrote the plan")
     if "schedule" not in doc:

@@ -15,6 +15,7 @@ from pathlib import Path
 import jinja2
 
 from helia_aot.config.targets import builtin_targets
+from helia_aot import user_files
 from helia_aot.errors import OutputDirError
 
 _ENV = jinja2.Environment(
@@ -204,12 +205,10 @@ def regenerate(output_dir) -> Path:
         raise OutputDirError(f"{out} holds {what}", "Pass a directory `helia-aot convert` wrote")
     prefix = plans[0].name[:-len("_plan.json")]
     report_path = out / f"{prefix}_report.json"
+    hint = "Pass a directory `helia-aot convert` wrote"
     try:
-        plan = json.loads(plans[0].read_text(encoding="utf-8"))
-        report = json.loads(report_path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise OutputDirError(f"cannot read {exc.filename}: {exc.strerror}",
-                             "Pass a directory `helia-aot convert` wrote") from None
+        plan = json.loads(user_files.read_bytes(plans[0], "plan", user_files.PLAN_LIMIT, OutputDirError, hint))
+        report = json.loads(user_files.read_bytes(report_path, "report", user_files.PLAN_LIMIT, OutputDirError, hint))
     except ValueError as exc:
         raise OutputDirError(f"{out}: the plan or report is not valid JSON ({exc})",
                              "Convert the model again") from None

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Hostile inputs at the boundary are one typed line within bounded time and memory: files that are
+devices, FIFOs or too large, YAML aliases, huge or deeply nested values in a configuration, and plans
+whose fields have the wrong JSON type."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import time
+
+import pytest
+
+import helia_aot
+from helia_aot import user_files
+from helia_aot.config import file as config_file
+from helia_aot.errors import HeliaError, InvalidConfigError, InvalidModelError
+
+from .test_ops import conv_model
+
+
+def _bounded(call, *, seconds=10.0):
+    """Run `call`, expecting a HeliaError; returns its message and checks the time it took."""
+    start = time.monotonic()
+    with pytest.raises(HeliaError) as info:
+        call()
+    assert time.monotonic() - start < seconds
+    message = str(info.value)
+    assert "\n" not in message and len(message) < 600
+    return message
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/dev/null"])
+def test_a_device_as_the_model_is_refused_at_once(tmp_path, path):
+    message = _bounded(lambda: helia_aot.convert(path, tmp_path / "out"))
+    assert f"model file {path} is not a regular file" in message
+
+
+def test_a_fifo_as_plan_or_config_is_refused_without_waiting(tmp_path):
+    fifo = tmp_path / "plan.json"
+    os.mkfifo(fifo)
+    message = _bounded(lambda: helia_aot.convert(conv_model().build(), tmp_path / "out", plan=fifo), seconds=5)
+    assert "is not a regular file" in message and "optimization.plan" in message
+    fifo_yaml = tmp_path / "c.yaml"
+    os.mkfifo(fifo_yaml)
+    assert "is not a regular file" in _bounded(lambda: config_file.load(fifo_yaml), seconds=5)
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as f:
+        f.truncate(user_files.YAML_LIMIT + 1)  # sparse: no bytes on disk
+    message = _bounded(lambda: config_file.load(big))
+    assert f"is {user_files.YAML_LIMIT + 1} bytes, more than the {user_files.YAML_LIMIT}" in message
+    model = tmp_path / "m.tflite"
+    with open(model, "wb") as f:
+        f.truncate(user_files.MODEL_LIMIT + 1)
+    with pytest.raises(InvalidModelError, match="more than the"):
+        helia_aot.convert(model, tmp_path / "out")
+
+
+def test_yaml_aliases_are_refused(tmp_path):
+    """A 'billion laughs' configuration: each level ten aliases of the one before."""
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    for level in range(1, 9):
+        refs = ", ".join([f"*a{level - 1}"] * 10)
+        lines.append(f"a{level}: &a{level} [{refs}]")
+    lines.append("module:\n  prefix: *a8")
+    config = tmp_path / "c.yaml"
+    config.write_text("\n".join(lines) + "\n")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    message = _bounded(lambda: config_file.load(config), seconds=5)
+    assert "uses a YAML alias at line 2" in message and "Write the value out instead of *name" in message
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KiB
+
+
+def test_a_huge_nested_value_is_quoted_briefly(tmp_path):
+    value = [[list(range(1000))] * 1000] * 10
+    message = _bounded(lambda: helia_aot.convert(conv_model().build(), tmp_path / "out",
+                                                 config={"module": {"prefix": value}}))
+    assert "module.prefix" in message or "prefix" in message
+    with pytest.raises(InvalidConfigError) as info:
+        config_file.load({"optimization": {"goal": {"k": "v" * 10_000_000}}})
+    assert len(str(info.value)) < 600
+
+
+def _written_plan(tmp_path) -> dict:
+    result = helia_aot.convert(conv_model().build(), tmp_path / "first", prefix="m")
+    return json.loads(json.dumps(result.plan))
+
+
+def test_a_plan_whose_schema_version_is_true_is_refused(tmp_path):
+    plan = _written_plan(tmp_path)
+    plan["schema_version"] = True
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    message = _bounded(lambda: helia_aot.convert(conv_model().build(), tmp_path / "out", prefix="m", plan=path))
+    assert "schema_version is True" in message
