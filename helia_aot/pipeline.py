@@ -41,7 +41,7 @@ from helia_aot.lowering import kernel_choice, lower, verifier
 from helia_aot.lowering.lower import Step
 from helia_aot.memory import placement
 from helia_aot.memory.arena_planner import MemoryLayout
-from helia_aot.memory.arenas import placer_for, plan_arenas
+from helia_aot.memory.arenas import check_addressable, placer_for, plan_arenas
 from helia_aot.record import plan_reader, plan_writer, report_html
 from helia_aot.record.plan_model import KernelChoiceSummary, Plan, Report
 from helia_aot.record.schema import to_json
@@ -142,6 +142,7 @@ def place(lowered: Lowered, options: ConversionOptions, given_schedule=None) -> 
     layout = plan_arenas(graph, steps, options, placer)
     code = emit_module.render_operators(graph, steps, layout, options)
     table = emit_module.constant_table(graph, steps, code, options.prefix, layout.persistent)
+    check_addressable(layout, table.total_bytes, options)
     placed = None
     if placer is not None:
         placed = placer.place_constants(table, code, given_schedule)

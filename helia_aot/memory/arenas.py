@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from helia_aot.errors import UnsupportedModelError
 from helia_aot.memory import arena_planner
 from helia_aot.memory.placement import Placer
+
+# The generated C holds offsets and sizes in int32_t (ns-cmsis-nn's buffer sizes are int32_t too), and a
+# Cortex-M addresses 4 GiB: no block the module declares may be larger.
+LARGEST_BLOCK = (1 << 31) - 1
 
 
 def placer_for(graph, steps, options) -> Placer | None:
@@ -27,3 +32,19 @@ def plan_arenas(graph, steps, options, placer: Placer | None = None) -> arena_pl
                                        options.optimization.rewrites)
     persistent = placer.persistent_memory() if placer is not None else options.persistent_memory
     return replace(layout, persistent_memory=persistent)
+
+
+def check_addressable(layout: arena_planner.MemoryLayout, constant_bytes: int, options) -> None:
+    """Every arena, and the constants, within LARGEST_BLOCK; the first that is not is an
+    UnsupportedModelError naming it and its size (a memory merely too small for it is a warning of the
+    report: a larger part of the same family may have it)."""
+    target = options.target
+    blocks = [("scratch arena", target.scratch_memory, layout.arena.arena_bytes),
+              *(("activation arena", memory, arena.arena_bytes) for memory, arena in layout.extra),
+              ("persistent arena", layout.persistent_memory, layout.persistent_bytes),
+              ("constants", target.constant_memory, constant_bytes)]
+    for what, memory, size in blocks:
+        if size > LARGEST_BLOCK:
+            raise UnsupportedModelError(f"{what} in {memory} would be {size} B, more than {LARGEST_BLOCK} B, the "
+                                        "largest block a module addresses (offsets are int32_t)",
+                                        "Check the model's tensor shapes; no Cortex-M memory holds it")

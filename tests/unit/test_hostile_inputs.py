@@ -17,6 +17,8 @@ from helia_aot import user_files
 from helia_aot.config import file as config_file
 from helia_aot.errors import HeliaError, InvalidConfigError, InvalidModelError
 
+from tests.modelgen import ModelBuilder
+
 from .test_ops import conv_model
 
 
@@ -97,3 +99,25 @@ def test_a_plan_whose_schema_version_is_true_is_refused(tmp_path):
     path.write_text(json.dumps(plan))
     message = _bounded(lambda: helia_aot.convert(conv_model().build(), tmp_path / "out", prefix="m", plan=path))
     assert "schema_version is True" in message
+
+
+def _relu(shape) -> bytes:
+    b = ModelBuilder()
+    x = b.input("x", shape, scale=0.5, zero_point=0)
+    y = b.tensor("y", shape, scale=0.5, zero_point=0)
+    b.op("RELU", [x], [y])
+    b.output(y)
+    return b.build()
+
+
+@pytest.mark.parametrize("target", ["host", "corstone300"])
+def test_an_arena_past_int32_is_refused_naming_it(tmp_path, target):
+    """Two 1.2 GB activations live at once: a 2.4 GB scratch arena, whose offsets an int32_t cannot hold."""
+    message = _bounded(lambda: helia_aot.convert(_relu((1, 40000, 30000, 1)), tmp_path / "out", target=target))
+    assert "scratch arena in" in message and "more than 2147483647 B" in message
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_arena_just_inside_int32_converts(tmp_path):
+    result = helia_aot.convert(_relu((1, 1 << 14, 1 << 14, 1)), tmp_path / "out")
+    assert result.arena_bytes <= (1 << 31) - 1
