@@ -9,6 +9,7 @@ from pathlib import Path
 
 from helia_aot.config.spec import MAX_ARENA_ALIGNMENT
 from helia_aot.config.yaml_file import read_yaml
+from helia_aot.emit.symbols import slug
 from helia_aot.errors import InvalidConfigError, UnknownTargetError, brief, rename_hint
 
 KNOWN_CAPABILITIES = ("dsp", "mve", "fpu", "fp16")
@@ -224,6 +225,14 @@ def target_from_dict(spec: dict, where: str) -> Target:
         if folded.count(n.lower()) > 1:
             raise InvalidConfigError(f"{where}.memories names {brief(n)} twice (names are compared ignoring case)",
                                      "Give every memory its own name")
+    # A memory's name becomes part of C identifiers and section names (helia_aot/emit/symbols.py): two
+    # names that mangle alike would give two arrays one name, which C merges silently.
+    mangled: dict[str, str] = {}
+    for n in names:
+        other = mangled.setdefault(slug(n), n)
+        if other != n:
+            raise InvalidConfigError(f"{where}.memories {brief(other)} and {brief(n)} both become '{slug(n)}' in C "
+                                     "names (arena and section names)", "Rename one of them")
     scratch = spec.get("scratch_memory", base.scratch_memory if base else names[0])
     const = spec.get("constant_memory", base.constant_memory if base else names[0])
     for key, value in (("scratch_memory", scratch), ("constant_memory", const)):

@@ -121,3 +121,14 @@ def test_an_arena_past_int32_is_refused_naming_it(tmp_path, target):
 def test_an_arena_just_inside_int32_converts(tmp_path):
     result = helia_aot.convert(_relu((1, 1 << 14, 1 << 14, 1)), tmp_path / "out")
     assert result.arena_bytes <= (1 << 31) - 1
+
+
+@pytest.mark.parametrize("first, second", [("A.B", "A_B"), ("SRAM-0", "SRAM_0"), ("SRAM+1", "sram_1")])
+def test_memories_whose_c_names_collide_are_refused_naming_both(tmp_path, first, second):
+    custom = {"name": "two", "cpu": "cortex-m55", "capabilities": ["dsp", "mve"],
+              "memories": [{"name": first, "size": 1 << 20}, {"name": second, "size": 1 << 20},
+                           {"name": "ROM", "size": 1 << 20, "writable": False}],
+              "scratch_memory": first, "constant_memory": "ROM"}
+    message = _bounded(lambda: helia_aot.convert(conv_model().build(), tmp_path / "out",
+                                                 config={"target": {"name": "two", "custom": custom}}))
+    assert repr(first) in message and repr(second) in message and "both become" in message
