@@ -20,7 +20,8 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from helia_aot import user_files
 from helia_aot.errors import InvalidConfigError
-from helia_aot.record.plan_model import SCHEMA_VERSION, Schedule
+from helia_aot.record.plan_model import SCHEMA_VERSION, Schedule, plan_schema
+from helia_aot.record.schema import validate
 
 _NEWER_HINT = ("The field comes from a later helia-aot release or a planner written for one: convert with that "
                "release, or remove the field")
@@ -314,6 +315,21 @@ def compare(plan_input: PlanInput, current: dict, sections: tuple[str, ...]) -> 
     for section in sections:
         try:
             _COMPARE[section](plan_input.doc, current)
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError):
+            # A field of the wrong JSON type (a list where an id belongs): the schema names it.
+            problems = validate({section: plan_input.doc.get(section)}, plan_schema(), require=False)
+            detail = problems[0] if problems else f"{section} is not what this release writes"
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise _fail(plan_input.path, f"does not match the plan schema: {detail}{more}",
+                        "Pass the <prefix>_plan.json a conversion wrote, edited only where its values allow") from None
         except _Mismatch as m:
             raise InvalidConfigError(f"optimization.plan {plan_input.path} does not describe this conversion: "
                                      f"{m.field}: {m.planned!r} in the plan, {m.current!r} in this conversion", m.hint) from None
+        # What the comparison let pass must still have its schema's types (a field it does not compare,
+        # such as an operator's kernel record, is not taken on trust either).
+        if section in plan_input.doc:
+            problems = validate({section: plan_input.doc[section]}, plan_schema(), require=False)
+            if problems:
+                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                raise _fail(plan_input.path, f"does not match the plan schema: {problems[0]}{more}",
+                            "Pass the <prefix>_plan.json a conversion wrote, edited only where its values allow")

@@ -7,6 +7,8 @@ import dataclasses
 import types
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from helia_aot.errors import brief
+
 _SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 
@@ -66,18 +68,23 @@ def to_json(obj):
     return obj
 
 
-def validate(instance, schema: dict, root: dict | None = None, path: str = "$") -> list[str]:
-    """Errors of ``instance`` against the subset of JSON Schema json_schema() writes."""
+def validate(instance, schema: dict, root: dict | None = None, path: str = "$", require: bool = True) -> list[str]:
+    """Errors of ``instance`` against the subset of JSON Schema json_schema() writes. ``require=False``
+    checks only the types of the fields present and not null (a plan read as input may leave derived
+    fields out, null them, or carry notes of its own)."""
     root = root or schema
+    if not require and instance is None:
+        return []
     if "$ref" in schema:
-        return validate(instance, root["$defs"][schema["$ref"].split("/")[-1]], root, path)
+        return validate(instance, root["$defs"][schema["$ref"].split("/")[-1]], root, path, require)
     if "anyOf" in schema:
         for sub in schema["anyOf"]:
-            if not validate(instance, sub, root, path):
+            if not validate(instance, sub, root, path, require):
                 return []
-        return [f"{path}: {instance!r} matches none of the allowed forms"]
+        return [f"{path}: {brief(instance)} matches none of the allowed forms"]
     if "enum" in schema:
-        return [] if instance in schema["enum"] else [f"{path}: {instance!r} not in {schema['enum']}"]
+        return [] if instance in schema["enum"] and not isinstance(instance, bool) else [
+            f"{path}: {brief(instance)} not in {schema['enum']}"]
     kind = schema.get("type")
     checks = {
         "null": lambda v: v is None,
@@ -93,19 +100,19 @@ def validate(instance, schema: dict, root: dict | None = None, path: str = "$") 
     errors: list[str] = []
     if kind == "array":
         for i, item in enumerate(instance):
-            errors += validate(item, schema.get("items", {}), root, f"{path}[{i}]")
+            errors += validate(item, schema.get("items", {}), root, f"{path}[{i}]", require)
     if kind == "object":
         props = schema.get("properties", {})
-        for key in schema.get("required", []):
+        for key in (schema.get("required", []) if require else ()):
             if key not in instance:
                 errors.append(f"{path}: missing required field {key!r}")
         for key, value in instance.items():
             if key in props:
-                errors += validate(value, props[key], root, f"{path}.{key}")
+                errors += validate(value, props[key], root, f"{path}.{key}", require)
             else:
-                extra = schema.get("additionalProperties", True)
+                extra = schema.get("additionalProperties", True) if require else True
                 if extra is False:
                     errors.append(f"{path}: unknown field {key!r}")
                 elif isinstance(extra, dict):
-                    errors += validate(value, extra, root, f"{path}.{key}")
+                    errors += validate(value, extra, root, f"{path}.{key}", require)
     return errors

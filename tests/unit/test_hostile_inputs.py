@@ -132,3 +132,19 @@ def test_memories_whose_c_names_collide_are_refused_naming_both(tmp_path, first,
     message = _bounded(lambda: helia_aot.convert(conv_model().build(), tmp_path / "out",
                                                  config={"target": {"name": "two", "custom": custom}}))
     assert repr(first) in message and repr(second) in message and "both become" in message
+
+
+@pytest.mark.parametrize("edit, field", [
+    (lambda p: p["operators"][0].__setitem__("kernel", "arm_x"), "operators[0].kernel"),
+    (lambda p: p["tensors"][0].__setitem__("id", ["a", "b"]), "tensors[0].id"),
+    (lambda p: p["memory"].__setitem__("arena_alignment", "16"), "memory.arena_alignment"),
+    (lambda p: p.__setitem__("operators", {"0": {}}), "operators"),
+])
+def test_plan_fields_of_the_wrong_type_are_refused_naming_the_field(tmp_path, edit, field):
+    plan = _written_plan(tmp_path)
+    edit(plan)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    with pytest.raises(InvalidConfigError) as info:
+        helia_aot.convert(conv_model().build(), tmp_path / "out", prefix="m", plan=path)
+    assert field in str(info.value) and "\n" not in str(info.value)

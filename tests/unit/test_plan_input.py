@@ -277,7 +277,7 @@ def test_the_plan_section_is_handed_on_as_the_schedule(tmp_path, written):
 # -- reading the file ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, message", [
-    (None, ": cannot read the plan: No such file or directory. Check optimization.plan or --plan"),
+    (None, " does not exist. Check optimization.plan or --plan"),
     ("{", ": is not JSON (line 1: Expecting property name enclosed in double quotes). Pass the <prefix>_plan.json "
           "a conversion wrote"),
     ("[1]", ": is a JSON list, not a plan object. Pass the <prefix>_plan.json a conversion wrote"),
