@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """One statement of which ns-cmsis-nn files are compiled: third_party/ns_cmsis_nn/sources.bzl, loaded by
 Bazel's overlay and read as data by the tools that compile ns-cmsis-nn themselves (tools/bench_lib,
-tests/e2e/harness.py). Checked on a fake ns-cmsis-nn tree, so ns-cmsis-nn itself is not needed."""
+tests/e2e/harness.py). Checked on a fake ns-cmsis-nn tree, so ns-cmsis-nn itself is not needed. And the
+Helium test firmware is found in kernels/helium/test, not listed by the benchmark."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 
-from bench_lib import kernels, toolchain  # noqa: E402
+from bench_lib import helium, kernels, toolchain  # noqa: E402
 
 NS_DIR = REPO / "third_party" / "ns_cmsis_nn"
 OVERLAY = NS_DIR / "ns_cmsis_nn.BUILD.bazel"
@@ -118,3 +119,24 @@ def test_python_selection_reads_the_declaration(fake_tree, tmp_path_factory, mon
                                                                     folder / "arm_convolve_f32.c"]
     assert harness.ns_cmsis_nn_sources(fake_tree) == [folder / "arm_convolve_f16.c", folder / "arm_convolve_f32.c"]
 
+
+def test_helium_firmware_is_found_in_its_folder():
+    test_dir = REPO / "kernels" / "helium" / "test"
+    for kind, found in (("parity", helium.PARITY), ("bench", helium.BENCH)):
+        files = sorted(test_dir.glob(f"*_{kind}.c"))
+        assert files and sorted(found.values()) == files
+        for kernel, firmware in found.items():
+            assert firmware.name == f"{kernel}_{kind}.c"
+            sources = helium.portable_sources(firmware)
+            assert sources and all(path.is_file() and toolchain.PORTABLE_DIR / "src" in path.parents
+                                   for path in sources), (firmware, sources)
+
+
+def test_helium_firmware_without_its_portable_sources_is_an_error(tmp_path):
+    firmware = tmp_path / "new_kernel_parity.c"
+    firmware.write_text("/* Parity firmware of a new kernel. */\nint main(void) { return 0; }\n")
+    with pytest.raises(toolchain.BenchError, match="Portable sources compiled with this firmware"):
+        helium.portable_sources(firmware)
+    firmware.write_text("/* Portable sources compiled with this firmware (x): depthwise/no_such_file.c */\n")
+    with pytest.raises(toolchain.BenchError, match="no_such_file"):
+        helium.portable_sources(firmware)
