@@ -5,10 +5,11 @@
 Instructions per warm call (QEMU mps3-an547, -icount shift=0, -O2, Cortex-M55 with MVE) of our Helium
 kernels and of the kernel library's entries they compete with, on the layer shapes of kws_ref_model
 and vww_96_int8: helia_mve_depthwise_conv_3x3_s8 against arm_depthwise_conv_3x3_s8,
-arm_depthwise_conv_s8_opt (with its scratch) and arm_depthwise_conv_s8 (kernel depthwise_3x3), and
+arm_depthwise_conv_s8_opt (with its scratch) and arm_depthwise_conv_s8 (kernel depthwise), and
 helia_mve_convolve_1x1_s8 against arm_convolve_1x1_s8_fast and arm_convolve_1x1_s8 (kernel
-convolve_1x1). Backends: portable, plus ns-cmsis-nn when HELIA_NS_CMSIS_NN_DIR is set. Prints a
-Markdown table; every library output must equal ours."""
+conv_1x1), and so on: one kernel per kernels/helium/test/<kernel>_bench.c. Backends: portable, plus
+ns-cmsis-nn when HELIA_NS_CMSIS_NN_DIR is set. Prints a Markdown table; every library output must equal
+ours."""
 
 from __future__ import annotations
 

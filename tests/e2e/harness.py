@@ -178,9 +178,14 @@ def portable_sources() -> list[pathlib.Path]:
 
 
 def ns_cmsis_nn_sources(root: pathlib.Path) -> list[pathlib.Path]:
-    # Every source ns-cmsis-nn's CMake build compiles (the float ones only do something under
-    # LIBRARY_DEFINES' switches); *_fp16.c is in none of its source lists and needs Arm's arm_fp16.h.
-    return sorted(p for p in (root / "Source").rglob("*.c") if not p.name.endswith("_fp16.c"))
+    # The selection stated once in third_party/ns_cmsis_nn/sources.bzl (Bazel's overlay loads it), applied
+    # by the benchmark's reader; with the float16 kernels, as LIBRARY_DEFINES turns ARM_NN_ENABLE_F16 on.
+    import sys
+    tools_dir = str(REPO_ROOT / "tools")
+    if tools_dir not in sys.path:
+        sys.path.insert(0, tools_dir)
+    from bench_lib import kernels
+    return kernels.ns_cmsis_nn_sources(root, float16=True)
 
 
 def build_library(name: str, sources: list[pathlib.Path], source_root: pathlib.Path,

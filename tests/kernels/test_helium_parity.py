@@ -48,7 +48,7 @@ def test_depthwise_3x3_matches_portable_reference(tmp_path, seed, defines):
 @pytest.mark.parametrize("seed", [11, 12])
 def test_convolve_1x1_matches_portable_reference(tmp_path, seed):
     _need_arm_tools()
-    result = helium.parity(tmp_path, CALLS, seed, kernel="convolve_1x1")
+    result = helium.parity(tmp_path, CALLS, seed, kernel="conv_1x1")
     assert result["calls"] == CALLS, result["text"][-2000:]
     assert result["outputs"] > 100 * CALLS
     assert result["mismatches"] == 0, result["text"][-3000:]
@@ -58,7 +58,7 @@ def test_convolve_1x1_matches_portable_reference(tmp_path, seed):
 @pytest.mark.parametrize("seed", [21, 22])
 def test_convolve_matches_portable_reference(tmp_path, seed):
     _need_arm_tools()
-    result = helium.parity(tmp_path, CALLS, seed, kernel="convolve")
+    result = helium.parity(tmp_path, CALLS, seed, kernel="conv")
     assert result["calls"] == CALLS, result["text"][-2000:]
     assert result["outputs"] > 50 * CALLS
     assert result["mismatches"] == 0, result["text"][-3000:]
@@ -67,7 +67,7 @@ def test_convolve_matches_portable_reference(tmp_path, seed):
 
 def test_bench_convolve_beats_the_library_entry_with_same_output(tmp_path):
     _need_arm_tools()
-    rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="convolve")
+    rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="conv")
     assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
     by_layer: dict[str, dict[str, int]] = {}
     for row in rows:
@@ -81,7 +81,7 @@ def test_bench_1x1_beats_the_library_entry_with_same_output(tmp_path):
     """Against the portable kernels here; tools/helium_bench.py measures ns-cmsis-nn's MVE build too
     (kernels/helium/README.md has the table)."""
     _need_arm_tools()
-    rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="convolve_1x1")
+    rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="conv_1x1")
     assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
     by_layer: dict[str, dict[str, int]] = {}
     for row in rows:

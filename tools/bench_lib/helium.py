@@ -14,34 +14,37 @@ from .toolchain import BenchError
 HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
 HELIUM_SOURCES = sorted((HELIUM_DIR / "src").glob("*.c"))
 PORTABLE_SRC = toolchain.PORTABLE_DIR / "src"
-# Per Helium kernel: its parity firmware and the portable reference it compares against (the entry and
-# what it calls).
-PARITY = {
-    "depthwise_3x3": ("depthwise_parity.c", [PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_s8.c",
-                                             PORTABLE_SRC / "depthwise" / "arm_depthwise_conv_3x3_s8.c",
-                                             PORTABLE_SRC / "depthwise" / "depthwise_core.c",
-                                             PORTABLE_SRC / "support" / "fixed_point.c"]),
-    "convolve_1x1": ("conv_1x1_parity.c", [PORTABLE_SRC / "convolution" / "arm_convolve_1x1_s8_fast.c",
-                                           PORTABLE_SRC / "convolution" / "conv_core.c",
-                                           PORTABLE_SRC / "support" / "fixed_point.c"]),
-    "convolve": ("conv_parity.c", [PORTABLE_SRC / "convolution" / "arm_convolve_s8.c",
-                                   PORTABLE_SRC / "convolution" / "conv_core.c",
-                                   PORTABLE_SRC / "support" / "fixed_point.c"]),
-}
-# Per Helium kernel: its bench firmware and what that calls in the portable kernels, compiled straight
-# into it, because building the whole library (over 200 files) for one firmware was most of the test's time.
-BENCH = {
-    "depthwise_3x3": ("depthwise_bench.c", [PORTABLE_SRC / "depthwise" / name for name in (
-        "arm_depthwise_conv_3x3_s8.c", "arm_depthwise_conv_s8.c", "arm_depthwise_conv_s8_opt.c",
-        "arm_depthwise_convolve_weight_sum.c", "arm_depthwise_conv_get_buffer_sizes_s8.c", "depthwise_core.c")] + [
-        PORTABLE_SRC / "support" / "fixed_point.c"]),
-    "convolve_1x1": ("conv_1x1_bench.c", [PORTABLE_SRC / "convolution" / name for name in (
-        "arm_convolve_1x1_s8_fast.c", "arm_convolve_1x1_s8.c", "conv_core.c")] + [
-        PORTABLE_SRC / "support" / "fixed_point.c"]),
-    "convolve": ("conv_bench.c", [PORTABLE_SRC / "convolution" / name for name in (
-        "arm_convolve_s8.c", "arm_convolve_get_buffer_sizes_s8.c", "conv_core.c")] + [
-        PORTABLE_SRC / "support" / "fixed_point.c"]),
-}
+TEST_DIR = HELIUM_DIR / "test"
+# Each test firmware names the portable sources compiled into it (the reference it compares against,
+# or what its bench calls: building the whole library, over 200 files, for one firmware was most of the
+# test's time) in a comment "Portable sources compiled with this firmware (...): a/b.c c/d.c */", paths
+# under kernels/portable/src. So a new kernel's firmware needs nothing here.
+_PORTABLE_SOURCES = re.compile(r"Portable sources compiled with this firmware[^:]*:(.*?)\*/", re.S)
+
+
+def _firmware(kind: str) -> dict[str, Path]:
+    """Kernel name -> its firmware of this kind (parity or bench), from the files test/<kernel>_<kind>.c."""
+    return {path.name[:-len(f"_{kind}.c")]: path for path in sorted(TEST_DIR.glob(f"*_{kind}.c"))}
+
+
+# Per Helium kernel: its parity firmware (random calls checked against the portable reference) and its
+# bench firmware (instructions per call beside the library's entries for the same layers).
+PARITY = _firmware("parity")
+BENCH = _firmware("bench")
+
+
+def portable_sources(firmware: Path) -> list[Path]:
+    """The portable sources a test firmware says it is compiled with, in its order."""
+    match = _PORTABLE_SOURCES.search(firmware.read_text(encoding="utf-8"))
+    if match is None:
+        raise BenchError(f"{firmware}: no comment 'Portable sources compiled with this firmware: ... */'")
+    sources = [PORTABLE_SRC / name for name in match.group(1).split() if name.endswith(".c")]
+    missing = [str(path) for path in sources if not path.is_file()]
+    if not sources or missing:
+        raise BenchError(f"{firmware}: portable sources missing or none named: {missing}")
+    return sources
+
+
 RUNTIME_SOURCES = [toolchain.CORSTONE300_DIR / "startup.c", toolchain.CORSTONE300_DIR / "instruction_counter.c"]
 CORE = toolchain.M55  # the flags and QEMU command line of toolchains/arm_gnu/cores.bzl
 
@@ -84,12 +87,12 @@ def run(elf: Path, what: str, *, count_instructions: bool, timeout: float = tool
 
 
 def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = (),
-           kernel: str = "depthwise_3x3") -> dict:
+           kernel: str = "depthwise") -> dict:
     """Builds and runs one kernel's parity firmware (a PARITY key); returns its counts (and its output,
     for messages). defines: extra ones for the kernel, e.g. HELIA_MVE_DW3X3_SHIFTED=0 / 1 to force an
     edge method of the depthwise kernel."""
-    firmware, reference = PARITY[kernel]
-    firmware_source = HELIUM_DIR / "test" / firmware
+    firmware_source = PARITY[kernel]
+    reference = portable_sources(firmware_source)
     sources = HELIUM_SOURCES + reference + RUNTIME_SOURCES + [firmware_source]
     tag = "-".join([kernel, str(seed)] + [d.replace("=", "") for d in defines])
     elf = build(f"parity-{tag}", sources, [HELIUM_DIR / "include", toolchain.PORTABLE_DIR / "include",
@@ -111,13 +114,13 @@ def parity(work_dir: Path, calls: int, seed: int, defines: tuple[str, ...] = (),
 BENCH_LINE = re.compile(r"helium bench: layer (\S+) entry (\S+) instructions (\d+) scratch (\d+) same_output ([01])")
 
 
-def bench(work_dir: Path, backend: str, kernel: str = "depthwise_3x3") -> list[dict]:
+def bench(work_dir: Path, backend: str, kernel: str = "depthwise") -> list[dict]:
     """Instructions per warm call of one of our kernels (a BENCH key) and of the backend's entries for
     the same layers (kernels.PORTABLE or kernels.NS_CMSIS_NN, built for Cortex-M55 at -O2) on the kws /
     vww layer shapes. The portable kernels it calls are compiled into the firmware; ns-cmsis-nn is
     linked as a whole archive (kept and reused in a kept work_dir)."""
-    firmware, portable = BENCH[kernel]
-    source = HELIUM_DIR / "test" / firmware
+    source = BENCH[kernel]
+    portable = portable_sources(source)
     sources = HELIUM_SOURCES + RUNTIME_SOURCES + [source]
     if backend == kernels.PORTABLE:
         include_dir, archives, ours = toolchain.PORTABLE_DIR / "include", (), (source, *portable)

@@ -18,6 +18,8 @@ HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
 # //kernels:ns_cmsis_nn_with_signal does); the portable library has them already.
 SIGNAL_SOURCES_DIR = toolchain.PORTABLE_DIR / "src" / "signal"
 NS_CMSIS_NN = "ns-cmsis-nn"
+# Which files of an ns-cmsis-nn tree are compiled: stated once, for Bazel's overlay and for us.
+NS_CMSIS_NN_SOURCES_FILE = toolchain.REPO / "third_party" / "ns_cmsis_nn" / "sources.bzl"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,17 +49,27 @@ class KernelLibrary:
         return [self.include_dir] + [d for d in (self.helium_include_dir, self.signal_include_dir) if d]
 
 
-def sources(backend: str) -> tuple[Path, Path, list[Path]]:
-    """(source root, include dir, C sources) of a backend."""
+def ns_cmsis_nn_sources(root: Path, float16: bool) -> list[Path]:
+    """The C sources of the ns-cmsis-nn tree at `root` that a build compiles, by the globs of
+    third_party/ns_cmsis_nn/sources.bzl: the float16 kernels only when `float16` (ARM_NN_ENABLE_F16)."""
+    lists = toolchain.read_bzl_constants(NS_CMSIS_NN_SOURCES_FILE)
+    excluded = lists["NS_CMSIS_NN_EXCLUDED_SOURCES"] + ([] if float16 else lists["NS_CMSIS_NN_FLOAT16_SOURCES"])
+
+    def matching(patterns: list[str]) -> set[Path]:
+        return {path for pattern in patterns for path in root.glob(pattern) if path.is_file()}
+
+    return sorted(matching(lists["NS_CMSIS_NN_SOURCES"]) - matching(excluded))
+
+
+def sources(backend: str, core: toolchain.Core = toolchain.CORES["cortex_m55"]) -> tuple[Path, Path, list[Path]]:
+    """(source root, include dir, C sources) of a backend, as built for `core`."""
     if backend == PORTABLE:
         root = toolchain.PORTABLE_DIR
         return root / "src", root / "include", sorted((root / "src").rglob("*.c"))
     root = toolchain.ns_cmsis_nn_root()
     if root is None:
         raise toolchain.BenchError(f"backend {NS_CMSIS_NN} needs {toolchain.NS_CMSIS_NN_ENV}")
-    # arm_fully_connected_fp16.c is in no ns-cmsis-nn build list (it needs arm_fp16.h).
-    files = sorted(p for p in (root / "Source").rglob("*.c") if p.name != "arm_fully_connected_fp16.c")
-    return root / "Source", root / "Include", files
+    return root / "Source", root / "Include", ns_cmsis_nn_sources(root, core.float16)
 
 
 def build(backend: str, optimization: str, work_dir: Path,
@@ -65,7 +77,7 @@ def build(backend: str, optimization: str, work_dir: Path,
     """Compiles a backend's sources (two at a time) for `core` into work_dir/lib<backend><opt>[-core].a,
     on a core with MVE our Helium kernels beside it (lib<backend><opt>-helium.a), and for ns-cmsis-nn
     our Signal kernels (lib<backend><opt>[-core]-signal.a)."""
-    source_root, include_dir, files = sources(backend)
+    source_root, include_dir, files = sources(backend, core)
     if not files:
         raise toolchain.BenchError(f"kernel library {backend}: no C sources under {source_root}")
     tag = f"{backend}{optimization}" + ("" if core.name == "cortex_m55" else f"-{core.core}")

@@ -75,11 +75,16 @@ class Core:
         return self.board_dir / ("corstone300.ld" if self.board == "corstone300" else f"{self.board}.ld")
 
     @property
+    def float16(self) -> bool:
+        """Whether the kernel libraries are built with half precision (ARM_NN_ENABLE_F16): it needs the
+        Cortex-M55's MVE-FP."""
+        return self.core == "cortex-m55"
+
+    @property
     def library_defines(self) -> list[str]:
         # Both kernel libraries are built with their float switches, which they hand to the modules (as
-        # the Bazel overlays do): a float module checks them in its <prefix>_common.h. Half precision
-        # needs the Cortex-M55's MVE-FP.
-        return ["-DARM_NN_ENABLE_F32=1"] + (["-DARM_NN_ENABLE_F16=1"] if self.core == "cortex-m55" else [])
+        # the Bazel overlays do): a float module checks them in its <prefix>_common.h.
+        return ["-DARM_NN_ENABLE_F32=1"] + (["-DARM_NN_ENABLE_F16=1"] if self.float16 else [])
 
     @property
     def common_cflags(self) -> list[str]:

@@ -5,6 +5,10 @@
  * kws and vww models. Each library call's output is compared with ours. One line per layer and entry:
  * "helium bench: layer NAME entry ENTRY instructions N scratch BYTES same_output 0|1". */
 
+/* Portable sources compiled with this firmware (tools/bench_lib/helium.py reads this list):
+ * convolution/arm_convolve_1x1_s8_fast.c convolution/arm_convolve_1x1_s8.c convolution/conv_core.c
+ * support/fixed_point.c */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,10 @@
  * portable kernels) on the general convolution layers of the MLPerf Tiny kws, vww and resnet models.
  * Each library call's output is compared with ours. One line per layer and entry (bench_support.h). */
 
+/* Portable sources compiled with this firmware (tools/bench_lib/helium.py reads this list):
+ * convolution/arm_convolve_s8.c convolution/arm_convolve_get_buffer_sizes_s8.c
+ * convolution/conv_core.c support/fixed_point.c */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

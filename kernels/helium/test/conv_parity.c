@@ -6,6 +6,9 @@
  * sums, half none. The driver (counts, refusals, result line) is parity_main.h.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
+/* Portable sources compiled with this firmware (tools/bench_lib/helium.py reads this list):
+ * convolution/arm_convolve_s8.c convolution/conv_core.c support/fixed_point.c */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

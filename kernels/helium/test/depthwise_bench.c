@@ -5,6 +5,12 @@
  * kws and vww models. Each library call's output is compared with ours. One line per layer and entry:
  * "helium bench: layer NAME entry ENTRY instructions N scratch BYTES same_output 0|1". */
 
+/* Portable sources compiled with this firmware (tools/bench_lib/helium.py reads this list):
+ * depthwise/arm_depthwise_conv_3x3_s8.c depthwise/arm_depthwise_conv_s8.c
+ * depthwise/arm_depthwise_conv_s8_opt.c depthwise/arm_depthwise_convolve_weight_sum.c
+ * depthwise/arm_depthwise_conv_get_buffer_sizes_s8.c depthwise/depthwise_core.c
+ * support/fixed_point.c */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -5,6 +5,10 @@
  * The driver (counts, refusals, result line) is parity_main.h.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
+/* Portable sources compiled with this firmware (tools/bench_lib/helium.py reads this list):
+ * depthwise/arm_depthwise_conv_s8.c depthwise/arm_depthwise_conv_3x3_s8.c
+ * depthwise/depthwise_core.c support/fixed_point.c */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
