@@ -84,6 +84,39 @@ def _options(op) -> dict:
     return result
 
 
+# A FlexBuffer's vectors may share children, so a few hundred bytes can stand for 2^30 values when
+# expanded: decoding stops past these (TFLM's kernels read a handful of scalars and short vectors).
+FLEX_DEPTH = 16
+FLEX_VALUES = 10_000
+
+
+class _FlexTooLarge(Exception):
+    pass
+
+
+def _flex_value(ref, budget: list[int], depth: int):
+    """The value `ref` stands for, counting every value against `budget` and refusing depth past FLEX_DEPTH."""
+    if depth > FLEX_DEPTH:
+        raise _FlexTooLarge(f"nest deeper than {FLEX_DEPTH} levels")
+    budget[0] -= 1
+    if ref.IsMap:
+        m = ref.AsMap
+        keys = [k.AsKey for k in m.Keys]
+        budget[0] -= len(keys)
+        if budget[0] < 0:
+            raise _FlexTooLarge(f"expand to more than {FLEX_VALUES} values")
+        return {k: _flex_value(v, budget, depth + 1) for k, v in zip(keys, m.Values)}
+    if ref.IsVector:
+        items = ref.AsVector
+        budget[0] -= len(items)
+        if budget[0] < 0:
+            raise _FlexTooLarge(f"expand to more than {FLEX_VALUES} values")
+        return [_flex_value(e, budget, depth + 1) for e in items]
+    if budget[0] < 0:
+        raise _FlexTooLarge(f"expand to more than {FLEX_VALUES} values")
+    return ref.Value  # a scalar, string, blob or typed vector: as large as its bytes, no more
+
+
 def _custom_options(op) -> tuple[bytes | None, dict, str | None]:
     """(raw custom options, the FlexBuffer map they hold, why they are not one). TFLM's kernels read
     their attributes from a FlexBuffer map; no bytes at all is an empty map."""
@@ -91,7 +124,9 @@ def _custom_options(op) -> tuple[bytes | None, dict, str | None]:
         return (None if op.customOptions is None else b""), {}, None
     raw = bytes(np.asarray(op.customOptions, dtype=np.uint8))
     try:
-        decoded = flexbuffers.Loads(raw)
+        decoded = _flex_value(flexbuffers.GetRoot(raw), [FLEX_VALUES], 0)
+    except _FlexTooLarge as exc:
+        return raw, {}, f"its {len(raw)} bytes of custom options {exc}"
     except Exception as exc:  # the FlexBuffer reader raises many types on bytes that are not one
         return raw, {}, f"its {len(raw)} bytes of custom options are not a FlexBuffer ({type(exc).__name__})"
     if not isinstance(decoded, dict):

@@ -5,6 +5,8 @@ uint64 tensors read like the other integer types."""
 
 from __future__ import annotations
 
+from flatbuffers import flexbuffers
+
 import numpy as np
 import pytest
 
@@ -71,3 +73,36 @@ def test_unsigned_tensors_are_ir_dtypes(dtype, ctype, size):
     assert [t.dtype for t in graph.tensors] == [dtype] * 3
     assert graph.tensors[1].data.dtype == np.dtype(dtype)
     assert graph.tensors[1].data.tolist() == [0, 1, top - 1, top]
+
+
+def shared_children_flexbuffer(levels: int, width: int = 3) -> bytes:
+    """A FlexBuffer of `levels` nested `width`-element vectors whose elements all point at the one vector
+    below: 2 * width + 1 bytes a level, width^levels values once expanded."""
+    out = bytearray([width, *[1] * width, *[1 << 2] * width])  # the leaf: [size][1 ...][INT ...]
+    child = 1
+    vector8 = 10 << 2  # FBT_VECTOR, children 8 bits wide
+    for _ in range(levels):
+        start = len(out) + 1
+        out += bytes([width, *(start + i - child for i in range(width)), *[vector8] * width])
+        child = start
+    root = len(out)
+    out += bytes([root - child, vector8, 1])
+    return bytes(out)
+
+
+def test_custom_options_whose_vectors_share_children_stop_at_the_budget():
+    """Decoding counts every value it expands: 14 levels of 3 (3^14 = 4.8 million values in about 100
+    bytes) stop at the budget instead of taking minutes."""
+    data = custom_model("SignalSomething", raw_options=shared_children_flexbuffer(14))
+    op = frontend.load(data).operators[0]
+    assert op.options == {} and f"expand to more than {frontend.FLEX_VALUES} values" in op.custom_options_error
+    small = frontend.load(custom_model("SignalSomething", raw_options=shared_children_flexbuffer(3))).operators[0]
+    assert "hold a FlexBuffer list" in small.custom_options_error  # decoded (81 values), just not a map
+
+
+def test_custom_options_nested_too_deeply_are_refused():
+    value = {"x": 1}
+    for _ in range(20):
+        value = {"x": value}
+    op = frontend.load(custom_model("SignalSomething", raw_options=bytes(flexbuffers.Dumps(value)))).operators[0]
+    assert "nest deeper than 16 levels" in op.custom_options_error
