@@ -403,7 +403,7 @@ def module_sources(module_dir: pathlib.Path) -> list[str]:
 def build_host_executable(module_dir: pathlib.Path, library: KernelLibrary,
                           exe: pathlib.Path) -> pathlib.Path:
     cmd = [HOST_CC, *HOST_CFLAGS, *library.define_flags, "-I", str(module_dir / "include"),
-           *library.include_flags,
+           *library.include_flags, "-I", str(REPO_ROOT / "tests" / "c"),  # driver_io.h
            *module_sources(module_dir), str(C_DIR / "host_harness.c"), str(library.archive),
            "-lm", "-o", str(exe)]
     run_command(cmd, f"build {exe.name} against {library.name}", timeout=COMPILE_TIMEOUT_S)

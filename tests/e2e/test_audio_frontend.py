@@ -88,7 +88,8 @@ def build_module(root: pathlib.Path, model_bytes: bytes, library: harness.Kernel
     helia_aot.convert(model_bytes, module, prefix=harness.PREFIX, target="host")
     exe = root / "audio_frontend"
     harness.run_command([harness.HOST_CC, *harness.HOST_CFLAGS, *library.define_flags, "-I", str(module / "include"),
-                         *library.include_flags, *harness.module_sources(module),
+                         *library.include_flags, "-I", str(harness.REPO_ROOT / "tests" / "c"),  # driver_io.h
+                         *harness.module_sources(module),
                          str(harness.C_DIR / "frontend_harness.c"), str(library.archive), "-lm", "-o", str(exe)],
                         "build the audio front end harness", timeout=harness.COMPILE_TIMEOUT_S)
     return exe

@@ -159,7 +159,7 @@ def build_ns_float_library(ns_dir: Path, out_dir: Path) -> Path:
 
 def link_program(sources: list[Path], libraries: list[Path], include_dirs: list[Path], out: Path,
                  defines: list[str] | None = None) -> Path:
-    cmd = [CC, *STRICT_C99, *DEBUG_OPT, *SANITIZE]
+    cmd = [CC, *STRICT_C99, *DEBUG_OPT, *SANITIZE, f"-I{REPO_ROOT / 'tests' / 'c'}"]  # driver_io.h
     cmd += [f"-I{d}" for d in include_dirs]
     cmd += [f"-D{d}" for d in (defines or [])]
     cmd += [*map(str, sources), *map(str, libraries), "-lm", "-o", str(out)]  # ns-cmsis-nn's quantize calls round()

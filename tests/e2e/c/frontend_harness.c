@@ -11,6 +11,9 @@
 
 #include "e2e_model.h"
 
+#define DRIVER_NAME "frontend harness"
+#include "driver_io.h"
+
 int main(void) {
   /* Static: the context outlives main's frame, as the module may expect of it. */
   static e2e_model_context_t ctx;
@@ -20,7 +23,7 @@ int main(void) {
     fprintf(stderr, "frontend harness: e2e_model_init failed with status %ld\n", (long)status);
     return 3;
   }
-  if (fread(&frames, sizeof frames, 1, stdin) != 1) {
+  if (read_exact(&frames, sizeof frames) != 0) {
     fprintf(stderr, "frontend harness: missing frame count\n");
     return 2;
   }
@@ -33,7 +36,7 @@ int main(void) {
       fprintf(stderr, "frontend harness: the module has no input or output buffer\n");
       return 3;
     }
-    if (fread(&reset, 1, 1, stdin) != 1) {
+    if (read_exact(&reset, 1) != 0) {
       fprintf(stderr, "frontend harness: frame %lu: short read\n", (unsigned long)f);
       return 2;
     }
@@ -42,7 +45,7 @@ int main(void) {
               (long)status);
       return 4;
     }
-    if (fread(input, 1, (size_t)in_bytes, stdin) != (size_t)in_bytes) {
+    if (read_exact(input, (size_t)in_bytes) != 0) {
       fprintf(stderr, "frontend harness: frame %lu: short read\n", (unsigned long)f);
       return 2;
     }

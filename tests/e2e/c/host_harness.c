@@ -18,9 +18,8 @@
 
 #include "e2e_model.h"
 
-static int read_exact(void *dst, size_t bytes) {
-  return fread(dst, 1, bytes, stdin) == bytes ? 0 : -1;
-}
+#define DRIVER_NAME "harness"
+#include "driver_io.h"
 
 static int write_u32(uint32_t value) {
   return fwrite(&value, sizeof value, 1, stdout) == 1 ? 0 : -1;

@@ -19,6 +19,9 @@
 
 #include "arm_nnfunctions.h"
 
+#define DRIVER_NAME "c1_arith_driver"
+#include "driver_io.h"
+
 #ifndef DRIVER_GIVES_SCRATCH
 #define DRIVER_GIVES_SCRATCH 0
 #endif
@@ -26,35 +29,6 @@
 #if !ARM_NN_ENABLE_F32
 #error "c1_arith_driver.c is built with ARM_NN_ENABLE_F32=1"
 #endif
-
-static void fail(const char *what)
-{
-    fprintf(stderr, "c1_arith_driver: %s\n", what);
-    exit(2);
-}
-
-static int64_t rd64(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int64_t)v;
-}
-
-static int32_t rd(void)
-{
-    return (int32_t)rd64();
-}
-
-static void rd_dims(cmsis_nn_dims *d)
-{
-    d->n = rd();
-    d->h = rd();
-    d->w = rd();
-    d->c = rd();
-}
 
 static void *alloc(size_t bytes)
 {
@@ -69,11 +43,11 @@ static void *alloc(size_t bytes)
 /* An array of `size`-byte elements: int8, int16, int32 (float32 bits). */
 static void *rd_array(size_t size, int32_t *count)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     uint8_t *a = alloc((size_t)(n > 0 ? n : 1) * size);
     for (int32_t i = 0; i < n; ++i)
     {
-        const int64_t v = rd64();
+        const int64_t v = read_integer();
         if (size == 1)
         {
             ((int8_t *)a)[i] = (int8_t)v;
@@ -146,9 +120,9 @@ typedef arm_cmsis_nn_status (*minmax_s16_fn)(const cmsis_nn_context *, const int
 static void run_minmax(minmax_s8_fn f8, minmax_s16_fn f16)
 {
     cmsis_nn_dims d1, d2, dout;
-    rd_dims(&d1);
-    rd_dims(&d2);
-    rd_dims(&dout);
+    read_dims(&d1);
+    read_dims(&d2);
+    read_dims(&dout);
     const size_t size = f8 != NULL ? 1 : 2;
     void *a = rd_array(size, NULL);
     void *b = rd_array(size, NULL);
@@ -168,13 +142,13 @@ static void run_minmax(minmax_s8_fn f8, minmax_s16_fn f16)
 
 static void run_abs(size_t size)
 {
-    const int32_t input_offset = rd();
-    const int32_t out_offset = rd();
-    const int32_t out_mult = rd();
-    const int32_t out_shift = rd();
-    const bool needs_rescale = rd() != 0;
-    const int32_t act_min = rd();
-    const int32_t act_max = rd();
+    const int32_t input_offset = read_int32();
+    const int32_t out_offset = read_int32();
+    const int32_t out_mult = read_int32();
+    const int32_t out_shift = read_int32();
+    const bool needs_rescale = read_int32() != 0;
+    const int32_t act_min = read_int32();
+    const int32_t act_max = read_int32();
     int32_t count;
     void *in = rd_array(size, &count);
     void *out = new_output(size, count);
@@ -207,7 +181,7 @@ static void rd_quant(int32_t q[12])
 {
     for (int k = 0; k < 12; ++k)
     {
-        q[k] = rd();
+        q[k] = read_int32();
     }
 }
 
@@ -233,9 +207,9 @@ static void run_sqdiff_vectors(int scalar)
 static void run_sqdiff_broadcast(void)
 {
     cmsis_nn_dims d1, d2, dout;
-    rd_dims(&d1);
-    rd_dims(&d2);
-    rd_dims(&dout);
+    read_dims(&d1);
+    read_dims(&d2);
+    read_dims(&dout);
     int32_t q[12];
     rd_quant(q);
     int8_t *a = rd_array(1, NULL);
@@ -257,15 +231,15 @@ static void run_sqdiff_broadcast(void)
 static void run_prelu(size_t size)
 {
     cmsis_nn_dims din, dalpha, dout;
-    rd_dims(&din);
-    rd_dims(&dalpha);
-    rd_dims(&dout);
+    read_dims(&din);
+    read_dims(&dalpha);
+    read_dims(&dout);
     int32_t q[7] = {0};
     if (size != 4)
     {
         for (int k = 0; k < 7; ++k)
         {
-            q[k] = rd();
+            q[k] = read_int32();
         }
     }
     void *in = rd_array(size, NULL);
@@ -297,15 +271,15 @@ static void run_prelu(size_t size)
 static void run_batch_matmul(size_t size)
 {
     cmsis_nn_dims dl, dr, dout;
-    rd_dims(&dl);
-    rd_dims(&dr);
-    rd_dims(&dout);
-    const int32_t input_offset = rd();
-    const int32_t filter_offset = rd();
-    const int32_t output_offset = rd();
-    const int32_t act_min = rd();
-    const int32_t act_max = rd();
-    const cmsis_nn_per_tensor_quant_params quant = {rd(), rd()};
+    read_dims(&dl);
+    read_dims(&dr);
+    read_dims(&dout);
+    const int32_t input_offset = read_int32();
+    const int32_t filter_offset = read_int32();
+    const int32_t output_offset = read_int32();
+    const int32_t act_min = read_int32();
+    const int32_t act_max = read_int32();
+    const cmsis_nn_per_tensor_quant_params quant = {read_int32(), read_int32()};
     void *lhs = rd_array(size, NULL);
     void *rhs = rd_array(size, NULL);
     const int32_t count = volume(&dout);
@@ -331,7 +305,7 @@ static void run_batch_matmul(size_t size)
 static void run_bmm_size(int32_t (*sizer)(const cmsis_nn_dims *))
 {
     cmsis_nn_dims d;
-    rd_dims(&d);
+    read_dims(&d);
     const int32_t size = sizer(&d);
     print_array(0, &size, 4, 1);
 }

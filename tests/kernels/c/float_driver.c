@@ -23,6 +23,9 @@
 
 #include "arm_nnfunctions.h"
 
+#define DRIVER_NAME "float_driver"
+#include "driver_io.h"
+
 #ifndef DRIVER_GIVES_SCRATCH
 #define DRIVER_GIVES_SCRATCH 0
 #endif
@@ -31,34 +34,10 @@
 #error "float_driver.c is built with ARM_NN_ENABLE_F32=1 and ARM_NN_ENABLE_F16=1"
 #endif
 
-static void fail(const char *what)
-{
-    fprintf(stderr, "float_driver: %s\n", what);
-    exit(2);
-}
-
-static int32_t rd(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int32_t)v;
-}
-
-static void rd_dims(cmsis_nn_dims *d)
-{
-    d->n = rd();
-    d->h = rd();
-    d->w = rd();
-    d->c = rd();
-}
-
 static void rd_tile(cmsis_nn_tile *t)
 {
-    t->w = rd();
-    t->h = rd();
+    t->w = read_int32();
+    t->h = read_int32();
 }
 
 static int32_t volume(const cmsis_nn_dims *d)

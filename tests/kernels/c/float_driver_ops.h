@@ -14,7 +14,7 @@
 /* "<count> <bits...>" as an array of the type; NULL when empty and `empty_is_null`. */
 static FLT_T *FN(rd_values)(int32_t *count, int empty_is_null)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     if (count != NULL)
     {
         *count = n;
@@ -26,7 +26,7 @@ static FLT_T *FN(rd_values)(int32_t *count, int empty_is_null)
     FLT_T *a = alloc((size_t)(n > 0 ? n : 1) * sizeof(FLT_T));
     for (int32_t i = 0; i < n; ++i)
     {
-        a[i] = FLT_OF(rd());
+        a[i] = FLT_OF(read_int32());
     }
     return a;
 }
@@ -63,13 +63,13 @@ static arm_nn_tensor_layout FN(rd_conv)(FN(cmsis_nn_conv_params) * p,
     rd_tile(&p->stride);
     rd_tile(&p->padding);
     rd_tile(&p->dilation);
-    p->activation.min = FLT_OF(rd());
-    p->activation.max = FLT_OF(rd());
-    p->weight_format = (arm_nn_weight_format_flt)rd();
-    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)rd();
-    rd_dims(in);
-    rd_dims(filter);
-    rd_dims(out);
+    p->activation.min = FLT_OF(read_int32());
+    p->activation.max = FLT_OF(read_int32());
+    p->weight_format = (arm_nn_weight_format_flt)read_int32();
+    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)read_int32();
+    read_dims(in);
+    read_dims(filter);
+    read_dims(out);
     return layout;
 }
 
@@ -156,16 +156,16 @@ static arm_nn_tensor_layout FN(rd_dw)(FN(cmsis_nn_dw_conv_params) * p,
                                       cmsis_nn_dims *filter,
                                       cmsis_nn_dims *out)
 {
-    p->ch_mult = rd();
+    p->ch_mult = read_int32();
     rd_tile(&p->stride);
     rd_tile(&p->padding);
     rd_tile(&p->dilation);
-    p->activation.min = FLT_OF(rd());
-    p->activation.max = FLT_OF(rd());
-    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)rd();
-    rd_dims(in);
-    rd_dims(filter);
-    rd_dims(out);
+    p->activation.min = FLT_OF(read_int32());
+    p->activation.max = FLT_OF(read_int32());
+    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)read_int32();
+    read_dims(in);
+    read_dims(filter);
+    read_dims(out);
     return layout;
 }
 
@@ -223,13 +223,13 @@ static arm_nn_tensor_layout FN(rd_fc)(FN(cmsis_nn_fc_params) * p,
                                       cmsis_nn_dims *filter,
                                       cmsis_nn_dims *out)
 {
-    p->activation.min = FLT_OF(rd());
-    p->activation.max = FLT_OF(rd());
-    p->weight_format = (arm_nn_weight_format_flt)rd();
-    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)rd();
-    rd_dims(in);
-    rd_dims(filter);
-    rd_dims(out);
+    p->activation.min = FLT_OF(read_int32());
+    p->activation.max = FLT_OF(read_int32());
+    p->weight_format = (arm_nn_weight_format_flt)read_int32();
+    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)read_int32();
+    read_dims(in);
+    read_dims(filter);
+    read_dims(out);
     return layout;
 }
 
@@ -280,12 +280,12 @@ static arm_nn_tensor_layout FN(rd_tconv)(FN(cmsis_nn_transpose_conv_params) * p,
     rd_tile(&p->padding);
     rd_tile(&p->padding_offsets);
     rd_tile(&p->dilation);
-    p->activation.min = FLT_OF(rd());
-    p->activation.max = FLT_OF(rd());
-    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)rd();
-    rd_dims(in);
-    rd_dims(filter);
-    rd_dims(out);
+    p->activation.min = FLT_OF(read_int32());
+    p->activation.max = FLT_OF(read_int32());
+    const arm_nn_tensor_layout layout = (arm_nn_tensor_layout)read_int32();
+    read_dims(in);
+    read_dims(filter);
+    read_dims(out);
     return layout;
 }
 
@@ -351,11 +351,11 @@ static void FN(run_pool)(const char *name)
     cmsis_nn_dims out;
     rd_tile(&p.stride);
     rd_tile(&p.padding);
-    p.activation.min = FLT_OF(rd());
-    p.activation.max = FLT_OF(rd());
-    rd_dims(&in);
-    rd_dims(&filter);
-    rd_dims(&out);
+    p.activation.min = FLT_OF(read_int32());
+    p.activation.max = FLT_OF(read_int32());
+    read_dims(&in);
+    read_dims(&filter);
+    read_dims(&out);
     FLT_T *input = FN(rd_values)(NULL, 0);
     FLT_T *output = FN(new_output)(volume(&out));
     cmsis_nn_context ctx = scratch(0);
@@ -372,8 +372,8 @@ static void FN(run_pool)(const char *name)
 static void FN(run_softmax)(const char *name)
 {
     (void)name;
-    const int32_t rows = rd();
-    const int32_t row_size = rd();
+    const int32_t rows = read_int32();
+    const int32_t row_size = read_int32();
     FLT_T *input = FN(rd_values)(NULL, 0);
     const int32_t count = (rows > 0 && row_size > 0) ? rows * row_size : 0;
     FLT_T *output = FN(new_output)(count);
@@ -388,8 +388,8 @@ static void FN(run_softmax)(const char *name)
 static void FN(run_activation)(const char *name)
 {
     (void)name;
-    const arm_nn_activation_type_flt type = (arm_nn_activation_type_flt)rd();
-    const FLT_T act_param = FLT_OF(rd());
+    const arm_nn_activation_type_flt type = (arm_nn_activation_type_flt)read_int32();
+    const FLT_T act_param = FLT_OF(read_int32());
     int32_t count;
     FLT_T *input = FN(rd_values)(&count, 0);
     FLT_T *output = FN(new_output)(count);
@@ -403,8 +403,8 @@ static void FN(run_activation)(const char *name)
 
 static void FN(run_elementwise)(const char *name)
 {
-    const FLT_T act_min = FLT_OF(rd());
-    const FLT_T act_max = FLT_OF(rd());
+    const FLT_T act_min = FLT_OF(read_int32());
+    const FLT_T act_max = FLT_OF(read_int32());
     int32_t count;
     FLT_T *a = FN(rd_values)(&count, 0);
     FLT_T *b = FN(rd_values)(NULL, 0);
@@ -435,9 +435,9 @@ static void FN(run_minmax)(const char *name)
     cmsis_nn_dims d1;
     cmsis_nn_dims d2;
     cmsis_nn_dims out;
-    rd_dims(&d1);
-    rd_dims(&d2);
-    rd_dims(&out);
+    read_dims(&d1);
+    read_dims(&d2);
+    read_dims(&out);
     FLT_T *a = FN(rd_values)(NULL, 0);
     FLT_T *b = FN(rd_values)(NULL, 0);
     FLT_T *output = FN(new_output)(volume(&out));
@@ -456,13 +456,13 @@ static void FN(run_minmax)(const char *name)
 static void FN(run_pad)(const char *name)
 {
     (void)name;
-    const FLT_T pad_value = FLT_OF(rd());
+    const FLT_T pad_value = FLT_OF(read_int32());
     cmsis_nn_dims in;
     cmsis_nn_dims pre;
     cmsis_nn_dims post;
-    rd_dims(&in);
-    rd_dims(&pre);
-    rd_dims(&post);
+    read_dims(&in);
+    read_dims(&pre);
+    read_dims(&post);
     FLT_T *input = FN(rd_values)(NULL, 0);
     const cmsis_nn_dims out = {pre.n + in.n + post.n, pre.h + in.h + post.h, pre.w + in.w + post.w,
                                pre.c + in.c + post.c};
@@ -482,10 +482,10 @@ static void FN(run_strided_slice)(const char *name)
     cmsis_nn_dims begin;
     cmsis_nn_dims stride;
     cmsis_nn_dims out;
-    rd_dims(&in);
-    rd_dims(&begin);
-    rd_dims(&stride);
-    rd_dims(&out);
+    read_dims(&in);
+    read_dims(&begin);
+    read_dims(&stride);
+    read_dims(&out);
     FLT_T *input = FN(rd_values)(NULL, 0);
     FLT_T *output = FN(new_output)(volume(&out));
     const arm_cmsis_nn_status status = FN(arm_strided_slice)(input, output, &in, &begin, &stride, &out);
@@ -500,16 +500,16 @@ static void FN(run_transpose)(const char *name)
 {
     (void)name;
     FN(cmsis_nn_transpose_params) p;
-    p.num_dims = rd();
+    p.num_dims = read_int32();
     for (int i = 0; i < 4; ++i)
     {
-        p.perm[i] = rd();
+        p.perm[i] = read_int32();
     }
-    p.layout = (arm_nn_tensor_layout)rd();
+    p.layout = (arm_nn_tensor_layout)read_int32();
     cmsis_nn_dims in;
     cmsis_nn_dims out;
-    rd_dims(&in);
-    rd_dims(&out);
+    read_dims(&in);
+    read_dims(&out);
     int32_t count;
     FLT_T *input = FN(rd_values)(&count, 0);
     FLT_T *output = FN(new_output)(count);
@@ -528,9 +528,9 @@ static void FN(run_reduce_sum)(const char *name)
     cmsis_nn_dims in;
     cmsis_nn_dims axis;
     cmsis_nn_dims out;
-    rd_dims(&in);
-    rd_dims(&axis);
-    rd_dims(&out);
+    read_dims(&in);
+    read_dims(&axis);
+    read_dims(&out);
     FLT_T *input = FN(rd_values)(NULL, 0);
     FLT_T *output = FN(new_output)(volume(&out));
     const arm_cmsis_nn_status status = FN(arm_reduce_sum)(input, &in, &axis, output, &out);

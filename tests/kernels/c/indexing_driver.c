@@ -19,34 +19,13 @@
 
 #include "arm_nnfunctions.h"
 
-static void fail(const char *what)
-{
-    fprintf(stderr, "indexing_driver: %s\n", what);
-    exit(2);
-}
-
-static int32_t rd(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int32_t)v;
-}
-
-static void rd_dims(cmsis_nn_dims *d)
-{
-    d->n = rd();
-    d->h = rd();
-    d->w = rd();
-    d->c = rd();
-}
+#define DRIVER_NAME "indexing_driver"
+#include "driver_io.h"
 
 /* An int32 array; never NULL (at least one element is allocated). */
 static int32_t *rd_i32(int32_t *count)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     int32_t *a = malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t));
     if (a == NULL)
     {
@@ -54,7 +33,7 @@ static int32_t *rd_i32(int32_t *count)
     }
     for (int32_t i = 0; i < n; ++i)
     {
-        a[i] = rd();
+        a[i] = read_int32();
     }
     if (count != NULL)
     {
@@ -66,7 +45,7 @@ static int32_t *rd_i32(int32_t *count)
 /* A data array of int8 or int16 elements (bits 8 or 16). */
 static void *rd_data(int32_t bits)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     const size_t size = bits == 8 ? 1u : 2u;
     void *a = malloc((size_t)(n > 0 ? n : 1) * size);
     if (a == NULL)
@@ -75,7 +54,7 @@ static void *rd_data(int32_t bits)
     }
     for (int32_t i = 0; i < n; ++i)
     {
-        const int32_t v = rd();
+        const int32_t v = read_int32();
         if (bits == 8)
         {
             ((int8_t *)a)[i] = (int8_t)v;
@@ -126,14 +105,14 @@ static void do_gather(int32_t bits)
 {
     cmsis_nn_gather_params p;
     cmsis_nn_dims in_dims, idx_dims, out_dims;
-    p.axis = rd();
-    p.batch_dims = rd();
-    p.input_rank = rd();
-    p.coords_rank = rd();
-    rd_dims(&in_dims);
-    rd_dims(&idx_dims);
-    rd_dims(&out_dims);
-    const int32_t count = rd();
+    p.axis = read_int32();
+    p.batch_dims = read_int32();
+    p.input_rank = read_int32();
+    p.coords_rank = read_int32();
+    read_dims(&in_dims);
+    read_dims(&idx_dims);
+    read_dims(&out_dims);
+    const int32_t count = read_int32();
     void *input = rd_data(bits);
     int32_t *indices = rd_i32(NULL);
     void *out = new_output(bits, count);
@@ -152,13 +131,13 @@ static void do_gather_nd(int32_t bits)
 {
     cmsis_nn_gather_nd_params p;
     cmsis_nn_dims in_dims, idx_dims, out_dims;
-    p.params_rank = rd();
-    p.indices_rank = rd();
-    p.batch_dims = rd();
-    rd_dims(&in_dims);
-    rd_dims(&idx_dims);
-    rd_dims(&out_dims);
-    const int32_t count = rd();
+    p.params_rank = read_int32();
+    p.indices_rank = read_int32();
+    p.batch_dims = read_int32();
+    read_dims(&in_dims);
+    read_dims(&idx_dims);
+    read_dims(&out_dims);
+    const int32_t count = read_int32();
     void *input = rd_data(bits);
     int32_t *indices = rd_i32(NULL);
     void *out = new_output(bits, count);
@@ -175,10 +154,10 @@ static void do_gather_nd(int32_t bits)
 static void do_scatter_nd(int32_t bits)
 {
     cmsis_nn_scatter_nd_params p;
-    p.num_updates = rd();
-    p.index_depth = rd();
-    p.slice_size = rd();
-    p.output_size = rd();
+    p.num_updates = read_int32();
+    p.index_depth = read_int32();
+    p.slice_size = read_int32();
+    p.output_size = read_int32();
     int32_t *strides = rd_i32(NULL);
     p.output_strides = strides;
     int32_t *indices = rd_i32(NULL);
@@ -197,8 +176,8 @@ static void do_scatter_nd(int32_t bits)
 static void do_mirror_pad(int32_t bits)
 {
     cmsis_nn_mirror_pad_params p;
-    p.rank = rd();
-    p.mode = rd();
+    p.rank = read_int32();
+    p.mode = read_int32();
     int32_t *in_shape = rd_i32(NULL);
     int32_t *out_shape = rd_i32(NULL);
     int32_t *before = rd_i32(NULL);
@@ -222,9 +201,9 @@ static void do_mirror_pad(int32_t bits)
 static void do_reverse_sequence(int32_t bits)
 {
     cmsis_nn_reverse_sequence_params p;
-    p.rank = rd();
-    p.seq_dim = rd();
-    p.batch_dim = rd();
+    p.rank = read_int32();
+    p.seq_dim = read_int32();
+    p.batch_dim = read_int32();
     int32_t *shape = rd_i32(NULL);
     p.shape = shape;
     int32_t *lengths = rd_i32(NULL);
@@ -245,9 +224,9 @@ static void do_reverse_sequence(int32_t bits)
 static void do_dynamic_update_slice(int32_t bits)
 {
     cmsis_nn_dynamic_update_slice_params p;
-    p.rank = rd();
-    p.operand_size = rd();
-    p.update_size = rd();
+    p.rank = read_int32();
+    p.operand_size = read_int32();
+    p.update_size = read_int32();
     int32_t *op_shape = rd_i32(NULL);
     int32_t *up_shape = rd_i32(NULL);
     int32_t *strides = rd_i32(NULL);
@@ -275,7 +254,7 @@ int main(void)
     char name[64];
     while (scanf("%63s", name) == 1)
     {
-        const int32_t bits = rd();
+        const int32_t bits = read_int32();
         if (bits != 8 && bits != 16)
         {
             fail("bits must be 8 or 16");

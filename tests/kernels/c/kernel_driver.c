@@ -21,37 +21,16 @@
 
 #include "arm_nnfunctions.h"
 
+#define DRIVER_NAME "kernel_driver"
+#include "driver_io.h"
+
 #ifndef DRIVER_GIVES_SCRATCH
 #define DRIVER_GIVES_SCRATCH 0
 #endif
 
-static void fail(const char *what)
-{
-    fprintf(stderr, "kernel_driver: %s\n", what);
-    exit(2);
-}
-
-static int32_t rd(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int32_t)v;
-}
-
-static void rd_dims(cmsis_nn_dims *d)
-{
-    d->n = rd();
-    d->h = rd();
-    d->w = rd();
-    d->c = rd();
-}
-
 static int8_t *rd_s8(int32_t *count)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     int8_t *a = malloc((size_t)(n > 0 ? n : 1));
     if (a == NULL)
     {
@@ -59,7 +38,7 @@ static int8_t *rd_s8(int32_t *count)
     }
     for (int32_t i = 0; i < n; ++i)
     {
-        a[i] = (int8_t)rd();
+        a[i] = (int8_t)read_int32();
     }
     if (count != NULL)
     {
@@ -71,7 +50,7 @@ static int8_t *rd_s8(int32_t *count)
 /* Returns NULL for an empty array (used for optional bias). */
 static int32_t *rd_s32(int32_t *count)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     int32_t *a = NULL;
     if (n > 0)
     {
@@ -82,7 +61,7 @@ static int32_t *rd_s32(int32_t *count)
         }
         for (int32_t i = 0; i < n; ++i)
         {
-            a[i] = rd();
+            a[i] = read_int32();
         }
     }
     if (count != NULL)
@@ -133,19 +112,9 @@ static void print_size(int32_t size)
 
 /* ---- int16 / int64 operands (int16-activation kernels) ------------------------------------------ */
 
-static int64_t rd_i64(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int64_t)v;
-}
-
 static int16_t *rd_s16(int32_t *count)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     int16_t *a = malloc((size_t)(n > 0 ? n : 1) * sizeof(int16_t));
     if (a == NULL)
     {
@@ -153,7 +122,7 @@ static int16_t *rd_s16(int32_t *count)
     }
     for (int32_t i = 0; i < n; ++i)
     {
-        a[i] = (int16_t)rd();
+        a[i] = (int16_t)read_int32();
     }
     if (count != NULL)
     {
@@ -165,7 +134,7 @@ static int16_t *rd_s16(int32_t *count)
 /* Returns NULL for an empty array (optional int64 bias). */
 static int64_t *rd_s64(int32_t *count)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     int64_t *a = NULL;
     if (n > 0)
     {
@@ -176,7 +145,7 @@ static int64_t *rd_s64(int32_t *count)
         }
         for (int32_t i = 0; i < n; ++i)
         {
-            a[i] = rd_i64();
+            a[i] = read_integer();
         }
     }
     if (count != NULL)
@@ -236,16 +205,16 @@ static int32_t volume(const cmsis_nn_dims *d)
 
 static void rd_conv_params(cmsis_nn_conv_params *p)
 {
-    p->input_offset = rd();
-    p->output_offset = rd();
-    p->stride.w = rd();
-    p->stride.h = rd();
-    p->padding.w = rd();
-    p->padding.h = rd();
-    p->dilation.w = rd();
-    p->dilation.h = rd();
-    p->activation.min = rd();
-    p->activation.max = rd();
+    p->input_offset = read_int32();
+    p->output_offset = read_int32();
+    p->stride.w = read_int32();
+    p->stride.h = read_int32();
+    p->padding.w = read_int32();
+    p->padding.h = read_int32();
+    p->dilation.w = read_int32();
+    p->dilation.h = read_int32();
+    p->activation.min = read_int32();
+    p->activation.max = read_int32();
 }
 
 /* The operands conv, depthwise and fully connected kernels read after their dimensions. */
@@ -289,13 +258,13 @@ static void run_conv(const char *name)
     cmsis_nn_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d, up_d;
     rd_conv_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     up_d.n = 1;
     up_d.c = 1;
-    up_d.h = rd();
-    up_d.w = rd();
+    up_d.h = read_int32();
+    up_d.w = read_int32();
     const int has_upscale = up_d.h > 0;
     weighted_operands o = rd_weighted_operands();
     const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
@@ -346,9 +315,9 @@ static void run_conv_sizer(const char *name)
     cmsis_nn_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d;
     rd_conv_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     int32_t size;
     if (strcmp(name, "arm_convolve_s8_get_buffer_size") == 0)
     {
@@ -388,10 +357,10 @@ static void run_conv_sizer(const char *name)
 static void run_convolve_weight_sum(void)
 {
     cmsis_nn_dims in_d, f_d, out_d;
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
-    const int32_t lhs_offset = rd();
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
+    const int32_t lhs_offset = read_int32();
     int8_t *rhs = rd_s8(NULL);
     int32_t *bias = rd_s32(NULL);
     int32_t *sums = calloc((size_t)out_d.c + 1, sizeof(int32_t));
@@ -406,17 +375,17 @@ static void run_convolve_weight_sum(void)
 
 static void rd_dw_params(cmsis_nn_dw_conv_params *p)
 {
-    p->input_offset = rd();
-    p->output_offset = rd();
-    p->ch_mult = rd();
-    p->stride.w = rd();
-    p->stride.h = rd();
-    p->padding.w = rd();
-    p->padding.h = rd();
-    p->dilation.w = rd();
-    p->dilation.h = rd();
-    p->activation.min = rd();
-    p->activation.max = rd();
+    p->input_offset = read_int32();
+    p->output_offset = read_int32();
+    p->ch_mult = read_int32();
+    p->stride.w = read_int32();
+    p->stride.h = read_int32();
+    p->padding.w = read_int32();
+    p->padding.h = read_int32();
+    p->dilation.w = read_int32();
+    p->dilation.h = read_int32();
+    p->activation.min = read_int32();
+    p->activation.max = read_int32();
 }
 
 static void run_depthwise(const char *name)
@@ -424,9 +393,9 @@ static void run_depthwise(const char *name)
     cmsis_nn_dw_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d;
     rd_dw_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     weighted_operands o = rd_weighted_operands();
     const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
     const int32_t out_count = volume(&out_d);
@@ -468,9 +437,9 @@ static void run_depthwise_sizer(const char *name)
     cmsis_nn_dw_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d;
     rd_dw_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     int32_t size;
     if (strcmp(name, "arm_depthwise_conv_s8_opt_get_buffer_size") == 0)
     {
@@ -496,10 +465,10 @@ static void run_depthwise_weight_sum(void)
     cmsis_nn_dw_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d;
     rd_dw_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
-    const int32_t lhs_offset = rd();
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
+    const int32_t lhs_offset = read_int32();
     int8_t *rhs = rd_s8(NULL);
     int32_t *bias = rd_s32(NULL);
     int32_t *sums = calloc((size_t)out_d.c + 1, sizeof(int32_t));
@@ -517,15 +486,15 @@ static void run_fully_connected(const char *name)
 {
     cmsis_nn_fc_params p;
     cmsis_nn_dims in_d, f_d, out_d;
-    p.input_offset = rd();
-    p.filter_offset = rd();
-    p.output_offset = rd();
-    p.activation.min = rd();
-    p.activation.max = rd();
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
-    const int32_t is_per_channel = rd();
+    p.input_offset = read_int32();
+    p.filter_offset = read_int32();
+    p.output_offset = read_int32();
+    p.activation.min = read_int32();
+    p.activation.max = read_int32();
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
+    const int32_t is_per_channel = read_int32();
     weighted_operands o = rd_weighted_operands();
     const int32_t out_count = in_d.n * out_d.c;
     int8_t *out = new_output(out_count);
@@ -557,7 +526,7 @@ static void run_fully_connected(const char *name)
 static void run_fc_sizer(const char *name)
 {
     cmsis_nn_dims f_d;
-    rd_dims(&f_d);
+    read_dims(&f_d);
     if (strcmp(name, "arm_fully_connected_s8_get_buffer_size") == 0)
     {
         print_size(arm_fully_connected_s8_get_buffer_size(&f_d));
@@ -574,10 +543,10 @@ static void run_fc_sizer(const char *name)
 
 static void run_vector_sum(void)
 {
-    const int32_t cols = rd();
-    const int32_t rows = rd();
-    const int32_t lhs_offset = rd();
-    const int32_t rhs_offset = rd();
+    const int32_t cols = read_int32();
+    const int32_t rows = read_int32();
+    const int32_t lhs_offset = read_int32();
+    const int32_t rhs_offset = read_int32();
     int8_t *data = rd_s8(NULL);
     int32_t *bias = rd_s32(NULL);
     int32_t *sums = calloc((size_t)rows + 1, sizeof(int32_t));
@@ -594,15 +563,15 @@ static void run_pool(const char *name)
 {
     cmsis_nn_pool_params p;
     cmsis_nn_dims in_d, f_d, out_d;
-    p.stride.w = rd();
-    p.stride.h = rd();
-    p.padding.w = rd();
-    p.padding.h = rd();
-    p.activation.min = rd();
-    p.activation.max = rd();
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    p.stride.w = read_int32();
+    p.stride.h = read_int32();
+    p.padding.w = read_int32();
+    p.padding.h = read_int32();
+    p.activation.min = read_int32();
+    p.activation.max = read_int32();
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     int8_t *input = rd_s8(NULL);
     const int32_t out_count = volume(&out_d);
     int8_t *out = new_output(out_count);
@@ -626,8 +595,8 @@ static void run_pool(const char *name)
 
 static void run_avgpool_sizer(const char *name)
 {
-    const int width = rd();
-    const int channels = rd();
+    const int width = read_int32();
+    const int channels = read_int32();
     if (strcmp(name, "arm_avgpool_s8_get_buffer_size") == 0)
     {
         print_size(arm_avgpool_s8_get_buffer_size(width, channels));
@@ -644,11 +613,11 @@ static void run_avgpool_sizer(const char *name)
 
 static void run_softmax(void)
 {
-    const int32_t rows = rd();
-    const int32_t row_size = rd();
-    const int32_t mult = rd();
-    const int32_t shift = rd();
-    const int32_t diff_min = rd();
+    const int32_t rows = read_int32();
+    const int32_t row_size = read_int32();
+    const int32_t mult = read_int32();
+    const int32_t shift = read_int32();
+    const int32_t diff_min = read_int32();
     int32_t count = 0;
     int8_t *input = rd_s8(&count);
     int8_t *out = new_output(count);
@@ -667,14 +636,14 @@ static void run_add_sub(const char *name)
     cmsis_nn_dims d1 = {0, 0, 0, 0}, d2 = {0, 0, 0, 0}, d_out = {0, 0, 0, 0};
     if (broadcast)
     {
-        rd_dims(&d1);
-        rd_dims(&d2);
-        rd_dims(&d_out);
+        read_dims(&d1);
+        read_dims(&d2);
+        read_dims(&d_out);
     }
     int32_t s[12];
     for (int i = 0; i < 12; ++i)
     {
-        s[i] = rd();
+        s[i] = read_int32();
     }
     int32_t count1 = 0, count2 = 0;
     int8_t *in1 = rd_s8(&count1);
@@ -714,14 +683,14 @@ static void run_mul(const char *name)
     cmsis_nn_dims d1 = {0, 0, 0, 0}, d2 = {0, 0, 0, 0}, d_out = {0, 0, 0, 0};
     if (broadcast)
     {
-        rd_dims(&d1);
-        rd_dims(&d2);
-        rd_dims(&d_out);
+        read_dims(&d1);
+        read_dims(&d2);
+        read_dims(&d_out);
     }
     int32_t s[7];
     for (int i = 0; i < 7; ++i)
     {
-        s[i] = rd();
+        s[i] = read_int32();
     }
     int32_t count1 = 0, count2 = 0;
     int8_t *in1 = rd_s8(&count1);
@@ -747,13 +716,13 @@ static void run_mul(const char *name)
 
 static void run_concatenation(const char *name)
 {
-    const int32_t x = rd();
-    const int32_t y = rd();
-    const int32_t z = rd();
-    const int32_t w = rd();
-    const int32_t out_axis = rd();
-    const int32_t offset = rd();
-    const int32_t out_count = rd();
+    const int32_t x = read_int32();
+    const int32_t y = read_int32();
+    const int32_t z = read_int32();
+    const int32_t w = read_int32();
+    const int32_t out_axis = read_int32();
+    const int32_t offset = read_int32();
+    const int32_t out_count = read_int32();
     int8_t *input = rd_s8(NULL);
     int8_t *out = new_output(out_count);
     const char axis = name[strlen(name) - 1];
@@ -784,10 +753,10 @@ static void run_concatenation(const char *name)
 static void run_pad(void)
 {
     cmsis_nn_dims in_d, pre, post;
-    const int8_t pad_value = (int8_t)rd();
-    rd_dims(&in_d);
-    rd_dims(&pre);
-    rd_dims(&post);
+    const int8_t pad_value = (int8_t)read_int32();
+    read_dims(&in_d);
+    read_dims(&pre);
+    read_dims(&post);
     int8_t *input = rd_s8(NULL);
     const int32_t out_count = (in_d.n + pre.n + post.n) * (in_d.h + pre.h + post.h) * (in_d.w + pre.w + post.w) *
         (in_d.c + pre.c + post.c);
@@ -800,15 +769,15 @@ static void run_pad(void)
 
 static void run_transpose(void)
 {
-    const int32_t num_dims = rd();
+    const int32_t num_dims = read_int32();
     uint32_t perm[4];
     for (int i = 0; i < 4; ++i)
     {
-        perm[i] = (uint32_t)rd();
+        perm[i] = (uint32_t)read_int32();
     }
     cmsis_nn_dims in_d, out_d;
-    rd_dims(&in_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&out_d);
     int32_t count = 0;
     int8_t *input = rd_s8(&count);
     int8_t *out = new_output(count);
@@ -822,10 +791,10 @@ static void run_transpose(void)
 static void run_strided_slice(void)
 {
     cmsis_nn_dims in_d, begin, stride, out_d;
-    rd_dims(&in_d);
-    rd_dims(&begin);
-    rd_dims(&stride);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&begin);
+    read_dims(&stride);
+    read_dims(&out_d);
     int8_t *input = rd_s8(NULL);
     const int32_t out_count = volume(&out_d);
     int8_t *out = new_output(out_count);
@@ -838,13 +807,13 @@ static void run_strided_slice(void)
 static void run_mean(void)
 {
     cmsis_nn_dims in_d, axis, out_d;
-    const int32_t input_offset = rd();
-    rd_dims(&in_d);
-    rd_dims(&axis);
-    rd_dims(&out_d);
-    const int32_t out_offset = rd();
-    const int32_t out_mult = rd();
-    const int32_t out_shift = rd();
+    const int32_t input_offset = read_int32();
+    read_dims(&in_d);
+    read_dims(&axis);
+    read_dims(&out_d);
+    const int32_t out_offset = read_int32();
+    const int32_t out_mult = read_int32();
+    const int32_t out_shift = read_int32();
     int8_t *input = rd_s8(NULL);
     const int32_t out_count = volume(&out_d);
     int8_t *out = new_output(out_count);
@@ -874,7 +843,7 @@ static void run_unary(const char *name, int n)
     int32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < n; ++i)
     {
-        s[i] = rd();
+        s[i] = read_int32();
     }
     int32_t count = 0;
     int8_t *input = rd_s8(&count);
@@ -964,10 +933,10 @@ static void run_conv_s16(const char *name)
     cmsis_nn_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d;
     rd_conv_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
-    const int32_t bias_kind = rd();
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
+    const int32_t bias_kind = read_int32();
     s16_operands o = rd_s16_operands(bias_kind == 1);
     const cmsis_nn_bias_data bias = {o.bias, bias_kind == 1};
     const cmsis_nn_bias_data *bias_arg = bias_kind == -1 ? NULL : &bias;
@@ -1004,9 +973,9 @@ static void run_depthwise_s16(const char *name)
     cmsis_nn_dw_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d;
     rd_dw_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     s16_operands o = rd_s16_operands(0);
     const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
     const int32_t out_count = volume(&out_d);
@@ -1040,15 +1009,15 @@ static void run_fully_connected_s16(const char *name)
 {
     cmsis_nn_fc_params p;
     cmsis_nn_dims in_d, f_d, out_d;
-    p.input_offset = rd();
-    p.filter_offset = rd();
-    p.output_offset = rd();
-    p.activation.min = rd();
-    p.activation.max = rd();
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
-    const int32_t is_per_channel = rd();
+    p.input_offset = read_int32();
+    p.filter_offset = read_int32();
+    p.output_offset = read_int32();
+    p.activation.min = read_int32();
+    p.activation.max = read_int32();
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
+    const int32_t is_per_channel = read_int32();
     s16_operands o = rd_s16_operands(0);
     const int32_t out_count = in_d.n * out_d.c;
     int16_t *out = new_output_s16(out_count);
@@ -1082,15 +1051,15 @@ static void run_pool_s16(const char *name)
 {
     cmsis_nn_pool_params p;
     cmsis_nn_dims in_d, f_d, out_d;
-    p.stride.w = rd();
-    p.stride.h = rd();
-    p.padding.w = rd();
-    p.padding.h = rd();
-    p.activation.min = rd();
-    p.activation.max = rd();
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    p.stride.w = read_int32();
+    p.stride.h = read_int32();
+    p.padding.w = read_int32();
+    p.padding.h = read_int32();
+    p.activation.min = read_int32();
+    p.activation.max = read_int32();
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     int16_t *input = rd_s16(NULL);
     const int32_t out_count = volume(&out_d);
     int16_t *out = new_output_s16(out_count);
@@ -1114,18 +1083,18 @@ static void run_pool_s16(const char *name)
 
 static void rd_transpose_conv_params(cmsis_nn_transpose_conv_params *p)
 {
-    p->input_offset = rd();
-    p->output_offset = rd();
-    p->stride.w = rd();
-    p->stride.h = rd();
-    p->padding.w = rd();
-    p->padding.h = rd();
-    p->padding_offsets.w = rd();
-    p->padding_offsets.h = rd();
-    p->dilation.w = rd();
-    p->dilation.h = rd();
-    p->activation.min = rd();
-    p->activation.max = rd();
+    p->input_offset = read_int32();
+    p->output_offset = read_int32();
+    p->stride.w = read_int32();
+    p->stride.h = read_int32();
+    p->padding.w = read_int32();
+    p->padding.h = read_int32();
+    p->padding_offsets.w = read_int32();
+    p->padding_offsets.h = read_int32();
+    p->dilation.w = read_int32();
+    p->dilation.h = read_int32();
+    p->activation.min = read_int32();
+    p->activation.max = read_int32();
 }
 
 static void run_transpose_conv(const char *name)
@@ -1133,9 +1102,9 @@ static void run_transpose_conv(const char *name)
     cmsis_nn_transpose_conv_params p;
     cmsis_nn_dims in_d, f_d, out_d;
     rd_transpose_conv_params(&p);
-    rd_dims(&in_d);
-    rd_dims(&f_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&f_d);
+    read_dims(&out_d);
     weighted_operands o = rd_weighted_operands();
     const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
     const int32_t out_count = volume(&out_d);
@@ -1170,9 +1139,9 @@ static void run_a16w8_sizer(const char *name)
     {
         cmsis_nn_conv_params p;
         rd_conv_params(&p);
-        rd_dims(&in_d);
-        rd_dims(&f_d);
-        rd_dims(&out_d);
+        read_dims(&in_d);
+        read_dims(&f_d);
+        read_dims(&out_d);
         if (strcmp(name, "arm_convolve_s16_get_buffer_size") == 0)
         {
             print_size(arm_convolve_s16_get_buffer_size(&in_d, &f_d));
@@ -1194,9 +1163,9 @@ static void run_a16w8_sizer(const char *name)
     {
         cmsis_nn_dw_conv_params p;
         rd_dw_params(&p);
-        rd_dims(&in_d);
-        rd_dims(&f_d);
-        rd_dims(&out_d);
+        read_dims(&in_d);
+        read_dims(&f_d);
+        read_dims(&out_d);
         if (strcmp(name, "arm_depthwise_conv_fast_s16_get_buffer_size") == 0)
         {
             print_size(arm_depthwise_conv_fast_s16_get_buffer_size(&in_d, &f_d));
@@ -1216,7 +1185,7 @@ static void run_a16w8_sizer(const char *name)
     }
     else if (strncmp(name, "arm_fully_connected", 19) == 0)
     {
-        rd_dims(&f_d);
+        read_dims(&f_d);
         if (strcmp(name, "arm_fully_connected_s16_get_buffer_size") == 0)
         {
             print_size(arm_fully_connected_s16_get_buffer_size(&f_d));
@@ -1244,8 +1213,8 @@ static void run_a16w8_sizer(const char *name)
     }
     else if (strncmp(name, "arm_avgpool", 11) == 0)
     {
-        const int width = rd();
-        const int channels = rd();
+        const int width = read_int32();
+        const int channels = read_int32();
         if (strcmp(name, "arm_avgpool_s16_get_buffer_size") == 0)
         {
             print_size(arm_avgpool_s16_get_buffer_size(width, channels));
@@ -1263,9 +1232,9 @@ static void run_a16w8_sizer(const char *name)
     {
         cmsis_nn_transpose_conv_params p;
         rd_transpose_conv_params(&p);
-        rd_dims(&in_d);
-        rd_dims(&f_d);
-        rd_dims(&out_d);
+        read_dims(&in_d);
+        read_dims(&f_d);
+        read_dims(&out_d);
         if (strcmp(name, "arm_transpose_conv_s8_get_buffer_size") == 0)
         {
             print_size(arm_transpose_conv_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
@@ -1355,14 +1324,14 @@ static void run_add_sub_mul_s16(const char *name)
     cmsis_nn_dims d1 = {0, 0, 0, 0}, d2 = {0, 0, 0, 0}, d_out = {0, 0, 0, 0};
     if (broadcast)
     {
-        rd_dims(&d1);
-        rd_dims(&d2);
-        rd_dims(&d_out);
+        read_dims(&d1);
+        read_dims(&d2);
+        read_dims(&d_out);
     }
     int32_t s[12];
     for (int i = 0; i < (is_mul ? 7 : 12); ++i)
     {
-        s[i] = rd();
+        s[i] = read_int32();
     }
     int32_t count1 = 0, count2 = 0;
     int16_t *in1 = rd_s16(&count1);
@@ -1406,11 +1375,11 @@ static void run_add_sub_mul_s16(const char *name)
 
 static void run_softmax_s8_s16(void)
 {
-    const int32_t rows = rd();
-    const int32_t row_size = rd();
-    const int32_t mult = rd();
-    const int32_t shift = rd();
-    const int32_t diff_min = rd();
+    const int32_t rows = read_int32();
+    const int32_t row_size = read_int32();
+    const int32_t mult = read_int32();
+    const int32_t shift = read_int32();
+    const int32_t diff_min = read_int32();
     int32_t count = 0;
     int8_t *input = rd_s8(&count);
     int16_t *out = new_output_s16(count);
@@ -1422,10 +1391,10 @@ static void run_softmax_s8_s16(void)
 
 static void run_softmax_s16(void)
 {
-    const int32_t rows = rd();
-    const int32_t row_size = rd();
-    const int32_t mult = rd();
-    const int32_t shift = rd();
+    const int32_t rows = read_int32();
+    const int32_t row_size = read_int32();
+    const int32_t mult = read_int32();
+    const int32_t shift = read_int32();
     int32_t exp_count = 0, recip_count = 0, count = 0;
     int16_t *exp_lut = rd_s16(&exp_count);
     int16_t *recip_lut = rd_s16(&recip_count);
@@ -1446,7 +1415,7 @@ static void run_unary_s16(const char *name, int n)
     int32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < n; ++i)
     {
-        s[i] = rd();
+        s[i] = read_int32();
     }
     int32_t count = 0;
     int16_t *input = rd_s16(&count);
@@ -1495,8 +1464,8 @@ static void run_unary_s16(const char *name, int n)
 
 static void run_quantize_f32_s16(void)
 {
-    const int32_t zero_point = rd();
-    const float scale = float_from_bits(rd());
+    const int32_t zero_point = read_int32();
+    const float scale = float_from_bits(read_int32());
     int32_t count = 0;
     int32_t *bits = rd_s32(&count);
     float *input = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
@@ -1518,8 +1487,8 @@ static void run_quantize_f32_s16(void)
 
 static void run_dequantize_s16_f32(void)
 {
-    const int32_t zero_point = rd();
-    const float scale = float_from_bits(rd());
+    const int32_t zero_point = read_int32();
+    const float scale = float_from_bits(read_int32());
     int32_t count = 0;
     int16_t *input = rd_s16(&count);
     float *out = malloc((size_t)(count > 0 ? count : 1) * sizeof(float));
@@ -1546,10 +1515,10 @@ static void run_dequantize_s16_f32(void)
 static void run_pad_s16(void)
 {
     cmsis_nn_dims in_d, pre, post;
-    const int16_t pad_value = (int16_t)rd();
-    rd_dims(&in_d);
-    rd_dims(&pre);
-    rd_dims(&post);
+    const int16_t pad_value = (int16_t)read_int32();
+    read_dims(&in_d);
+    read_dims(&pre);
+    read_dims(&post);
     int16_t *input = rd_s16(NULL);
     const int32_t out_count = (in_d.n + pre.n + post.n) * (in_d.h + pre.h + post.h) * (in_d.w + pre.w + post.w) *
         (in_d.c + pre.c + post.c);
@@ -1562,15 +1531,15 @@ static void run_pad_s16(void)
 
 static void run_transpose_s16(void)
 {
-    const int32_t num_dims = rd();
+    const int32_t num_dims = read_int32();
     uint32_t perm[4];
     for (int i = 0; i < 4; ++i)
     {
-        perm[i] = (uint32_t)rd();
+        perm[i] = (uint32_t)read_int32();
     }
     cmsis_nn_dims in_d, out_d;
-    rd_dims(&in_d);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&out_d);
     int32_t count = 0;
     int16_t *input = rd_s16(&count);
     int16_t *out = new_output_s16(count);
@@ -1584,10 +1553,10 @@ static void run_transpose_s16(void)
 static void run_strided_slice_s16(void)
 {
     cmsis_nn_dims in_d, begin, stride, out_d;
-    rd_dims(&in_d);
-    rd_dims(&begin);
-    rd_dims(&stride);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    read_dims(&begin);
+    read_dims(&stride);
+    read_dims(&out_d);
     int16_t *input = rd_s16(NULL);
     const int32_t out_count = volume(&out_d);
     int16_t *out = new_output_s16(out_count);
@@ -1600,13 +1569,13 @@ static void run_strided_slice_s16(void)
 static void run_mean_s16(void)
 {
     cmsis_nn_dims in_d, axis, out_d;
-    const int32_t input_offset = rd();
-    rd_dims(&in_d);
-    rd_dims(&axis);
-    rd_dims(&out_d);
-    const int32_t out_offset = rd();
-    const int32_t out_mult = rd();
-    const int32_t out_shift = rd();
+    const int32_t input_offset = read_int32();
+    read_dims(&in_d);
+    read_dims(&axis);
+    read_dims(&out_d);
+    const int32_t out_offset = read_int32();
+    const int32_t out_mult = read_int32();
+    const int32_t out_shift = read_int32();
     int16_t *input = rd_s16(NULL);
     const int32_t out_count = volume(&out_d);
     int16_t *out = new_output_s16(out_count);
@@ -1619,7 +1588,7 @@ static void run_mean_s16(void)
 
 static void run_concatenation_s16(void)
 {
-    const int32_t axis = rd();
+    const int32_t axis = read_int32();
     int32_t rank = 0, inputs = 0;
     int32_t *shape = rd_s32(&rank);
     int32_t *concat_dims = rd_s32(&inputs);

@@ -29,6 +29,9 @@
 #include <string.h>
 
 #include "arm_nnfunctions.h"
+
+#define DRIVER_NAME "lstm_driver"
+#include "driver_io.h"
 #ifdef DRIVER_NS_CMSIS_NN
     #include "arm_nnsupportfunctions.h"
 #endif
@@ -41,22 +44,6 @@
 
 static void *allocated[MAX_ARRAYS];
 static int allocated_count;
-
-static void fail(const char *what)
-{
-    fprintf(stderr, "lstm_driver: %s\n", what);
-    exit(2);
-}
-
-static int32_t rd(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int32_t)v;
-}
 
 static void *keep(size_t bytes)
 {
@@ -84,7 +71,7 @@ static void release_all(void)
 /* "<count> <values...>" into a fresh array of elements of `size` bytes; NULL for count 0. */
 static void *rd_array(size_t size, int32_t *count_out)
 {
-    const int32_t count = rd();
+    const int32_t count = read_int32();
     if (count < 0)
     {
         fail("negative count");
@@ -100,7 +87,7 @@ static void *rd_array(size_t size, int32_t *count_out)
     void *p = keep((size_t)count * size);
     for (int32_t i = 0; i < count; ++i)
     {
-        const int32_t v = rd();
+        const int32_t v = read_int32();
         if (size == 1)
         {
             ((int8_t *)p)[i] = (int8_t)v;
@@ -152,30 +139,30 @@ static void print_f32(const float *p, int32_t n)
 
 static void rd_layer_s8(cmsis_nn_lstm_params *p)
 {
-    p->time_major = rd();
-    p->batch_size = rd();
-    p->time_steps = rd();
-    p->input_size = rd();
-    p->hidden_size = rd();
-    p->input_offset = rd();
-    p->forget_to_cell_multiplier = rd();
-    p->forget_to_cell_shift = rd();
-    p->input_to_cell_multiplier = rd();
-    p->input_to_cell_shift = rd();
-    p->cell_clip = rd();
-    p->cell_scale_power = rd();
-    p->output_multiplier = rd();
-    p->output_shift = rd();
-    p->output_offset = rd();
+    p->time_major = read_int32();
+    p->batch_size = read_int32();
+    p->time_steps = read_int32();
+    p->input_size = read_int32();
+    p->hidden_size = read_int32();
+    p->input_offset = read_int32();
+    p->forget_to_cell_multiplier = read_int32();
+    p->forget_to_cell_shift = read_int32();
+    p->input_to_cell_multiplier = read_int32();
+    p->input_to_cell_shift = read_int32();
+    p->cell_clip = read_int32();
+    p->cell_scale_power = read_int32();
+    p->output_multiplier = read_int32();
+    p->output_shift = read_int32();
+    p->output_offset = read_int32();
     cmsis_nn_lstm_gate *gates[4] = {&p->forget_gate, &p->input_gate, &p->cell_gate, &p->output_gate};
     for (int g = 0; g < 4; ++g)
     {
         cmsis_nn_lstm_gate *gate = gates[g];
-        gate->input_multiplier = rd();
-        gate->input_shift = rd();
-        gate->hidden_multiplier = rd();
-        gate->hidden_shift = rd();
-        gate->activation_type = (arm_nn_activation_type)rd();
+        gate->input_multiplier = read_int32();
+        gate->input_shift = read_int32();
+        gate->hidden_multiplier = read_int32();
+        gate->hidden_shift = read_int32();
+        gate->activation_type = (arm_nn_activation_type)read_int32();
         gate->input_weights = rd_array(1, NULL);
         gate->input_effective_bias = rd_array(4, NULL);
         gate->hidden_weights = rd_array(1, NULL);
@@ -186,18 +173,18 @@ static void rd_layer_s8(cmsis_nn_lstm_params *p)
 
 static void rd_layer_f32(cmsis_nn_lstm_params_f32 *p)
 {
-    p->time_major = rd();
-    p->batch_size = rd();
-    p->time_steps = rd();
-    p->input_size = rd();
-    p->hidden_size = rd();
-    const int32_t clip_bits = rd();
+    p->time_major = read_int32();
+    p->batch_size = read_int32();
+    p->time_steps = read_int32();
+    p->input_size = read_int32();
+    p->hidden_size = read_int32();
+    const int32_t clip_bits = read_int32();
     memcpy(&p->cell_clip, &clip_bits, sizeof(clip_bits));
     cmsis_nn_lstm_gate_f32 *gates[4] = {&p->forget_gate, &p->input_gate, &p->cell_gate, &p->output_gate};
     for (int g = 0; g < 4; ++g)
     {
         cmsis_nn_lstm_gate_f32 *gate = gates[g];
-        gate->activation_type = (arm_nn_activation_type_flt)rd();
+        gate->activation_type = (arm_nn_activation_type_flt)read_int32();
         gate->input_weights = rd_array(4, NULL);
         gate->hidden_weights = rd_array(4, NULL);
         gate->bias = rd_array(4, NULL);
@@ -208,8 +195,8 @@ static void run_lstm_s8(void)
 {
     cmsis_nn_lstm_params p;
     rd_layer_s8(&p);
-    const int32_t calls = rd();
-    const int32_t stateful = rd();
+    const int32_t calls = read_int32();
+    const int32_t stateful = read_int32();
     const int32_t state_size = p.batch_size * p.hidden_size;
     const int32_t out_size = p.batch_size * p.time_steps * p.hidden_size;
     const int8_t *inputs[16];
@@ -242,7 +229,7 @@ static void run_step_s8(void)
 {
     cmsis_nn_lstm_params p;
     rd_layer_s8(&p);
-    const int32_t batch_offset = rd();
+    const int32_t batch_offset = read_int32();
     const int32_t state_size = p.batch_size * p.hidden_size;
     const int8_t *data_in = rd_array(1, NULL);
     const int8_t *hidden_in = rd_array(1, NULL);
@@ -261,8 +248,8 @@ static void run_lstm_f32(void)
 {
     cmsis_nn_lstm_params_f32 p;
     rd_layer_f32(&p);
-    const int32_t calls = rd();
-    const int32_t stateful = rd();
+    const int32_t calls = read_int32();
+    const int32_t stateful = read_int32();
     const int32_t state_size = p.batch_size * p.hidden_size;
     const int32_t out_size = p.batch_size * p.time_steps * p.hidden_size;
     const float *inputs[16];
@@ -295,7 +282,7 @@ static void run_step_f32(void)
 {
     cmsis_nn_lstm_params_f32 p;
     rd_layer_f32(&p);
-    const int32_t batch_offset = rd();
+    const int32_t batch_offset = read_int32();
     const int32_t state_size = p.batch_size * p.hidden_size;
     const float *data_in = rd_array(4, NULL);
     const float *hidden_in = rd_array(4, NULL);
@@ -312,12 +299,12 @@ static void run_step_f32(void)
 
 static void run_vecmat(void)
 {
-    const int32_t cols = rd();
-    const int32_t rows = rd();
-    const int32_t batches = rd();
-    const int32_t batch_offset = rd();
-    const int32_t mult = rd();
-    const int32_t shift = rd();
+    const int32_t cols = read_int32();
+    const int32_t rows = read_int32();
+    const int32_t batches = read_int32();
+    const int32_t batch_offset = read_int32();
+    const int32_t mult = read_int32();
+    const int32_t shift = read_int32();
     const int8_t *lhs = rd_array(1, NULL);
     const int8_t *rhs = rd_array(1, NULL);
     const int32_t *bias = rd_array(4, NULL);
@@ -331,10 +318,10 @@ static void run_vecmat(void)
 
 static void run_mulacc(void)
 {
-    const int32_t mult = rd();
-    const int32_t shift = rd();
-    const int32_t lo = rd();
-    const int32_t hi = rd();
+    const int32_t mult = read_int32();
+    const int32_t shift = read_int32();
+    const int32_t lo = read_int32();
+    const int32_t hi = read_int32();
     int32_t n;
     const int16_t *a = rd_array(2, &n);
     const int16_t *b = rd_array(2, NULL);
@@ -347,12 +334,12 @@ static void run_mulacc(void)
 
 static void run_muls8(void)
 {
-    const int32_t block = rd();
-    const int32_t batches = rd();
-    const int32_t batch_offset = rd();
-    const int32_t offset = rd();
-    const int32_t mult = rd();
-    const int32_t shift = rd();
+    const int32_t block = read_int32();
+    const int32_t batches = read_int32();
+    const int32_t batch_offset = read_int32();
+    const int32_t offset = read_int32();
+    const int32_t mult = read_int32();
+    const int32_t shift = read_int32();
     const int16_t *a = rd_array(2, NULL);
     const int16_t *b = rd_array(2, NULL);
     const int32_t out_size = block * batches * batch_offset;

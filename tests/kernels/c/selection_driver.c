@@ -14,26 +14,8 @@
 
 #include "arm_nnfunctions.h"
 
-static int32_t rd(void)
-{
-    long v = 0;
-    if (scanf("%ld", &v) != 1)
-    {
-        fprintf(stderr, "selection_driver: expected an integer\n");
-        exit(2);
-    }
-    return (int32_t)v;
-}
-
-static cmsis_nn_dims rd_dims(void)
-{
-    cmsis_nn_dims d;
-    d.n = rd();
-    d.h = rd();
-    d.w = rd();
-    d.c = rd();
-    return d;
-}
+#define DRIVER_NAME "selection_driver"
+#include "driver_io.h"
 
 static int32_t count(const cmsis_nn_dims *d)
 {
@@ -48,11 +30,11 @@ static void *rd_values(int32_t bits, int32_t n)
     {
         if (bits == 8)
         {
-            ((int8_t *)p)[i] = (int8_t)rd();
+            ((int8_t *)p)[i] = (int8_t)read_int32();
         }
         else
         {
-            ((int16_t *)p)[i] = (int16_t)rd();
+            ((int16_t *)p)[i] = (int16_t)read_int32();
         }
     }
     return p;
@@ -83,12 +65,15 @@ static void comparison(void)
                                    arm_greater_equal_s8, arm_less_s8, arm_less_equal_s8};
     static const named_s16 s16[6] = {arm_equal_s16, arm_not_equal_s16, arm_greater_s16,
                                      arm_greater_equal_s16, arm_less_s16, arm_less_equal_s16};
-    const int32_t bits = rd(), op = rd(), named = rd();
-    const cmsis_nn_dims d1 = rd_dims(), d2 = rd_dims(), d_out = rd_dims();
+    const int32_t bits = read_int32(), op = read_int32(), named = read_int32();
+    cmsis_nn_dims d1, d2, d_out;
+    read_dims(&d1);
+    read_dims(&d2);
+    read_dims(&d_out);
     int32_t q[7];
     for (int i = 0; i < 7; ++i)
     {
-        q[i] = rd();
+        q[i] = read_int32();
     }
     void *in1 = rd_values(bits, count(&d1));
     void *in2 = rd_values(bits, count(&d2));
@@ -115,8 +100,11 @@ static void comparison(void)
 
 static void reduce(void)
 {
-    const int32_t bits = rd(), want_max = rd();
-    const cmsis_nn_dims d_in = rd_dims(), axis = rd_dims(), d_out = rd_dims();
+    const int32_t bits = read_int32(), want_max = read_int32();
+    cmsis_nn_dims d_in, axis, d_out;
+    read_dims(&d_in);
+    read_dims(&axis);
+    read_dims(&d_out);
     void *in = rd_values(bits, count(&d_in));
     void *out = calloc((size_t)count(&d_out) + 1, 2);
     arm_cmsis_nn_status status;
@@ -136,9 +124,10 @@ static void reduce(void)
 
 static void arg(void)
 {
-    const int32_t want_max = rd();
-    const cmsis_nn_dims d_in = rd_dims();
-    const int32_t axis = rd();
+    const int32_t want_max = read_int32();
+    cmsis_nn_dims d_in;
+    read_dims(&d_in);
+    const int32_t axis = read_int32();
     int8_t *in = rd_values(8, count(&d_in));
     const int32_t dims[4] = {d_in.n, d_in.h, d_in.w, d_in.c};
     const int32_t n_out = axis >= 0 && axis < 4 ? count(&d_in) / dims[axis] : 0;
@@ -157,29 +146,29 @@ static void arg(void)
 
 static void selection(void)
 {
-    const int32_t bits = rd(), rank = rd() % 17;
+    const int32_t bits = read_int32(), rank = read_int32() % 17;
     int32_t shape[16], cs[16], xs[16], ys[16], size = 1; /* room for the rank-9 record the kernel refuses */
     int32_t *arrays[4] = {shape, cs, xs, ys};
     for (int a = 0; a < 4; ++a)
     {
         for (int32_t d = 0; d < rank; ++d)
         {
-            arrays[a][d] = rd();
+            arrays[a][d] = read_int32();
         }
     }
     for (int32_t d = 0; d < rank; ++d)
     {
         size *= shape[d];
     }
-    const int32_t nc = rd();
+    const int32_t nc = read_int32();
     bool *cond = malloc((size_t)nc + 1);
     for (int32_t i = 0; i < nc; ++i)
     {
-        cond[i] = rd() != 0;
+        cond[i] = read_int32() != 0;
     }
-    const int32_t nx = rd();
+    const int32_t nx = read_int32();
     void *x = rd_values(bits, nx);
-    const int32_t ny = rd();
+    const int32_t ny = read_int32();
     void *y = rd_values(bits, ny);
     void *out = calloc((size_t)size + 1, 2);
     const cmsis_nn_select_v2_params params = {rank, shape, cs, xs, ys};

@@ -15,36 +15,28 @@
 
 #include "arm_nnfunctions.h"
 
+#define DRIVER_NAME "shaping_driver"
+#include "driver_io.h"
+
 #define MAX_RANK 8
 #define MAX_SPLITS 16
-
-static long next_int(void)
-{
-    long v;
-    if (scanf("%ld", &v) != 1)
-    {
-        fprintf(stderr, "shaping_driver: malformed record\n");
-        exit(2);
-    }
-    return v;
-}
 
 static void read_ints(int32_t *dst, int32_t n)
 {
     for (int32_t i = 0; i < n; i++)
     {
-        dst[i] = (int32_t)next_int();
+        dst[i] = read_int32();
     }
 }
 
 /* The record's data as int8, int16 or int32 elements (caller frees). */
 static void *read_data(int bits, int32_t *count)
 {
-    *count = (int32_t)next_int();
+    *count = read_int32();
     void *data = malloc((size_t)(*count > 0 ? *count : 1) * (size_t)(bits / 8));
     for (int32_t i = 0; i < *count; i++)
     {
-        const long v = next_int();
+        const long v = read_integer();
         if (bits == 8)
             ((int8_t *)data)[i] = (int8_t)v;
         else if (bits == 16)
@@ -79,12 +71,12 @@ static size_t product(const int32_t *dims, int32_t n)
 
 static void run_split(void)
 {
-    const int bits = (int)next_int();
-    const int32_t rank = (int32_t)next_int();
+    const int bits = (int)read_integer();
+    const int32_t rank = read_int32();
     int32_t shape[MAX_RANK], split_dims[MAX_SPLITS];
     read_ints(shape, rank);
-    const int32_t axis = (int32_t)next_int();
-    const int32_t num = (int32_t)next_int();
+    const int32_t axis = read_int32();
+    const int32_t num = read_int32();
     read_ints(split_dims, num);
     int32_t count;
     void *input = read_data(bits, &count);
@@ -126,8 +118,8 @@ static void run_split(void)
 
 static void run_tile_or_broadcast(int tile)
 {
-    const int bits = (int)next_int();
-    const int32_t rank = (int32_t)next_int();
+    const int bits = (int)read_integer();
+    const int32_t rank = read_int32();
     int32_t in_shape[MAX_RANK], other[MAX_RANK], out_shape[MAX_RANK];
     read_ints(in_shape, rank);
     read_ints(other, rank);
@@ -151,14 +143,6 @@ static void run_tile_or_broadcast(int tile)
     print_result(status, bits, out, status == ARM_CMSIS_NN_SUCCESS ? total : 0);
     free(input);
     free(out);
-}
-
-static void read_dims(cmsis_nn_dims *d)
-{
-    d->n = (int32_t)next_int();
-    d->h = (int32_t)next_int();
-    d->w = (int32_t)next_int();
-    d->c = (int32_t)next_int();
 }
 
 static void run_slice32(void)

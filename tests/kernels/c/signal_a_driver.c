@@ -16,26 +16,8 @@
 
 #include "helia_signal.h"
 
-static char *next_token(void)
-{
-    static char token[64];
-    if (scanf("%63s", token) != 1)
-    {
-        fprintf(stderr, "signal_a_driver: malformed record\n");
-        exit(2);
-    }
-    return token;
-}
-
-static long long next_signed(void)
-{
-    return strtoll(next_token(), NULL, 10);
-}
-
-static unsigned long long next_unsigned(void)
-{
-    return strtoull(next_token(), NULL, 10);
-}
+#define DRIVER_NAME "signal_a_driver"
+#include "driver_io.h"
 
 static void *alloc(long count, size_t size)
 {
@@ -53,16 +35,16 @@ static int16_t *read_s16(long n)
     int16_t *p = alloc(n, sizeof(int16_t));
     for (long i = 0; i < n; ++i)
     {
-        p[i] = (int16_t)next_signed();
+        p[i] = (int16_t)read_integer();
     }
     return p;
 }
 
 static void run_window(void)
 {
-    const long window_size = (long)next_signed();
-    const long input_size = (long)next_signed();
-    const long shift = (long)next_signed();
+    const long window_size = (long)read_integer();
+    const long input_size = (long)read_integer();
+    const long shift = (long)read_integer();
     int16_t *window = read_s16(window_size);
     int16_t *input = read_s16(input_size);
     int16_t *output = alloc(input_size, sizeof(int16_t));
@@ -81,7 +63,7 @@ static void run_window(void)
 
 static void run_fft_auto_scale(void)
 {
-    const long n = (long)next_signed();
+    const long n = (long)read_integer();
     int16_t *input = read_s16(n);
     int16_t *output = alloc(n, sizeof(int16_t));
     int32_t scale = -99;
@@ -98,10 +80,10 @@ static void run_fft_auto_scale(void)
 
 static void run_energy(void)
 {
-    const long bins = (long)next_signed();
-    const long start = (long)next_signed();
-    const long end = (long)next_signed();
-    const long out_size = (long)next_signed();
+    const long bins = (long)read_integer();
+    const long start = (long)read_integer();
+    const long end = (long)read_integer();
+    const long out_size = (long)read_integer();
     int16_t *spectrum = read_s16(2 * bins);
     uint32_t *output = alloc(out_size, sizeof(uint32_t));
     memset(output, 0xA5, out_size > 0 ? (size_t)out_size * sizeof(uint32_t) : 0u);
@@ -119,13 +101,13 @@ static void run_energy(void)
 
 static void run_filter_bank(void)
 {
-    const long input_size = (long)next_signed();
-    const long weights_size = (long)next_signed();
-    const long channels = (long)next_signed();
+    const long input_size = (long)read_integer();
+    const long weights_size = (long)read_integer();
+    const long channels = (long)read_integer();
     uint32_t *input = alloc(input_size, sizeof(uint32_t));
     for (long i = 0; i < input_size; ++i)
     {
-        input[i] = (uint32_t)next_unsigned();
+        input[i] = (uint32_t)read_unsigned();
     }
     int16_t *weights = read_s16(weights_size);
     int16_t *unweights = read_s16(weights_size);
@@ -153,12 +135,12 @@ static void run_filter_bank(void)
 
 static void run_square_root(void)
 {
-    const long n = (long)next_signed();
-    const long shift = (long)next_signed();
+    const long n = (long)read_integer();
+    const long shift = (long)read_integer();
     uint64_t *input = alloc(n, sizeof(uint64_t));
     for (long i = 0; i < n; ++i)
     {
-        input[i] = (uint64_t)next_unsigned();
+        input[i] = (uint64_t)read_unsigned();
     }
     uint32_t *output = alloc(n, sizeof(uint32_t));
     const int32_t status = helia_signal_filter_bank_square_root_u64_u32(input, (int32_t)n, (int32_t)shift, output);

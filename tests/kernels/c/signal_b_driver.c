@@ -26,26 +26,13 @@
 
 #include "helia_signal.h"
 
-static void fail(const char *what)
-{
-    fprintf(stderr, "signal_b_driver: %s\n", what);
-    exit(2);
-}
-
-static long long rd(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return v;
-}
+#define DRIVER_NAME "signal_b_driver"
+#include "driver_io.h"
 
 /* `count` values read from stdin, each kept in 64 bits (at least one element allocated). */
 static long long *rd_array(int32_t *count)
 {
-    *count = (int32_t)rd();
+    *count = read_int32();
     long long *a = malloc((size_t)(*count > 0 ? *count : 1) * sizeof(long long));
     if (a == NULL)
     {
@@ -53,7 +40,7 @@ static long long *rd_array(int32_t *count)
     }
     for (int32_t i = 0; i < *count; ++i)
     {
-        a[i] = rd();
+        a[i] = read_integer();
     }
     return a;
 }
@@ -154,12 +141,12 @@ static void print_u32(int32_t status, const uint32_t *v, int32_t n)
 
 static void run_rfft(void)
 {
-    const int32_t type = (int32_t)rd();
-    const int32_t fft_length = (int32_t)rd();
+    const int32_t type = read_int32();
+    const int32_t fft_length = read_int32();
     int32_t n_factors, n_tw, n_split, n_in;
     long long *factors = rd_array(&n_factors), *tw = rd_array(&n_tw), *split = rd_array(&n_split);
-    const int32_t frames = (int32_t)rd();
-    const int32_t input_length = (int32_t)rd();
+    const int32_t frames = read_int32();
+    const int32_t input_length = read_int32();
     long long *in = rd_array(&n_in);
     if (n_in != frames * input_length || n_tw != 2 * (fft_length / 2) || n_split != 2 * (fft_length / 4))
     {
@@ -234,16 +221,16 @@ static void run_rfft(void)
 static void run_subtract(void)
 {
     helia_signal_spectral_subtraction_cfg cfg;
-    cfg.num_channels = (int32_t)rd();
-    cfg.smoothing = (uint32_t)rd();
-    cfg.one_minus_smoothing = (uint32_t)rd();
-    cfg.alternate_smoothing = (uint32_t)rd();
-    cfg.alternate_one_minus_smoothing = (uint32_t)rd();
-    cfg.min_signal_remaining = (uint32_t)rd();
-    cfg.smoothing_bits = (uint32_t)rd();
-    cfg.spectral_subtraction_bits = (uint32_t)rd();
-    cfg.clamping = (int32_t)rd();
-    const int32_t frames = (int32_t)rd();
+    cfg.num_channels = read_int32();
+    cfg.smoothing = (uint32_t)read_integer();
+    cfg.one_minus_smoothing = (uint32_t)read_integer();
+    cfg.alternate_smoothing = (uint32_t)read_integer();
+    cfg.alternate_one_minus_smoothing = (uint32_t)read_integer();
+    cfg.min_signal_remaining = (uint32_t)read_integer();
+    cfg.smoothing_bits = (uint32_t)read_integer();
+    cfg.spectral_subtraction_bits = (uint32_t)read_integer();
+    cfg.clamping = read_int32();
+    const int32_t frames = read_int32();
     int32_t n_in;
     long long *in = rd_array(&n_in);
     const int32_t c = cfg.num_channels;
@@ -273,7 +260,7 @@ static void run_subtract(void)
 
 static void run_pcan(void)
 {
-    const int32_t snr_shift = (int32_t)rd();
+    const int32_t snr_shift = read_int32();
     int32_t n_in, n_noise, n_lut;
     long long *in = rd_array(&n_in), *noise = rd_array(&n_noise), *lut = rd_array(&n_lut);
     if (n_noise != n_in)
@@ -296,8 +283,8 @@ static void run_pcan(void)
 
 static void run_log(void)
 {
-    const int32_t output_scale = (int32_t)rd();
-    const uint32_t correction_bits = (uint32_t)rd();
+    const int32_t output_scale = read_int32();
+    const uint32_t correction_bits = (uint32_t)read_integer();
     int32_t n_in;
     long long *in = rd_array(&n_in);
     uint32_t *x = to_u32(in, n_in);

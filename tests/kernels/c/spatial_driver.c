@@ -22,33 +22,12 @@
 
 #include "arm_nnfunctions.h"
 
+#define DRIVER_NAME "spatial_driver"
+#include "driver_io.h"
+
 #ifndef DRIVER_GIVES_SCRATCH
 #define DRIVER_GIVES_SCRATCH 0
 #endif
-
-static void fail(const char *what)
-{
-    fprintf(stderr, "spatial_driver: %s\n", what);
-    exit(2);
-}
-
-static int32_t rd(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int32_t)v;
-}
-
-static void rd_dims(cmsis_nn_dims *d)
-{
-    d->n = rd();
-    d->h = rd();
-    d->w = rd();
-    d->c = rd();
-}
 
 static int32_t volume(const cmsis_nn_dims *d)
 {
@@ -59,7 +38,7 @@ static int32_t volume(const cmsis_nn_dims *d)
 /* Element data of 1 or 2 bytes per value. */
 static void *rd_data(size_t element_size)
 {
-    const int32_t n = rd();
+    const int32_t n = read_int32();
     void *a = malloc((size_t)(n > 0 ? n : 1) * element_size);
     if (a == NULL)
     {
@@ -67,7 +46,7 @@ static void *rd_data(size_t element_size)
     }
     for (int32_t i = 0; i < n; ++i)
     {
-        const int32_t v = rd();
+        const int32_t v = read_int32();
         if (element_size == 1)
         {
             ((int8_t *)a)[i] = (int8_t)v;
@@ -116,11 +95,11 @@ static void run_batch_to_space(int is_s16)
     const size_t es = is_s16 ? 2 : 1;
     cmsis_nn_dims in_d, crop, out_d;
     cmsis_nn_tile block;
-    rd_dims(&in_d);
-    block.h = rd();
-    block.w = rd();
-    rd_dims(&crop);
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    block.h = read_int32();
+    block.w = read_int32();
+    read_dims(&crop);
+    read_dims(&out_d);
     void *input = rd_data(es);
     const int32_t count = volume(&out_d);
     void *out = new_output(count, es);
@@ -137,12 +116,12 @@ static void run_space_to_batch(int is_s16)
     const size_t es = is_s16 ? 2 : 1;
     cmsis_nn_dims in_d, pad, out_d;
     cmsis_nn_tile block;
-    rd_dims(&in_d);
-    block.h = rd();
-    block.w = rd();
-    rd_dims(&pad);
-    rd_dims(&out_d);
-    const int32_t offset = rd();
+    read_dims(&in_d);
+    block.h = read_int32();
+    block.w = read_int32();
+    read_dims(&pad);
+    read_dims(&out_d);
+    const int32_t offset = read_int32();
     void *input = rd_data(es);
     const int32_t count = volume(&out_d);
     void *out = new_output(count, es);
@@ -157,9 +136,9 @@ static void run_space_to_batch(int is_s16)
 static void run_depth_space(int to_space)
 {
     cmsis_nn_dims in_d, out_d;
-    rd_dims(&in_d);
-    const int32_t block = rd();
-    rd_dims(&out_d);
+    read_dims(&in_d);
+    const int32_t block = read_int32();
+    read_dims(&out_d);
     int8_t *input = rd_data(1);
     const int32_t count = volume(&out_d);
     int8_t *out = new_output(count, 1);
@@ -176,13 +155,13 @@ static void run_resize_nearest(int is_s16)
     cmsis_nn_resize_params params;
     cmsis_nn_dims in_d, size_d, out_d;
     int32_t size[2];
-    params.align_corners = rd() != 0;
-    params.half_pixel_centers = rd() != 0;
-    rd_dims(&in_d);
-    rd_dims(&size_d);
-    size[0] = rd();
-    size[1] = rd();
-    rd_dims(&out_d);
+    params.align_corners = read_int32() != 0;
+    params.half_pixel_centers = read_int32() != 0;
+    read_dims(&in_d);
+    read_dims(&size_d);
+    size[0] = read_int32();
+    size[1] = read_int32();
+    read_dims(&out_d);
     void *input = rd_data(es);
     const int32_t count = volume(&out_d);
     void *out = new_output(count, es);

@@ -23,26 +23,13 @@
 
 #include "arm_nnfunctions.h"
 
-static void fail(const char *what)
-{
-    fprintf(stderr, "svdf_driver: %s\n", what);
-    exit(2);
-}
-
-static int32_t rd(void)
-{
-    long long v;
-    if (scanf("%lld", &v) != 1)
-    {
-        fail("expected an integer");
-    }
-    return (int32_t)v;
-}
+#define DRIVER_NAME "svdf_driver"
+#include "driver_io.h"
 
 /* An array of `count` int32 values read from stdin (at least one element allocated). */
 static int32_t *rd_array(int32_t *count)
 {
-    *count = rd();
+    *count = read_int32();
     int32_t *a = malloc((size_t)(*count > 0 ? *count : 1) * sizeof(int32_t));
     if (a == NULL)
     {
@@ -50,7 +37,7 @@ static int32_t *rd_array(int32_t *count)
     }
     for (int32_t i = 0; i < *count; ++i)
     {
-        a[i] = rd();
+        a[i] = read_int32();
     }
     return a;
 }
@@ -113,9 +100,11 @@ static void print_values(const void *data, int32_t count, size_t size)
 
 static void run_record(int32_t kind)
 {
-    const int32_t batches = rd(), input_size = rd(), features = rd(), time = rd(), rank = rd();
-    const int32_t in_offset = rd(), out_offset = rd(), in_mult = rd(), in_shift = rd(), out_mult = rd(),
-                  out_shift = rd(), in_min = rd(), in_max = rd(), out_min = rd(), out_max = rd(), steps = rd();
+    const int32_t batches = read_int32(), input_size = read_int32(), features = read_int32(), time = read_int32(),
+                  rank = read_int32();
+    const int32_t in_offset = read_int32(), out_offset = read_int32(), in_mult = read_int32(), in_shift = read_int32(),
+                  out_mult = read_int32(), out_shift = read_int32(), in_min = read_int32(), in_max = read_int32(),
+                  out_min = read_int32(), out_max = read_int32(), steps = read_int32();
     if (kind == 3)
     {
         const cmsis_nn_dims wf_dims = {features, input_size, 1, 1};

@@ -12,22 +12,14 @@
 
 #include "arm_nnfunctions.h"
 
-static long next_value(void)
-{
-    long v;
-    if (scanf("%ld", &v) != 1)
-    {
-        fprintf(stderr, "unary_math_driver: malformed record\n");
-        exit(2);
-    }
-    return v;
-}
+#define DRIVER_NAME "unary_math_driver"
+#include "driver_io.h"
 
 static void read_s8(int8_t *dst, long n)
 {
     for (long i = 0; i < n; ++i)
     {
-        dst[i] = (int8_t)next_value();
+        dst[i] = (int8_t)read_integer();
     }
 }
 
@@ -35,7 +27,7 @@ static void read_s16(int16_t *dst, long n)
 {
     for (long i = 0; i < n; ++i)
     {
-        dst[i] = (int16_t)next_value();
+        dst[i] = (int16_t)read_integer();
     }
 }
 
@@ -53,7 +45,7 @@ int main(void)
         if (strcmp(name, "sqrt_s8") == 0)
         {
             int8_t lut[256];
-            n = next_value();
+            n = read_integer();
             in = calloc((size_t)n + 1, 1);
             out = calloc((size_t)n + 1, 1);
             read_s8(lut, 256);
@@ -66,9 +58,9 @@ int main(void)
             int16_t lut[513];
             for (int k = 0; k < 4; ++k)
             {
-                args[k] = next_value();
+                args[k] = read_integer();
             }
-            n = next_value();
+            n = read_integer();
             in = calloc((size_t)n + 1, 2);
             out = calloc((size_t)n + 1, 2);
             read_s16(lut, 513);
@@ -81,9 +73,9 @@ int main(void)
         {
             for (int k = 0; k < 6; ++k)
             {
-                args[k] = next_value();
+                args[k] = read_integer();
             }
-            n = next_value();
+            n = read_integer();
             in = calloc((size_t)n + 1, 1);
             out = calloc((size_t)n + 1, 1);
             read_s8((int8_t *)in, n);

@@ -5,11 +5,13 @@
 
 #if ARM_NN_ENABLE_F16
 
+typedef float16_t flt_t;
+
 /* Beyond |x| = 3 the rational tanh below is replaced by +-1. */
 #define HELIA_TANH_F16_LIMIT (3.0f)
 
 /* exp in float16, the division in float32, one rounding to float16. */
-static float16_t helia_sigmoid_f16(float16_t x)
+static float16_t flt_sigmoid(float16_t x)
 {
     if ((_Float16)x >= (_Float16)0.0f)
     {
@@ -21,7 +23,7 @@ static float16_t helia_sigmoid_f16(float16_t x)
 }
 
 /* tanh(x) ~ x (27 + x^2) / (27 + 9 x^2), ns-cmsis-nn's float16 approximation (see README). */
-static float16_t helia_tanh_f16(float16_t x)
+static float16_t flt_tanh(float16_t x)
 {
     const _Float16 xh = (_Float16)x;
     const _Float16 ax = helia_pick_f16(xh < (_Float16)0.0f, -xh, xh);
@@ -38,55 +40,34 @@ static float16_t helia_tanh_f16(float16_t x)
 }
 
 /* x * min(max(x * h + 1/2, 0), 1), h the float16 nearest 1/6. */
-static float16_t helia_hard_swish_f16(float16_t x)
+static float16_t flt_hard_swish(float16_t x)
 {
     _Float16 gate = (_Float16)x * (_Float16)(1.0f / 6.0f) + (_Float16)0.5f;
     gate = helia_clamp_nan_high_f16(gate, (_Float16)0.0f, (_Float16)1.0f);
     return (float16_t)((_Float16)x * gate);
 }
 
-static float16_t helia_activation_f16(float16_t x, arm_nn_activation_type_flt type, float16_t alpha)
+static float16_t flt_relu(float16_t x)
 {
     const _Float16 xh = (_Float16)x;
-    switch (type)
-    {
-    case ARM_NN_FLT_ACT_SIGMOID:
-        return helia_sigmoid_f16(x);
-    case ARM_NN_FLT_ACT_TANH:
-        return helia_tanh_f16(x);
-    case ARM_NN_FLT_ACT_RELU:
-        return (float16_t)helia_nan_or_f16(xh, helia_max_f16(xh, (_Float16)0.0f));
-    case ARM_NN_FLT_ACT_RELU6:
-        return (float16_t)helia_clamp_keep_nan_f16(xh, (_Float16)0.0f, (_Float16)6.0f);
-    case ARM_NN_FLT_ACT_HARDSWISH:
-        return helia_hard_swish_f16(x);
-    case ARM_NN_FLT_ACT_LEAKY_RELU: {
-        /* max(x, 0) + alpha * min(x, 0), rounded once; a NaN input stays NaN */
-        const _Float16 positive = helia_max_f16(xh, (_Float16)0.0f);
-        const _Float16 negative = helia_min_f16(xh, (_Float16)0.0f);
-        return (float16_t)helia_nan_or_f16(xh, positive + (_Float16)alpha * negative);
-    }
-    case ARM_NN_FLT_ACT_NONE:
-    default:
-        return x;
-    }
+    return (float16_t)helia_nan_or_f16(xh, helia_max_f16(xh, (_Float16)0.0f));
 }
 
-arm_cmsis_nn_status arm_nn_activation_f16(const float16_t *input,
-                                          float16_t *output,
-                                          int32_t size,
-                                          arm_nn_activation_type_flt type,
-                                          float16_t act_param)
+static float16_t flt_relu6(float16_t x)
 {
-    if (input == NULL || output == NULL || size < 1)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    for (int32_t i = 0; i < size; ++i)
-    {
-        output[i] = helia_activation_f16(input[i], type, act_param);
-    }
-    return ARM_CMSIS_NN_SUCCESS;
+    return (float16_t)helia_clamp_keep_nan_f16((_Float16)x, (_Float16)0.0f, (_Float16)6.0f);
 }
+
+/* max(x, 0) + alpha * min(x, 0), rounded once; a NaN input stays NaN */
+static float16_t flt_leaky_relu(float16_t x, float16_t alpha)
+{
+    const _Float16 xh = (_Float16)x;
+    const _Float16 positive = helia_max_f16(xh, (_Float16)0.0f);
+    const _Float16 negative = helia_min_f16(xh, (_Float16)0.0f);
+    return (float16_t)helia_nan_or_f16(xh, positive + (_Float16)alpha * negative);
+}
+
+#define ARM_NN_ACTIVATION_FLT arm_nn_activation_f16
+#include "arm_nn_activation_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F16 */

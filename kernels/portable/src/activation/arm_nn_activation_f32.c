@@ -5,8 +5,10 @@
 
 #if ARM_NN_ENABLE_F32
 
+typedef float32_t flt_t;
+
 /* 1 / (1 + exp(-x)), written so the exp argument is never positive. */
-static float32_t helia_sigmoid_f32(float32_t x)
+static float32_t flt_sigmoid(float32_t x)
 {
     if (x >= 0.0f)
     {
@@ -17,52 +19,32 @@ static float32_t helia_sigmoid_f32(float32_t x)
     return e / (1.0f + e);
 }
 
+#define flt_tanh helia_tanh_f32
+
+static float32_t flt_relu(float32_t x)
+{
+    return (x < 0.0f) ? 0.0f : x;
+}
+
+static float32_t flt_relu6(float32_t x)
+{
+    const float32_t relu = (x < 0.0f) ? 0.0f : x;
+    return (relu > 6.0f) ? 6.0f : relu;
+}
+
 /* x * min(max(x / 6 + 1/2, 0), 1), with x / 6 computed as x times the float nearest 1/6. */
-static float32_t helia_hard_swish_f32(float32_t x)
+static float32_t flt_hard_swish(float32_t x)
 {
     const float32_t gate = helia_clamp_nan_high_f32(x * (1.0f / 6.0f) + 0.5f, 0.0f, 1.0f);
     return x * gate;
 }
 
-static float32_t helia_activation_f32(float32_t x, arm_nn_activation_type_flt type, float32_t alpha)
+static float32_t flt_leaky_relu(float32_t x, float32_t alpha)
 {
-    switch (type)
-    {
-    case ARM_NN_FLT_ACT_SIGMOID:
-        return helia_sigmoid_f32(x);
-    case ARM_NN_FLT_ACT_TANH:
-        return helia_tanh_f32(x);
-    case ARM_NN_FLT_ACT_RELU:
-        return (x < 0.0f) ? 0.0f : x;
-    case ARM_NN_FLT_ACT_RELU6: {
-        const float32_t relu = (x < 0.0f) ? 0.0f : x;
-        return (relu > 6.0f) ? 6.0f : relu;
-    }
-    case ARM_NN_FLT_ACT_HARDSWISH:
-        return helia_hard_swish_f32(x);
-    case ARM_NN_FLT_ACT_LEAKY_RELU:
-        return (x >= 0.0f) ? x : (alpha * x);
-    case ARM_NN_FLT_ACT_NONE:
-    default:
-        return x; /* an unknown type copies, as in ns-cmsis-nn */
-    }
+    return (x >= 0.0f) ? x : (alpha * x);
 }
 
-arm_cmsis_nn_status arm_nn_activation_f32(const float32_t *input,
-                                          float32_t *output,
-                                          int32_t size,
-                                          arm_nn_activation_type_flt type,
-                                          float32_t act_param)
-{
-    if (input == NULL || output == NULL || size < 1)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    for (int32_t i = 0; i < size; ++i)
-    {
-        output[i] = helia_activation_f32(input[i], type, act_param);
-    }
-    return ARM_CMSIS_NN_SUCCESS;
-}
+#define ARM_NN_ACTIVATION_FLT arm_nn_activation_f32
+#include "arm_nn_activation_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F32 */

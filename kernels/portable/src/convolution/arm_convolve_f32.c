@@ -1,80 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* helia-aot portable kernels: arm_convolve_wrapper_f32 / arm_convolve_f32 / arm_convolve_nhwc_f32, float32 CONV_2D. */
 
-#include "conv_f32_core.h"
+#include "arm_nnfunctions.h"
 
 #if ARM_NN_ENABLE_F32
 
-/*
- * The route (and so the summation order, see conv_f32_core.c) is the one ns-cmsis-nn takes when
- * given the scratch arm_convolve_wrapper_f32_get_buffer_size asks for: 1x1 filters without padding
- * go to arm_convolve_1x1_nhwc_f32; one-row 1xN filters and large windows are summed as one dot
- * product over the window; one-row 1x3 / 1x5 filters at stride 1 tap by tap; the rest window
- * position by window position. ctx is not read.
- */
-arm_cmsis_nn_status arm_convolve_nhwc_f32(const cmsis_nn_context *ctx,
-                                          const cmsis_nn_conv_params_f32 *conv_params,
-                                          const cmsis_nn_dims *input_dims,
-                                          const float32_t *input_data,
-                                          const cmsis_nn_dims *filter_dims,
-                                          const float32_t *filter_data,
-                                          const cmsis_nn_dims *bias_dims,
-                                          const float32_t *bias_data,
-                                          const cmsis_nn_dims *output_dims,
-                                          float32_t *output_data)
-{
-    if (conv_params == NULL || input_dims == NULL || filter_dims == NULL || output_dims == NULL ||
-        input_data == NULL || filter_data == NULL || output_data == NULL ||
-        conv_params->weight_format != ARM_NN_WEIGHT_FORMAT_STANDARD)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    const helia_conv_flt_geometry g = {conv_params->stride, conv_params->padding, conv_params->dilation};
-    const helia_conv_flt_route route =
-        helia_conv_flt_route_for(&g, input_dims, filter_dims, output_dims, sizeof(float32_t));
-    if (route == HELIA_CONV_FLT_1X1)
-    {
-        return arm_convolve_1x1_nhwc_f32(ctx, conv_params, input_dims, input_data, filter_dims, filter_data,
-                                         bias_dims, bias_data, output_dims, output_data);
-    }
-    helia_conv_f32_run(route, &g, input_dims, input_data, filter_dims, filter_data, bias_data, output_dims,
-                       output_data, &conv_params->activation);
-    return ARM_CMSIS_NN_SUCCESS;
-}
-
-arm_cmsis_nn_status arm_convolve_f32(const cmsis_nn_context *ctx,
-                                     const cmsis_nn_conv_params_f32 *conv_params,
-                                     const cmsis_nn_dims *input_dims,
-                                     const float32_t *input_data,
-                                     const cmsis_nn_dims *filter_dims,
-                                     const float32_t *filter_data,
-                                     const cmsis_nn_dims *bias_dims,
-                                     const float32_t *bias_data,
-                                     const cmsis_nn_dims *output_dims,
-                                     float32_t *output_data,
-                                     arm_nn_tensor_layout layout)
-{
-    if (layout != ARM_NN_LAYOUT_NHWC)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    return arm_convolve_nhwc_f32(ctx, conv_params, input_dims, input_data, filter_dims, filter_data, bias_dims,
-                                 bias_data, output_dims, output_data);
-}
-
-arm_cmsis_nn_status arm_convolve_wrapper_f32(const cmsis_nn_context *ctx,
-                                             const cmsis_nn_conv_params_f32 *conv_params,
-                                             const cmsis_nn_dims *input_dims,
-                                             const float32_t *input_data,
-                                             const cmsis_nn_dims *filter_dims,
-                                             const float32_t *filter_data,
-                                             const cmsis_nn_dims *bias_dims,
-                                             const float32_t *bias_data,
-                                             const cmsis_nn_dims *output_dims,
-                                             float32_t *output_data)
-{
-    return arm_convolve_f32(ctx, conv_params, input_dims, input_data, filter_dims, filter_data, bias_dims, bias_data,
-                            output_dims, output_data, ARM_NN_LAYOUT_NHWC);
-}
+typedef float32_t flt_t;
+typedef cmsis_nn_conv_params_f32 flt_conv_params_t;
+#define ARM_CONVOLVE_NHWC_FLT arm_convolve_nhwc_f32
+#define ARM_CONVOLVE_FLT arm_convolve_f32
+#define ARM_CONVOLVE_WRAPPER_FLT arm_convolve_wrapper_f32
+#define ARM_CONVOLVE_1X1_NHWC_FLT arm_convolve_1x1_nhwc_f32
+#define HELIA_CONV_FLT_RUN helia_conv_f32_run
+#include "arm_convolve_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F32 */

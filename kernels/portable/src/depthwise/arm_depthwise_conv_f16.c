@@ -168,39 +168,12 @@ arm_cmsis_nn_status arm_depthwise_nhwc_conv_f16(const cmsis_nn_context *ctx,
     return ARM_CMSIS_NN_SUCCESS;
 }
 
-arm_cmsis_nn_status arm_depthwise_conv_f16(const cmsis_nn_context *ctx,
-                                           const cmsis_nn_dw_conv_params_f16 *dw_conv_params,
-                                           const cmsis_nn_dims *input_dims,
-                                           const float16_t *input,
-                                           const cmsis_nn_dims *filter_dims,
-                                           const float16_t *kernel,
-                                           const cmsis_nn_dims *bias_dims,
-                                           const float16_t *bias,
-                                           const cmsis_nn_dims *output_dims,
-                                           float16_t *output,
-                                           arm_nn_tensor_layout layout)
-{
-    if (dw_conv_params == NULL || layout != ARM_NN_LAYOUT_NHWC)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    return arm_depthwise_nhwc_conv_f16(ctx, dw_conv_params, input_dims, input, filter_dims, kernel, bias_dims, bias,
-                                       output_dims, output);
-}
-
-arm_cmsis_nn_status arm_depthwise_conv_wrapper_f16(const cmsis_nn_context *ctx,
-                                                   const cmsis_nn_dw_conv_params_f16 *dw_conv_params,
-                                                   const cmsis_nn_dims *input_dims,
-                                                   const float16_t *input,
-                                                   const cmsis_nn_dims *filter_dims,
-                                                   const float16_t *kernel,
-                                                   const cmsis_nn_dims *bias_dims,
-                                                   const float16_t *bias,
-                                                   const cmsis_nn_dims *output_dims,
-                                                   float16_t *output)
-{
-    return arm_depthwise_nhwc_conv_f16(ctx, dw_conv_params, input_dims, input, filter_dims, kernel, bias_dims, bias,
-                                       output_dims, output);
-}
+/* The entry points that check the layout and call arm_depthwise_nhwc_conv_f16. */
+typedef float16_t flt_t;
+typedef cmsis_nn_dw_conv_params_f16 flt_dw_conv_params_t;
+#define ARM_DEPTHWISE_NHWC_CONV_FLT arm_depthwise_nhwc_conv_f16
+#define ARM_DEPTHWISE_CONV_FLT arm_depthwise_conv_f16
+#define ARM_DEPTHWISE_CONV_WRAPPER_FLT arm_depthwise_conv_wrapper_f16
+#include "arm_depthwise_conv_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F16 */

@@ -97,39 +97,12 @@ arm_cmsis_nn_status arm_depthwise_nhwc_conv_f32(const cmsis_nn_context *ctx,
     return ARM_CMSIS_NN_SUCCESS;
 }
 
-arm_cmsis_nn_status arm_depthwise_conv_f32(const cmsis_nn_context *ctx,
-                                           const cmsis_nn_dw_conv_params_f32 *dw_conv_params,
-                                           const cmsis_nn_dims *input_dims,
-                                           const float32_t *input,
-                                           const cmsis_nn_dims *filter_dims,
-                                           const float32_t *kernel,
-                                           const cmsis_nn_dims *bias_dims,
-                                           const float32_t *bias,
-                                           const cmsis_nn_dims *output_dims,
-                                           float32_t *output,
-                                           arm_nn_tensor_layout layout)
-{
-    if (dw_conv_params == NULL || layout != ARM_NN_LAYOUT_NHWC)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    return arm_depthwise_nhwc_conv_f32(ctx, dw_conv_params, input_dims, input, filter_dims, kernel, bias_dims, bias,
-                                       output_dims, output);
-}
-
-arm_cmsis_nn_status arm_depthwise_conv_wrapper_f32(const cmsis_nn_context *ctx,
-                                                   const cmsis_nn_dw_conv_params_f32 *dw_conv_params,
-                                                   const cmsis_nn_dims *input_dims,
-                                                   const float32_t *input,
-                                                   const cmsis_nn_dims *filter_dims,
-                                                   const float32_t *kernel,
-                                                   const cmsis_nn_dims *bias_dims,
-                                                   const float32_t *bias,
-                                                   const cmsis_nn_dims *output_dims,
-                                                   float32_t *output)
-{
-    return arm_depthwise_nhwc_conv_f32(ctx, dw_conv_params, input_dims, input, filter_dims, kernel, bias_dims, bias,
-                                       output_dims, output);
-}
+/* The entry points that check the layout and call arm_depthwise_nhwc_conv_f32. */
+typedef float32_t flt_t;
+typedef cmsis_nn_dw_conv_params_f32 flt_dw_conv_params_t;
+#define ARM_DEPTHWISE_NHWC_CONV_FLT arm_depthwise_nhwc_conv_f32
+#define ARM_DEPTHWISE_CONV_FLT arm_depthwise_conv_f32
+#define ARM_DEPTHWISE_CONV_WRAPPER_FLT arm_depthwise_conv_wrapper_f32
+#include "arm_depthwise_conv_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F32 */

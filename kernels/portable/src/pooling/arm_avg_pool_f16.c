@@ -5,63 +5,12 @@
 
 #if ARM_NN_ENABLE_F16
 
-/*
- * As arm_avg_pool_f32, but the window sum is kept in float32 and the mean rounded to float16 once
- * before the clamp (which lets a NaN through). ctx is not read.
- */
-arm_cmsis_nn_status arm_avg_pool_f16(const cmsis_nn_context *ctx,
-                                     const cmsis_nn_pool_params_f16 *pool_params,
-                                     const cmsis_nn_dims *input_dims,
-                                     const float16_t *src,
-                                     const cmsis_nn_dims *filter_dims,
-                                     const cmsis_nn_dims *output_dims,
-                                     float16_t *dst)
-{
-    (void)ctx;
-    if (pool_params == NULL || input_dims == NULL || filter_dims == NULL || output_dims == NULL || src == NULL ||
-        dst == NULL || input_dims->n < 1)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    const int32_t in_h = input_dims->h;
-    const int32_t in_w = input_dims->w;
-    const int32_t channels = input_dims->c;
-    const _Float16 act_min = (_Float16)pool_params->activation.min;
-    const _Float16 act_max = (_Float16)pool_params->activation.max;
-
-    for (int32_t n = 0; n < input_dims->n; ++n)
-    {
-        const float16_t *in = src + (size_t)n * in_h * in_w * channels;
-        float16_t *out = dst + (size_t)n * output_dims->h * output_dims->w * channels;
-        for (int32_t oy = 0; oy < output_dims->h; ++oy)
-        {
-            const int32_t top = oy * pool_params->stride.h - pool_params->padding.h;
-            const int32_t ky_begin = (top < 0) ? -top : 0;
-            const int32_t ky_end = (filter_dims->h < in_h - top) ? filter_dims->h : in_h - top;
-            for (int32_t ox = 0; ox < output_dims->w; ++ox)
-            {
-                const int32_t left = ox * pool_params->stride.w - pool_params->padding.w;
-                const int32_t kx_begin = (left < 0) ? -left : 0;
-                const int32_t kx_end = (filter_dims->w < in_w - left) ? filter_dims->w : in_w - left;
-                const int32_t count = (ky_end - ky_begin) * (kx_end - kx_begin);
-                for (int32_t c = 0; c < channels; ++c)
-                {
-                    float32_t sum = 0.0f;
-                    for (int32_t ky = ky_begin; ky < ky_end; ++ky)
-                    {
-                        for (int32_t kx = kx_begin; kx < kx_end; ++kx)
-                        {
-                            sum += (float32_t)in[((size_t)(top + ky) * in_w + (left + kx)) * channels + c];
-                        }
-                    }
-                    const float16_t mean = (count > 0) ? (float16_t)(sum / (float32_t)count) : (float16_t)0.0f;
-                    out[((size_t)oy * output_dims->w + ox) * channels + c] =
-                        (float16_t)helia_clamp_keep_nan_f16((_Float16)mean, act_min, act_max);
-                }
-            }
-        }
-    }
-    return ARM_CMSIS_NN_SUCCESS;
-}
+/* The mean is rounded to float16 once before the clamp, which lets a NaN through. */
+typedef float16_t flt_t;
+typedef _Float16 flt_arith_t;
+typedef cmsis_nn_pool_params_f16 flt_pool_params_t;
+#define flt_clamp_output helia_clamp_keep_nan_f16
+#define ARM_AVG_POOL_FLT arm_avg_pool_f16
+#include "arm_avg_pool_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F16 */

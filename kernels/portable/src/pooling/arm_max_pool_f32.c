@@ -5,104 +5,20 @@
 
 #if ARM_NN_ENABLE_F32
 
+/* Clamps send a NaN to the upper bound, as ns-cmsis-nn's CLAMP does. */
+typedef float32_t flt_t;
+typedef float32_t flt_arith_t;
+typedef cmsis_nn_pool_params_f32 flt_pool_params_t;
+#define FLT_FINITE_MAX ARM_NN_F32_FINITE_MAX
+#define flt_clamp_output helia_clamp_nan_high_f32
+
 /* The larger of a and b as ns-cmsis-nn picks it: a > b ? a : b (so NaN handling follows the order). */
-static inline float32_t helia_larger_f32(float32_t a, float32_t b)
+static inline float32_t flt_larger(float32_t a, float32_t b)
 {
     return (a > b) ? a : b;
 }
 
-/*
- * ns-cmsis-nn has row kernels for 1 x 2 windows with stride 2 and for unclamped 1 x 3 windows with
- * stride 3 (one-row input, no padding, every window inside the input); they only differ from the
- * general loop in how a NaN input propagates, and are mirrored for that. ctx is not read.
- */
-static int helia_pool_is_row(const cmsis_nn_pool_params_f32 *p,
-                             const cmsis_nn_dims *in,
-                             const cmsis_nn_dims *filter,
-                             const cmsis_nn_dims *out,
-                             int32_t width)
-{
-    return in->h == 1 && out->h == 1 && filter->h == 1 && p->stride.h == 1 && p->padding.h == 0 && filter->w == width &&
-        p->stride.w == width && p->padding.w == 0 && (out->w - 1) * p->stride.w + width <= in->w;
-}
-
-arm_cmsis_nn_status arm_max_pool_f32(const cmsis_nn_context *ctx,
-                                     const cmsis_nn_pool_params_f32 *pool_params,
-                                     const cmsis_nn_dims *input_dims,
-                                     const float32_t *src,
-                                     const cmsis_nn_dims *filter_dims,
-                                     const cmsis_nn_dims *output_dims,
-                                     float32_t *dst)
-{
-    (void)ctx;
-    if (pool_params == NULL || input_dims == NULL || filter_dims == NULL || output_dims == NULL || src == NULL ||
-        dst == NULL || input_dims->n < 1)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    const int32_t in_h = input_dims->h;
-    const int32_t in_w = input_dims->w;
-    const int32_t channels = input_dims->c;
-    const float32_t act_min = pool_params->activation.min;
-    const float32_t act_max = pool_params->activation.max;
-    const int unclamped = act_min <= ARM_NN_F32_FINITE_LOWEST && act_max >= ARM_NN_F32_FINITE_MAX;
-    const int row_2 = helia_pool_is_row(pool_params, input_dims, filter_dims, output_dims, 2);
-    const int row_3 = unclamped && helia_pool_is_row(pool_params, input_dims, filter_dims, output_dims, 3);
-
-    for (int32_t n = 0; n < input_dims->n; ++n)
-    {
-        const float32_t *in = src + (size_t)n * in_h * in_w * channels;
-        float32_t *out = dst + (size_t)n * output_dims->h * output_dims->w * channels;
-        if (row_2 || row_3)
-        {
-            for (int32_t ox = 0; ox < output_dims->w; ++ox)
-            {
-                const float32_t *x = in + (size_t)ox * (row_2 ? 2 : 3) * channels;
-                for (int32_t c = 0; c < channels; ++c)
-                {
-                    float32_t v = helia_larger_f32(x[c], x[channels + c]);
-                    if (row_3)
-                    {
-                        v = helia_larger_f32(v, x[2 * channels + c]);
-                    }
-                    else if (!unclamped)
-                    {
-                        v = helia_clamp_nan_high_f32(v, act_min, act_max);
-                    }
-                    out[(size_t)ox * channels + c] = v;
-                }
-            }
-            continue;
-        }
-        for (int32_t oy = 0; oy < output_dims->h; ++oy)
-        {
-            const int32_t top = oy * pool_params->stride.h - pool_params->padding.h;
-            const int32_t ky_begin = (top < 0) ? -top : 0;
-            const int32_t ky_end = (filter_dims->h < in_h - top) ? filter_dims->h : in_h - top;
-            for (int32_t ox = 0; ox < output_dims->w; ++ox)
-            {
-                const int32_t left = ox * pool_params->stride.w - pool_params->padding.w;
-                const int32_t kx_begin = (left < 0) ? -left : 0;
-                const int32_t kx_end = (filter_dims->w < in_w - left) ? filter_dims->w : in_w - left;
-                for (int32_t c = 0; c < channels; ++c)
-                {
-                    /* starts at the lowest finite float; NaN inputs are skipped */
-                    float32_t largest = ARM_NN_F32_FINITE_LOWEST;
-                    for (int32_t ky = ky_begin; ky < ky_end; ++ky)
-                    {
-                        for (int32_t kx = kx_begin; kx < kx_end; ++kx)
-                        {
-                            largest = helia_larger_f32(in[((size_t)(top + ky) * in_w + (left + kx)) * channels + c],
-                                                       largest);
-                        }
-                    }
-                    out[((size_t)oy * output_dims->w + ox) * channels + c] =
-                        helia_clamp_nan_high_f32(largest, act_min, act_max);
-                }
-            }
-        }
-    }
-    return ARM_CMSIS_NN_SUCCESS;
-}
+#define ARM_MAX_POOL_FLT arm_max_pool_f32
+#include "arm_max_pool_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F32 */

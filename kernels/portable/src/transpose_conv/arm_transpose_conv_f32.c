@@ -5,158 +5,16 @@
 
 #if ARM_NN_ENABLE_F32
 
-/*
- * Scatter form, in ns-cmsis-nn's order: every output starts at its bias (or 0); then, input pixel
- * by input pixel (rows, then columns) and channel by channel, a non-zero input value v adds
- * v * filter[oc][ky][kx][ic] to output pixel (y * stride - padding + ky * dilation, x * ...) for each
- * (ky, kx) landing inside the output, all output channels; finally every output is clamped with NaN
- * going to the upper bound. Zero inputs are skipped, as there. padding_offsets and the contexts are
- * not read.
- */
-arm_cmsis_nn_status arm_transpose_conv_nhwc_f32(const cmsis_nn_context *ctx,
-                                                const cmsis_nn_context *output_ctx,
-                                                const cmsis_nn_transpose_conv_params_f32 *transpose_conv_params,
-                                                const cmsis_nn_dims *input_dims,
-                                                const float32_t *input_data,
-                                                const cmsis_nn_dims *filter_dims,
-                                                const float32_t *filter_data,
-                                                const cmsis_nn_dims *bias_dims,
-                                                const float32_t *bias_data,
-                                                const cmsis_nn_dims *output_dims,
-                                                float32_t *output_data)
-{
-    (void)ctx;
-    (void)output_ctx;
-    (void)bias_dims;
-    const cmsis_nn_transpose_conv_params_f32 *p = transpose_conv_params;
-    if (p == NULL || input_dims == NULL || filter_dims == NULL || output_dims == NULL || input_data == NULL ||
-        filter_data == NULL || output_data == NULL)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    const int32_t in_h = input_dims->h;
-    const int32_t in_w = input_dims->w;
-    const int32_t in_c = input_dims->c;
-    const int32_t out_h = output_dims->h;
-    const int32_t out_w = output_dims->w;
-    const int32_t out_c = output_dims->c;
-    const size_t filter_stride = (size_t)filter_dims->h * filter_dims->w * in_c; /* one output channel */
-
-    for (int32_t n = 0; n < input_dims->n; ++n)
-    {
-        const float32_t *input_b = input_data + (size_t)n * in_h * in_w * in_c;
-        float32_t *output_b = output_data + (size_t)n * out_h * out_w * out_c;
-        for (size_t i = 0; i < (size_t)out_h * out_w; ++i)
-        {
-            for (int32_t oc = 0; oc < out_c; ++oc)
-            {
-                output_b[i * out_c + oc] = (bias_data != NULL) ? bias_data[oc] : 0.0f;
-            }
-        }
-        for (int32_t y = 0; y < in_h; ++y)
-        {
-            for (int32_t x = 0; x < in_w; ++x)
-            {
-                for (int32_t ic = 0; ic < in_c; ++ic)
-                {
-                    const float32_t v = input_b[((size_t)y * in_w + x) * in_c + ic];
-                    if (v == 0.0f)
-                    {
-                        continue;
-                    }
-                    for (int32_t ky = 0; ky < filter_dims->h; ++ky)
-                    {
-                        const int32_t oy = y * p->stride.h - p->padding.h + ky * p->dilation.h;
-                        if ((uint32_t)oy >= (uint32_t)out_h)
-                        {
-                            continue;
-                        }
-                        for (int32_t kx = 0; kx < filter_dims->w; ++kx)
-                        {
-                            const int32_t ox = x * p->stride.w - p->padding.w + kx * p->dilation.w;
-                            if ((uint32_t)ox >= (uint32_t)out_w)
-                            {
-                                continue;
-                            }
-                            float32_t *out_px = output_b + ((size_t)oy * out_w + ox) * out_c;
-                            const float32_t *w = filter_data + ((size_t)ky * filter_dims->w + kx) * in_c + ic;
-                            for (int32_t oc = 0; oc < out_c; ++oc)
-                            {
-                                out_px[oc] += v * w[(size_t)oc * filter_stride];
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for (size_t i = 0; i < (size_t)out_h * out_w * out_c; ++i)
-        {
-            output_b[i] = helia_clamp_nan_high_f32(output_b[i], p->activation.min, p->activation.max);
-        }
-    }
-    return ARM_CMSIS_NN_SUCCESS;
-}
-
-arm_cmsis_nn_status arm_transpose_conv_f32(const cmsis_nn_context *ctx,
-                                           const cmsis_nn_context *output_ctx,
-                                           const cmsis_nn_transpose_conv_params_f32 *transpose_conv_params,
-                                           const cmsis_nn_dims *input_dims,
-                                           const float32_t *input_data,
-                                           const cmsis_nn_dims *filter_dims,
-                                           const float32_t *filter_data,
-                                           const cmsis_nn_dims *bias_dims,
-                                           const float32_t *bias_data,
-                                           const cmsis_nn_dims *output_dims,
-                                           float32_t *output_data,
-                                           arm_nn_tensor_layout layout)
-{
-    if (layout != ARM_NN_LAYOUT_NHWC)
-    {
-        return ARM_CMSIS_NN_ARG_ERROR;
-    }
-    return arm_transpose_conv_nhwc_f32(ctx, output_ctx, transpose_conv_params, input_dims, input_data, filter_dims,
-                                       filter_data, bias_dims, bias_data, output_dims, output_data);
-}
-
-arm_cmsis_nn_status arm_transpose_conv_wrapper_f32(const cmsis_nn_context *ctx,
-                                                   const cmsis_nn_context *output_ctx,
-                                                   const cmsis_nn_transpose_conv_params_f32 *transpose_conv_params,
-                                                   const cmsis_nn_dims *input_dims,
-                                                   const float32_t *input_data,
-                                                   const cmsis_nn_dims *filter_dims,
-                                                   const float32_t *filter_data,
-                                                   const cmsis_nn_dims *bias_dims,
-                                                   const float32_t *bias_data,
-                                                   const cmsis_nn_dims *output_dims,
-                                                   float32_t *output_data,
-                                                   arm_nn_tensor_layout layout)
-{
-    return arm_transpose_conv_f32(ctx, output_ctx, transpose_conv_params, input_dims, input_data, filter_dims,
-                                  filter_data, bias_dims, bias_data, output_dims, output_data, layout);
-}
-
-/* The float32 transpose convolution needs no scratch, in ns-cmsis-nn as here. */
-int32_t arm_transpose_conv_f32_get_buffer_size(const cmsis_nn_transpose_conv_params_f32 *transpose_conv_params,
-                                               const cmsis_nn_dims *input_dims,
-                                               const cmsis_nn_dims *filter_dims,
-                                               const cmsis_nn_dims *out_dims)
-{
-    (void)transpose_conv_params;
-    (void)input_dims;
-    (void)filter_dims;
-    (void)out_dims;
-    return 0;
-}
-
-int32_t
-arm_transpose_conv_f32_get_reverse_conv_buffer_size(const cmsis_nn_transpose_conv_params_f32 *transpose_conv_params,
-                                                    const cmsis_nn_dims *input_dims,
-                                                    const cmsis_nn_dims *filter_dims)
-{
-    (void)transpose_conv_params;
-    (void)input_dims;
-    (void)filter_dims;
-    return 0;
-}
+/* The final clamp sends a NaN to the upper bound. */
+typedef float32_t flt_t;
+typedef float32_t flt_arith_t;
+typedef cmsis_nn_transpose_conv_params_f32 flt_transpose_conv_params_t;
+#define flt_clamp_output helia_clamp_nan_high_f32
+#define ARM_TRANSPOSE_CONV_NHWC_FLT arm_transpose_conv_nhwc_f32
+#define ARM_TRANSPOSE_CONV_FLT arm_transpose_conv_f32
+#define ARM_TRANSPOSE_CONV_WRAPPER_FLT arm_transpose_conv_wrapper_f32
+#define ARM_TRANSPOSE_CONV_FLT_GET_BUFFER_SIZE arm_transpose_conv_f32_get_buffer_size
+#define ARM_TRANSPOSE_CONV_FLT_GET_REVERSE_CONV_BUFFER_SIZE arm_transpose_conv_f32_get_reverse_conv_buffer_size
+#include "arm_transpose_conv_flt_body.h"
 
 #endif /* ARM_NN_ENABLE_F32 */
