@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
 """ADD, int8 and int16 with broadcasting up to rank 4, lowered to arm_elementwise_add_s8/s16 or
 arm_add_s8/s16; int32 (unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then
-clamped to the fused activation, as LiteRT's reference kernel (binary_arith_common.int32_wrapping_params)."""
+clamped to the fused activation, as LiteRT's reference kernel (shared.binary_arith.int32_wrapping_params)."""
 
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.binary_arith_common import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
+from helia_aot.ops.shared.binary_arith import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
 from helia_aot.ops.common import BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, int8_act, int16_act
-from helia_aot.ops.float_common import binary_lowered, f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import binary_lowered, f16, float16_variant, fp32
 
 _INT16_RULES = BINARY_RULES + (
     "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser, "

@@ -12,7 +12,7 @@ import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import const_ints, constant_ints
-from helia_aot.ops.shaping_common import MOVABLE, data, dtype_variants, row_major_strides, walk_params
+from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants, row_major_strides, walk_params
 
 _ENTRIES = {"int8": "arm_broadcast_to_s8", "int16": "arm_broadcast_to_s16"}
 _RULES = ("shape constant, rank 1 to 8, at least the input's",

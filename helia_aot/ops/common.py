@@ -9,7 +9,7 @@ from helia_aot.library.ns_cmsis_nn_scratch import ConvGeometry
 from helia_aot.ir.graph import Tensor
 from helia_aot.ir.quant import activation_range, f32, quantize_multiplier
 from helia_aot.ops.base import ANY, INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                         activation_variant, float_activation)
 
 
@@ -55,7 +55,7 @@ FOLDED_CLAMP = "helia_folded_clamp"
 def fused_activation(ctx: OpContext, out: Tensor) -> tuple:
     """The fused activation's clamp range: integer codes for a quantized output (narrowed by a folded
     clamp); for a float16 or float32 one LiteRT's float range as C expressions of its type
-    (float_common.float_activation)."""
+    (shared.float_variants.float_activation)."""
     if is_float(out):
         return float_activation(ctx, out)
     act = ctx.options("fused_activation_function", "NONE")

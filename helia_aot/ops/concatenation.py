@@ -13,7 +13,7 @@ from helia_aot.emit.c_syntax import c_type
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import f16, float16_variant, fp32
 
 _RULES = ("all tensors share scale and zero point", "no fused activation")
 

@@ -14,7 +14,7 @@ from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Varia
 from helia_aot.ops.common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation,
                                   geometry, int16_act, int8_act, nhwc, offset_weight_sums, requantization_kind,
                                   weights, windowed_output_shape)
-from helia_aot.ops.float_common import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
+from helia_aot.ops.shared.float_variants import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
                                         hybrid_variant)
 
 

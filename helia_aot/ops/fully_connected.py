@@ -13,7 +13,7 @@ from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import (bias, check_accumulator, check_s64_shifts, fused_activation, int16_act, int64_bias,
                                   int8_act, offset_weight_sums, requantization_kind, weights)
-from helia_aot.ops.float_common import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
+from helia_aot.ops.shared.float_variants import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
                                         hybrid_variant)
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",

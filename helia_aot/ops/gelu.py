@@ -18,8 +18,8 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.common import int8_act, unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TableRangeError,
+from helia_aot.ops.shared.float_variants import fp32
+from helia_aot.ops.shared.unary_math import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TableRangeError,
                                              float_lowered, fold_unary, gelu_approximate_transform, gelu_transform,
                                              lut_int8, lut_int8_lowered, lut_int16, lut_int16_lowered, quantized_dtype,
                                              table_args)

@@ -10,8 +10,8 @@ import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import int8_act, int16_act, unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import (F32, TableRangeError, f32, float_lowered, fold_unary, log_transform,
+from helia_aot.ops.shared.float_variants import fp32
+from helia_aot.ops.shared.unary_math import (F32, TableRangeError, f32, float_lowered, fold_unary, log_transform,
                                              lut_int8, lut_int8_lowered, lut_int16, lut_int16_lowered, quantized_dtype,
                                              table_args)
 

@@ -8,7 +8,7 @@ from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act, nhwc
-from helia_aot.ops.float_common import broadcast_strides, f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import broadcast_strides, f16, float16_variant, fp32
 
 
 def _axes(ctx: OpContext) -> list[int]:

@@ -15,9 +15,9 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.binary_arith_common import entry_dims
+from helia_aot.ops.shared.binary_arith import entry_dims
 from helia_aot.ops.common import broadcast_shape, int8_act, int16_act
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.float_variants import fp32
 
 _RULES = ("alpha broadcasts onto the input (NumPy rules); output shape equals the input's",
           "at most four merged broadcast dimensions")

@@ -12,7 +12,7 @@ import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, register
 from helia_aot.ops.common import const_ints, constant_ints
-from helia_aot.ops.indexing_common import check_not_empty, check_same_quant, ctype, data, data_variant, prod
+from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, prod
 
 _NOTES = ("axis constant, one or more contiguous axes (negative allowed)", "input and output share quantization")
 

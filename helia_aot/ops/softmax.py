@@ -12,7 +12,7 @@ from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier, softmax_params
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.common import int8_act, int16_act, lut_s16
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import f16, float16_variant, fp32
 
 _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables are laid over
 

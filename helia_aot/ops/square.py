@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import float_lowered, fold_unary
+from helia_aot.ops.shared.float_variants import fp32
+from helia_aot.ops.shared.unary_math import float_lowered, fold_unary
 
 
 @register

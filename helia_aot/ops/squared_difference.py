@@ -14,9 +14,9 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.binary_arith_common import check_broadcast, entry_dims, inline_params
+from helia_aot.ops.shared.binary_arith import check_broadcast, entry_dims, inline_params
 from helia_aot.ops.common import int8_act
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.float_variants import fp32
 
 LEFT_SHIFT = 7
 _RULES = ("input shapes broadcast (NumPy rules, any rank)",)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import f16, float16_variant, fp32
 
 
 def resolve(ctx: OpContext):

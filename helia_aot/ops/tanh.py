@@ -11,7 +11,7 @@ import numpy as np
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import (int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling,
                                   unary_validate)
-from helia_aot.ops.float_common import activation_f16_lowering, activation_f16_variant, fp32
+from helia_aot.ops.shared.float_variants import activation_f16_lowering, activation_f16_variant, fp32
 
 _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act, nhwc
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import f16, float16_variant, fp32
 
 
 @register

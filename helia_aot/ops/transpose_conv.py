@@ -18,7 +18,7 @@ from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Opera
 from helia_aot.ops.common import (bias, check_accumulator, check_filter_rank, check_s64_shifts, check_window_extent,
                                   const_ints, constant_ints, fused_activation, int16_act, int8_act, output_size,
                                   requantization_kind, weights)
-from helia_aot.ops.float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
+from helia_aot.ops.shared.float_variants import f16, float16_variant, fp32, fp32_bias, fp32_const
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",

@@ -15,7 +15,7 @@ import kernel_build as kb
 from records import parse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from helia_aot.ops.binary_arith_common import entry_dims  # noqa: E402
+from helia_aot.ops.shared.binary_arith import entry_dims  # noqa: E402
 
 DEFINES = ["ARM_NN_ENABLE_F32=1"]
 

@@ -10,7 +10,7 @@ import pytest
 
 import kernel_build as kb
 import reference as ref
-from helia_aot.ops import unary_math_common as um
+from helia_aot.ops.shared import unary_math as um
 
 ALL_INT8 = np.arange(-128, 128)
 

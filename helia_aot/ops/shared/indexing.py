@@ -23,7 +23,7 @@ from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.graph import Tensor
 from helia_aot.ops.base import ConstArray, OpContext, Operand, Variant
 from helia_aot.ops.common import int8_act, int16_act, require_same_quant
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.float_variants import fp32
 
 # Data dtypes by variant name; int8 / int16 are quantized activations (input and output share quantization).
 ENTRY_SUFFIX = {"int8": "s8", "int16": "s16"}

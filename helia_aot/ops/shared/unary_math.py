@@ -20,7 +20,7 @@ from helia_aot.ir.graph import Tensor
 from helia_aot.ir.quant import quantize_multiplier, quantize_value
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant
 from helia_aot.ops.common import int8_act, unary_validate
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.float_variants import fp32
 
 F32 = np.float32
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.binary_arith_common import check_broadcast, entry_dims, inline_params
+from helia_aot.ops.shared.binary_arith import check_broadcast, entry_dims, inline_params
 
 _RULES = ("input shapes broadcast (NumPy rules, any rank)",
           "quantization is not read: values are compared as stored, as LiteRT does")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
 from helia_aot.ops.common import broadcast_shape
-from helia_aot.ops.float_common import broadcast_strides
+from helia_aot.ops.shared.float_variants import broadcast_strides
 
 LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
 
