@@ -12,7 +12,8 @@ import numpy as np
 
 from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
 from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, dims4,
-                                           entry_for, index_input, prod, row_major_strides)
+                                           entry_for, index_input, prod)
+from helia_aot.ops.shared.shapes import row_major_strides
 
 _NOTES = ("indices int32 or int64, constant or run-time; a run-time index outside its axis fails model_run",
           "index depth (last indices axis) <= params rank", "params and output share quantization")

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.binary_arith import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
-from helia_aot.ops.common import (BINARY_RULES, binary_validate, fused_activation, int16_act, int8_act,
-                                  kernel_broadcast_dims)
-from helia_aot.ops.shared.float_variants import binary_lowered, f16, float16_variant, fp32
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_RULES, binary_validate, int32_validate,
+                                               int32_wrapping_fold, int32_wrapping_params)
+from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
+from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
+from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
 
 
 @register

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.common import ClampLowering
+from helia_aot.ops.shared.clamp import ClampLowering
 
 
 @register

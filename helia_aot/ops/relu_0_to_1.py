@@ -6,7 +6,7 @@ mode). LiteRT's kernel has no int16 path ("Only float32, uint8, int8 supported")
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.shared.unary_math import BoundedReluLowering
+from helia_aot.ops.shared.clamp import BoundedReluLowering
 
 
 @register

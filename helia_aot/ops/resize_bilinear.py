@@ -13,8 +13,7 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act
-from helia_aot.ops.shared.float_variants import fp32
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 from helia_aot.ops.shared.spatial import (bilinear_axis_float, bilinear_axis_int, check_shape, const_int32, require_4d,
                                           resize_size)
 

@@ -13,7 +13,8 @@ import numpy as np
 
 from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
 from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
-                                           index_input, prod, row_major_strides)
+                                           index_input, prod)
+from helia_aot.ops.shared.shapes import row_major_strides
 
 _NOTES = ("seq_lengths int32 or int64, constant or run-time, one per batch_dim index; a run-time length above the "
           "seq_dim axis fails model_run", "seq_dim and batch_dim distinct axes of the input",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, register
 from helia_aot.ops.base import INDEX
-from helia_aot.ops.common import constant_ints
+from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.shaping import (SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants,
                                           normalized_axis, split_fold, split_lowered, split_variant)
 

@@ -6,9 +6,11 @@ clamped to the fused activation, as LiteRT's reference kernel (shared.binary_ari
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.binary_arith import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
-from helia_aot.ops.common import BINARY_RULES, add_sub_params, add_sub_s16_params, binary_validate, int8_act, int16_act
-from helia_aot.ops.shared.float_variants import binary_lowered, f16, float16_variant, fp32
+from helia_aot.ops.shared.add_sub import add_sub_params, add_sub_s16_params
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_RULES, binary_validate, int32_validate,
+                                               int32_wrapping_fold, int32_wrapping_params)
+from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
+from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
 
 _INT16_RULES = BINARY_RULES + (
     "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser",)

@@ -9,7 +9,7 @@ the standalone clamp then computes min(max(q, lo), hi) on the codes (RELU / RELU
 arm_clamp_s16; RELU_N1_TO_1 / RELU_0_TO_1: arm_relu_generic_s8 with the identity requantization;
 MINIMUM / MAXIMUM compare codes), and clamping twice is clamping once to the intersection. The producer
 is a CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D or MAX_POOL_2D (their
-integer lowerings take the range from ops.common.fused_activation, which honours the folded range), its
+integer lowerings take the range from ops.shared.fused_activation, which honours the folded range), its
 output has no other reader and is no graph output. int8 / int16 only: float clamps differ from the fused
 one on -0.0 and NaN (the standalone RELU keeps -0.0, the fused clamp gives +0.0)."""
 
@@ -20,10 +20,11 @@ from dataclasses import replace
 import numpy as np
 
 from helia_aot.ir.graph import Graph, Operator, Tensor
-from helia_aot.ops.common import FOLDED_CLAMP, dtype_range
 from helia_aot.ir.quant import activation_range, quantize_value
 from helia_aot.lowering.rewrites.graph_edit import (Record, bypass, is_boundary, producer, readers, reads_once,
                                                     same_quant)
+from helia_aot.ops.shared.fused_activation import FOLDED_CLAMP
+from helia_aot.ops.shared.operands import dtype_range
 
 NAME = "fold_clamp"
 PRODUCERS = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL", "AVERAGE_POOL_2D",

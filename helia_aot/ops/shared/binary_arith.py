@@ -1,76 +1,27 @@
 # SPDX-License-Identifier: Apache-2.0
-"""What MAXIMUM, MINIMUM, DIV, SQUARED_DIFFERENCE and PRELU share: NumPy broadcasting of two inputs of
-any rank, reduced to the fewest dimensions (neighbouring axes broadcast the same way merged), either as
-the 4-D `cmsis_nn_dims` of a broadcasting kernel entry or as the strides of the inline loop
-(binary_broadcast.c.j2) that serves the dtypes and layouts no entry takes."""
+"""What the two-input arithmetic operators share: the rules and validation of ADD, SUB and MUL on int8 /
+int16 (broadcasting up to rank 4, a fused activation); the parameters of the inline broadcasting loop
+(binary_broadcast.c.j2) that serves the dtypes and layouts no kernel entry takes (MAXIMUM, MINIMUM, DIV,
+SQUARED_DIFFERENCE); and int32 ADD, SUB and MUL, which wrap as LiteRT's kernels do."""
 
 from __future__ import annotations
 
-from helia_aot.ir.graph import Tensor
+import numpy as np
+
 from helia_aot.ops.base import OpContext
-from helia_aot.ops.common import broadcast_shape, nhwc
+from helia_aot.ops.shared.broadcast import check_broadcast, loop_params
+from helia_aot.ops.shared.fused_activation import fused_activation
+
+BINARY_RULES = ("input shapes broadcast (NumPy rules) up to rank 4",
+                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
-def broadcast_groups(a, b) -> list[tuple[int, int]]:
-    """The broadcast as (size in a, size in b) per merged dimension: size-1 axes on both sides dropped,
-    neighbours of the same kind (equal, a broadcast, b broadcast) multiplied together. Equal shapes give
-    one group (or none for single elements)."""
-    out = broadcast_shape(a, b)
-    ra = [1] * (len(out) - len(a)) + [int(d) for d in a]
-    rb = [1] * (len(out) - len(b)) + [int(d) for d in b]
-    groups: list[list] = []
-    for da, db in zip(ra, rb):
-        if da == 1 and db == 1:
-            continue
-        kind = "same" if da == db else ("a1" if da == 1 else "b1")
-        if groups and groups[-1][0] == kind:
-            groups[-1][1] *= da
-            groups[-1][2] *= db
-        else:
-            groups.append([kind, da, db])
-    return [(g[1], g[2]) for g in groups]
-
-
-def entry_dims(a, b):
-    """(dims a, dims b, dims out) as (n, h, w, c) for a broadcasting kernel entry, or None when the
-    broadcast needs more than four merged dimensions. The merged form never puts a dimension of 1 on
-    both sides between two broadcast ones, which avoids the one layout ns-cmsis-nn's min/max walk reads
-    wrongly (w == c == 1, h > 1 against w == 1, c > 1)."""
-    groups = broadcast_groups(a, b)
-    if len(groups) > 4:
-        return None
-    dims_a = nhwc([g[0] for g in groups])
-    dims_b = nhwc([g[1] for g in groups])
-    return dims_a, dims_b, tuple(max(x, y) for x, y in zip(dims_a, dims_b))
-
-
-def loop_params(a, b) -> dict:
-    """The inline loop's merged output dims and each input's element strides along them (0 where that
-    input is broadcast)."""
-    groups = broadcast_groups(a, b) or [(1, 1)]
-    dims = [max(x, y) for x, y in groups]
-    strides1, strides2 = [0] * len(groups), [0] * len(groups)
-    s1 = s2 = 1
-    for k in range(len(groups) - 1, -1, -1):
-        da, db = groups[k]
-        strides1[k] = s1 if da != 1 else 0
-        strides2[k] = s2 if db != 1 else 0
-        s1 *= da
-        s2 *= db
-    def index(strides):
-        terms = [f"i{k}" if s == 1 else f"i{k} * {s}" for k, s in enumerate(strides) if s]
-        return " + ".join(terms) or "0"
-    return dict(dims=dims, index1=index(strides1), index2=index(strides2))
-
-
-def check_broadcast(ctx: OpContext, a: Tensor, b: Tensor, y: Tensor) -> tuple[int, ...]:
-    """The two inputs broadcast (NumPy rules, any rank) to the output's shape."""
-    shape = broadcast_shape(a.shape, b.shape)
-    if shape is None:
-        raise ctx.error(f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast", b)
-    if tuple(y.shape) != shape:
-        raise ctx.error(f"output shape {list(y.shape)} does not match the broadcast shape {list(shape)}", y)
-    return shape
+def binary_validate(ctx: OpContext) -> None:
+    """ADD, SUB and MUL on int8 / int16 / float: the fused activation is one of LiteRT's, the inputs
+    broadcast to the output, up to rank 4."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    fused_activation(ctx, y)
+    check_broadcast(ctx, a, b, y, max_rank=4)
 
 
 def inline_params(ctx: OpContext, body: list[str], in_ctype: str, out_ctype: str, comment: str) -> dict:
@@ -118,7 +69,6 @@ def int32_wrapping_params(ctx: OpContext, operator: str, name: str) -> dict:
 
 def int32_wrapping_fold(ctx: OpContext, fn):
     """The same at conversion time: fn on int64 operands, wrapped to int32, clamped."""
-    import numpy as np
     lo, hi = int32_activation(ctx)
     a = np.asarray(ctx.inp(0).data).astype(np.int64)
     b = np.asarray(ctx.inp(1).data).astype(np.int64)
