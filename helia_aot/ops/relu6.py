@@ -13,3 +13,4 @@ class Relu6(ClampLowering):
     op_types = ("RELU6",)
     options_table = None
     activation = "RELU6"
+    clamp_bounds = (0.0, 6.0)

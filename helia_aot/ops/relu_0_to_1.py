@@ -13,5 +13,4 @@ from helia_aot.ops.shared.clamp import BoundedReluLowering
 class Relu0To1(BoundedReluLowering):
     op_types = ("RELU_0_TO_1",)
     options_table = None
-    activation = "RELU_0_TO_1"
-    bounds = (0.0, 1.0)
+    clamp_bounds = (0.0, 1.0)

@@ -13,5 +13,4 @@ from helia_aot.ops.shared.clamp import BoundedReluLowering
 class ReluN1To1(BoundedReluLowering):
     op_types = ("RELU_N1_TO_1",)
     options_table = None
-    activation = "RELU_N1_TO_1"
-    bounds = (-1.0, 1.0)
+    clamp_bounds = (-1.0, 1.0)

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """The clamp operators' base classes: RELU and RELU6 (ClampLowering), RELU_N1_TO_1 and RELU_0_TO_1
-(BoundedReluLowering)."""
+(BoundedReluLowering). Each operator declares the real range it clamps to (`clamp_bounds`); its integer
+lowerings clamp to that range in output codes (clamp_codes), and so does the fold_clamp rewrite when it
+moves such a clamp into the operator that produced its input."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.graph import Tensor
-from helia_aot.ir.quant import activation_range, f32, quantize_multiplier, quantize_value
+from helia_aot.ir.quant import f32, quantize_multiplier, quantize_value
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant
 from helia_aot.ops.shared.checks import unary_validate
 from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier
@@ -18,10 +22,20 @@ from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
 from helia_aot.ops.shared.unary_math import float_lowered, quantized_dtype
 
 
+def clamp_codes(bounds: tuple[float, float], scale: float, zero_point: int, qmin: int, qmax: int) -> tuple[int, int]:
+    """The real range `bounds` in output codes as LiteRT's CalculateActivationRangeQuantized forms it:
+    each finite bound quantized (float32 quotient, rounded half away), within the dtype's range; an
+    infinite one is the dtype's end."""
+    low, high = bounds
+    lo = qmin if low == -math.inf else max(qmin, quantize_value(low, scale, zero_point))
+    hi = qmax if high == math.inf else min(qmax, quantize_value(high, scale, zero_point))
+    return lo, hi
+
+
 class ClampLowering(OpLowering):
     """RELU and RELU6, int8: arm_clamp_s8 when the scales match, else arm_requantize_s8_s8 then an
     in-place clamp; int16 likewise on the s16 entries, RELU in one arm_relu_s16 pass. Subclasses name
-    their op_types and `activation`."""
+    their op_types, `activation` (the float kernels' activation type) and `clamp_bounds`."""
 
     activation = ""
     variants = (
@@ -41,7 +55,7 @@ class ClampLowering(OpLowering):
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
-        act_min, act_max = activation_range(self.activation, y.quant.scale, y.quant.zero_point, *dtype_range(y.dtype))
+        act_min, act_max = clamp_codes(self.clamp_bounds, y.quant.scale, y.quant.zero_point, *dtype_range(y.dtype))
         same = x.quant.scale == y.quant.scale and x.quant.zero_point == y.quant.zero_point
         mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
         return Lowered(entry="arm_clamp_s8" if same else "arm_requantize_s8_s8",
@@ -54,7 +68,7 @@ class ClampLowering(OpLowering):
         activation's range. Equal scales: a clamp alone. RELU's range starts at the output zero point
         (0), which is exactly arm_relu_s16's lower bound, so it needs one pass."""
         x, y = ctx.inp(0), ctx.out(0)
-        act_min, act_max = activation_range(self.activation, y.quant.scale, 0, *dtype_range("int16"))
+        act_min, act_max = clamp_codes(self.clamp_bounds, y.quant.scale, 0, *dtype_range("int16"))
         if x.quant.scale == y.quant.scale:
             entry = "arm_clamp_s16"
         else:
@@ -76,10 +90,8 @@ class ClampLowering(OpLowering):
 
 class BoundedReluLowering(OpLowering):
     """LiteRT's ReluPrepare + QuantizedReluX for int8 (arm_relu_generic_s8), Relu1 / Relu0To1 for float32
-    (inline C). Subclasses name op_types, `activation` and the real `bounds`."""
+    (inline C). Subclasses name op_types and `clamp_bounds`."""
 
-    activation = ""
-    bounds = (0.0, 1.0)
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_relu_generic_s8",),
                 template="relu_generic_s8.c.j2",
@@ -104,9 +116,7 @@ class BoundedReluLowering(OpLowering):
             self._requantization(ctx)
 
     def _act_range(self, y: Tensor) -> tuple[int, int]:
-        low, high = self.bounds
-        zp, scale = int(y.quant.zero_point), float(y.quant.scale)
-        return max(-128, quantize_value(low, scale, zp)), min(127, quantize_value(high, scale, zp))
+        return clamp_codes(self.clamp_bounds, float(y.quant.scale), int(y.quant.zero_point), -128, 127)
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
@@ -119,14 +129,14 @@ class BoundedReluLowering(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         lowered = float_lowered(ctx, "clamp")
-        lowered.params.update(lower=c_float(self.bounds[0]), upper=c_float(self.bounds[1]))
+        lowered.params.update(lower=c_float(self.clamp_bounds[0]), upper=c_float(self.clamp_bounds[1]))
         return lowered
 
     def fold(self, ctx: OpContext):
         x, y = ctx.inp(0), ctx.out(0)
         data = np.asarray(x.data)
         if x.dtype == "float32" and y.dtype == "float32":
-            low, high = (np.float32(b) for b in self.bounds)
+            low, high = (np.float32(b) for b in self.clamp_bounds)
             return [np.where(data > high, high, np.where(data < low, low, data)).astype(np.float32)]
         if quantized_dtype(ctx) != "int8":
             return None
