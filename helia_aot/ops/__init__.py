@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Operator lowerings. Each module here registers one operator with @register; importing the
-package discovers them all, so adding an operator never touches a central switch."""
+"""Operator lowerings: one module per operator (pad.py also takes PADV2, its variant with a padding value),
+each registering its OpLowering with @register, beside `base` (the contract and the registry) and the
+`shared` subpackage (what several of them share; it registers nothing). `load_all` imports every module
+here, so adding an operator never touches a central switch."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ def load_all() -> dict[str, OpLowering]:
     global _loaded
     if not _loaded:
         for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-            if info.name not in ("base", "common", "float_common"):
+            if not info.ispkg and info.name != "base":
                 importlib.import_module(f"{__name__}.{info.name}")
         _loaded = True
     return registry()

@@ -9,8 +9,8 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import dtype_range, int8_act, int16_act, unary_validate
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
 
 _SAME = ("input and output shapes equal",)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import FLOAT_POOL_RULES, POOL_RULES, int8_act, int16_act, pool_params, pool_validate
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
+from helia_aot.ops.shared.pooling import FLOAT_POOL_RULES, POOL_RULES, pool_params, pool_validate
 
 
 @register

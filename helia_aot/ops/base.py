@@ -285,6 +285,10 @@ class OpLowering:
     # being the default. lower() reads them with ctx.attribute(name); the plan's `fixed` records what
     # they chose.
     attributes: ClassVar[dict[str, tuple]] = {}
+    # The real range (low, high; +-inf for an open side) of an operator that only clamps its input
+    # (RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1): its integer variants clamp to it in output codes, and
+    # the fold_clamp rewrite reads it to move the clamp into the producer. None for every other operator.
+    clamp_bounds: ClassVar[tuple[float, float] | None] = None
 
     def options_table_for(self, op_type: str) -> str | None:
         table = self.options_table

@@ -17,9 +17,8 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.binary_arith_common import broadcast_groups
-from helia_aot.ops.common import broadcast_shape, int8_act, int16_act
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.broadcast import broadcast_groups, broadcast_shape
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 
 _RULES = ("ranks 2 to 5; batch dimensions broadcast; inner dimensions agree (after adj_x / adj_y)",)
 _INT_RULES = _RULES + ("at most two merged batch dimensions", "no fused activation (LiteRT has none)")

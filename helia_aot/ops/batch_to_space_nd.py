@@ -10,9 +10,9 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act, is_float, require_same_quant
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.spatial_common import batch_to_space, block_and_pairs, check_shape, const_int32, nhwc_of
+from helia_aot.ops.shared.checks import require_same_quant
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act, is_float
+from helia_aot.ops.shared.spatial import batch_to_space, block_and_pairs, check_shape, const_int32, nhwc_of
 
 _RULES = ("input rank 3 or 4", "block_shape >= 1, crops >= 0 (constant int32)",
           "batch divisible by the block size", "input and output share scale and zero point")

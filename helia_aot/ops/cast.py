@@ -17,7 +17,7 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import unary_validate
+from helia_aot.ops.shared.checks import unary_validate
 
 CASTABLE = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float32", "bool")
 _INTS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64")

@@ -10,10 +10,11 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_type
-
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import dtype_range, fused_activation, int8_act, int16_act, is_float, require_same_quant
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.checks import require_same_quant
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.operands import dtype_range, f16, fp32, int8_act, int16_act, is_float
 
 _RULES = ("all tensors share scale and zero point", "no fused activation")
 

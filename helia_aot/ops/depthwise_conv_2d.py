@@ -12,10 +12,14 @@ from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.library.cost_kinds import DEPTHWISE
 from helia_aot.library.helium_costs import MVE_DEPTHWISE
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import (bias, check_accumulator, check_output_shape, check_s64_shifts, fused_activation,
-                                  geometry, int16_act, int64_bias, int8_act, nhwc, offset_weight_sums,
-                                  requantization_kind, weights, windowed_output_shape)
-from helia_aot.ops.float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
+from helia_aot.ops.shared.accumulator import (check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
+                                              requantization_kind)
+from helia_aot.ops.shared.checks import check_output_shape
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
+from helia_aot.ops.shared.shapes import nhwc
+from helia_aot.ops.shared.window import geometry, windowed_output_shape
 
 HELIUM_DW_3X3 = "helia_mve_depthwise_conv_3x3_s8"
 _SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",

@@ -9,7 +9,7 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import int8_act, int16_act
+from helia_aot.ops.shared.operands import int8_act, int16_act
 
 
 @register

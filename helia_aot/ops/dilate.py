@@ -11,9 +11,9 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.spatial_common import check_shape, const_int32
-from helia_aot.ops.common import constant_ints
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.operands import fp32
+from helia_aot.ops.shared.spatial import check_shape, const_int32
 
 _RULES = ("dilations constant int32, one per input dimension, each >= 1", "padding value: one element")
 

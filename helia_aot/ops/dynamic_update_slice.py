@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.indexing_common import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
-                                           prod, row_major_strides)
+from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, entry_for, prod
+from helia_aot.ops.shared.shapes import row_major_strides
 
 _NOTES = ("start indices int32 or int64, constant or run-time, clamped so the update fits (LiteRT's rule)",
           "update rank = operand rank, each update axis <= the operand's",

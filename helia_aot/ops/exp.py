@@ -11,11 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act, unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import (TableRangeError, exp_transform, float_lowered, fold_unary, lut_int8,
-                                             lut_int8_lowered, lut_int16, lut_int16_lowered, quantized_dtype,
-                                             table_args)
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
+from helia_aot.ops.shared.unary_math import exp_transform, float_lowered, fold_unary, quantized_dtype
 
 
 @register
@@ -33,9 +32,8 @@ class Exp(OpLowering):
     )
 
     def _table(self, ctx: OpContext) -> np.ndarray:
-        build = lut_int16 if ctx.inp(0).dtype == "int16" else lut_int8
         try:
-            return build(exp_transform, *table_args(ctx))
+            return lut_of(ctx.inp(0).dtype, exp_transform, *table_args(ctx))
         except TableRangeError as exc:
             raise ctx.error(f"LiteRT's EXP table is undefined for these scales: {exc} (exp overflows float32 or "
                             f"the output's codes)", ctx.out(0),

@@ -9,8 +9,9 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import const_ints, constant_ints
-from helia_aot.ops.shaping_common import MOVABLE, data, dtype_variants
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.operands import const_ints
+from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants
 
 _RULES = ("dims constant (the output shape)", "value a scalar of the output's dtype (run-time or constant)")
 

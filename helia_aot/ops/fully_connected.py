@@ -12,10 +12,11 @@ from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import (bias, check_accumulator, check_s64_shifts, fused_activation, int16_act, int64_bias,
-                                  int8_act, offset_weight_sums, requantization_kind, weights)
-from helia_aot.ops.float_common import (f16, float16_variant, fp32, fp32_bias, fp32_const, hybrid_activation,
-                                        hybrid_variant)
+from helia_aot.ops.shared.accumulator import (check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
+                                              requantization_kind)
+from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
+from helia_aot.ops.shared.fused_activation import fused_activation, hybrid_activation
+from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
 
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")

@@ -5,14 +5,14 @@ input[:axis] + indices[batch_dims:] + input[axis + 1:], any rank.
 
 int8 / int16 call arm_gather_s8 / _s16 when input, indices and output have at most 4 axes (its limit), inline C
 otherwise; float32, int32, int64 and bool are inline C. A run-time index outside [0, input[axis]) fails the operator, as it
-fails LiteRT's invoke (see indexing_common)."""
+fails LiteRT's invoke (see shared.indexing)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.indexing_common import (check_not_empty, check_same_quant, ctype, data, data_variant, dims4,
+from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, dims4,
                                            entry_for, index_input, prod)
 
 _NOTES = ("indices int32 or int64, constant or run-time; a run-time index outside the axis fails model_run",

@@ -4,15 +4,16 @@ params[d:], any rank. Indices int32 or int64, constant or run-time.
 
 int8 / int16 call arm_gather_nd_s8 / _s16 when params, indices and output have at most 4 axes (its limit), inline
 C otherwise; float32, int32, int64 and bool are inline C. A run-time index outside its axis fails the operator, as it fails
-LiteRT's invoke (see indexing_common)."""
+LiteRT's invoke (see shared.indexing)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.indexing_common import (check_not_empty, check_same_quant, ctype, data, data_variant, dims4,
-                                           entry_for, index_input, prod, row_major_strides)
+from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, dims4,
+                                           entry_for, index_input, prod)
+from helia_aot.ops.shared.shapes import row_major_strides
 
 _NOTES = ("indices int32 or int64, constant or run-time; a run-time index outside its axis fails model_run",
           "index depth (last indices axis) <= params rank", "params and output share quantization")

@@ -17,12 +17,11 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import int8_act, unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TableRangeError,
-                                             float_lowered, fold_unary, gelu_approximate_transform, gelu_transform,
-                                             lut_int8, lut_int8_lowered, lut_int16, lut_int16_lowered, quantized_dtype,
-                                             table_args)
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
+from helia_aot.ops.shared.operands import fp32, int8_act
+from helia_aot.ops.shared.unary_math import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, float_lowered,
+                                             fold_unary, gelu_approximate_transform, gelu_transform, quantized_dtype)
 
 
 def _int16(role: str) -> Operand:
@@ -62,9 +61,8 @@ class Gelu(OpLowering):
 
     def _table(self, ctx: OpContext) -> np.ndarray:
         transform = gelu_approximate_transform if self._approximate(ctx) else gelu_transform
-        build = lut_int16 if ctx.inp(0).dtype == "int16" else lut_int8
         try:
-            return build(transform, *table_args(ctx))
+            return lut_of(ctx.inp(0).dtype, transform, *table_args(ctx))
         except TableRangeError as exc:
             raise ctx.error(f"LiteRT's GELU table is undefined for these scales: {exc}", ctx.out(0))
 

@@ -9,9 +9,10 @@ import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, unary_validate
-from helia_aot.ops.float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                         activation_variant)
+from helia_aot.ops.shared.operands import int8_act
 
 
 def downscale_to_int16(multiplier: int) -> int:

@@ -8,9 +8,11 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act, unary_validate
-from helia_aot.ops.float_common import (activation_f16_lowering, activation_f16_variant, activation_lowered,
-                                        activation_variant, f16_literal)
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+                                                 activation_variant)
+from helia_aot.ops.shared.fused_activation import f16_literal
+from helia_aot.ops.shared.operands import int8_act, int16_act
 
 
 @register

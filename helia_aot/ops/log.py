@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act, unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import (F32, TableRangeError, f32, float_lowered, fold_unary, log_transform,
-                                             lut_int8, lut_int8_lowered, lut_int16, lut_int16_lowered, quantized_dtype,
-                                             table_args)
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
+from helia_aot.ops.shared.unary_math import F32, f32, float_lowered, fold_unary, log_transform, quantized_dtype
 
 
 @register
@@ -35,9 +34,8 @@ class Log(OpLowering):
         y = ctx.out(0)
         lowest = -128 if y.dtype == "int8" else -32768
         output_min = f32(F32(lowest - int(y.quant.zero_point)) * f32(y.quant.scale))
-        build = lut_int16 if y.dtype == "int16" else lut_int8
         try:
-            return build(log_transform(output_min), *table_args(ctx))
+            return lut_of(y.dtype, log_transform(output_min), *table_args(ctx))
         except TableRangeError as exc:
             raise ctx.error(f"LiteRT's LOG table is undefined for these scales: {exc}", y)
 

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""LOGICAL_NOT on bool tensors in inline C (see logical_common)."""
+"""LOGICAL_NOT on bool tensors in inline C (see shared.logical)."""
 
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.logical_common import LogicalLowering, logical_variants
+from helia_aot.ops.shared.logical import LogicalLowering, logical_variants
 
 
 @register

@@ -7,8 +7,11 @@ from __future__ import annotations
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act, nhwc
-from helia_aot.ops.float_common import broadcast_strides, f16, float16_variant, fp32
+from helia_aot.ops.shared.broadcast import broadcast_strides
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.operands import const_ints, f16, fp32, int8_act, int16_act
+from helia_aot.ops.shared.shapes import nhwc
 
 
 def _axes(ctx: OpContext) -> list[int]:

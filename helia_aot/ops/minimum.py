@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """MINIMUM: int8 / int16 / float32 on arm_minimum_s8 / _s16 / _f32, int32 inline C (see
-minmax_common)."""
+shared.minmax)."""
 
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.minmax_common import MinMaxLowering
+from helia_aot.ops.shared.minmax import MinMaxLowering
 
 
 @register

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, register
-from helia_aot.ops.common import const_ints, constant_ints
-from helia_aot.ops.indexing_common import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
-                                           prod, row_major_strides)
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, entry_for, prod
+from helia_aot.ops.shared.operands import const_ints
+from helia_aot.ops.shared.shapes import row_major_strides
 
 _NOTES = ("paddings constant, [rank, 2]; mode REFLECT (pad <= axis - 1) or SYMMETRIC (pad <= axis)",
           "input and output share quantization")

@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """MUL, int8 and int16 with broadcasting up to rank 4, lowered to arm_elementwise_mul_s8/s16 or
 arm_mul_s8/s16; int32 (unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then
-clamped to the fused activation, as LiteRT's reference kernel (binary_arith_common.int32_wrapping_params)."""
+clamped to the fused activation, as LiteRT's reference kernel (shared.binary_arith.int32_wrapping_params)."""
 
 from __future__ import annotations
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.binary_arith_common import INT32_RULES, int32_validate, int32_wrapping_fold, int32_wrapping_params
-from helia_aot.ops.common import (BINARY_RULES, binary_validate, fused_activation, int16_act, int8_act,
-                                  kernel_broadcast_dims)
-from helia_aot.ops.float_common import binary_lowered, f16, float16_variant, fp32
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_RULES, binary_validate, int32_validate,
+                                               int32_wrapping_fold, int32_wrapping_params)
+from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
+from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
+from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
 
 
 @register

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import unary_validate
+from helia_aot.ops.shared.checks import unary_validate
 
 _CTYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
 _LOWEST = {"int8": "-128", "int16": "-32768", "int32": "INT32_MIN"}

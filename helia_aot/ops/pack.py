@@ -11,7 +11,7 @@ import numpy as np
 
 from helia_aot.ir.graph import DTYPE_BYTES
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shaping_common import data, dtype_variants, normalized_axis, row_copy
+from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, row_copy
 
 PACKABLE = ("int8", "uint8", "int16", "int32", "int64", "float32")  # LiteRT's pack.cc
 _RULES = ("inputs of one shape and dtype", "axis in [-(rank + 1), rank + 1)", "values_count equals the input count")

@@ -8,8 +8,11 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float, c_type
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act, is_float, nhwc, require_same_quant
-from helia_aot.ops.float_common import f16, f16_literal, float16_variant, fp32
+from helia_aot.ops.shared.checks import constant_ints, require_same_quant
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.fused_activation import f16_literal
+from helia_aot.ops.shared.operands import const_ints, f16, fp32, int8_act, int16_act, is_float
+from helia_aot.ops.shared.shapes import nhwc
 
 
 _RULES = ("rank <= 4", "non-negative paddings", "input and output share scale and zero point")

@@ -15,9 +15,8 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.binary_arith_common import entry_dims
-from helia_aot.ops.common import broadcast_shape, int8_act, int16_act
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.broadcast import broadcast_shape, kernel_broadcast_dims
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 
 _RULES = ("alpha broadcasts onto the input (NumPy rules); output shape equals the input's",
           "at most four merged broadcast dimensions")
@@ -45,7 +44,7 @@ class Prelu(OpLowering):
                             f"{list(x.shape)}", alpha)
         if tuple(y.shape) != tuple(x.shape):
             raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
-        if entry_dims(x.shape, alpha.shape) is None:
+        if kernel_broadcast_dims(x.shape, alpha.shape) is None:
             raise ctx.error(f"broadcasting alpha {list(alpha.shape)} onto {list(x.shape)} needs more than four "
                             "merged dimensions; at most four are supported", alpha)
         if ctx.variant.name == "float32":
@@ -69,7 +68,7 @@ class Prelu(OpLowering):
     def lower(self, ctx: OpContext) -> Lowered:
         x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         (mi, si), (ma, sa) = self._multipliers(ctx)
-        dims_x, dims_alpha, _ = entry_dims(x.shape, alpha.shape)
+        dims_x, dims_alpha, _ = kernel_broadcast_dims(x.shape, alpha.shape)
         widened = x.dtype == "int16"
         constants = []
         if widened:
@@ -84,7 +83,7 @@ class Prelu(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-        dims_x, dims_alpha, _ = entry_dims(x.shape, alpha.shape)
+        dims_x, dims_alpha, _ = kernel_broadcast_dims(x.shape, alpha.shape)
         return Lowered(entry="arm_prelu_f32",
                        params=dict(float=True, input=x.index, alpha=alpha.index, output=y.index,
                                    input_dims=dims_x, alpha_dims=dims_alpha))

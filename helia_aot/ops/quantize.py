@@ -8,7 +8,7 @@ from __future__ import annotations
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import dtype_range, int8_act, int16_act
+from helia_aot.ops.shared.operands import dtype_range, int8_act, int16_act
 
 
 def _rescale(name: str, src: str, dst: str) -> Variant:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import const_ints
-from helia_aot.ops.reduce_common import REDUCE_RULES, fold_reduce, inline_lowered, reduce_validate
+from helia_aot.ops.shared.operands import const_ints
+from helia_aot.ops.shared.reduce import REDUCE_RULES, fold_reduce, inline_lowered, reduce_validate
 
 
 @register

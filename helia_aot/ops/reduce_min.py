@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """REDUCE_MIN: int8 / int16 on arm_reduce_min_s8 / _s16, float32 / int32 / int64 in inline C (see
-reduce_extreme_common)."""
+shared.reduce_extreme)."""
 
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.reduce_extreme_common import ReduceExtremeLowering, extreme_variants
+from helia_aot.ops.shared.reduce_extreme import ReduceExtremeLowering, extreme_variants
 
 
 @register

@@ -16,9 +16,8 @@ import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import const_ints, int8_act, int16_act
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.reduce_common import REDUCE_RULES, fold_reduce, inline_lowered, reduce_dims, reduce_validate
+from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_act
+from helia_aot.ops.shared.reduce import REDUCE_RULES, fold_reduce, inline_lowered, reduce_dims, reduce_validate
 
 
 def _mbqm64_c(x: str, mult: int, shift: int) -> str:

@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import math
+
 from helia_aot.ops.base import register
-from helia_aot.ops.common import ClampLowering
+from helia_aot.ops.shared.clamp import ClampLowering
 
 
 @register
@@ -13,3 +15,4 @@ class Relu(ClampLowering):
     op_types = ("RELU",)
     options_table = None
     activation = "RELU"
+    clamp_bounds = (0.0, math.inf)

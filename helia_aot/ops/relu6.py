@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.common import ClampLowering
+from helia_aot.ops.shared.clamp import ClampLowering
 
 
 @register
@@ -13,3 +13,4 @@ class Relu6(ClampLowering):
     op_types = ("RELU6",)
     options_table = None
     activation = "RELU6"
+    clamp_bounds = (0.0, 6.0)

@@ -6,12 +6,11 @@ mode). LiteRT's kernel has no int16 path ("Only float32, uint8, int8 supported")
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.unary_math_common import BoundedReluLowering
+from helia_aot.ops.shared.clamp import BoundedReluLowering
 
 
 @register
 class Relu0To1(BoundedReluLowering):
     op_types = ("RELU_0_TO_1",)
     options_table = None
-    activation = "RELU_0_TO_1"
-    bounds = (0.0, 1.0)
+    clamp_bounds = (0.0, 1.0)

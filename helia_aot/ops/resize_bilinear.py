@@ -13,9 +13,8 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.spatial_common import (bilinear_axis_float, bilinear_axis_int, check_shape, const_int32, require_4d,
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
+from helia_aot.ops.shared.spatial import (bilinear_axis_float, bilinear_axis_int, check_shape, const_int32, require_4d,
                                           resize_size)
 
 _RULES = ("input 4-D NHWC", "size constant int32 [2], positive", "not both align_corners and half_pixel_centers",

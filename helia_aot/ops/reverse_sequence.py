@@ -5,15 +5,16 @@ constant or run-time; any rank. LiteRT has no int8 REVERSE_SEQUENCE.
 
 int16 calls arm_reverse_sequence_s16 (up to its 8 axes; inline C beyond); float32, int32 and int64 are inline C. A
 length above the seq_dim axis fails LiteRT's invoke: a constant one is refused, a run-time one fails the operator
-(see indexing_common)."""
+(see shared.indexing)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.indexing_common import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
-                                           index_input, prod, row_major_strides)
+from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
+                                           index_input, prod)
+from helia_aot.ops.shared.shapes import row_major_strides
 
 _NOTES = ("seq_lengths int32 or int64, constant or run-time, one per batch_dim index; a run-time length above the "
           "seq_dim axis fails model_run", "seq_dim and batch_dim distinct axes of the input",

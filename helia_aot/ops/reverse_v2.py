@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, register
-from helia_aot.ops.common import const_ints, constant_ints
-from helia_aot.ops.indexing_common import check_not_empty, check_same_quant, ctype, data, data_variant, prod
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, prod
+from helia_aot.ops.shared.operands import const_ints
 
 _NOTES = ("axis constant, one or more contiguous axes (negative allowed)", "input and output share quantization")
 

@@ -14,10 +14,11 @@ import numpy as np
 
 from helia_aot.ir.quant import MultiplierRangeError
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act, unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import (TableRangeError, float_lowered, fold_unary, lut_int8_lowered, lut_int16,
-                                             quantized_dtype, rsqrt_int16_transform, rsqrt_int8_table, table_args)
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16, table_args
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
+from helia_aot.ops.shared.unary_math import (float_lowered, fold_unary, quantized_dtype, rsqrt_int8_table,
+                                             rsqrt_int16_transform)
 
 
 @register

@@ -6,16 +6,18 @@ is the output shape).
 
 int8 calls arm_scatter_nd_s8; float32, int32, int64 and bool (repeats: or) are inline C. LiteRT has no int16 SCATTER_ND. A run-time index
 outside its axis fails the operator (LiteRT fails the invoke for an index outside the output; see
-indexing_common)."""
+shared.indexing)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.common import const_ints, constant_ints
-from helia_aot.ops.indexing_common import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
-                                           index_input, prod, row_major_strides)
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
+                                           index_input, prod)
+from helia_aot.ops.shared.operands import const_ints
+from helia_aot.ops.shared.shapes import row_major_strides
 
 # How repeated positions combine: LiteRT adds (integers wrap); bool addition is a logical or.
 _COMBINE = {"int32": "wrap32", "int64": "wrap64", "bool": "or"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import broadcast_shape
+from helia_aot.ops.shared.broadcast import broadcast_shape
 
 _RULES = ("condition bool", "the three shapes broadcast (NumPy rules); rank up to 5 when they differ",
           "codes copied as they are (no rescaling, as LiteRT)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.signal_common import INT32_MAX, Attr, read_options, require_rank
+from helia_aot.ops.shared.signal import INT32_MAX, Attr, read_options, require_rank
 
 _ATTRS = {"end_index": Attr(low=0, high=INT32_MAX), "start_index": Attr(low=0, high=INT32_MAX)}
 

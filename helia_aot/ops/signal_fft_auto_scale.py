@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.signal_common import read_options, require_rank
+from helia_aot.ops.shared.signal import read_options, require_rank
 
 
 @register

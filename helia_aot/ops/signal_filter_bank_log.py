@@ -6,7 +6,7 @@ fraction), 0 where the shifted input is 0 or 1, on helia_signal_filter_bank_log_
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.signal_common import Attr, read_options, require_rank
+from helia_aot.ops.shared.signal import Attr, read_options, require_rank
 
 # TFLM reads both as int32: the correction is a uint32 shift (0..31), the scale any int32, used as uint32.
 _ATTRS = {"input_correction_bits": Attr(low=0, high=31), "output_scale": Attr()}

@@ -12,7 +12,7 @@ sequence of runs gives TFLM's sequence of outputs.
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, StateBuffer, Variant, register
-from helia_aot.ops.signal_common import INT32_MAX, Attr, read_options, require_rank
+from helia_aot.ops.shared.signal import INT32_MAX, Attr, read_options, require_rank
 
 _U32 = 0xFFFFFFFF
 # TFLM reads every attribute as an int32 (ElementAsInt32) and stores the coefficients as uint32.

@@ -9,7 +9,7 @@ The LUT may be a constant or a run-time tensor, as in TFLM.
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.signal_common import Attr, read_options, require_rank
+from helia_aot.ops.shared.signal import Attr, read_options, require_rank
 
 # The highest entry the gain reads: 4 x 32 - 4 (a noise level with all 32 bits), so 125 entries.
 LUT_ENTRIES = 125

@@ -3,7 +3,7 @@
 fft_length), N/2 + 1 complex bins as (re, im) pairs, on helia_signal_rfft_s16 / _s32 / _f32.
 
 TFLM computes it with kiss fft v1.3.0 (FIXED_POINT 16 / 32, or float); the kernels repeat its
-arithmetic and get its plan and twiddle tables as constants (signal_fft_common.py), so the output is
+arithmetic and get its plan and twiddle tables as constants (shared/signal_fft.py), so the output is
 bit-identical to TFLM's. An fft_length whose half has a prime factor above 5 (or is 1) runs kiss fft's
 generic butterfly, which TFLM's build cannot run (its scratch allocation is patched out, the
 interpreter crashes); the kernels compute what kiss fft computes there, checked against the Python
@@ -13,8 +13,8 @@ reference only.
 from __future__ import annotations
 
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.signal_common import INT32_MAX, Attr, flat_size, read_options
-from helia_aot.ops import signal_fft_common as tables
+from helia_aot.ops.shared.signal import INT32_MAX, Attr, flat_size, read_options
+from helia_aot.ops.shared import signal_fft as tables
 
 # The options' "T": the schema TensorType code of the samples (TFLM picks its kernel by it).
 _TYPE_CODES = {"int16": 7, "int32": 2, "float32": 0}

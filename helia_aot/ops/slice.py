@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import const_ints, constant_ints, nhwc
-from helia_aot.ops.shaping_common import MOVABLE, data, dtype_variants, row_major_strides, walk_params
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.operands import const_ints
+from helia_aot.ops.shared.shapes import nhwc, row_major_strides
+from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants, walk_params
 
 _ENTRIES = {"int8": "arm_strided_slice_s8", "int16": "arm_strided_slice_s16", "float32": "arm_strided_slice_f32",
             "int32": "arm_strided_slice_s32"}

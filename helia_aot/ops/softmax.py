@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier, softmax_params
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import int8_act, int16_act, lut_s16
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.lookup_tables import lut_int16
+from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
 
 _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables are laid over
 
@@ -94,8 +97,9 @@ class Softmax(OpLowering):
         x, y = ctx.inp(0), ctx.out(0)
         beta = float(ctx.options("beta", 1.0))
         mult, shift = quantize_multiplier(f32(float(x.quant.scale) * beta) / (10.0 / _INT16_RANGE))
-        exp_lut = lut_s16(math.exp, 10.0 / _INT16_RANGE, 32767, 2.0 / _INT16_RANGE, 0)
-        one_by_one_lut = lut_s16(lambda v: 1.0 / (1.0 + v), 1.0 / _INT16_RANGE, -32768, 2.0 / _INT16_RANGE, 0)
+        exp_lut = lut_int16(math.exp, 10.0 / _INT16_RANGE, 32767, 2.0 / _INT16_RANGE, 0, precision=np.float64)
+        one_by_one_lut = lut_int16(lambda v: 1.0 / (1.0 + v), 1.0 / _INT16_RANGE, -32768, 2.0 / _INT16_RANGE, 0,
+                                   precision=np.float64)
         rows, row = self._rows(ctx)
         return Lowered(entry="arm_softmax_s16",
                        constants=[ConstArray("exp_lut", "int16_t", exp_lut, "exp(x) over [-10, 0], 513 entries"),

@@ -10,9 +10,8 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.spatial_common import check_shape, require_4d
+from helia_aot.ops.shared.operands import fp32, int8_act
+from helia_aot.ops.shared.spatial import check_shape, require_4d
 
 _RULES = ("input 4-D NHWC", "block_size >= 1", "height and width divisible by block_size")
 

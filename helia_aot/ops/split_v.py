@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, register
 from helia_aot.ops.base import INDEX
-from helia_aot.ops.common import constant_ints
-from helia_aot.ops.shaping_common import (SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants,
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.shaping import (SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants,
                                           normalized_axis, split_fold, split_lowered, split_variant)
 
 _RULES = ("size_splits and axis constant, axis in [-rank, rank)",

@@ -14,10 +14,11 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import int8_act, int16_act, unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import (float_lowered, fold_unary, quantized_dtype, sqrt_int8_table_u8,
-                                             sqrt_quantized, table_args)
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.lookup_tables import table_args
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
+from helia_aot.ops.shared.unary_math import (float_lowered, fold_unary, quantized_dtype, sqrt_int8_table_u8,
+                                             sqrt_quantized)
 
 _NEGATIVE = "a negative input gives the output zero point (LiteRT: an error)"
 

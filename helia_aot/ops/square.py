@@ -5,9 +5,9 @@ Prepare, "Type INT8 is unsupported by op Square"). Inline C: x * x per element, 
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import unary_validate
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.unary_math_common import float_lowered, fold_unary
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.operands import fp32
+from helia_aot.ops.shared.unary_math import float_lowered, fold_unary
 
 
 @register

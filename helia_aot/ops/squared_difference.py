@@ -14,9 +14,9 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.binary_arith_common import check_broadcast, entry_dims, inline_params
-from helia_aot.ops.common import int8_act
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.binary_arith import inline_params
+from helia_aot.ops.shared.broadcast import check_broadcast, kernel_broadcast_dims
+from helia_aot.ops.shared.operands import fp32, int8_act
 
 LEFT_SHIFT = 7
 _RULES = ("input shapes broadcast (NumPy rules, any rank)",)
@@ -56,7 +56,7 @@ class SquaredDifference(OpLowering):
         check_broadcast(ctx, a, b, y)
         if ctx.variant is None or ctx.variant.name != "int8":  # None: folding constants
             return
-        if entry_dims(a.shape, b.shape) is None:
+        if kernel_broadcast_dims(a.shape, b.shape) is None:
             raise ctx.error(f"int8 broadcasting of {list(a.shape)} with {list(b.shape)} needs more than four merged "
                             "dimensions; at most four are supported", y)
         real_out = self._multipliers(ctx)[2]
@@ -69,7 +69,7 @@ class SquaredDifference(OpLowering):
         (m1, s1), (m2, s2), real_out = self._multipliers(ctx)
         mo, so = quantize_multiplier(real_out)
         first, second = (a, (m1, s1)), (b, (m2, s2))
-        dims = entry_dims(a.shape, b.shape)
+        dims = kernel_broadcast_dims(a.shape, b.shape)
         if tuple(a.shape) == tuple(b.shape) or dims[0] == dims[1]:
             form, entry = "elementwise", "arm_elementwise_squared_difference_s8"
         elif a.num_elements == 1 or b.num_elements == 1:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from helia_aot.ops.base import register
-from helia_aot.ops.common import AliasLowering
+from helia_aot.ops.shared.alias import AliasLowering
 
 
 @register

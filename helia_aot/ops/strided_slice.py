@@ -6,8 +6,9 @@ energies)."""
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import const_ints, constant_ints, int8_act, int16_act
-from helia_aot.ops.float_common import f16, float16_variant, fp32
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.operands import const_ints, f16, fp32, int8_act, int16_act
 
 
 def resolve(ctx: OpContext):

@@ -18,9 +18,8 @@ import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import const_ints, int8_act
-from helia_aot.ops.float_common import fp32
-from helia_aot.ops.reduce_common import (REDUCE_RULES, fold_reduce, entry_lowered, fits_4d, inline_lowered, reduce_dims,
+from helia_aot.ops.shared.operands import const_ints, fp32, int8_act
+from helia_aot.ops.shared.reduce import (REDUCE_RULES, fold_reduce, entry_lowered, fits_4d, inline_lowered, reduce_dims,
                                          reduce_validate)
 
 

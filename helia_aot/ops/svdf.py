@@ -10,8 +10,9 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import dtype_range, int8_act, requantization_kind
-from helia_aot.ops.float_common import FLT_MAX, float_activation, fp32, fp32_bias, fp32_const
+from helia_aot.ops.shared.accumulator import requantization_kind
+from helia_aot.ops.shared.fused_activation import FLT_MAX, float_activation
+from helia_aot.ops.shared.operands import dtype_range, fp32, fp32_bias, fp32_const, int8_act
 
 _RULES = ("input [batches, input size]; weights_feature [units x rank, input size]; weights_time "
           "[units x rank, memory]; bias [units]; state a variable tensor [batches, units x rank x memory]; "

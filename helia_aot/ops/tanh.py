@@ -9,9 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import (int8_act, int16_act, lut_from_function, q15_output_rule, sigmoid_s16_input_scaling,
-                                  unary_validate)
-from helia_aot.ops.float_common import activation_f16_lowering, activation_f16_variant, fp32
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.float_variants import activation_f16_lowering, activation_f16_variant
+from helia_aot.ops.shared.int16_arithmetic import q15_output_rule, sigmoid_s16_input_scaling
+from helia_aot.ops.shared.lookup_tables import lut_int8, table_args
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 
 _INT16_NOTES = ("output scale 1/32768", "input scale below 5.33 (LiteRT's rescaling fits int32)")
 
@@ -46,7 +48,7 @@ class Tanh(OpLowering):
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
-        table = lut_from_function(ctx, np.tanh)
+        table = lut_int8(np.tanh, *table_args(ctx))
         return Lowered(entry=None, fixed={"implementation": "lut"},
                        constants=[ConstArray("lut", "int8_t", table, "TANH table indexed by input + 128")],
                        params=dict(input=x.index, output=y.index, size=y.num_elements))

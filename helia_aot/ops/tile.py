@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import const_ints, constant_ints
-from helia_aot.ops.shaping_common import MOVABLE, data, dtype_variants, row_major_strides, walk_params
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.operands import const_ints
+from helia_aot.ops.shared.shapes import row_major_strides
+from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants, walk_params
 
 _ENTRIES = {"int8": "arm_tile_s8", "int16": "arm_tile_s16"}
 _RULES = ("rank 1 to 8", "multiples constant, one per dimension, non-negative")

@@ -15,10 +15,13 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import (bias, check_accumulator, check_filter_rank, check_s64_shifts, check_window_extent,
-                                  const_ints, constant_ints, fused_activation, int16_act, int8_act, output_size,
-                                  requantization_kind, weights)
-from helia_aot.ops.float_common import f16, float16_variant, fp32, fp32_bias, fp32_const
+from helia_aot.ops.shared.accumulator import check_accumulator, check_s64_shifts, requantization_kind
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.float_variants import float16_variant
+from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.operands import (bias, const_ints, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act,
+                                           weights)
+from helia_aot.ops.shared.window import check_filter_rank, check_window_extent, output_size
 
 _RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",

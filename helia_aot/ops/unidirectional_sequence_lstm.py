@@ -37,8 +37,8 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.common import checked_log2, int8_act, weights
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.int16_arithmetic import checked_log2
+from helia_aot.ops.shared.operands import fp32, int8_act, weights
 
 # Input positions (LiteRT's lstm_shared.h).
 INPUT = 0

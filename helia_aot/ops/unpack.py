@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shaping_common import data, dtype_variants, normalized_axis, split_copies
+from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, split_copies
 
 UNPACKABLE = ("int8", "uint8", "int16", "int32", "float32", "bool")  # LiteRT's unpack.cc
 _RULES = ("axis in [-rank, rank)", "num (or, when 0, the output count) equals the axis size")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.common import unary_validate
-from helia_aot.ops.shaping_common import MOVABLE, data, dtype_variants
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants
 
 _LITERT = ("int32", "int64", "float32")
 

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from helia_aot.ops import signal_fft_common as fft_tables
+from helia_aot.ops.shared import signal_fft as fft_tables
 
 
 def wrap(value: int, bits: int) -> int:

@@ -15,7 +15,7 @@ import kernel_build as kb
 from records import parse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from helia_aot.ops.binary_arith_common import entry_dims  # noqa: E402
+from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
 
 DEFINES = ["ARM_NN_ENABLE_F32=1"]
 
@@ -80,7 +80,7 @@ def minmax_records(rng, t: str, n: int):
     lo, hi = INT_RANGE[t]
     while len(records) < n:
         sa, sb = random_broadcast_pair(rng)
-        merged = entry_dims(sa, sb)
+        merged = kernel_broadcast_dims(sa, sb)
         if merged is None:
             continue
         da, db, do = merged
@@ -241,7 +241,7 @@ def sqdiff_records(rng, n):
         form = rng.choice(["elementwise", "scalar", "broadcast"])
         if form == "broadcast":
             sa, sb = random_broadcast_pair(rng)
-            merged = entry_dims(sa, sb)
+            merged = kernel_broadcast_dims(sa, sb)
             if merged is None:
                 continue
             a, b = rng.integers(-128, 128, size=sa), rng.integers(-128, 128, size=sb)
@@ -291,7 +291,7 @@ def prelu_shapes(rng):
         alpha = [d if rng.random() < 0.5 else 1 for d in shape]
         if rng.random() < 0.3:
             alpha = alpha[int(rng.integers(0, rank)):]
-        merged = entry_dims(shape, alpha)
+        merged = kernel_broadcast_dims(shape, alpha)
         if merged is not None:
             return shape, alpha, merged
 

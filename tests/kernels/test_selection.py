@@ -12,7 +12,7 @@ import pytest
 
 import kernel_build as kb
 import reference as ref
-from helia_aot.ops.common import kernel_broadcast_dims
+from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
 
 OPS = [operator.eq, operator.ne, operator.gt, operator.ge, operator.lt, operator.le]
 DTYPES = {8: np.int8, 16: np.int16}

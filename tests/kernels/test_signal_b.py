@@ -20,7 +20,7 @@ import signal_b_tflm as tflm
 from records import parse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from helia_aot.ops import signal_fft_common as fft_tables  # noqa: E402
+from helia_aot.ops.shared import signal_fft as fft_tables  # noqa: E402
 
 TFLM_TYPE_CODES = {"int16": 7, "int32": 2, "float32": 0}  # the options' "T" (schema TensorType)
 DRIVER_TYPES = {"int16": 16, "int32": 32, "float32": 0}

@@ -10,7 +10,7 @@ import pytest
 
 import kernel_build as kb
 import reference as ref
-from helia_aot.ops import unary_math_common as um
+from helia_aot.ops.shared import lookup_tables, unary_math
 
 ALL_INT8 = np.arange(-128, 128)
 
@@ -61,7 +61,7 @@ def _rsqrt_reference(in_off, out_off, lo, hi, lut, data):
     """LiteRT's LUTLookup on the offset input, then the output offset and clamp."""
     values = np.minimum(np.asarray(data, dtype=np.int64) - in_off, 32767)
     assert (values >= 0).all()
-    looked = um.lut_int16_lookup(values, np.asarray(lut)).astype(np.int64) + out_off
+    looked = lookup_tables.lut_int16_lookup(values, np.asarray(lut)).astype(np.int64) + out_off
     return np.maximum(np.minimum(looked, hi), lo)
 
 
@@ -76,12 +76,12 @@ def _records(rng):
     for _ in range(6):
         in_scale, out_scale = float(rng.uniform(0.005, 0.2)), float(rng.uniform(0.005, 0.2))
         zp_in, zp_out = int(rng.integers(-128, 0)), int(rng.integers(-128, 100))
-        lut = um.sqrt_int8_table_u8(in_scale, zp_in, out_scale, zp_out)
+        lut = unary_math.sqrt_int8_table_u8(in_scale, zp_in, out_scale, zp_out)
         sqrt_cases.append((lut, rng.integers(-128, 128, size=int(rng.integers(1, 70)))))
     sqrt_cases.append((rng.integers(-128, 128, size=256), ALL_INT8))
     for _ in range(5):
         in_scale, out_scale = float(rng.uniform(1e-4, 1e-2)), float(rng.uniform(1e-4, 1e-2))
-        lut = um.lut_int16(um.rsqrt_int16_transform(out_scale), in_scale, 0, out_scale, 0)
+        lut = lookup_tables.lut_int16(unary_math.rsqrt_int16_transform(out_scale), in_scale, 0, out_scale, 0)
         data = rng.integers(0, 32768, size=int(rng.integers(1, 90)))
         data[:3] = [0, 1, 32767][:len(data[:3])]
         rsqrt_cases.append((0, 0, -32768, 32767, lut, data))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.common import kernel_broadcast_dims
+from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
 
 
 def _pairs_like_numpy(a_shape, b_shape) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
 from helia_aot.ir.graph import Quantization, Tensor
-from helia_aot.ops import common
+from helia_aot.ops.shared import accumulator, broadcast, operands, window
 from tests.modelgen import ModelBuilder
 
 from .helpers import function_body
@@ -28,10 +28,10 @@ CTX = SimpleNamespace(error=lambda message, *args: _Refused(message))
 
 
 def test_broadcast_pads_the_shorter_shape_with_ones():
-    assert common.broadcast_shape((3,), (4, 3)) == (4, 3)
-    assert common.broadcast_shape((4, 3), (3,)) == (4, 3)
-    assert common.broadcast_shape((2, 1, 3), (5, 1)) == (2, 5, 3)
-    assert common.broadcast_shape((2, 3), (4, 3)) is None
+    assert broadcast.broadcast_shape((3,), (4, 3)) == (4, 3)
+    assert broadcast.broadcast_shape((4, 3), (3,)) == (4, 3)
+    assert broadcast.broadcast_shape((2, 1, 3), (5, 1)) == (2, 5, 3)
+    assert broadcast.broadcast_shape((2, 3), (4, 3)) is None
 
 
 def test_int64_accumulator_limit():
@@ -39,22 +39,22 @@ def test_int64_accumulator_limit():
     x16 = Tensor(0, "x", (1,), "int16", Quantization((1.0,), (0,)))
     w = Tensor(1, "w", (1, 1), "int8", Quantization((1.0,), (0,)), data=np.ones((1, 1), np.int8))
     b = Tensor(2, "b", (1,), "int64", Quantization((1.0,), (0,)), data=np.array([(1 << 63) - 1 - (1 << 15)]))
-    common.check_accumulator(CTX, x16, w, b, 0)
+    accumulator.check_accumulator(CTX, x16, w, b, 0)
     b_over = Tensor(2, "b", (1,), "int64", Quantization((1.0,), (0,)), data=np.array([(1 << 63) - (1 << 15)]))
     with pytest.raises(_Refused, match="int64 accumulator"):
-        common.check_accumulator(CTX, x16, w, b_over, 0)
+        accumulator.check_accumulator(CTX, x16, w, b_over, 0)
 
 
 def test_filter_rank_message():
     with pytest.raises(_Refused, match="^filter must be 4-D$"):
-        common.check_filter_rank(CTX, Tensor(0, "w", (3, 3, 2), "int8"))
-    common.check_filter_rank(CTX, Tensor(0, "w", (1, 3, 3, 2), "int8"))
+        window.check_filter_rank(CTX, Tensor(0, "w", (3, 3, 2), "int8"))
+    window.check_filter_rank(CTX, Tensor(0, "w", (1, 3, 3, 2), "int8"))
 
 
 def test_operand_declarations():
-    a = common.int8_act()
+    a = operands.int8_act()
     assert (a.role, a.dtypes, a.quantized) == ("input", ("int8",), True)
-    s = common.int16_act("output")
+    s = operands.int16_act("output")
     assert (s.role, s.dtypes, s.quantized, s.symmetric) == ("output", ("int16",), True, True)
 
 
@@ -165,9 +165,10 @@ def test_accumulator_bound_counts_minus_128_as_128():
     x8 = Tensor(0, "x", (1,), "int8", Quantization((1.0,), (0,)))
     w = Tensor(1, "w", (1, 1), "int8", Quantization((1.0,), (0,)), data=np.array([[-128]], np.int8))
     limit = (1 << 31) - 1
-    common.check_accumulator(CTX, x8, w, Tensor(2, "b", (1,), "int32", data=np.array([limit - 128 * 255])), 0)
+    accumulator.check_accumulator(CTX, x8, w, Tensor(2, "b", (1,), "int32", data=np.array([limit - 128 * 255])), 0)
+    over = Tensor(2, "b", (1,), "int32", data=np.array([limit - 128 * 255 + 1]))
     with pytest.raises(_Refused, match="can accumulate 2147483648"):
-        common.check_accumulator(CTX, x8, w, Tensor(2, "b", (1,), "int32", data=np.array([limit - 128 * 255 + 1])), 0)
+        accumulator.check_accumulator(CTX, x8, w, over, 0)
 
 
 def test_accumulator_refusal_names_its_remedy(tmp_path):

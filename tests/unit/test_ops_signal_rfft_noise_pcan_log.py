@@ -10,7 +10,7 @@ import pytest
 
 import helia_aot
 from helia_aot.errors import UnsupportedModelError
-from helia_aot.ops import signal_fft_common as fft_tables
+from helia_aot.ops.shared import signal_fft as fft_tables
 from tests.modelgen import ModelBuilder
 
 from .helpers import function_body

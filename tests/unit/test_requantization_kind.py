@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot.ops.common import requantization_kind
+from helia_aot.ops.shared.accumulator import requantization_kind
 from tests.modelgen import ModelBuilder
 
 Q31_HALF = 1 << 30

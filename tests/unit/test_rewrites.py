@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import helia_aot
+from helia_aot import ops
 from helia_aot.lowering import lower as lowering, rewrites, verifier
 from helia_aot.config import options as options_mod
 from helia_aot.frontend import litert
@@ -87,6 +88,34 @@ def test_folded_clamp_reaches_the_kernel_range():
     unchanged, opts_off = _graph("conv_min_max", False)
     params = _step(unchanged, opts_off, "CONV_2D").lowering.params
     assert (params["act_min"], params["act_max"]) == (-128, 127)
+
+
+CLAMPS = sorted(t for t, module in ops.load_all().items() if module.clamp_bounds is not None)
+CLAMP_CASES = [(t, dtype) for t in CLAMPS for dtype in ("int8", "int16")
+               if any(dtype in v.outputs[0].dtypes for v in ops.get(t).variants)]
+
+
+def test_the_clamp_operators_declare_their_bounds():
+    assert CLAMPS == ["RELU", "RELU6", "RELU_0_TO_1", "RELU_N1_TO_1"]
+    assert ("RELU_N1_TO_1", "int16") not in CLAMP_CASES  # no int16 kernel: fold_clamp refuses it
+
+
+@pytest.mark.parametrize("op_type,dtype", CLAMP_CASES)
+def test_folded_clamp_range_is_the_clamp_operators_own(op_type, dtype):
+    """fold_clamp reads the clamp's bounds from its operator module: the convolution it folds into
+    clamps to exactly the codes the standalone clamp's own lowering clamps to."""
+    model = rm._conv_clamps((op_type,), dtype)
+    name = f"conv_{op_type.lower()}_{dtype}"
+    folded, _ = verifier.verify(litert.load(model, name, 0), name)
+    folded = lowering.prepare(folded, options_mod.resolve(None), name)
+    assert [r["rewrite"] for r in folded.rewrites] == ["fold_clamp"]
+    conv = _step(folded, options_mod.resolve(None), "CONV_2D").lowering.params
+    plain, _ = verifier.verify(litert.load(model, name, 0), name)
+    plain = lowering.prepare(plain, options_mod.resolve(OFF), name)
+    clamp = _step(plain, options_mod.resolve(OFF), op_type).lowering.params
+    assert (conv["act_min"], conv["act_max"]) == (clamp["act_min"], clamp["act_max"])
+    full = (-128, 127) if dtype == "int8" else (-32768, 32767)
+    assert (clamp["act_min"], clamp["act_max"]) != full  # the clamp narrows: the comparison can fail
 
 
 def test_folded_pad_reaches_the_kernel_padding():

@@ -9,9 +9,12 @@ the standalone clamp then computes min(max(q, lo), hi) on the codes (RELU / RELU
 arm_clamp_s16; RELU_N1_TO_1 / RELU_0_TO_1: arm_relu_generic_s8 with the identity requantization;
 MINIMUM / MAXIMUM compare codes), and clamping twice is clamping once to the intersection. The producer
 is a CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB, MUL, AVERAGE_POOL_2D or MAX_POOL_2D (their
-integer lowerings take the range from ops.common.fused_activation, which honours the folded range), its
+integer lowerings take the range from ops.shared.fused_activation, which honours the folded range), its
 output has no other reader and is no graph output. int8 / int16 only: float clamps differ from the fused
-one on -0.0 and NaN (the standalone RELU keeps -0.0, the fused clamp gives +0.0)."""
+one on -0.0 and NaN (the standalone RELU keeps -0.0, the fused clamp gives +0.0).
+
+A clamp operator is one whose module declares `clamp_bounds`, its real range; the range in codes is the one
+its lowering computes (ops.shared.clamp.clamp_codes)."""
 
 from __future__ import annotations
 
@@ -19,17 +22,27 @@ from dataclasses import replace
 
 import numpy as np
 
+from helia_aot import ops
 from helia_aot.ir.graph import Graph, Operator, Tensor
-from helia_aot.ops.common import FOLDED_CLAMP, dtype_range
-from helia_aot.ir.quant import activation_range, quantize_value
+from helia_aot.ir.quant import activation_range
 from helia_aot.lowering.rewrites.graph_edit import (Record, bypass, is_boundary, producer, readers, reads_once,
                                                     same_quant)
+from helia_aot.ops.base import OpLowering
+from helia_aot.ops.shared.clamp import clamp_codes
+from helia_aot.ops.shared.fused_activation import FOLDED_CLAMP
+from helia_aot.ops.shared.operands import dtype_range
 
 NAME = "fold_clamp"
 PRODUCERS = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL", "AVERAGE_POOL_2D",
              "MAX_POOL_2D")
-_NAMED = ("RELU", "RELU6")  # ClampLowering: activation_range of the output
-_BOUNDED = {"RELU_N1_TO_1": (-1.0, 1.0), "RELU_0_TO_1": (0.0, 1.0)}  # BoundedReluLowering, int8 only
+CONSTANT_CLAMPS = ("MINIMUM", "MAXIMUM")  # a clamp when one input is a constant of one value
+
+
+def _clamp_module(op_type: str) -> OpLowering | None:
+    """The module of a clamp operator, one that declares its real range (RELU, RELU6, RELU_N1_TO_1,
+    RELU_0_TO_1), else None."""
+    module = ops.get(op_type)
+    return module if module is not None and module.clamp_bounds is not None else None
 
 
 def _clamp_range(graph: Graph, op: Operator, y: Tensor) -> tuple[int, int, int] | str:
@@ -37,15 +50,11 @@ def _clamp_range(graph: Graph, op: Operator, y: Tensor) -> tuple[int, int, int] 
     qmin, qmax = dtype_range(y.dtype)
     if y.quant is None:
         return "its output has no quantization (the operator's own rules refuse it)"
-    if op.op_type in _NAMED:
-        lo, hi = activation_range(op.op_type, y.quant.scale, y.quant.zero_point, qmin, qmax)
-        return 0, lo, hi
-    if op.op_type in _BOUNDED:
-        if y.dtype != "int8":
+    module = _clamp_module(op.op_type)
+    if module is not None:
+        if not any(y.dtype in v.outputs[0].dtypes for v in module.variants):
             return f"{op.op_type} has no {y.dtype} kernel"
-        low, high = _BOUNDED[op.op_type]
-        zp, scale = int(y.quant.zero_point), float(y.quant.scale)
-        return 0, max(qmin, quantize_value(low, scale, zp)), min(qmax, quantize_value(high, scale, zp))
+        return (0, *clamp_codes(module.clamp_bounds, float(y.quant.scale), int(y.quant.zero_point), qmin, qmax))
     # MINIMUM / MAXIMUM: one constant input, every element the same code, the other input's shape kept.
     consts = [k for k, t in enumerate(op.inputs) if graph.tensors[t].is_constant]
     if len(op.inputs) != 2 or len(consts) != 1:
@@ -74,7 +83,7 @@ def producer_range(graph: Graph, op: Operator, t: Tensor) -> tuple[int, int]:
 
 def consider(graph: Graph, op: Operator):
     """None when `op` is no clamp; else the refusal reason (str) or the rewritten graph and its record."""
-    if op.op_type not in _NAMED + tuple(_BOUNDED) + ("MINIMUM", "MAXIMUM"):
+    if op.op_type not in CONSTANT_CLAMPS and _clamp_module(op.op_type) is None:
         return None
     y = graph.tensors[op.outputs[0]]
     if y.dtype not in ("int8", "int16"):

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.common import broadcast_shape, kernel_broadcast_dims
-from helia_aot.ops.float_common import broadcast_strides
+from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides, kernel_broadcast_dims
 
 # op type -> (entry name part, C operator, ns-cmsis-nn's arm_nn_compare_operation)
 COMPARISONS = {

@@ -10,7 +10,7 @@ import numpy as np
 
 from helia_aot.ir.graph import Tensor
 from helia_aot.ops.base import OpContext, Operand
-from helia_aot.ops.common import constant_ints
+from helia_aot.ops.shared.checks import constant_ints
 
 INT32 = ("int32",)
 

@@ -6,8 +6,7 @@ does (NumPy rules, up to rank 4 when the shapes differ, any rank when equal)."""
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.common import broadcast_shape
-from helia_aot.ops.float_common import broadcast_strides
+from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides
 
 LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
 

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext
-from helia_aot.ops.common import constant_ints
+from helia_aot.ops.shared.checks import constant_ints
 
 REDUCE_RULES = ("axis constant, negative axes allowed, duplicates ignored", "keep_dims true or false", "any rank")
 

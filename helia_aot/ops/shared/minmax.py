@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.binary_arith_common import check_broadcast, entry_dims, inline_params
+from helia_aot.ops.shared.binary_arith import inline_params
+from helia_aot.ops.shared.broadcast import check_broadcast, kernel_broadcast_dims
 
 _RULES = ("input shapes broadcast (NumPy rules, any rank)",
           "quantization is not read: values are compared as stored, as LiteRT does")
@@ -51,7 +52,7 @@ class MinMaxLowering(OpLowering):
 
     def lower_entry(self, ctx: OpContext) -> Lowered:
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-        dims = entry_dims(a.shape, b.shape)
+        dims = kernel_broadcast_dims(a.shape, b.shape)
         if dims is None:
             return self._inline(ctx, "more than four merged broadcast dimensions, which the kernel entry "
                                      "cannot take")

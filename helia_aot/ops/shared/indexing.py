@@ -22,8 +22,8 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.graph import Tensor
 from helia_aot.ops.base import ConstArray, OpContext, Operand, Variant
-from helia_aot.ops.common import int8_act, int16_act, require_same_quant
-from helia_aot.ops.float_common import fp32
+from helia_aot.ops.shared.checks import require_same_quant
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 
 # Data dtypes by variant name; int8 / int16 are quantized activations (input and output share quantization).
 ENTRY_SUFFIX = {"int8": "s8", "int16": "s16"}
@@ -58,14 +58,6 @@ def check_not_empty(ctx: OpContext, *tensors: Tensor) -> None:
     for t in tensors:
         if t is not None and t.num_elements == 0:
             raise ctx.error(f"empty tensor (shape {list(t.shape)}) is not supported", t)
-
-
-def row_major_strides(shape) -> list[int]:
-    out, step = [], 1
-    for d in reversed([int(v) for v in shape]):
-        out.append(step)
-        step *= d
-    return out[::-1]
 
 
 def prod(values) -> int:

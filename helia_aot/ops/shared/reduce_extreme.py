@@ -12,9 +12,10 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.common import const_ints, int8_act, int16_act, require_same_quant
-from helia_aot.ops.float_common import FLT_MAX
-from helia_aot.ops.reduce_common import (REDUCE_RULES, entry_lowered, fits_4d, fold_reduce, inline_lowered,
+from helia_aot.ops.shared.checks import require_same_quant
+from helia_aot.ops.shared.fused_activation import FLT_MAX
+from helia_aot.ops.shared.operands import const_ints, int8_act, int16_act
+from helia_aot.ops.shared.reduce import (REDUCE_RULES, entry_lowered, fits_4d, fold_reduce, inline_lowered,
                                          reduce_validate)
 
 # LiteRT's init values: numeric_limits lowest() / max() of the type

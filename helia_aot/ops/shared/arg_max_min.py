@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.common import const_ints, constant_ints
+from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.operands import const_ints
 
 _OUTPUT_TYPES = {2: "int32", 4: "int64", "INT32": "int32", "INT64": "int64"}
 _CTYPES = {"int8": "int8_t", "int32": "int32_t", "float32": "float", "bool": "uint8_t"}

@@ -83,15 +83,6 @@ def walk_params(x: Tensor, y: Tensor, offset: int, strides, wraps) -> dict:
     return dict(input=x.index, output=y.index, ctype=c_type(y.dtype), sizes=sizes, index=" + ".join(terms))
 
 
-def row_major_strides(shape) -> list[int]:
-    strides, step = [], 1
-    for n in reversed([int(d) for d in shape]):
-        strides.append(step)
-        step *= n
-    return strides[::-1]
-
-
-
 # ---- SPLIT / SPLIT_V ----
 
 SPLITTABLE = ("int8", "uint8", "int16", "int32", "int64", "float32")  # LiteRT's split.cc / split_v.cc

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: Apache-2.0
+"""ADD and SUB (one lowering, two operators): int8 and int16 with broadcasting up to rank 4 on
+arm_elementwise_<op>_s8/s16 (equal shapes) or arm_<op>_s8/s16 (broadcasting), with LiteRT's rescaling of
+both inputs; float32 / float16 on the `_f32` / `_f16` entries or inline C when broadcasting; int32
+(unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then clamped to the
+fused activation, as LiteRT's reference kernel (binary_arith.int32_wrapping_params)."""
+
+from __future__ import annotations
+
+import operator
+
+from helia_aot.ir.quant import quantize_multiplier
+from helia_aot.ops.base import Lowered, OpContext, Operand, OpLowering, Variant
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_RULES, binary_validate, int32_validate,
+                                               int32_wrapping_fold, int32_wrapping_params)
+from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
+from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
+from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.int16_arithmetic import Q31_HALF, checked_log2
+from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
+
+_POT_RULE = "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser"
+# ADD alone refuses a broadcast on the power-of-two path and too fine an output scale (add_sub_s16_params).
+_INT16_RULES = {"add": BINARY_RULES + (_POT_RULE + ", same shapes",
+                                       "general scales: 2 x larger input scale < 2^15 x output scale"),
+                "sub": BINARY_RULES + (_POT_RULE,)}
+_OPERATION = {"add": ("+", operator.add), "sub": ("-", operator.sub)}
+
+
+def add_sub_params(ctx: OpContext) -> dict:
+    """TFLite's int8 ADD/SUB rescaling: both inputs to twice the larger scale, 20 bits of headroom."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    left_shift = 20
+    twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))
+    m1, s1 = quantize_multiplier(float(a.quant.scale) / twice_max)
+    m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
+    mo, so = quantize_multiplier(twice_max / ((1 << left_shift) * float(y.quant.scale)))
+    act_min, act_max = fused_activation(ctx, y)
+    dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
+    return dict(
+        input1=a.index, input2=b.index, output=y.index,
+        input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
+        broadcast=dims_a != dims_b, size=y.num_elements,
+        input1_offset=-a.quant.zero_point, input1_mult=m1, input1_shift=s1,
+        input2_offset=-b.quant.zero_point, input2_mult=m2, input2_shift=s2,
+        left_shift=left_shift, out_offset=y.quant.zero_point, out_mult=mo, out_shift=so,
+        act_min=act_min, act_max=act_max,
+    )
+
+
+def add_sub_s16_params(ctx: OpContext) -> dict:
+    """ADD/SUB int16 parameters for arm_elementwise_{add,sub}_s16 / arm_{add,sub}_s16.
+
+    General scales (the converter writes pot_scale_int16 false): TFLite's rescaling with a left shift
+    of 15, both inputs to twice the larger scale. pot_scale_int16 true with power-of-two scales selects
+    LiteRT's narrow path instead: the input with the smaller scale is rounding-shifted right, added to
+    the other as is, and the sum saturated. The s16 kernels compute that exactly with left shift 1 and
+    multipliers 0.5 (shift -k for a right shift by k) on the inputs, 1.0 on the sum."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    op = ctx.op.op_type
+    act_min, act_max = fused_activation(ctx, y)
+    dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
+    p = dict(input1=a.index, input2=b.index, output=y.index,
+             input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
+             broadcast=dims_a != dims_b, size=y.num_elements, act_min=act_min, act_max=act_max)
+    logs = [checked_log2(t.quant.scale) for t in (a, b, y)]
+    if ctx.options("pot_scale_int16", False) is True and all(pot for pot, _ in logs):
+        shifts = [logs[0][1] - logs[2][1], logs[1][1] - logs[2][1]]
+        if 0 not in shifts or max(shifts) > 0 or min(shifts) < -31:
+            raise ctx.error(f"pot_scale_int16 with power-of-two scales: one input must share the output scale and "
+                            f"the other be no coarser (input scales 2^{logs[0][1]}, 2^{logs[1][1]}, output "
+                            f"2^{logs[2][1]})", y, "Export with pot_scale_int16 false (general int16 scales)")
+        if op == "ADD" and tuple(a.shape) != tuple(b.shape):
+            raise ctx.error("pot_scale_int16 with power-of-two scales takes LiteRT's same-shape path, which does "
+                            "not broadcast", b, "Export with pot_scale_int16 false (general int16 scales)")
+        return dict(p, pot_scale=True, left_shift=1, input1_mult=Q31_HALF, input1_shift=shifts[0],
+                    input2_mult=Q31_HALF, input2_shift=shifts[1], out_mult=Q31_HALF, out_shift=1)
+    left_shift = 15
+    twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))
+    real_out = twice_max / ((1 << left_shift) * float(y.quant.scale))
+    if op == "ADD" and real_out >= 1.0:
+        raise ctx.error(f"output scale {y.quant.scale:g} is too fine for LiteRT's int16 ADD: twice the larger input "
+                        f"scale over 2^15 x output scale must be below 1 (is {real_out:g})", y)
+    m1, s1 = quantize_multiplier(float(a.quant.scale) / twice_max)
+    m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
+    mo, so = quantize_multiplier(real_out)
+    return dict(p, pot_scale=False, left_shift=left_shift, input1_mult=m1, input1_shift=s1,
+                input2_mult=m2, input2_shift=s2, out_mult=mo, out_shift=so)
+
+
+def _two_inputs(declare) -> tuple[Operand, Operand]:
+    return declare("input 0"), declare("input 1")
+
+
+class AddSubLowering(OpLowering):
+    """Subclasses set op_types, options_table, `which` ("add" / "sub") and variants = variants_for(which)."""
+
+    which = ""
+
+    @staticmethod
+    def variants_for(which: str) -> tuple[Variant, ...]:
+        return (
+            Variant("int8", inputs=_two_inputs(int8_act), outputs=(int8_act("output"),),
+                    entries=(f"arm_elementwise_{which}_s8", f"arm_{which}_s8"), template="add_sub.c.j2",
+                    notes=BINARY_RULES),
+            Variant("int16", inputs=_two_inputs(int16_act), outputs=(int16_act("output"),),
+                    entries=(f"arm_elementwise_{which}_s16", f"arm_{which}_s16"), template="add_sub_s16.c.j2",
+                    lower="lower_int16", notes=_INT16_RULES[which]),
+            Variant("float32", inputs=_two_inputs(fp32), outputs=(fp32("output"),),
+                    entries=(f"arm_elementwise_{which}_f32",), template="binary_f32.c.j2", lower="lower_float32",
+                    notes=BINARY_RULES + ("broadcasting: inline C",)),
+            Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
+                    outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
+                    notes=INT32_RULES),
+            # -- float16 (native FP16) --
+            float16_variant(inputs=_two_inputs(f16), outputs=(f16("output"),),
+                            entries=(f"arm_elementwise_{which}_f16",), template="elementwise_f16.c.j2",
+                            notes=BINARY_RULES + ("equal shapes call the entry; broadcasting is inline C",)),
+        )
+
+    def validate(self, ctx: OpContext) -> None:
+        if ctx.out(0).dtype == "int32":  # by dtype: a constant fold validates before any variant is chosen
+            int32_validate(ctx)
+            return
+        binary_validate(ctx)
+        if ctx.out(0).dtype == "int16":
+            add_sub_s16_params(ctx)  # raises on LiteRT's int16 scale rules
+
+    @staticmethod
+    def _on_entries(ctx: OpContext, p: dict) -> Lowered:
+        """The variant's element-wise entry for equal shapes, its broadcasting one otherwise."""
+        elementwise, broadcasting = ctx.variant.entries
+        return Lowered(entry=broadcasting if p["broadcast"] else elementwise,
+                       candidates=[elementwise, broadcasting], params=p)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        return self._on_entries(ctx, add_sub_params(ctx))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        return self._on_entries(ctx, add_sub_s16_params(ctx))
+
+    def lower_int32(self, ctx: OpContext) -> Lowered:
+        symbol, _ = _OPERATION[self.which]
+        return Lowered(entry=None, params=int32_wrapping_params(ctx, symbol, self.which.upper()),
+                       fixed={"implementation": "inline"})
+
+    def fold(self, ctx: OpContext):
+        if ctx.out(0).dtype != "int32":
+            return None
+        return int32_wrapping_fold(ctx, _OPERATION[self.which][1])
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_elementwise_<op>_f32 for equal shapes (exact: one operation and the clamp per element);
+        broadcasting is inline C."""
+        return binary_lowered(ctx, _OPERATION[self.which][0])
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        """arm_elementwise_<op>_f16 for equal shapes; broadcasting is inline C (float16 operation and clamp)."""
+        return binary_lowered(ctx, _OPERATION[self.which][0])

@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What the two-input arithmetic operators share: the rules and validation of ADD, SUB and MUL on int8 /
+int16 (broadcasting up to rank 4, a fused activation); the parameters of the inline broadcasting loop
+(binary_broadcast.c.j2) that serves the dtypes and layouts no kernel entry takes (MAXIMUM, MINIMUM, DIV,
+SQUARED_DIFFERENCE); and int32 ADD, SUB and MUL, which wrap as LiteRT's kernels do."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from helia_aot.ops.base import OpContext
+from helia_aot.ops.shared.broadcast import check_broadcast, loop_params
+from helia_aot.ops.shared.fused_activation import fused_activation
+
+BINARY_RULES = ("input shapes broadcast (NumPy rules) up to rank 4",
+                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+
+
+def binary_validate(ctx: OpContext) -> None:
+    """ADD, SUB and MUL on int8 / int16 / float: the fused activation is one of LiteRT's, the inputs
+    broadcast to the output, up to rank 4."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    fused_activation(ctx, y)
+    check_broadcast(ctx, a, b, y, max_rank=4)
+
+
+def inline_params(ctx: OpContext, body: list[str], in_ctype: str, out_ctype: str, comment: str) -> dict:
+    """binary_broadcast.c.j2's parameters: `body` are C statements that read `a` and `b` (the two
+    elements, of in_ctype) and store the result through `*out++`."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    return dict(input1=a.index, input2=b.index, output=y.index, in_ctype=in_ctype, out_ctype=out_ctype,
+                body=body, comment=comment, **loop_params(a.shape, b.shape))
+
+
+# -- int32 ADD, SUB and MUL (inline C; TFLM's audio front end scales its log energies with them) -------
+
+# The fused activation's clamp range on int32, as LiteRT's CalculateActivationRange<int32_t>.
+INT32_ACTIVATION_RANGE = {"NONE": (-(1 << 31), (1 << 31) - 1), "RELU": (0, (1 << 31) - 1), "RELU6": (0, 6),
+                          "RELU_N1_TO_1": (-1, 1)}
+INT32_RULES = ("input shapes broadcast (NumPy rules, any rank)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1",
+               "wraps modulo 2^32, then clamps (as LiteRT); quantization ignored", "inline C")
+
+
+def int32_activation(ctx: OpContext) -> tuple[int, int]:
+    act = ctx.options("fused_activation_function", "NONE")
+    if act not in INT32_ACTIVATION_RANGE:
+        raise ctx.error(f"fused activation {act} is not supported on int32 (supported: "
+                        f"{', '.join(INT32_ACTIVATION_RANGE)})", ctx.out(0))
+    return INT32_ACTIVATION_RANGE[act]
+
+
+def int32_validate(ctx: OpContext) -> None:
+    check_broadcast(ctx, ctx.inp(0), ctx.inp(1), ctx.out(0))
+    int32_activation(ctx)
+
+
+def int32_wrapping_params(ctx: OpContext, operator: str, name: str) -> dict:
+    """binary_broadcast.c.j2 parameters of `a <operator> b` on int32 in uint32 arithmetic (modulo 2^32, where
+    int32 overflow is undefined in C; LiteRT's and TFLM's int32 kernels wrap), clamped to the activation."""
+    lo, hi = int32_activation(ctx)
+    body = [f"const int32_t v = (int32_t)((uint32_t)a {operator} (uint32_t)b);"]
+    if (lo, hi) == INT32_ACTIVATION_RANGE["NONE"]:
+        body.append("*out++ = v;")
+    else:
+        body.append(f"*out++ = v < {lo} ? {lo} : (v > {hi} ? {hi} : v);")
+    return inline_params(ctx, body, "int32_t", "int32_t", f"{name} int32: a {operator} b modulo 2^32, then the "
+                                                          "activation's clamp")
+
+
+def int32_wrapping_fold(ctx: OpContext, fn):
+    """The same at conversion time: fn on int64 operands, wrapped to int32, clamped."""
+    lo, hi = int32_activation(ctx)
+    a = np.asarray(ctx.inp(0).data).astype(np.int64)
+    b = np.asarray(ctx.inp(1).data).astype(np.int64)
+    wrapped = (fn(a, b) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+    return [np.clip(wrapped, lo, hi).astype(np.int32).reshape(ctx.out(0).shape)]

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The clamp operators' base classes: RELU and RELU6 (ClampLowering), RELU_N1_TO_1 and RELU_0_TO_1
+(BoundedReluLowering). Each operator declares the real range it clamps to (`clamp_bounds`); its integer
+lowerings clamp to that range in output codes (clamp_codes), and so does the fold_clamp rewrite when it
+moves such a clamp into the operator that produced its input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.graph import Tensor
+from helia_aot.ir.quant import f32, quantize_multiplier, quantize_value
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant
+from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier
+from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
+                                                 activation_variant)
+from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
+from helia_aot.ops.shared.unary_math import float_lowered, quantized_dtype
+
+
+def clamp_codes(bounds: tuple[float, float], scale: float, zero_point: int, qmin: int, qmax: int) -> tuple[int, int]:
+    """The real range `bounds` in output codes as LiteRT's CalculateActivationRangeQuantized forms it:
+    each finite bound quantized (float32 quotient, rounded half away), within the dtype's range; an
+    infinite one is the dtype's end."""
+    low, high = bounds
+    lo = qmin if low == -math.inf else max(qmin, quantize_value(low, scale, zero_point))
+    hi = qmax if high == math.inf else min(qmax, quantize_value(high, scale, zero_point))
+    return lo, hi
+
+
+class ClampLowering(OpLowering):
+    """RELU and RELU6, int8: arm_clamp_s8 when the scales match, else arm_requantize_s8_s8 then an
+    in-place clamp; int16 likewise on the s16 entries, RELU in one arm_relu_s16 pass. Subclasses name
+    their op_types, `activation` (the float kernels' activation type) and `clamp_bounds`."""
+
+    activation = ""
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
+                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2",
+                notes=("input and output shapes equal",)),
+        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
+                entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
+                lower="lower_int16", notes=("input and output shapes equal",)),
+        activation_variant(),
+        # -- float16 (native FP16) --
+        activation_f16_variant(),
+    )
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        act_min, act_max = clamp_codes(self.clamp_bounds, y.quant.scale, y.quant.zero_point, *dtype_range(y.dtype))
+        same = x.quant.scale == y.quant.scale and x.quant.zero_point == y.quant.zero_point
+        mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+        return Lowered(entry="arm_clamp_s8" if same else "arm_requantize_s8_s8",
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, requantize=not same,
+                                   mult=mult, shift=shift, input_zp=x.quant.zero_point,
+                                   output_zp=y.quant.zero_point, act_min=act_min, act_max=act_max))
+
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """LiteRT's int16 ReluX: requantize by input/output scale (a float32 quotient), clamp to the
+        activation's range. Equal scales: a clamp alone. RELU's range starts at the output zero point
+        (0), which is exactly arm_relu_s16's lower bound, so it needs one pass."""
+        x, y = ctx.inp(0), ctx.out(0)
+        act_min, act_max = clamp_codes(self.clamp_bounds, y.quant.scale, 0, *dtype_range("int16"))
+        if x.quant.scale == y.quant.scale:
+            entry = "arm_clamp_s16"
+        else:
+            entry = "arm_relu_s16" if self.activation == "RELU" else "arm_requantize_s16_s16"
+        mult, shift = quantize_multiplier(f32(f32(x.quant.scale) / f32(y.quant.scale)))
+        return Lowered(entry=entry,
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, mult=mult, shift=shift,
+                                   act_min=act_min, act_max=act_max))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        """arm_nn_activation_f32's RELU / RELU6: max(x, 0), min(max(x, 0), 6), exactly as LiteRT."""
+        return activation_lowered(ctx, self.activation)
+
+    # -- float16 (native FP16) --
+
+    def lower_float16(self, ctx: OpContext) -> Lowered:
+        return activation_f16_lowering(ctx)
+
+
+class BoundedReluLowering(OpLowering):
+    """LiteRT's ReluPrepare + QuantizedReluX for int8 (arm_relu_generic_s8), Relu1 / Relu0To1 for float32
+    (inline C). Subclasses name op_types and `clamp_bounds`."""
+
+    variants = (
+        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_relu_generic_s8",),
+                template="relu_generic_s8.c.j2",
+                notes=("input and output shapes equal", "input scale below 2^22 x output scale")),
+        Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="relu_range_f32.c.j2",
+                lower="lower_float32", notes=("input and output shapes equal", "inline C")),
+    )
+
+    def _requantization(self, ctx: OpContext) -> tuple[int, int]:
+        """input scale / output scale as LiteRT forms it (a float32 quotient), as multiplier and shift."""
+        x, y = ctx.inp(0), ctx.out(0)
+        mult, shift = quantize_multiplier(float(np.float32(x.quant.scale) / np.float32(y.quant.scale)))
+        if shift > 22:
+            # (q - zero point) << shift must fit int32 in LiteRT's and the kernels' arithmetic.
+            raise ctx.error(f"input scale {x.quant.scale:g} over output scale {y.quant.scale:g} needs a left shift "
+                            f"of {shift}; at most 22 keeps the requantization in int32", y)
+        return mult, shift
+
+    def validate(self, ctx: OpContext) -> None:
+        unary_validate(ctx)
+        if quantized_dtype(ctx) == "int8":
+            self._requantization(ctx)
+
+    def _act_range(self, y: Tensor) -> tuple[int, int]:
+        return clamp_codes(self.clamp_bounds, float(y.quant.scale), int(y.quant.zero_point), -128, 127)
+
+    def lower(self, ctx: OpContext) -> Lowered:
+        x, y = ctx.inp(0), ctx.out(0)
+        mult, shift = self._requantization(ctx)
+        act_min, act_max = self._act_range(y)
+        return Lowered(entry="arm_relu_generic_s8",
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, input_zp=x.quant.zero_point,
+                                   output_zp=y.quant.zero_point, mult=mult, shift=shift, act_min=act_min,
+                                   act_max=act_max))
+
+    def lower_float32(self, ctx: OpContext) -> Lowered:
+        lowered = float_lowered(ctx, "clamp")
+        lowered.params.update(lower=c_float(self.clamp_bounds[0]), upper=c_float(self.clamp_bounds[1]))
+        return lowered
+
+    def fold(self, ctx: OpContext):
+        x, y = ctx.inp(0), ctx.out(0)
+        data = np.asarray(x.data)
+        if x.dtype == "float32" and y.dtype == "float32":
+            low, high = (np.float32(b) for b in self.clamp_bounds)
+            return [np.where(data > high, high, np.where(data < low, low, data)).astype(np.float32)]
+        if quantized_dtype(ctx) != "int8":
+            return None
+        mult, shift = self._requantization(ctx)
+        act_min, act_max = self._act_range(y)
+        out = [multiply_by_quantized_multiplier(int(v) - int(x.quant.zero_point), mult, shift) + int(y.quant.zero_point)
+               for v in data.reshape(-1)]
+        clamped = np.minimum(np.maximum(np.asarray(out, dtype=np.int64), act_min), act_max)
+        return [clamped.reshape(data.shape).astype(np.int8)]

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What AVERAGE_POOL_2D and MAX_POOL_2D share: their rules, validation and kernel parameters."""
+
+from __future__ import annotations
+
+from helia_aot.ops.base import OpContext
+from helia_aot.ops.shared.checks import require_same_quant
+from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.operands import is_float
+from helia_aot.ops.shared.shapes import nhwc
+from helia_aot.ops.shared.window import check_window_extent, output_size, pad_before
+
+POOL_RULES = ("input 4-D NHWC", "input and output share scale and zero point",
+              "output shape from filter, strides and padding", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+FLOAT_POOL_RULES = ("input 4-D NHWC", "output shape from filter, strides and padding",
+                    "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+
+
+def pool_validate(ctx: OpContext) -> None:
+    x, y = ctx.inp(0), ctx.out(0)
+    if len(x.shape) != 4:
+        raise ctx.error(f"input must be 4-D NHWC, got {list(x.shape)}", x)
+    if not is_float(x):
+        require_same_quant(ctx, x, y, f"{ctx.variant.name} pooling")
+    fused_activation(ctx, y)
+    pad = ctx.options("padding", "VALID")
+    oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
+    ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))
+    check_window_extent(ctx, oh, ctx.options("filter_height", 1), ctx.options("stride_h", 1))
+    check_window_extent(ctx, ow, ctx.options("filter_width", 1), ctx.options("stride_w", 1))
+    if tuple(y.shape) != (x.shape[0], oh, ow, x.shape[3]):
+        raise ctx.error(f"output shape {list(y.shape)} does not match the computed "
+                        f"{[x.shape[0], oh, ow, x.shape[3]]}", y)
+
+
+def pool_params(ctx: OpContext) -> dict:
+    x, y = ctx.inp(0), ctx.out(0)
+    in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
+    fh, fw = int(ctx.options("filter_height", 1)), int(ctx.options("filter_width", 1))
+    sh, sw = int(ctx.options("stride_h", 1)), int(ctx.options("stride_w", 1))
+    pad = ctx.options("padding", "VALID")
+    act_min, act_max = fused_activation(ctx, y)
+    return dict(
+        input=x.index, output=y.index, input_dims=in_dims, output_dims=out_dims,
+        filter_dims=(1, fh, fw, 1), stride=(sw, sh),
+        padding=(pad_before(pad, in_dims[2], fw, sw, 1, out_dims[2]), pad_before(pad, in_dims[1], fh, sh, 1, out_dims[1])),
+        act_min=act_min, act_max=act_max,
+    )
