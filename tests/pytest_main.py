@@ -2,8 +2,9 @@
 """Runs one pytest suite as a Bazel test: `pytest_main.py DIR [pytest args...]`.
 
 Results go to Bazel's test.xml (one entry per test case), and a suite that collects no test fails:
-a green run must have run something. Skips are strict here (tests/skip_policy.py): under Bazel, as in
-CI, only "ns-cmsis-nn not configured" or an optional tool may skip; any other skip fails. A sharded
+a green run must have run something. Skips are strict here (StrictSkips): a skip whose reason is not on
+the allow-list of tests/skip_policy.py (ns-cmsis-nn not configured, an optional tool missing, a model
+not available unless HELIA_REQUIRE_MODELS is set) fails and names its reason. A sharded
 suite (Bazel's shard_count) runs every TEST_TOTAL_SHARDS-th test case from TEST_SHARD_INDEX.
 """
 
@@ -12,9 +13,24 @@ import sys
 
 import pytest
 
-from tests.skip_policy import StrictSkips
+from tests.skip_policy import refusal, skip_reason
 
 _NO_TESTS_COLLECTED = 5
+
+
+class StrictSkips:
+    """Turns a skip for a reason not on the allow-list into a failure that names the reason."""
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if report.skipped and not hasattr(report, "wasxfail"):
+            reason = skip_reason(report.longrepr)
+            why = refusal(reason)
+            if why:
+                report.outcome = "failed"
+                report.longrepr = f"skip not allowed: {reason}\n{why}"
 
 
 class Shard:

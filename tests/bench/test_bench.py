@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))
 
 from bench_lib import micro_speech, toolchain  # noqa: E402
-from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED, models_not_available
 
 CASE = "conv_2d_3x3_stride2_same"
 SECTION_KINDS = ("text", "rodata", "data", "bss")
@@ -145,8 +145,8 @@ def test_bench_micro_speech_per_frame_and_per_clip(tmp_path):
     if missing:
         pytest.skip(f"{', '.join(missing)} not on PATH: the benchmark needs the Arm GNU toolchain and QEMU")
     if not micro_speech.available():
-        pytest.skip(f"TFLM's micro_speech models not in {micro_speech.models_dir()}; set "
-                    f"{micro_speech.TFLM_MODELS_ENV} to the folder holding TFLM's example models")
+        pytest.skip(models_not_available(f"TFLM's micro_speech models in {micro_speech.models_dir()}",
+                                         f"{micro_speech.TFLM_MODELS_ENV} to the folder holding TFLM's example models"))
     backends = ["portable"] + (["ns-cmsis-nn"] if os.environ.get(toolchain.NS_CMSIS_NN_ENV) else [])
     cmd = [sys.executable, str(REPO / "tools" / "bench.py"), "--skip-mlperf", "--skip-int16",
            *(f for b in backends for f in ("--backend", b)),

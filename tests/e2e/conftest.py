@@ -12,6 +12,7 @@ import time
 import pytest
 
 from tests.e2e import harness
+from tests.skip_policy import models_not_available
 
 _SESSION = pytest.StashKey[harness.E2ESession]()
 _START = pytest.StashKey[float]()
@@ -49,8 +50,8 @@ def arm_tools() -> tuple[str, str, str]:
 def mlperf_model_or_skip(e2e: harness.E2ESession, name: str) -> harness.ModelUnderTest:
     path = harness.models_dir() / f"{name}.tflite"
     if not path.is_file():
-        pytest.skip(f"MLPerf Tiny model {path} not found; set HELIA_MODELS_DIR to the folder "
-                    "holding the MLPerf Tiny .tflite files")
+        pytest.skip(models_not_available(f"MLPerf Tiny model {path}", "HELIA_MODELS_DIR to the folder holding the "
+                                         "MLPerf Tiny .tflite files"))
     return e2e.mlperf(name)
 
 

@@ -24,6 +24,7 @@ import pytest
 import helia_aot
 from helia_aot.golden import references
 from tests.e2e import harness, tflm
+from tests.skip_policy import models_not_available
 
 MODEL = "audio_preprocessor_int8"
 CLIPS = ("yes_1000ms", "no_1000ms", "silence_1000ms", "noise_1000ms")
@@ -119,8 +120,8 @@ def module_features(exe: pathlib.Path, seqs) -> list[list[np.ndarray]]:
 def frontend(e2e, tmp_path_factory):
     path = tflm.models_dir() / f"{MODEL}.tflite"
     if not path.is_file():
-        pytest.skip(f"TFLM model {path} not found; set {tflm.TFLM_MODELS_ENV} to the folder holding TFLM's "
-                    "example models and clips")
+        pytest.skip(models_not_available(f"TFLM model {path}", f"{tflm.TFLM_MODELS_ENV} to the folder holding "
+                                         "TFLM's example models and clips"))
     model_bytes = path.read_bytes()
     seqs = sequences(tflm.models_dir())
     exe = build_module(tmp_path_factory.mktemp("audio_frontend"), model_bytes, e2e.portable_host_library())

@@ -26,6 +26,7 @@ from tests.modelgen import quant
 from tests.modelgen.cases import (Case, all_case_paths, build_case_model, build_reference_model,
                                   is_float16_case, load_case, sample_range)
 from tests.modelgen.litert import make_interpreter, random_inputs
+from tests.skip_policy import models_not_available
 
 FLOAT16_CASES = [p for p in all_case_paths() if is_float16_case(load_case(p))]
 _NUMPY = {schema.TensorType.FLOAT16: np.float16, schema.TensorType.FLOAT32: np.float32,
@@ -163,7 +164,7 @@ FP16_MODELS = {"vww_96_float": True, "pretrainedResnet": True, "ad01_fp32": Fals
 def test_mlperf_float_model_rewritten_to_fp16(e2e, name, record_property):
     path = harness.models_dir() / f"{name}.tflite"
     if not path.is_file():
-        pytest.skip(f"MLPerf Tiny model {path} not found; set HELIA_MODELS_DIR")
+        pytest.skip(models_not_available(f"MLPerf Tiny model {path}", "HELIA_MODELS_DIR"))
     from tests.modelgen.fp16 import to_float16
     data = path.read_bytes()
     model = e2e._once(("float16-model", name), lambda: Float16Model(

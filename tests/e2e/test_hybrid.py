@@ -17,6 +17,7 @@ from ai_edge_litert import schema_py_generated as schema
 
 from tests.e2e import harness
 from tests.modelgen.cases import all_case_paths
+from tests.skip_policy import models_not_available
 
 HYBRID_CASES = [p for p in all_case_paths() if "_hybrid_" in p.stem]
 RELATIVE_BOUND = 1e-4  # of the output's range over the samples
@@ -76,8 +77,9 @@ def _kws_hybrid_layers() -> list[int]:
 
 
 def test_kws_float32_is_hybrid():
-    if not (harness.models_dir() / f"{KWS_FLOAT}.tflite").is_file():
-        pytest.skip(f"{KWS_FLOAT}.tflite not found; set HELIA_MODELS_DIR")
+    path = harness.models_dir() / f"{KWS_FLOAT}.tflite"
+    if not path.is_file():
+        pytest.skip(models_not_available(f"MLPerf Tiny model {path}", "HELIA_MODELS_DIR"))
     assert len(_kws_hybrid_layers()) == 5
 
 
@@ -87,7 +89,7 @@ def test_kws_float32_hybrid_layer_within_1e_4_of_the_output_range(e2e, index):
     seeded inputs in [-1, 1)."""
     path = harness.models_dir() / f"{KWS_FLOAT}.tflite"
     if not path.is_file():
-        pytest.skip(f"{KWS_FLOAT}.tflite not found; set HELIA_MODELS_DIR")
+        pytest.skip(models_not_available(f"MLPerf Tiny model {path}", "HELIA_MODELS_DIR"))
     assert index in _kws_hybrid_layers()
     model = harness.ModelUnderTest(name=f"{KWS_FLOAT}_op{index}", kind="mlperf-layer",
                                    model_bytes=single_operator_model(path.read_bytes(), index),

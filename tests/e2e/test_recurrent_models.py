@@ -16,6 +16,7 @@ import pytest
 
 from tests.e2e import harness
 from tests.modelgen.litert import make_interpreter
+from tests.skip_policy import models_not_available
 
 # TensorFlow Lite Micro's example models, beside the MLPerf Tiny folder (../shared/models/tflm).
 TFLM_MODELS_ENV = "HELIA_TFLM_MODELS_DIR"
@@ -42,7 +43,8 @@ def micro_speech_model(e2e, regime: str, exposed: bool) -> harness.ModelUnderTes
     output (the LSTM's 1 x 49 x 80 sequence, the reshape, the logits, the probabilities)."""
     path = tflm_models_dir() / f"{MICRO_SPEECH_LSTM}.tflite"
     if not path.is_file():
-        pytest.skip(f"{path} not found; set {TFLM_MODELS_ENV} to the folder holding TFLM's example models")
+        pytest.skip(models_not_available(f"TFLM model {path}", f"{TFLM_MODELS_ENV} to the folder holding TFLM's "
+                                         "example models"))
     data = path.read_bytes()
     if exposed:
         data, _ = harness.expose_operator_outputs(data)

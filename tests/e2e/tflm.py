@@ -15,6 +15,7 @@ import pytest
 from helia_aot.golden import references
 from tests.e2e import conftest, harness
 from tests.modelgen import quant
+from tests.skip_policy import models_not_available
 
 # TFLM's example models under ../shared/models/tflm that helia_aot compiles: name -> classifier?
 # person_detect: LiteRT refuses it (rank-1 biases with quantized_dimension 3), so its LiteRT
@@ -112,8 +113,8 @@ def shared_model_or_skip(e2e: harness.E2ESession, name: str) -> harness.ModelUnd
         return conftest.mlperf_model_or_skip(e2e, name)
     path = models_dir() / f"{name}.tflite"
     if not path.is_file():
-        pytest.skip(f"TFLM model {path} not found; set {TFLM_MODELS_ENV} to the folder holding "
-                    "TFLM's example models")
+        pytest.skip(models_not_available(f"TFLM model {path}", f"{TFLM_MODELS_ENV} to the folder holding TFLM's "
+                                         "example models"))
     return e2e.tflm_model(name)
 
 

@@ -21,6 +21,7 @@ from records import parse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from helia_aot.ops.shared import signal_fft as fft_tables  # noqa: E402
+from tests.skip_policy import models_not_available  # noqa: E402
 
 TFLM_TYPE_CODES = {"int16": 7, "int32": 2, "float32": 0}  # the options' "T" (schema TensorType)
 DRIVER_TYPES = {"int16": 16, "int32": 32, "float32": 0}
@@ -47,7 +48,8 @@ def preprocessor_options() -> dict[str, dict]:
     folder = Path(os.environ.get("HELIA_TFLM_MODELS_DIR", kb.REPO_ROOT.parent / "shared" / "models" / "tflm"))
     path = folder / PREPROCESSOR
     if not path.is_file():
-        pytest.skip(f"{path} not found; set HELIA_TFLM_MODELS_DIR to the folder holding TFLM's example models")
+        pytest.skip(models_not_available(f"TFLM model {path}", "HELIA_TFLM_MODELS_DIR to the folder holding TFLM's "
+                                         "example models"))
     from ai_edge_litert import schema_py_generated as schema
     from flatbuffers import flexbuffers
     model = schema.ModelT.InitFromPackedBuf(path.read_bytes(), 0)

@@ -13,6 +13,7 @@ from ai_edge_litert import schema_py_generated as schema
 
 from tests.modelgen import kws, quant
 from tests.modelgen.litert import run_reference
+from tests.skip_policy import models_not_available
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHECKED_IN = REPO_ROOT / "models" / "kws.tflite"
@@ -79,7 +80,7 @@ def _describe(data: bytes) -> list[dict]:
 
 
 @pytest.mark.skipif(not REFERENCE.exists(),
-                    reason=f"MLPerf Tiny models not found at {MODELS_DIR} (set HELIA_MODELS_DIR)")
+                    reason=models_not_available(f"MLPerf Tiny model {REFERENCE}", "HELIA_MODELS_DIR"))
 def test_structure_matches_the_mlperf_tiny_reference(built):
     ours, ref = _describe(built), _describe(REFERENCE.read_bytes())
     assert [o["op"] for o in ours] == [o["op"] for o in ref]

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED, models_not_available
 
 REPO = Path(__file__).resolve().parents[2]
 NS_SKIP = NS_CMSIS_NN_NOT_CONFIGURED
@@ -26,7 +26,7 @@ def models_dir() -> Path:
 def mlperf_model(name: str) -> Path:
     path = models_dir() / f"{name}.tflite"
     if not path.exists():
-        pytest.skip(f"MLPerf model {path} not found (set HELIA_MODELS_DIR)")
+        pytest.skip(models_not_available(f"MLPerf Tiny model {path}", "HELIA_MODELS_DIR"))
     return path
 
 

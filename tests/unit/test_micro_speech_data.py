@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.skip_policy import models_not_available
 
 _REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("speech_data", _REPO / "models" / "micro_speech" / "speech_data.py")
@@ -72,7 +73,7 @@ def test_clip_arguments_need_a_c_name_and_a_known_label():
 def test_expected_fails_when_tflm_labels_a_clip_otherwise(tmp_path, capsys):
     folder = _tflm_dir()
     if not (folder / "audio_preprocessor_int8.tflite").is_file():
-        pytest.skip(f"TFLM's micro_speech models not in {folder}; set HELIA_TFLM_MODELS_DIR")
+        pytest.skip(models_not_available(f"TFLM's micro_speech models in {folder}", "HELIA_TFLM_MODELS_DIR"))
     args = ["expected", "--preprocessor", str(folder / "audio_preprocessor_int8.tflite"),
             "--classifier", str(folder / "micro_speech_quantized.tflite"), "--out", str(tmp_path / "e.c")]
     assert speech_data.main(args + ["--clip", f"yes_1000ms={folder / 'yes_1000ms.wav'}:no"]) == 1

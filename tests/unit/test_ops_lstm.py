@@ -12,6 +12,7 @@ import helia_aot
 from helia_aot.errors import UnsupportedModelError
 from helia_aot.frontend import litert
 from tests.modelgen.cases import CASES_DIR, build_case_model, load_case
+from tests.skip_policy import models_not_available
 
 INT8_CASE = CASES_DIR / "unidirectional_sequence_lstm_batch_major.yaml"
 FLOAT_CASE = CASES_DIR / "unidirectional_sequence_lstm_float32_batch_major.yaml"
@@ -143,7 +144,7 @@ def test_micro_speech_lstm_golden_test_over_a_sequence(tmp_path):
     from tests.unit.test_golden_sequences import _run_harness
     path = tflm_models_dir() / f"{MICRO_SPEECH_LSTM}.tflite"
     if not path.is_file():
-        pytest.skip(f"{path} not found")
+        pytest.skip(models_not_available(f"TFLM model {path}", "HELIA_TFLM_MODELS_DIR"))
     out = tmp_path / "m"
     helia_aot.convert(path.read_bytes(), out, prefix="m", target="host", kernel_library="portable",
                       with_test_data=True, num_test_samples=2, iterations=10, config={"test": {"tolerance": 2}})

@@ -7,8 +7,14 @@ taken, in this order, from:
   2. the `tflm` folder beside `HELIA_MODELS_DIR` (the MLPerf Tiny folder; the shared models are laid
      out as <shared>/models/{mlperf-tiny,tflm}, and tools/bazel sets HELIA_MODELS_DIR);
   3. TFLM's GitHub repository at the pinned commit.
-A local file whose sha256 differs is an error (it is not the file the goldens were measured on). When
-a file is found nowhere, every target that uses it fails with one line naming the variables.
+A local file whose sha256 differs is an error (it is not the file the goldens were measured on).
+
+When a file is found nowhere, the repository still exists, so `bazel build //...` and `bazel test //...`
+analyse everything else: each missing file is a target that is incompatible with every platform, so
+whatever uses it (all of //models/micro_speech) is skipped, and Bazel reports those tests SKIPPED,
+not PASSED. `defs.bzl` says why: TFLM_FILES_MISSING is the one-line reason ("" when every file is
+here) and SKIP_TAGS the tag that carries it on each test, which tools/run_tests' summary reads
+(tools/lib/summarize_tests.py; the reason's prefix is tests/skip_policy.py's MODELS_NOT_AVAILABLE).
 """
 
 TFLM_COMMIT = "90b983c2b3f1480642e040bbd2ddb37b998f3424"
@@ -26,11 +32,18 @@ TFLM_FILES = {
     "noise_1000ms.wav": ("testdata/noise_1000ms.wav", "7f9cbb350f20ea8aafcd43a9386d8490241f9da64da6d3ad624e2aa36fe2029c"),
 }
 
-_UNAVAILABLE_BZL = """\
-def _unavailable_impl(ctx):
-    fail(ctx.attr.message)
+# The reason's prefix is tests/skip_policy.py's MODELS_NOT_AVAILABLE and the tag's is its SKIP_TAG:
+# the summary of tools/run_tests matches both (tests/bazel/test_missing_models.py checks they agree).
+_REASON_PREFIX = "models not available: "
+_SKIP_TAG = "helia-skip: "
 
-unavailable_file = rule(implementation = _unavailable_impl, attrs = {"message": attr.string()})
+_DEFS_BZL = """\
+# Written by helia-aot's third_party/tflm_models/extension.bzl.
+# Why TFLM's micro_speech files are not all here ("" when they are).
+TFLM_FILES_MISSING = {reason}
+
+# Tags for each test that needs the files: they name the reason Bazel's SKIPPED does not give.
+SKIP_TAGS = {tags}
 """
 
 def _local_dir(rctx):
@@ -46,7 +59,7 @@ def _local_dir(rctx):
     return None, None
 
 def _fetch_one(rctx, name, path, sha256, local, variable):
-    """None when `name` is in the repository, else why not (one line)."""
+    """Whether `name` is now in the repository."""
     if local:
         source = local + "/" + name
         if rctx.path(source).exists:
@@ -54,37 +67,48 @@ def _fetch_one(rctx, name, path, sha256, local, variable):
             # repository cache) and returns the file's sha256.
             result = rctx.download(url = "file://" + str(rctx.path(source)), output = name)
             if result.sha256 == sha256:
-                return None
+                return True
             fail("{}: {} is not TFLM's {} (sha256 must be {}); replace it or unset {}.".format(variable, source, name, sha256, variable))
         if variable == "HELIA_TFLM_MODELS_DIR":
             fail("HELIA_TFLM_MODELS_DIR={} has no {}; put TFLM's micro_speech models and clips there.".format(local, name))
     url = _RAW_URL.format(commit = TFLM_COMMIT, path = path)
-    result = rctx.download(url = url, output = name, sha256 = sha256, allow_fail = True)
-    if result.success:
-        return None
-    return ("TFLM's {name} is not available: set HELIA_TFLM_MODELS_DIR to a folder holding TFLM's micro_speech " +
-            "models and clips (or HELIA_MODELS_DIR to the mlperf-tiny folder beside such a tflm folder), or allow " +
-            "the download from {url}").format(name = name, url = url)
+    return rctx.download(url = url, output = name, sha256 = sha256, allow_fail = True).success
 
 def _tflm_models_repository_impl(rctx):
     local, variable = _local_dir(rctx)
-    missing = {}
-    for name, (path, sha256) in TFLM_FILES.items():
-        problem = _fetch_one(rctx, name, path, sha256, local, variable)
-        if problem:
-            missing[name] = problem
+    missing = [
+        name
+        for name, (path, sha256) in TFLM_FILES.items()
+        if not _fetch_one(rctx, name, path, sha256, local, variable)
+    ]
     if not missing:
+        rctx.file("defs.bzl", _DEFS_BZL.format(reason = repr(""), tags = repr([])))
         rctx.symlink(rctx.attr.build_file, "BUILD.bazel")
         return
 
-    # Fail only when a build uses a missing file, not when the repository is fetched.
-    rctx.file("unavailable.bzl", _UNAVAILABLE_BZL)
-    lines = ['load(":unavailable.bzl", "unavailable_file")', "", 'package(default_visibility = ["//visibility:public"])', ""]
+    what = "models and clips" if len(missing) == len(TFLM_FILES) else "files " + ", ".join(missing)
+    reason = (_REASON_PREFIX + "TFLM's micro_speech {what} (set HELIA_TFLM_MODELS_DIR to a folder holding " +
+              "them, or HELIA_MODELS_DIR to the mlperf-tiny folder beside such a tflm folder, or allow the " +
+              "download from {url})").format(what = what, url = _RAW_URL.format(commit = TFLM_COMMIT, path = ""))
+    rctx.file("defs.bzl", _DEFS_BZL.format(reason = repr(reason), tags = repr([_SKIP_TAG + reason])))
+
+    # A missing file is a target no platform is compatible with (its constraint is named for what is
+    # wrong), so Bazel skips its users instead of failing the analysis of every target.
+    lines = [
+        "# Written by helia-aot's third_party/tflm_models/extension.bzl: " + reason,
+        "",
+        'package(default_visibility = ["//visibility:public"])',
+        "",
+        'constraint_setting(name = "tflm_files")',
+        'constraint_value(name = "not_available", constraint_setting = ":tflm_files")',
+        "",
+    ]
     present = [name for name in TFLM_FILES if name not in missing]
     if present:
         lines.append("exports_files({})".format(repr(present)))
-    for name, problem in missing.items():
-        lines.append("unavailable_file(name = {}, message = {})".format(repr(name), repr(problem)))
+    for name in TFLM_FILES:
+        if name in missing:
+            lines.append('filegroup(name = {}, target_compatible_with = [":not_available"])'.format(repr(name)))
     lines.append('filegroup(name = "clips", srcs = {})'.format(repr([n for n in TFLM_FILES if n.endswith(".wav")])))
     rctx.file("BUILD.bazel", "\n".join(lines) + "\n")
 
