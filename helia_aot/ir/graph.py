@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from helia_aot.ir.dtypes import C_TYPES, DTYPE_BYTES  # noqa: F401 (the IR's names for them)
+from helia_aot.ir.dtypes import DTYPE_BYTES
 
 @dataclass(frozen=True)
 class Quantization:

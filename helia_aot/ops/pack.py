@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ir.graph import DTYPE_BYTES
+from helia_aot.ir.dtypes import DTYPE_BYTES
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, row_copy
 

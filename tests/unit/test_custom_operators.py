@@ -13,7 +13,7 @@ import pytest
 import helia_aot
 from helia_aot.errors import UnsupportedModelError
 from helia_aot.frontend import litert as frontend
-from helia_aot.ir.graph import C_TYPES, DTYPE_BYTES
+from helia_aot.ir.dtypes import C_TYPES, DTYPE_BYTES
 from tests.modelgen.builder import ModelBuilder
 
 

@@ -16,7 +16,8 @@ type (loads and stores only, so float32 bits, NaNs included, arrive unchanged) o
 from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ir.graph import DTYPE_BYTES, Tensor
+from helia_aot.ir.dtypes import DTYPE_BYTES
+from helia_aot.ir.graph import Tensor
 from helia_aot.ops.base import Lowered, OpContext, Operand, Variant
 
 # The dtypes LiteRT's reference data-movement kernels take (no float16 variants in this group).
