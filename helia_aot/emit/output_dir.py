@@ -196,15 +196,18 @@ def write(output_dir, files: dict[str, str], write_more: Callable[[Path], list[s
     adds files of its own (golden test data) and returns their relative paths. Returns OUTDIR and every
     path written (the manifest last)."""
     out = check_destination(output_dir, inputs)
+    tmp = None
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        remove_stale(out)
-        with _signals_held():
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{os.getpid()}-", dir=out.parent))
-    except OSError as exc:
-        raise OutputDirError(f"cannot create output directory next to {out}: {exc.strerror}",
-                             "Check the -o path and its permissions") from None
-    try:
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            # In the held block: a signal waiting there is raised at its end, once `tmp` is set and no
+            # stale folder is half removed.
+            with _signals_held():
+                remove_stale(out)
+                tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-{os.getpid()}-", dir=out.parent))
+        except OSError as exc:
+            raise OutputDirError(f"cannot create output directory next to {out}: {exc.strerror}",
+                                 "Check the -o path and its permissions") from None
         for rel, text in files.items():
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -218,6 +221,7 @@ def write(output_dir, files: dict[str, str], write_more: Callable[[Path], list[s
         with _signals_held():
             _replace_dir(tmp, out)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out, [*written, MANIFEST]
