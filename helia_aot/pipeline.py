@@ -208,7 +208,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
                                   plan=plan)
     # Replacing OUTDIR must not delete the user's files or this conversion's inputs: refused before any work.
     inputs = [p for p in (model, config, options.plan) if isinstance(p, (str, os.PathLike))]
-    outdir.check_destination(output_dir, inputs)
+    out = outdir.check_destination(output_dir, inputs)
     planned = plan_reader.load(options.plan) if options.plan else None
     model_file = read_model(model)
 
@@ -237,7 +237,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         return test_data.write_test_data(tmp, model_file.data, lowered.graph, options.prefix, test,
                                          stateful=placed.layout.persistent_bytes > 0)
 
-    out, written = outdir.write(output_dir, files, golden_data if with_test_data else None, inputs)
+    out, written = outdir.write(out, files, golden_data if with_test_data else None)
     plan_d, report_d = to_json(records.plan), to_json(records.report)
     symbols = sorted({c["symbol"] for c in report_d["kernel_calls"]})
     return ConversionResult(output_dir=out, prefix=options.prefix, plan=plan_d, report=report_d,

@@ -190,12 +190,12 @@ def _replace_dir(tmp: Path, final: Path) -> None:
         shutil.rmtree(backup, ignore_errors=True)
 
 
-def write(output_dir, files: dict[str, str], write_more: Callable[[Path], list[str]] | None = None,
-          inputs: Iterable[str | os.PathLike | None] = ()) -> tuple[Path, list[str]]:
-    """`files` (relative path -> text) written into OUTDIR as a whole, with the manifest; `write_more(tmp)`
-    adds files of its own (golden test data) and returns their relative paths. Returns OUTDIR and every
-    path written (the manifest last)."""
-    out = check_destination(output_dir, inputs)
+def write(out: Path, files: dict[str, str], write_more: Callable[[Path], list[str]] | None = None
+          ) -> tuple[Path, list[str]]:
+    """`files` (relative path -> text) written as a whole into `out`, an OUTDIR check_destination
+    accepted (the swap checks it is still replaceable), with the manifest; `write_more(tmp)` adds files
+    of its own (golden test data) and returns their relative paths. Returns OUTDIR and every path
+    written (the manifest last)."""
     tmp = None
     try:
         try:

@@ -12,6 +12,7 @@ memory facts (buffers, arena sizes), and fields this release does not know outsi
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 from dataclasses import dataclass
@@ -309,27 +310,37 @@ LOWERED = ("model", "platform", "kernel_library", "operators")
 PLANNED = ("tensors", "memory")
 
 
+@functools.lru_cache(maxsize=None)
+def _schema() -> dict:
+    return plan_schema()
+
+
+def _schema_error(plan_input: PlanInput, section: str) -> InvalidConfigError | None:
+    """The first field of `section` whose JSON type is not its schema's, as the refusal naming it."""
+    problems = validate({section: plan_input.doc.get(section)}, _schema(), require=False)
+    if not problems:
+        return None
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return _fail(plan_input.path, f"does not match the plan schema: {problems[0]}{more}",
+                 "Pass the <prefix>_plan.json a conversion wrote, edited only where its values allow")
+
+
 def compare(plan_input: PlanInput, current: dict, sections: tuple[str, ...]) -> None:
     """Refuse the plan at the first field of `sections` where it differs from `current` (this
-    conversion's plan as JSON, or the part of it known so far), naming the field and both values."""
+    conversion's plan as JSON, or the part of it known so far), naming the field and both values.
+    Each section's fields must also have their schema's types, those it does not compare included (an
+    operator's kernel record is not taken on trust)."""
     for section in sections:
         try:
             _COMPARE[section](plan_input.doc, current)
         except (TypeError, AttributeError, KeyError, ValueError, IndexError):
             # A field of the wrong JSON type (a list where an id belongs): the schema names it.
-            problems = validate({section: plan_input.doc.get(section)}, plan_schema(), require=False)
-            detail = problems[0] if problems else f"{section} is not what this release writes"
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            raise _fail(plan_input.path, f"does not match the plan schema: {detail}{more}",
-                        "Pass the <prefix>_plan.json a conversion wrote, edited only where its values allow") from None
+            raise (_schema_error(plan_input, section)
+                   or _fail(plan_input.path, f"does not match the plan schema: {section} is not what this release "
+                            "writes", "Pass the <prefix>_plan.json a conversion wrote")) from None
         except _Mismatch as m:
             raise InvalidConfigError(f"optimization.plan {plan_input.path} does not describe this conversion: "
                                      f"{m.field}: {m.planned!r} in the plan, {m.current!r} in this conversion", m.hint) from None
-        # What the comparison let pass must still have its schema's types (a field it does not compare,
-        # such as an operator's kernel record, is not taken on trust either).
-        if section in plan_input.doc:
-            problems = validate({section: plan_input.doc[section]}, plan_schema(), require=False)
-            if problems:
-                more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-                raise _fail(plan_input.path, f"does not match the plan schema: {problems[0]}{more}",
-                            "Pass the <prefix>_plan.json a conversion wrote, edited only where its values allow")
+        error = _schema_error(plan_input, section)
+        if error is not None:
+            raise error
