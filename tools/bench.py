@@ -146,10 +146,7 @@ def _measure_target(models: list[tuple[str, Path]], backends: list[str], work: P
         row["total_macs"] = figures["total_macs"]
         _log(start, f"{name} ({target}): converted in {figures['seconds_median']:.3f} s (median of "
                     f"{convert.RUNS}), arena {figures['scratch_arena_bytes']} B")
-        builds.append((row, firmware.ModuleBuild(
-            name=name, model_path=path, module_dir=result.output_dir, work_dir=work / name,
-            operator_count=max(len(result.plan["operators"]), len(result.plan.get("schedule", []))),
-            kernel_symbols=result.kernel_symbols)))
+        builds.append((row, convert.module_build(name, path, work / name, result)))
     if not builds and not speech:
         return rows, {}
 
@@ -174,11 +171,13 @@ def _measure_target(models: list[tuple[str, Path]], backends: list[str], work: P
         row["backends"] = {}
         for backend in backends:
             try:
-                figures = firmware.instructions(build, libraries[backend, toolchain.SPEED_OPT])
+                # The module converted for this library, as Bazel converts it for that backend.
+                module = convert.for_backend(build, backend, firmware.PREFIX, target, config)
+                figures = firmware.instructions(module, libraries[backend, toolchain.SPEED_OPT])
                 figures["instructions_per_mac"] = (round(figures["model_run_instructions"] / row["total_macs"], 3)
                                                    if row["total_macs"] else None)
-            except toolchain.BenchError as error:
-                figures = {"error": str(error)}
+            except (toolchain.BenchError, helia_aot.HeliaError) as error:
+                figures = {"error": f"{type(error).__name__}: {error}"}
             row["backends"][backend] = figures
             _log(start, f"{label}: {backend} {figures.get('model_run_instructions', 'error')} instructions")
     return rows, libraries

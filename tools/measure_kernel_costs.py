@@ -6,8 +6,9 @@ Measures the instructions of each int8 convolution, depthwise and fully connecte
 compiler may choose between, on a set of layer shapes (the MLPerf Tiny models' and a few more), for
 each kernel library flavour: ns-cmsis-nn's MVE build on a Cortex-M55 (QEMU mps3-an547), its DSP build
 on a Cortex-M4 (QEMU mps2-an386), and the portable kernels on both. Every call runs once to warm up
-and once timed with SysTick under -icount shift=0. Writes helia_aot/library/cost_tables/<flavour>.json:
-the measurements, a linear model per entry fitted to them (helia_aot.library.cost_model) and the command and
+and once timed (a warm call) with SysTick under -icount shift=0, by the counter the golden tests and
+the benchmark use (toolchains/corstone300/instruction_counter.h), compiled with Bazel's opt flags
+(-O2). Writes helia_aot/library/cost_tables/<flavour>.json: the measurements, a linear model per entry fitted to them (helia_aot.library.cost_model) and the command and
 date that made the file. The firmware is built with tools/bench_lib (the flags in
 toolchains/arm_gnu/cores.bzl)."""
 
@@ -26,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_lib import kernels, toolchain  # noqa: E402
+from bench_lib import counter, kernels, toolchain  # noqa: E402
 from helia_aot.library import ns_cmsis_nn_scratch as sizes  # noqa: E402
 from helia_aot.library import cost_model  # noqa: E402
 
@@ -172,8 +173,12 @@ static void fill(void) {{
   }}
 }}
 
-static void report(int32_t index, arm_cmsis_nn_status status, uint64_t ticks) {{
-  printf("cost: case %ld status %ld ticks %llu\\n", (long)index, (long)status, (unsigned long long)ticks);
+/* The status, then the count as every harness reports one (helia_counter_report: a warm call). */
+static void report(int32_t index, const char *entry, arm_cmsis_nn_status status, uint64_t ticks) {{
+  char what[96];
+  printf("cost: case %ld status %ld\\n", (long)index, (long)status);
+  snprintf(what, sizeof(what), "case %ld %s", (long)index, entry);
+  helia_counter_report(what, "warm", ticks);
 }}
 
 """
@@ -222,7 +227,7 @@ def _call(case: Case, index: int, build: str) -> str:
               "  helia_counter_start();",
               f"  arm_cmsis_nn_status status = {case.entry}({args});",
               "  uint64_t ticks = helia_counter_ticks();",
-              f"  report({index}, status, ticks);", "}", ""]
+              f'  report({index}, "{case.entry}", status, ticks);', "}", ""]
     return "\n".join(lines)
 
 
@@ -252,8 +257,8 @@ def measure(flavour: str, work: Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     harness = write_harness(all_cases, build, out / "cost_cases.c",
                             "helia_helium.h" if helium else None)
-    flags = core.common_cflags + [OPTIMIZATION, *(f for d in lib.include_dirs for f in ("-I", str(d))),
-                                  *core.runtime_flags()]
+    flags = core.common_cflags + [*toolchain.optimization_flags(OPTIMIZATION),
+                                  *(f for d in lib.include_dirs for f in ("-I", str(d))), *core.runtime_flags()]
     sources = [harness, *core.runtime_sources()]
     objects = toolchain.parallel_map(
         lambda src: toolchain.compile_c(src, out / "obj" / (src.stem + ".o"), flags, f"compile {src.name}"), sources)
@@ -262,23 +267,24 @@ def measure(flavour: str, work: Path) -> dict:
                   f"link {flavour}")
     stdout = toolchain.run(core.qemu_command(elf), f"QEMU {flavour}", timeout=toolchain.QEMU_TIMEOUT_S,
                            merge_stderr=True)
-    results = {}
+    statuses = {}
     for line in stdout.splitlines():
         parts = line.split()
-        if len(parts) == 7 and parts[0] == "cost:":
-            results[int(parts[2])] = (int(parts[4]), int(parts[6]))
+        if len(parts) == 5 and parts[:2] == ["cost:", "case"]:
+            statuses[int(parts[2])] = int(parts[4])
+    calls = {count.what: count for count in counter.counts(stdout)}
     measurements = []
     for i, case in enumerate(all_cases):
-        if i not in results:
+        count = calls.get(f"case {i} {case.entry}")
+        if i not in statuses or count is None:
             raise toolchain.BenchError(f"{flavour}: case {i} ({case.entry}) printed nothing:\n{stdout[-2000:]}")
-        status, ticks = results[i]
-        if status != 0:
+        if statuses[i] != 0:
             continue  # the entry refuses this shape on this build: not a candidate there
         measurements.append({"entry": case.entry, "input_dims": list(case.input_dims),
                              "filter_dims": list(case.filter_dims), "output_dims": list(case.output_dims),
                              "stride": list(case.stride), "padding": list(case.padding),
                              "scratch_bytes": scratch_bytes(case, build),
-                             "instructions": round(ticks * core.tick_instructions)})
+                             "instructions": count.instructions})
     return {"library": library, "build": build, "core": core.core, "qemu_machine": core.qemu_machine,
             "optimization": OPTIMIZATION, "entries": fit_entries(measurements), "measurements": measurements}
 

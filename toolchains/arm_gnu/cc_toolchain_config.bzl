@@ -13,7 +13,7 @@ load(
     "flag_set",
     "tool_path",
 )
-load(":cores.bzl", "COMPILE_FLAGS", "LINK_FLAGS")
+load(":cores.bzl", "COMPILATION_MODE_FLAGS", "COMPILE_FLAGS", "LINK_FLAGS")
 
 _COMPILE_ACTIONS = [
     ACTION_NAMES.assemble,
@@ -66,9 +66,10 @@ def _arm_gnu_toolchain_config_impl(ctx):
                 _flags(_LINK_ACTIONS, LINK_FLAGS),
             ],
         ),
-        feature(name = "opt", flag_sets = [_flags(_COMPILE_ACTIONS, ["-O2", "-DNDEBUG"])]),
-        feature(name = "dbg", flag_sets = [_flags(_COMPILE_ACTIONS, ["-Og", "-g3"])]),
-        feature(name = "fastbuild", flag_sets = [_flags(_COMPILE_ACTIONS, ["-O1"])]),
+        # cores.bzl: each mode's optimization, and HELIA_OPTIMIZATION naming it in instruction counts.
+        feature(name = "opt", flag_sets = [_flags(_COMPILE_ACTIONS, COMPILATION_MODE_FLAGS["opt"])]),
+        feature(name = "dbg", flag_sets = [_flags(_COMPILE_ACTIONS, COMPILATION_MODE_FLAGS["dbg"])]),
+        feature(name = "fastbuild", flag_sets = [_flags(_COMPILE_ACTIONS, COMPILATION_MODE_FLAGS["fastbuild"])]),
         feature(name = "supports_pic", enabled = False),
     ]
     return cc_common.create_cc_toolchain_config_info(

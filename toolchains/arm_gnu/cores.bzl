@@ -21,6 +21,16 @@ LINK_FLAGS = [
     "-Wl,--gc-sections",
 ]
 
+# Optimization of each Bazel compilation mode. cortex_m_test builds its firmware in "opt" (the golden
+# tests too), and the benchmark and the kernel cost measurement count instructions with "opt"'s
+# optimization. HELIA_OPTIMIZATION names it in every instruction count a firmware prints
+# (toolchains/corstone300/instruction_counter.h).
+COMPILATION_MODE_FLAGS = {
+    "opt": ["-O2", "-DNDEBUG", "-DHELIA_OPTIMIZATION=\"-O2\""],
+    "dbg": ["-Og", "-g3", "-DHELIA_OPTIMIZATION=\"-Og\""],
+    "fastbuild": ["-O1", "-DHELIA_OPTIMIZATION=\"-O1\""],
+}
+
 # QEMU arguments after -M <machine>: -icount shift=0 makes one instruction one nanosecond of virtual
 # time, so SysTick counts instructions and every run repeats exactly.
 QEMU_ARGS = [

@@ -3,6 +3,8 @@
 
 #include "instruction_counter.h"
 
+#include <stdio.h>
+
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
 #define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
 #define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
@@ -42,4 +44,10 @@ uint64_t helia_counter_ticks(void) {
 
 uint64_t helia_counter_instructions(void) {
   return helia_counter_ticks() * HELIA_INSTRUCTIONS_PER_TICK_X100 / 100u;
+}
+
+void helia_counter_report(const char *what, const char *run, uint64_t ticks) {
+  printf("helia: %s instructions: %llu (%s run; %llu SysTick ticks x %u.%02u; %s)\n", what,
+         (unsigned long long)(ticks * HELIA_INSTRUCTIONS_PER_TICK_X100 / 100u), run, (unsigned long long)ticks,
+         HELIA_INSTRUCTIONS_PER_TICK_X100 / 100u, HELIA_INSTRUCTIONS_PER_TICK_X100 % 100u, HELIA_OPTIMIZATION);
 }

@@ -3,7 +3,13 @@
  *
  * QEMU has no DWT cycle counter. Under `-icount shift=0` each instruction takes 1 ns of virtual
  * time and SysTick (processor clock, 32 MHz on AN547) ticks every 31.25 ns, so
- * instructions = ticks * 31.25, to within one tick; the figure is the same on every run. */
+ * instructions = ticks * 31.25, to within one tick; the figure is the same on every run.
+ *
+ * The one counter of every harness that times a model_run or a kernel call: the golden test
+ * (golden_profile.h), the benchmark (tools/bench_lib/c/bench_main.c) and the kernel cost
+ * measurement (tools/measure_kernel_costs). Each starts the counter right before the call, reads it
+ * right after, and prints the figure with helia_counter_report(); tools/bench_lib/counter.py reads
+ * that line back. */
 #ifndef HELIA_INSTRUCTION_COUNTER_H_
 #define HELIA_INSTRUCTION_COUNTER_H_
 
@@ -20,6 +26,13 @@ extern "C" {
 #define HELIA_INSTRUCTIONS_PER_TICK_X100 3125u
 #endif
 
+/* The optimization the firmware was compiled with, named in every report: the build defines it
+ * (the Arm toolchain's compilation modes in toolchains/arm_gnu/cores.bzl, the benchmark's flags),
+ * for the counter and the code it times alike. */
+#ifndef HELIA_OPTIMIZATION
+#define HELIA_OPTIMIZATION "optimization not stated"
+#endif
+
 /* Starts (or restarts) the counter from zero. */
 void helia_counter_start(void);
 
@@ -28,6 +41,11 @@ uint64_t helia_counter_ticks(void);
 
 /* helia_counter_ticks() converted to instructions. */
 uint64_t helia_counter_instructions(void);
+
+/* Prints the count of one timed window as the line every harness prints:
+ *   helia: <what> instructions: <N> (<run> run; <T> SysTick ticks x 31.25; <HELIA_OPTIMIZATION>)
+ * `run` is "first" (the code's first execution since reset) or "warm" (a repeat). */
+void helia_counter_report(const char *what, const char *run, uint64_t ticks);
 
 #ifdef __cplusplus
 }

@@ -67,7 +67,8 @@ def build(name: str, sources: list[Path], include_dirs: list[Path], work_dir: Pa
     out = work_dir / name
     out.mkdir(parents=True, exist_ok=True)
     includes = [flag for d in include_dirs for flag in ("-I", str(d))]
-    base = CORE.common_cflags + [toolchain.SPEED_OPT] + includes + [f"-D{d}" for d in defines]
+    base = (CORE.common_cflags + toolchain.optimization_flags(toolchain.SPEED_OPT) + includes
+            + [f"-D{d}" for d in defines])
     strict = set(HELIUM_SOURCES) | set(ours)
 
     def compile_one(job: tuple[int, Path]) -> Path:

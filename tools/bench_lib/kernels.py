@@ -18,6 +18,8 @@ HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
 # //kernels:ns_cmsis_nn_with_signal does); the portable library has them already.
 SIGNAL_SOURCES_DIR = toolchain.PORTABLE_DIR / "src" / "signal"
 NS_CMSIS_NN = "ns-cmsis-nn"
+# helia-aot's name of each library (--kernel_library): a module is converted for the library it links.
+HELIA_AOT_NAMES = {PORTABLE: "portable", NS_CMSIS_NN: "ns_cmsis_nn"}
 # Which files of an ns-cmsis-nn tree are compiled: stated once, for Bazel's overlay and for us.
 NS_CMSIS_NN_SOURCES_FILE = toolchain.REPO / "third_party" / "ns_cmsis_nn" / "sources.bzl"
 
@@ -85,11 +87,11 @@ def build(backend: str, optimization: str, work_dir: Path,
     if core.name == "cortex_m55":
         helium = dict(helium_archive=_archive(sorted((HELIUM_DIR / "src").glob("*.c")), HELIUM_DIR / "src",
                                               f"{tag}-helium", work_dir, core.common_cflags + [
-                                                  optimization, "-I", str(include_dir), "-I",
+                                                  *toolchain.optimization_flags(optimization), "-I", str(include_dir), "-I",
                                                   str(HELIUM_DIR / "include"), *toolchain.OUR_WARNINGS]),
                       helium_include_dir=HELIUM_DIR / "include")
     # Our kernels are held to our warning flags; ns-cmsis-nn is built as its project builds it.
-    flags = core.common_cflags + [optimization, "-I", str(include_dir)]
+    flags = core.common_cflags + [*toolchain.optimization_flags(optimization), "-I", str(include_dir)]
     if backend == PORTABLE:
         flags += toolchain.OUR_WARNINGS
     archive = _archive(files, source_root, tag, work_dir, flags)
@@ -98,7 +100,7 @@ def build(backend: str, optimization: str, work_dir: Path,
         signal_include = toolchain.PORTABLE_DIR / "include"
         signal = dict(signal_archive=_archive(sorted(SIGNAL_SOURCES_DIR.glob("*.c")), SIGNAL_SOURCES_DIR,
                                               f"{tag}-signal", work_dir, core.common_cflags + [
-                                                  optimization, "-I", str(include_dir), "-I", str(signal_include),
+                                                  *toolchain.optimization_flags(optimization), "-I", str(include_dir), "-I", str(signal_include),
                                                   *toolchain.OUR_WARNINGS]),
                       signal_include_dir=signal_include)
     return KernelLibrary(backend, optimization, archive, include_dir, core, **helium, **signal)

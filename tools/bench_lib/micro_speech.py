@@ -82,7 +82,7 @@ def instructions(out: Path, library: KernelLibrary) -> dict:
     includes = ["-I", str(EXAMPLE_DIR), *(f for d in library.include_dirs for f in ("-I", str(d))),
                 *core.runtime_flags()]
     includes += [flag for prefix in MODULES for flag in ("-I", str(out / prefix / "include"))]
-    flags = core.common_cflags + [library.optimization] + includes + toolchain.OUR_WARNINGS
+    flags = core.common_cflags + toolchain.optimization_flags(library.optimization) + includes + toolchain.OUR_WARNINGS
     sources = [src for prefix in MODULES for src in sorted((out / prefix / "src").glob("*.c"))]
     sources += [EXAMPLE_DIR / name for name in PIPELINE_SOURCES]
     sources += [out / "speech_clips.c", out / "speech_expected.c"]

@@ -22,10 +22,14 @@ METHOD = {
                  "module alone (its .rodata holds the weights), '+kernels' adds the kernels the linker kept. "
                  "'firmware_total' is arm-none-eabi-size -A of the whole ELF without the board's heap and "
                  "stack reservations. Alignment padding between sections is attributed to nobody.",
-    "instructions": "firmware (module + kernels + board startup, all -O2) on QEMU with -icount shift=0: "
+    "instructions": "per kernel library, the model converted for that library (--kernel_library, as a Bazel "
+                    "build with that //kernels:backend converts it; the memory and code size columns are of the "
+                    "default conversion), in a firmware (module + kernels + board startup, all compiled with "
+                    "Bazel's opt flags, -O2) on QEMU with -icount shift=0: "
                     "corstone300 on mps3-an547 (Cortex-M55; ns-cmsis-nn's MVE build), apollo4p_evb on mps2-an386 "
-                    "(Cortex-M4; ns-cmsis-nn's DSP build); one warm-up model_run, then one model_run timed with "
-                    "SysTick (instructions = ticks x 31.25 on AN547, x 40 on AN386: the resolution). Seeded "
+                    "(Cortex-M4; ns-cmsis-nn's DSP build); one warm-up model_run, then one warm model_run timed with "
+                    "the SysTick counter the golden tests use (toolchains/corstone300/instruction_counter.h; "
+                    "instructions = ticks x 31.25 on AN547, x 40 on AN386: the resolution). Seeded "
                     "inputs. Machine and QEMU arguments come from toolchains/arm_gnu/cores.bzl.",
     "glue": "a second firmware wraps every kernel entry the module calls (-Wl,--wrap) with SysTick reads and "
             "fills the module's HELIA_OP_BEGIN/END hooks; glue = model_run instructions minus the "
