@@ -202,3 +202,21 @@ def test_readme_and_schema_page_list_the_same_allowed_values():
     table = _values_from_spec()
     assert _values_from_schema_page() == table
     assert _values_from_readme() == table
+
+
+@pytest.mark.parametrize("yaml_text,message", [
+    ("optimization:\n  goal: 5\n",
+     "optimization.goal must be one of ['latency', 'balanced', 'size', 'accuracy'], got int 5. Set optimization.goal "
+     "to one of latency, balanced, size, accuracy"),
+    ("operators:\n  - type: LSTM\n    optimization: {kernel: generic}\n",
+     "operators[0]: type 'LSTM' is not an operator type helia_aot lowers. Did you mean UNIDIRECTIONAL_SEQUENCE_LSTM?"),
+    ("operators:\n  - type: CONV\n",
+     "operators[0]: type 'CONV' is not an operator type helia_aot lowers. Did you mean CONV_2D, DEPTHWISE_CONV_2D or "
+     "TRANSPOSE_CONV?"),
+])
+def test_configuration_messages_name_the_values_and_types_meant(model, tmp_path, yaml_text, message):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(yaml_text)
+    line = one_error_line(run("convert", str(model), "-o", str(tmp_path / "o"), "--config", str(cfg)),
+                          "InvalidConfigError")
+    assert line == f"error: InvalidConfigError: {cfg}: {message}"
