@@ -46,7 +46,8 @@ flags.DEFINE_enum("reference", None, ["litert", "tflm"],
                   "Golden reference for --test: LiteRT, which falls back to TensorFlow Lite Micro when LiteRT "
                   "cannot load the model, or TFLM.")
 # Flags for the configuration keys most often changed per run; the others are set in --config.
-flags.DEFINE_enum("goal", None, list(spec.SPEC["optimization"]["goal"][1]), spec.SPEC["optimization"]["goal"][3] + ".")
+_GOAL_TYPES, _GOALS, _, _GOAL_DOC = spec.SPEC["optimization"]["goal"]
+flags.DEFINE_enum("goal", None, list(_GOALS), _GOAL_DOC[0].upper() + _GOAL_DOC[1:] + ".")
 flags.DEFINE_integer("num_samples", None, "Random inputs in the golden data (--test).")
 flags.DEFINE_integer("seed", None, "Seed of the golden inputs (--test).")
 flags.DEFINE_integer("tolerance", None, "Largest |difference| in output codes the golden test accepts (--test).")

@@ -9,7 +9,7 @@ import yaml
 
 from .test_cli import one_error_line, run
 
-COMMANDS = ("convert", "targets", "operators", "config", "report", "help")
+COMMANDS = ("convert", "targets", "operators", "config", "report", "version", "help")
 
 
 def _flags_listed(text: str) -> list[str]:
