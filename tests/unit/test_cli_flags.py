@@ -5,6 +5,7 @@ warnings as plain `warning:` lines. Each runs the CLI as a subprocess and assert
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import pty
@@ -16,6 +17,7 @@ import sys
 import pytest
 
 from helia_aot import ops
+from helia_aot.config import spec
 from helia_aot.version import __version__, ns_cmsis_nn_required_str
 
 from .helpers import REPO
@@ -162,7 +164,6 @@ def test_warnings_are_plain_lines_that_say_what_to_do(tmp_path):
 
 def _values_from_spec() -> dict[str, tuple[str, str]]:
     """key -> (allowed values or range, default), for every key with a fixed set or range: the one table."""
-    from helia_aot.config import spec
     rows = {}
     for info in spec.schema_keys():
         if info.allowed or info.range:
@@ -222,3 +223,17 @@ def test_configuration_messages_name_the_values_and_types_meant(model, tmp_path,
     line = one_error_line(run("convert", str(model), "-o", str(tmp_path / "o"), "--config", str(cfg)),
                           "InvalidConfigError")
     assert line == f"error: InvalidConfigError: {cfg}: {message}"
+
+
+def test_every_warning_appended_in_helia_aot_is_made_by_errors_warning():
+    # errors.warning(what, to_do) is what makes a warning carry what to do; a bare string appended to a
+    # list of warnings would not.
+    bare = []
+    for path in sorted((REPO / "helia_aot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
+                    and "warn" in ast.unparse(node.func.value)):
+                made = node.args[0] if node.args else None
+                if not (isinstance(made, ast.Call) and ast.unparse(made.func) == "warning"):
+                    bare.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert bare == []
