@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Command line: `helia-aot convert MODEL -o OUTDIR ...`, `targets`, `operators`, `config`, `report`, `help`.
+"""Command line: `helia-aot convert MODEL -o OUTDIR ...`, `targets`, `operators`, `config`, `report`, `version`,
+`help`.
 
 The help pages are made from the flag definitions and helia_aot/config/file.py's table, never written twice.
 """
@@ -10,6 +11,8 @@ import os
 import signal
 import sys
 import textwrap
+import threading
+import time
 import traceback
 
 from dataclasses import dataclass
@@ -20,10 +23,10 @@ from helia_aot import ops
 from helia_aot.config import file as config_mod, spec
 from helia_aot.config.options import custom_targets, resolve_target
 from helia_aot.config.targets import builtin_targets
-from helia_aot.errors import HeliaError, closest, rename_hint
+from helia_aot.errors import HeliaError, closest, operator_hint, rename_hint
 from helia_aot.pipeline import convert
 from helia_aot.record.report_html import regenerate
-from helia_aot.version import __version__
+from helia_aot.version import __version__, ns_cmsis_nn_required_str
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("output", None, "Output directory of the generated module; replaced as a whole.", short_name="o")
@@ -42,6 +45,12 @@ flags.DEFINE_bool("schema", False, "Print every configuration key with its type,
 flags.DEFINE_enum("reference", None, ["litert", "tflm"],
                   "Golden reference for --test: LiteRT, which falls back to TensorFlow Lite Micro when LiteRT "
                   "cannot load the model, or TFLM.")
+# Flags for the configuration keys most often changed per run; the others are set in --config.
+_GOAL_TYPES, _GOALS, _, _GOAL_DOC = spec.SPEC["optimization"]["goal"]
+flags.DEFINE_enum("goal", None, list(_GOALS), _GOAL_DOC[0].upper() + _GOAL_DOC[1:] + ".")
+flags.DEFINE_integer("num_samples", None, "Random inputs in the golden data (--test).")
+flags.DEFINE_integer("seed", None, "Seed of the golden inputs (--test).")
+flags.DEFINE_integer("tolerance", None, "Largest |difference| in output codes the golden test accepts (--test).")
 # An empty value is a slip (an unset shell variable): refuse it while parsing, naming the flag.
 for _name, _what in (("output", "an output directory"), ("target", "a target name"),
                      ("config", "the path of a YAML file"), ("plan", "the path of a plan JSON file")):
@@ -51,9 +60,12 @@ for _name, _what in (("output", "an output directory"), ("target", "a target nam
 # The configuration key each flag overrides: its default is the key's (helia_aot/config/file.py's table).
 _FLAG_KEYS = {"prefix": ("module", "prefix"), "target": ("target", "name"),
               "kernel_library": ("module", "kernel_library"), "emit": ("module", "type"),
-              "reference": ("test", "reference"), "plan": ("optimization", "plan")}
+              "reference": ("test", "reference"), "plan": ("optimization", "plan"),
+              "goal": ("optimization", "goal"), "num_samples": ("test", "num_samples"), "seed": ("test", "seed"),
+              "tolerance": ("test", "tolerance")}
 _FLAG_VALUES = {"output": "OUTDIR", "prefix": "P", "target": "NAME", "config": "FILE.yaml", "kernel_library": "L",
-                "emit": "KIND", "reference": "REF", "plan": "PLAN.json"}
+                "emit": "KIND", "reference": "REF", "plan": "PLAN.json", "goal": "GOAL", "num_samples": "N",
+                "seed": "N", "tolerance": "N"}
 
 
 @dataclass(frozen=True)
@@ -67,21 +79,26 @@ class Command:
 
 COMMANDS = {c.name: c for c in (
     Command("convert", "MODEL -o OUTDIR", "compile a LiteRT model (.tflite) into a C module",
-            ("output", "prefix", "target", "config", "kernel_library", "emit", "test", "reference", "plan"),
+            ("output", "prefix", "target", "config", "kernel_library", "emit", "goal", "test", "reference",
+             "num_samples", "seed", "tolerance", "plan"),
             "Writes OUTDIR/include/<prefix>_model.h, OUTDIR/src/*.c, <prefix>_plan.json (every choice),\n"
             "<prefix>_report.json (why) and <prefix>_report.html (the same as a page with a memory picture);\n"
-            "with --emit cmake also CMakeLists.txt, and with --test OUTDIR/test (golden data, C harness)."),
+            "with --emit cmake also CMakeLists.txt, and with --test OUTDIR/test (golden data, C harness).\n"
+            "-v info prints each stage with its time and every file written; on a terminal, a conversion\n"
+            "taking over 2 s shows its progress on stderr."),
     Command("targets", "", "list the targets: CPU, capabilities, kernel build and memories", ("config",),
             "With --config, the configuration's custom targets and memory overrides are included."),
-    Command("operators", "", "list every operator, its precision variants, their rules and kernel entries", ()),
+    Command("operators", "[TYPE...]", "list every operator, its precision variants, their rules and kernel entries",
+            (), "With operator types (CONV_2D ADD), only those."),
     Command("config", "", "print the configuration (defaults merged with --config) or, with --schema, every key",
             ("config", "schema"),
             "Every key of the YAML file passed with --config; an unknown key is an error naming the allowed ones."),
     Command("report", "OUTDIR", "write OUTDIR/<prefix>_report.html again from the plan and report JSON", (),
             "OUTDIR is a directory `helia-aot convert` wrote."),
+    Command("version", "", "print helia-aot's version and the ns-cmsis-nn API version its modules call", ()),
     Command("help", "[COMMAND]", "this help, or a command's", ()),
 )}
-_COMMON_FLAGS = ("verbosity", "help")
+_COMMON_FLAGS = ("verbosity", "help", "version")
 
 
 def _default_text(name: str) -> str:
@@ -89,8 +106,7 @@ def _default_text(name: str) -> str:
         section, key = _FLAG_KEYS[name]
         return f"default: {section}.{key} from --config, else {config_mod.defaults().get(section, key)!r}"
     if name == "verbosity":
-        level = {int(v): k for k, v in _VERBOSITY_NAMES.items()}.get(FLAGS["verbosity"].default)
-        return f"default: {level or FLAGS['verbosity'].default}"
+        return "default: warning"  # absl's default is info, below its stderr threshold: shown as warning
     default = FLAGS[name].default if name in FLAGS else None
     if isinstance(default, bool):
         return "default: off" if not default else "default: on"
@@ -100,9 +116,12 @@ def _default_text(name: str) -> str:
 def _flag_lines(name: str) -> list[str]:
     if name == "help":
         return ["  -h, --help"] + _wrapped("show this help and exit (--helpfull: every absl flag too)")
+    if name == "version":
+        return ["  --version"] + _wrapped("print the version (as `helia-aot version`) and exit (default: off)")
     if name == "verbosity":
-        return ["  -v, --verbosity=LEVEL"] + _wrapped(
-            f"{', '.join(_VERBOSITY_NAMES)}; debug adds the traceback of an error ({_default_text(name)})")
+        return ["  -v LEVEL, --verbosity=LEVEL"] + _wrapped(
+            f"{', '.join(_VERBOSITY_NAMES)}; info adds each stage's time and the files written, debug the "
+            f"traceback of an error ({_default_text(name)})")
     flag = FLAGS[name]
     head = f"--{name}" if isinstance(flag.default, bool) or flag.flag_type() == "bool" else \
         f"--{name}={_FLAG_VALUES.get(name, 'VALUE')}"
@@ -138,7 +157,8 @@ def general_help() -> str:
     for name in _COMMON_FLAGS:
         lines += _flag_lines(name)
     lines += ["", "`helia-aot COMMAND --help` lists a command's flags; `helia-aot config --schema` lists every",
-              "configuration key (YAML, --config FILE.yaml), with its type and default.",
+              "configuration key (YAML, --config FILE.yaml), with its type and default. A flag's words may be",
+              "joined by - or _ (--num-samples, --num_samples) and its value follow after = or a space.",
               "Errors end with exit code 2 (the input) or 3 (a bug in helia-aot), on one line."]
     return "\n".join(lines)
 
@@ -209,12 +229,27 @@ def _internal_error(exc: BaseException) -> None:
 _VERBOSITY_NAMES = {"debug": "1", "info": "0", "warning": "-1", "error": "-2", "fatal": "-3"}
 
 
-def _named_verbosity(arg: str) -> str:
-    """absl's --verbosity takes integers; also accept the level names (--verbosity=debug)."""
-    for flag in ("--verbosity=", "-v="):
-        if arg.startswith(flag) and arg[len(flag):].lower() in _VERBOSITY_NAMES:
-            return flag + _VERBOSITY_NAMES[arg[len(flag):].lower()]
-    return arg
+def _normalized(args: list[str]) -> list[str]:
+    """The arguments as absl parses them: a flag's words joined by _ (--num-samples is --num_samples), and
+    a verbosity level by name (absl's --verbosity takes integers), after = or as the next argument."""
+    out: list[str] = []
+    for arg in args:
+        if arg == "--":
+            return out + args[len(out):]
+        if arg.startswith("--") and len(arg) > 2:
+            name, eq, value = arg[2:].partition("=")
+            arg = "--" + name.replace("-", "_") + eq + value
+        name, eq, value = arg.partition("=")
+        if name in ("-v", "--verbosity") and eq and value.lower() in _VERBOSITY_NAMES:
+            arg = f"{name}={_VERBOSITY_NAMES[value.lower()]}"
+        elif out and out[-1] in ("-v", "--verbosity") and arg.lower() in _VERBOSITY_NAMES:
+            arg = _VERBOSITY_NAMES[arg.lower()]
+        out.append(arg)
+    return out
+
+
+def version_text() -> str:
+    return f"helia-aot {__version__} (generated modules call the ns-cmsis-nn {ns_cmsis_nn_required_str()} API)"
 
 
 _HELP_FLAGS = ("-h", "--help", "-help", "-?", "--helpshort")
@@ -230,7 +265,7 @@ def _command_of(argv: list[str]) -> Command | None:
 
 def _own_flags() -> list[str]:
     names = {name for c in COMMANDS.values() for name in c.flags}
-    return sorted(names | {"verbosity", "help", "helpfull"})
+    return sorted(names | {"verbosity", "help", "helpfull", "version"})
 
 
 def _unknown_flag(exc: flags.UnrecognizedFlagError, command: Command | None) -> None:
@@ -247,11 +282,19 @@ def _parse(argv: list[str]) -> list[str]:
     if any(arg in _HELP_FLAGS for arg in argv[1:]):
         print(command_help(command) if command and command.name != "help" else general_help())
         sys.exit(0)
-    argv = [argv[0]] + [_named_verbosity(a) for a in argv[1:]]
+    if "--version" in argv[1:]:
+        print(version_text())
+        sys.exit(0)
+    argv = [argv[0]] + _normalized(argv[1:])
     try:
         return FLAGS(argv)
     except flags.UnrecognizedFlagError as exc:
         _unknown_flag(exc, command)
+    except flags.IllegalFlagValueError as exc:
+        if str(exc).startswith("flag --verbosity="):
+            value = str(exc).split(":", 1)[0][len("flag --verbosity="):]
+            _fail("UsageError", f"--verbosity {value!r} is not a level. Use one of {', '.join(_VERBOSITY_NAMES)}")
+        _fail("UsageError", f"{str(exc).rstrip('.')}. Run `helia-aot --help` for the flags")
     except flags.Error as exc:
         _fail("UsageError", f"{str(exc).rstrip('.')}. Run `helia-aot --help` for the flags")
     return []
@@ -259,6 +302,11 @@ def _parse(argv: list[str]) -> list[str]:
 
 def _debug() -> bool:
     return logging.get_verbosity() >= logging.DEBUG
+
+
+def _info() -> bool:
+    """-v info or debug given (absl's default verbosity is info too, but prints nothing at it)."""
+    return FLAGS["verbosity"].present and logging.get_verbosity() >= logging.INFO
 
 
 def _cmd_targets(config_path) -> int:
@@ -274,9 +322,27 @@ def _cmd_targets(config_path) -> int:
     return 0
 
 
-def _cmd_operators() -> int:
-    """The catalog: every operator, its variants, their operands' rules and kernel entries."""
+def _operator_types(names: list[str]) -> set[str] | None:
+    """The operator types `helia-aot operators NAME...` asks for (None: all); an unknown one is a usage
+    error naming the close types."""
+    if not names:
+        return None
+    supported = ops.supported_operators()
+    by_upper = {name.upper(): name for name in supported}
+    unknown = [name for name in names if name.upper() not in by_upper]
+    if unknown:
+        _fail("UsageError", f"{unknown[0]!r} is not an operator type helia-aot lowers. "
+                            + operator_hint(unknown[0], supported, "Run `helia-aot operators` for the "
+                                                                   f"{len(supported)} types it lowers."))
+    return {by_upper[name.upper()] for name in names}
+
+
+def _cmd_operators(names: list[str]) -> int:
+    """The catalog: every operator (or those named), its variants, their operands' rules and kernel entries."""
+    wanted = _operator_types(names)
     for op_type, variant in ops.catalog():
+        if wanted is not None and op_type not in wanted:
+            continue
         print(f"{op_type} [{variant.name}]")
         for direction, operands in (("in", variant.inputs), ("out", variant.outputs)):
             for operand in operands:
@@ -293,14 +359,77 @@ def _cmd_operators() -> int:
     return 0
 
 
+# A conversion still running after this many seconds shows its progress (on a terminal only).
+PROGRESS_AFTER_S = 2.0
+
+
+class _Progress:
+    """Stage timings at -v info, and, on a terminal, one self-rewriting progress line on stderr once a
+    conversion runs over PROGRESS_AFTER_S: the elapsed time and the stage that ended last. Writes
+    nothing extra when stderr is not a terminal, so logs and pipes stay clean."""
+
+    def __init__(self, model: str):
+        self.model = model
+        self.start = time.monotonic()
+        self.last_stage = "started"
+        self.shown = False
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread = None
+        if sys.stderr.isatty():
+            self.thread = threading.Thread(target=self._run, name="helia-aot progress", daemon=True)
+            self.thread.start()
+
+    def stage(self, name: str, seconds: float) -> None:
+        with self.lock:
+            self.last_stage = name
+            if _info():
+                self._clear()
+                print(f"info: {name}: {seconds:.3f} s", file=sys.stderr, flush=True)
+
+    def _clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            self.shown = False
+
+    def _run(self) -> None:
+        if self.stop.wait(PROGRESS_AFTER_S):
+            return
+        while True:
+            with self.lock:
+                sys.stderr.write(f"\r\033[Kconverting {self.model}: {time.monotonic() - self.start:.1f} s, "
+                                 f"{self.last_stage} done")
+                sys.stderr.flush()
+                self.shown = True
+            if self.stop.wait(0.25):
+                return
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join()
+        with self.lock:
+            self._clear()
+            sys.stderr.flush()
+
+
 def _cmd_convert(args: list[str]) -> int:
     if len(args) != 1:
         _fail("UsageError", f"convert takes exactly one MODEL argument, got {len(args)}. {_USAGE.splitlines()[0]}")
     if not FLAGS.output:
         _fail("UsageError", "convert needs -o OUTDIR. " + _USAGE.splitlines()[0])
-    result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
-                     kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test,
-                     module_type=FLAGS.emit, reference=FLAGS.reference, plan=FLAGS.plan)
+    progress = _Progress(args[0])
+    try:
+        result = convert(args[0], FLAGS.output, prefix=FLAGS.prefix, target=FLAGS.target,
+                         kernel_library=FLAGS.kernel_library, config=FLAGS.config, with_test_data=FLAGS.test,
+                         module_type=FLAGS.emit, reference=FLAGS.reference, plan=FLAGS.plan, goal=FLAGS.goal,
+                         num_test_samples=FLAGS.num_samples, seed=FLAGS.seed, tolerance=FLAGS.tolerance,
+                         on_stage=progress.stage)
+    finally:
+        progress.close()
+    if _info():
+        for name in result.files:
+            print(f"info: wrote {os.path.join(result.output_dir, name)}", file=sys.stderr)
     mem = result.report["memory"]
     print(f"wrote {result.output_dir} (prefix {result.prefix}, target {result.plan['platform']['name']}, "
           f"kernels {result.plan['kernel_library']['name']})")
@@ -308,7 +437,7 @@ def _cmd_convert(args: list[str]) -> int:
           f"ratio {mem['ratio']}), constants {mem['constant_bytes']} B, {result.report['total_macs']} MACs, "
           f"{result.seconds:.3f} s")
     for w in result.report["warnings"]:
-        logging.warning(w)
+        print(f"warning: {w}", file=sys.stderr)
     return 0
 
 
@@ -359,16 +488,19 @@ def main(argv: list[str]) -> int:
             return 0
         if command == "convert":
             return _cmd_convert(rest)
+        if command == "operators":
+            status = _cmd_operators(rest)
+            sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit flush
+            return status
         if rest:
             if command != "report":
                 _fail("UsageError", f"{command} takes no arguments, got {rest[0]!r}. "
                                     f"usage: {_usage_line(COMMANDS[command])}")
         if command == "targets":
             return _cmd_targets(FLAGS.config)
-        if command == "operators":
-            status = _cmd_operators()
-            sys.stdout.flush()  # a reader that went away shows here, not in the interpreter's exit flush
-            return status
+        if command == "version":
+            print(version_text())
+            return 0
         if command == "config":
             return _cmd_config(FLAGS.config)
         if command == "report":

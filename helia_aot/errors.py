@@ -67,6 +67,34 @@ def rename_hint(name, choices, otherwise: str, qualify: str = "") -> str:
     return f"Did you mean {qualify}{best}?" if best is not None else otherwise
 
 
+def warning(what: str, to_do: str) -> str:
+    """A warning as the report records it and the CLI prints it after `warning: `: what happened, then
+    what the user can do about it. Every warning helia_aot gives is made here, so none lacks the second."""
+    return printable(f"{what.rstrip('.')}; {to_do.rstrip('.')}")
+
+
+def close_operator_types(name, supported) -> list[str]:
+    """The operator types a misspelt or shortened type most likely meant (at most three): close
+    spellings (CONV2D: CONV_2D) and the types whose words include all of the name's (LSTM:
+    UNIDIRECTIONAL_SEQUENCE_LSTM), which a spelling distance alone misses."""
+    if not isinstance(name, str) or not name or len(name) > 200:
+        return []
+    upper = name.upper()
+    found = difflib.get_close_matches(upper, list(supported), n=3, cutoff=0.6)
+    words = {w for w in upper.replace("-", "_").split("_") if w}
+    found += [s for s in supported if s not in found and words and words <= set(s.split("_"))]
+    return found[:3]
+
+
+def operator_hint(name, supported, otherwise: str) -> str:
+    """'Did you mean X?' (or 'X, Y or Z?') for an operator type, else `otherwise`."""
+    found = close_operator_types(name, supported)
+    if not found:
+        return otherwise
+    listed = found[0] if len(found) == 1 else f"{', '.join(found[:-1])} or {found[-1]}"
+    return f"Did you mean {listed}?"
+
+
 _BRIEF = reprlib.Repr(maxlevel=2, maxtuple=6, maxlist=6, maxarray=6, maxdict=6, maxset=6, maxfrozenset=6,
                       maxdeque=6, maxstring=80, maxlong=40, maxother=80)
 

@@ -24,6 +24,7 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -187,12 +188,27 @@ def _dump_json(obj) -> str:
 # --------------------------------------------------------------------------- the whole conversion
 
 
+class _StageClock:
+    """Calls `on_stage(name, seconds since the previous stage ended)` as each stage ends."""
+
+    def __init__(self, on_stage):
+        self.on_stage = on_stage
+        self.last = time.perf_counter()
+
+    def __call__(self, name: str) -> None:
+        now = time.perf_counter()
+        if self.on_stage is not None:
+            self.on_stage(name, now - self.last)
+        self.last = now
+
+
 def convert(model, output_dir, *, prefix: str | None = None, target: str | None = None,
             kernel_library: str | None = None, config=None, with_test_data: bool = False,
             num_test_samples: int | None = None, seed: int | None = None,
             tolerance: int | None = None, iterations: int | None = None,
             module_type: str | None = None, reference: str | None = None,
-            plan: str | os.PathLike | None = None) -> ConversionResult:
+            plan: str | os.PathLike | None = None, goal: str | None = None,
+            on_stage: Callable[[str, float], None] | None = None) -> ConversionResult:
     """Convert a LiteRT model (path or bytes) into a C module under output_dir.
 
     `prefix`, `target`, `kernel_library` and `module_type` left at None take the configuration's
@@ -200,22 +216,30 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     "ns_cmsis_nn", "c"); module_type "cmake" adds a CMakeLists.txt. `reference` (with_test_data) takes
     test.reference ("litert", falling back to "tflm" when LiteRT cannot load the model). `plan` (relative
     to the working directory) takes optimization.plan: a plan to convert by (helia_aot/record/plan_reader.py).
+    `goal` takes optimization.goal. `on_stage(name, seconds)` is called as each stage ends (the CLI's
+    timings and progress); it only observes.
     """
     start = time.perf_counter()
+    stage_done = _StageClock(on_stage)
     options = options_mod.resolve(config, prefix=prefix, target=target, kernels=kernel_library,
                                   num_test_samples=num_test_samples, seed=seed, tolerance=tolerance,
                                   iterations=iterations, module_type=module_type, reference=reference,
-                                  plan=plan)
+                                  plan=plan, goal=goal)
+    stage_done("options")
     # Replacing OUTDIR must not delete the user's files or this conversion's inputs: refused before any work.
     inputs = [p for p in (model, config, options.plan) if isinstance(p, (str, os.PathLike))]
     out = outdir.check_destination(output_dir, inputs)
     planned = plan_reader.load(options.plan) if options.plan else None
     model_file = read_model(model)
+    stage_done("read the model")
 
     # Float arithmetic on a damaged model's scales may overflow; every result that matters is checked
     # (the verifier, MultiplierRangeError), so numpy's warnings would only add lines to an error.
     with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
-        lowered = lower_graph(front_end(model_file, options), model_file, options)
+        graph = front_end(model_file, options)
+        stage_done("front end")
+        lowered = lower_graph(graph, model_file, options)
+        stage_done("lowering")
     if planned is not None:
         plan_reader.compare(planned, plan_writer.lowered_facts(lowered.graph, list(lowered.steps), options,
                                                                 model_file.file_name, model_file.sha256),
@@ -228,16 +252,20 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
         test = replace(options.test, reference=chosen)
         reference_note = (note,) if note is not None else ()
     placed = place(lowered, options, planned.schedule if planned is not None else None)
+    stage_done("memory and code")
     records = record(model_file, lowered, placed, options, reference_note)
+    stage_done("plan and report")
     if planned is not None:
         plan_reader.compare(planned, to_json(records.plan), plan_reader.PLANNED)
     files = module_files(model_file, lowered, placed, records, options, with_test_data)
+    stage_done("module files")
 
     def golden_data(tmp: Path) -> list[str]:
         return test_data.write_test_data(tmp, model_file.data, lowered.graph, options.prefix, test,
                                          stateful=placed.layout.persistent_bytes > 0)
 
     out, written = outdir.write(out, files, golden_data if with_test_data else None)
+    stage_done("write OUTDIR" + (" (with golden data)" if with_test_data else ""))
     plan_d, report_d = to_json(records.plan), to_json(records.report)
     symbols = sorted({c["symbol"] for c in report_d["kernel_calls"]})
     return ConversionResult(output_dir=out, prefix=options.prefix, plan=plan_d, report=report_d,

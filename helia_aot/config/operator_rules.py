@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from helia_aot import ops
 from helia_aot.config.spec import SPEC, check_value
-from helia_aot.errors import InvalidConfigError, brief, rename_hint
+from helia_aot.errors import InvalidConfigError, brief, operator_hint, rename_hint, warning
 
 # The optimization keys an operator entry may set: the ones that choose something per layer.
 KNOBS = ("kernel",)
@@ -90,7 +90,8 @@ def check_entries(body, where: str) -> list[dict]:
         op_type = entry.get("type")
         if op_type is not None and ops.get(op_type) is None:
             raise InvalidConfigError(f"{at}: type {brief(op_type)} is not an operator type helia_aot lowers",
-                                     _hint(op_type, ops.supported_operators(), "See `helia-aot operators`"))
+                                     operator_hint(op_type, ops.supported_operators(),
+                                                   "Run `helia-aot operators` for the types it lowers"))
         knobs = entry.get("optimization") or {}
         for key, value in knobs.items():
             if key in _MODEL_LEVEL:
@@ -155,6 +156,7 @@ def no_effect_warnings(steps) -> list[str]:
         setting = s.settings.knobs.get("kernel") if s.settings is not None else None
         if setting is not None and s.knob is None:
             idle.setdefault(setting[1], []).append(s.op_id)
-    return [f"operators[{rule.position}] ({_describe({'type': rule.type, 'id': rule.id})}) sets optimization.kernel "
-            f"where it has no effect, on {', '.join(ids)}: those operators have a single kernel entry"
+    return [warning(f"operators[{rule.position}] ({_describe({'type': rule.type, 'id': rule.id})}) sets "
+                    f"optimization.kernel where it has no effect, on {', '.join(ids)}: those operators have a single "
+                    "kernel entry", "remove the rule, or narrow it (id, type) to operators with a choice")
             for rule, ids in sorted(idle.items(), key=lambda item: item[0].position)]

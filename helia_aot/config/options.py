@@ -137,7 +137,7 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
             kernels: str | None = None, num_test_samples: int | None = None, seed: int | None = None,
             tolerance: int | None = None, iterations: int | None = None,
             module_type: str | None = None, reference: str | None = None,
-            plan: str | None = None) -> ConversionOptions:
+            plan: str | None = None, goal: str | None = None) -> ConversionOptions:
     """Options from `config` (None, dict, Config or YAML path) and explicit overrides (None: not given).
     An explicit `plan` path is relative to the working directory."""
     cfg = config_mod.load(config)
@@ -149,6 +149,8 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
         if value is not None:
             check_value("test", key, value, "override")
     opt = values["optimization"]
+    if goal is not None:
+        check_value("optimization", "goal", goal, "override")
     if module_type is not None:
         check_value("module", "type", module_type, "override")
     return ConversionOptions(
@@ -159,8 +161,8 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
         subgraph=values["model"]["subgraph"],
         arena=values["module"]["arena"],
         module_type=module_type if module_type is not None else values["module"]["type"],
-        optimization=OptimizationOptions(opt["goal"], opt["allow_approximate"], opt["kernel"],
-                                         rewrites=opt["rewrites"]),
+        optimization=OptimizationOptions(opt["goal"] if goal is None else goal, opt["allow_approximate"],
+                                         opt["kernel"], rewrites=opt["rewrites"]),
         test=TestOptions(
             tolerance=test["tolerance"] if tolerance is None else int(tolerance),
             num_samples=test["num_samples"] if num_test_samples is None else int(num_test_samples),

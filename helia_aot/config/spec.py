@@ -122,6 +122,11 @@ def check_value(section: str, key: str, value, where: str) -> None:
     if value is None:
         return
     ok = isinstance(value, types) and not (bool not in types and isinstance(value, bool))
+    if not ok and allowed is not None:
+        # An enumerated key: the type alone does not say what to write, its values do.
+        raise InvalidConfigError(f"{where}: {section}.{key} must be one of {list(allowed)}, got "
+                                 f"{type(value).__name__} {brief(value)}",
+                                 f"Set {section}.{key} to one of {', '.join(map(str, allowed))}")
     if not ok:
         names = " or ".join(t.__name__ for t in types)
         article = "an" if names[0] in "aeiou" else "a"

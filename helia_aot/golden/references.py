@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from helia_aot.errors import UnsupportedModelError
+from helia_aot.errors import UnsupportedModelError, warning
 
 LITERT = "litert"
 TFLM = "tflm"
@@ -254,4 +254,5 @@ def choose(requested: str, model_data: bytes) -> tuple[str, str | None]:
     except UnsupportedModelError as missing:
         raise UnsupportedModelError(f"{reason}, and the fallback reference tflm is not available: "
                                     f"{missing.message}", _INSTALL_TFLM) from None
-    return TFLM, (f"golden data from TensorFlow Lite Micro (test.reference tflm) instead of LiteRT: {reason}")
+    return TFLM, warning(f"golden data from TensorFlow Lite Micro (test.reference tflm) instead of LiteRT: {reason}",
+                         "set test.reference tflm (or --reference tflm) to ask for it and drop this warning")

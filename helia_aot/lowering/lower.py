@@ -15,7 +15,7 @@ from helia_aot import ops
 from helia_aot.config import operator_rules as overrides
 from helia_aot.lowering import rewrites
 from helia_aot.lowering.operator_ids import operator_ids
-from helia_aot.errors import InvalidModelError, UnsupportedModelError
+from helia_aot.errors import InvalidModelError, UnsupportedModelError, close_operator_types
 from helia_aot.ir.dtypes import CTYPE_NUMPY, INTEGER_CTYPES
 from helia_aot.ir.graph import Graph, Operator
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant
@@ -74,10 +74,13 @@ def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
                 "Replace the operator in the model, or file an issue asking for it")
         if ops.get(op.op_type) is None:
             out = graph.tensors[op.outputs[0]].name if op.outputs else "?"
+            # The whole list would be a 2,000-character line: point to the catalog, name the close types.
+            close = close_operator_types(op.op_type, supported)
             raise UnsupportedModelError(
-                f"operator {graph.name}:{out} (index {op.index}) is {op.op_type}, which helia_aot does not lower "
-                f"(supported: {', '.join(supported)})",
-                "Replace the operator in the model, or file an issue asking for it")
+                f"operator {graph.name}:{out} (index {op.index}) is {op.op_type}, which helia_aot does not lower"
+                + (f" (the closest types it lowers: {', '.join(close)})" if close else ""),
+                f"Replace the operator in the model, or file an issue asking for it; `helia-aot operators` "
+                f"lists the {len(supported)} operator types helia_aot lowers")
     for t in graph.inputs + graph.outputs:
         tensor = graph.tensors[t]
         if tensor.dtype not in _IO_DTYPES:

@@ -24,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 
 from helia_aot import ops
-from helia_aot.errors import InvalidModelError, UnsupportedModelError
+from helia_aot.errors import InvalidModelError, UnsupportedModelError, warning
 from helia_aot.ir.dtypes import DTYPE_BYTES, INTEGER_DTYPES
 from helia_aot.ir.graph import Graph, Operator, Quantization, Tensor
 
@@ -152,11 +152,12 @@ class _Verifier:
         if not repaired:
             return g, []
         first = g.tensors[min(repaired)]
-        warning = (f"{len(repaired)} rank-1 bias tensor(s) (first '{first.name}') give quantized_dimension "
-                   f"{first.quant.axis} like their filter; read as per-channel on dimension 0, as TensorFlow Lite "
-                   f"Micro does")
+        repair = warning(f"{len(repaired)} rank-1 bias tensor(s) (first '{first.name}') give quantized_dimension "
+                         f"{first.quant.axis} like their filter, read as per-channel on dimension 0 as TensorFlow "
+                         f"Lite Micro does", "nothing to do unless you own the exporter: bias tensors should give "
+                         "quantized_dimension 0")
         tensors = [repaired.get(t.index, t) for t in g.tensors]
-        return replace(g, tensors=tensors), [warning]
+        return replace(g, tensors=tensors), [repair]
 
     def check_tensor(self, t: Tensor, lowered: bool) -> None:
         where = self.tensor_where(t)

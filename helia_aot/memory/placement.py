@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from helia_aot.config.memory_rules import PlacementOptions, Rule, fail as _fail
 from helia_aot.emit import symbols
+from helia_aot.errors import warning
 from helia_aot.memory import streaming
 
 
@@ -197,16 +198,19 @@ class Placer:
             destination = values.get("constant_destination_memory")
             requested = values.get("residency") or ("pin" if destination else ("direct" if merged.matched else None))
             if destination and not positions:
-                warnings.append(f"constant '{c.id}' is read at initialisation, not by an operator; it is not staged "
-                                f"into {destination}")
+                warnings.append(warning(f"constant '{c.id}' is read at initialisation, not by an operator, so it is "
+                                        f"not staged into {destination}",
+                                        "remove constant_destination_memory from the memory.tensors rules "
+                                        "matching it"))
                 destination = None
             residency = "pin" if destination else "direct"
             placed[c.symbol] = PlacedConstant(c.symbol, c.id, requested, residency, memory,
                                               target.memory(destination).name if destination else None, positions)
             if requested == "stream":
                 if not positions:
-                    warnings.append(f"constant '{c.id}' may stream but is read at initialisation, not by an "
-                                    "operator; it stays direct")
+                    warnings.append(warning(f"constant '{c.id}' may stream but is read at initialisation, not by "
+                                            "an operator, so it stays direct",
+                                            "remove residency stream from the memory.tensors rules matching it"))
                 else:
                     candidates.append(streaming.Candidate(c.id, c.symbol, c.bytes, c.alignment, memory, positions))
         schedule = None
@@ -223,8 +227,10 @@ class Placer:
             else:
                 schedule = streaming.compute(candidates, pool.bytes, pool.engine)
             for cand, reason in schedule.dropped:
-                warnings.append(f"constant '{cand.id}' ({cand.bytes} B) could stream but stays direct: {reason} "
-                                f"({pool.bytes} B)")
+                warnings.append(warning(f"constant '{cand.id}' ({cand.bytes} B) could stream but stays direct: "
+                                        f"{reason} ({pool.bytes} B)",
+                                        "enlarge memory.stream_pool.bytes to stream it, or drop residency stream "
+                                        "from its rules to keep it direct"))
             for u in schedule.units:
                 for cand, off in zip(u.tensors, u.offsets):
                     old = placed[cand.symbol]

@@ -8,6 +8,7 @@ from helia_aot.ir.graph import Graph
 from helia_aot.lowering.lower import Step
 from helia_aot.config.options import ConversionOptions
 from helia_aot.emit import symbols
+from helia_aot.errors import warning
 from helia_aot.memory import placement as placement_mod
 from helia_aot.record.plan_model import (SCHEMA_VERSION, Arena, ConstantPlacementFact, MemoryHolding, MemoryUse,
                                          Generator, Kernel, KernelCall, KernelLibraryInfo, MemoryPlan, MemorySummary,
@@ -219,17 +220,24 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
     warnings = list(model_warnings)
     scratch_memory = target.memory(target.scratch_memory)
     if scratch_memory is not None and arena > scratch_memory.size:
-        warnings.append(f"scratch arena {arena} B exceeds {scratch_memory.name} ({scratch_memory.size} B)")
+        warnings.append(warning(f"scratch arena {arena} B exceeds {scratch_memory.name} ({scratch_memory.size} B)",
+                                "set memory.scratch_memory to a larger writable memory of the target "
+                                "(`helia-aot targets` lists them) or try optimization.goal size"))
     persistent = layout.persistent_bytes
     persistent_memory = target.memory(layout.persistent_memory)
     if persistent and persistent_memory is not None:
         shared = arena if layout.persistent_memory == target.scratch_memory else 0
         if persistent + shared > persistent_memory.size:
-            warnings.append(f"persistent arena {persistent} B" + (f" and scratch arena {arena} B" if shared else "")
-                            + f" exceed {persistent_memory.name} ({persistent_memory.size} B)")
+            warnings.append(warning(f"persistent arena {persistent} B"
+                                    + (f" and scratch arena {arena} B" if shared else "")
+                                    + f" exceed {persistent_memory.name} ({persistent_memory.size} B)",
+                                    "set memory.persistent_memory to another writable memory of the target "
+                                    "(`helia-aot targets` lists them)"))
     constant_memory = target.memory(target.constant_memory)
     if constant_memory is not None and const_bytes > constant_memory.size:
-        warnings.append(f"constants {const_bytes} B exceed {constant_memory.name} ({constant_memory.size} B)")
+        warnings.append(warning(f"constants {const_bytes} B exceed {constant_memory.name} ({constant_memory.size} B)",
+                                "set memory.constant_memory to a larger memory of the target (`helia-aot "
+                                "targets` lists them) or convert for a target with more memory"))
     peak = steps[layout.arena.peak_step].op_id if steps else None
     stream_report, stream_facts = _stream_report(steps, table, options, placed)
     return Report(

@@ -50,7 +50,7 @@ def _per_sample(fn, model: bytes, golden: dict) -> np.ndarray:
 @pytest.mark.parametrize("value,fragment", [
     ("tfml", "test.reference is 'tfml', allowed values are ['litert', 'tflm']. Did you mean tflm?"),
     ("LiteRT", "test.reference is 'LiteRT', allowed values are ['litert', 'tflm']"),
-    (1, "test.reference must be str, got int 1"),
+    (1, "test.reference must be one of ['litert', 'tflm'], got int 1. Set test.reference to one of litert, tflm"),
 ])
 def test_config_key_is_validated_and_named(value, fragment):
     with pytest.raises(InvalidConfigError) as error:
@@ -98,6 +98,7 @@ def test_litert_falls_back_to_tflm_on_a_model_it_cannot_load(tmp_path):
     assert len(warnings) == 2 and "quantized_dimension 3" in warnings[0]
     assert warnings[1].startswith("golden data from TensorFlow Lite Micro (test.reference tflm) instead of "
                                   "LiteRT: LiteRT cannot load the model: quantized_dimension must be in range")
+    assert warnings[1].endswith("; set test.reference tflm (or --reference tflm) to ask for it and drop this warning")
     assert "\n" not in warnings[1]
     # Without golden data nothing falls back, and nothing is reported.
     assert helia_aot.convert(model, tmp_path / "plain").report["warnings"] == warnings[:1]

@@ -9,7 +9,7 @@ import yaml
 
 from .test_cli import one_error_line, run
 
-COMMANDS = ("convert", "targets", "operators", "config", "report", "help")
+COMMANDS = ("convert", "targets", "operators", "config", "report", "version", "help")
 
 
 def _flags_listed(text: str) -> list[str]:
@@ -138,8 +138,8 @@ def test_unknown_flag_names_the_closest_of_the_command():
     line = one_error_line(run("convert", "m.tflite", "--outptu", "o"), "UsageError")
     assert "unknown flag --outptu" in line and "Did you mean --output?" in line
     assert "helia-aot convert --help" in line
-    line = one_error_line(run("convert", "m.tflite", "--kernel-library=portable"), "UsageError")
-    assert "Did you mean --kernel_library?" in line
+    line = one_error_line(run("convert", "m.tflite", "--kernel-libary=portable"), "UsageError")
+    assert "unknown flag --kernel_libary. Did you mean --kernel_library?" in line  # - and _ are one
     line = one_error_line(run("config", "--shema"), "UsageError")
     assert "Did you mean --schema?" in line
 

@@ -109,7 +109,8 @@ def test_a_rule_where_the_knob_has_no_effect_warns(tmp_path):
     result = _convert(tmp_path, [{"type": "RESHAPE", "optimization": {"kernel": "generic"}}])
     assert result.plan["operators"][2]["knobs"] == {}
     assert "operators[0] (type 'RESHAPE') sets optimization.kernel where it has no effect, on main:z: those " \
-           "operators have a single kernel entry" in result.report["warnings"]
+           "operators have a single kernel entry; remove the rule, or narrow it (id, type) to operators with a " \
+           "choice" in result.report["warnings"]
 
 
 def test_rules_from_a_yaml_file_and_the_command_line(tmp_path):

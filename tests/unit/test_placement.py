@@ -252,7 +252,8 @@ def test_stream_unit_too_large_stays_direct_with_a_warning(tmp_path):
         "stream_pool": {"memory": "DTCM", "bytes": 512}}})
     by_id = {c["id"]: c for c in result.plan["tensors"]}
     assert by_id["w0"]["residency"] == "direct" and by_id["b0"]["residency"] == "stream"
-    assert "constant 'w0' (1024 B) could stream but stays direct: larger than the stream pool (512 B)" in \
+    assert "constant 'w0' (1024 B) could stream but stays direct: larger than the stream pool (512 B); enlarge " \
+           "memory.stream_pool.bytes to stream it, or drop residency stream from its rules to keep it direct" in \
         result.report["warnings"]
     facts = {f["id"]: f for f in result.report["constants"]}
     assert facts["w0"]["reason"] == "larger than the stream pool" and facts["b0"]["reason"] is None

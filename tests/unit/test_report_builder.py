@@ -65,17 +65,21 @@ def test_unrecorded_operators_are_those_with_no_entry_no_call_and_no_alias():
 def test_scratch_and_constant_warnings_at_their_limits():
     assert _report(arena=500, const_bytes=1000).warnings == []
     r = _report(arena=501, const_bytes=1001, warnings=["repaired"])
-    assert r.warnings == ["repaired", "scratch arena 501 B exceeds RAM (500 B)", "constants 1001 B exceed ROM (1000 B)"]
+    assert r.warnings == ["repaired",
+                          "scratch arena 501 B exceeds RAM (500 B); set memory.scratch_memory to a larger writable memory of the target (`helia-aot targets` lists them) or try optimization.goal size",
+                          "constants 1001 B exceed ROM (1000 B); set memory.constant_memory to a larger memory of the target (`helia-aot targets` lists them) or convert for a target with more memory"]
 
 
 def test_persistent_warning_counts_the_scratch_arena_only_in_the_same_memory():
     # Persistent arena in the scratch memory (RAM, 500 B): both arenas count.
     assert _report(arena=300, persistent=200).warnings == []
     assert _report(arena=300, persistent=201).warnings == [
-        "persistent arena 201 B and scratch arena 300 B exceed RAM (500 B)"]
+        "persistent arena 201 B and scratch arena 300 B exceed RAM (500 B)"
+        "; set memory.persistent_memory to another writable memory of the target (`helia-aot targets` lists them)"]
     # In DTCM (300 B) it is alone there.
     assert _report(arena=400, persistent=300, persistent_memory="DTCM").warnings == []
     assert _report(arena=400, persistent=301, persistent_memory="DTCM").warnings == [
-        "persistent arena 301 B exceed DTCM (300 B)"]
+        "persistent arena 301 B exceed DTCM (300 B)"
+        "; set memory.persistent_memory to another writable memory of the target (`helia-aot targets` lists them)"]
     # No persistent arena, no warning whatever the scratch arena.
     assert _report(arena=500, persistent=0).warnings == []
