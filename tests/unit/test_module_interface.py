@@ -100,6 +100,33 @@ int main(int argc, char **argv)
         fwrite(values, sizeof(float), (size_t)pfx_model_inputs[0].elements, stdout);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "perchannel") == 0)
+    {   /* stdin: rank, shape, axis, n, n scales, n zero points (int32 / float), the floats to quantize and
+         * the int8 codes to dequantize; stdout: the codes, then the floats */
+        static int32_t shape[8], zero_points[64];
+        static float scales[64];
+        static int8_t codes[4096];
+        pfx_tensor_info_t info;
+        memset(&info, 0, sizeof(info));
+        info.dtype = PFX_DTYPE_INT8;
+        if (fread(&info.rank, 4, 1, stdin) != 1 || info.rank > 8 || fread(shape, 4, (size_t)info.rank, stdin) != (size_t)info.rank) return 2;
+        if (fread(&info.quant_axis, 4, 1, stdin) != 1 || fread(&info.num_scales, 4, 1, stdin) != 1 || info.num_scales > 64) return 2;
+        if (fread(scales, 4, (size_t)info.num_scales, stdin) != (size_t)info.num_scales) return 2;
+        if (fread(zero_points, 4, (size_t)info.num_scales, stdin) != (size_t)info.num_scales) return 2;
+        info.shape = shape;
+        info.scales = scales;
+        info.zero_points = zero_points;
+        info.elements = 1;
+        for (k = 0; k < info.rank; ++k) info.elements *= shape[k];
+        info.bytes = info.elements;
+        if (info.elements > 4096 || fread(values, 4, (size_t)info.elements, stdin) != (size_t)info.elements) return 2;
+        if (fread(codes, 1, (size_t)info.elements, stdin) != (size_t)info.elements) return 2;
+        if (pfx_model_quantize(&info, values, bytes) != PFX_STATUS_OK) return 3;
+        fwrite(bytes, 1, (size_t)info.elements, stdout);
+        if (pfx_model_dequantize(&info, codes, values) != PFX_STATUS_OK) return 3;
+        fwrite(values, 4, (size_t)info.elements, stdout);
+        return 0;
+    }
     /* observe: the observer's calls over two runs, then none once it is cleared; init must clear
      * what a context's memory held before (firmware need not zero it) */
     memset(&ctx, 0xa5, sizeof(ctx));
@@ -305,6 +332,44 @@ def test_helpers_match_litert_quantize_and_dequantize(tmp_path, kernel_archive, 
     got = np.frombuffer(_run(exe, "dequantize", codes.tobytes()), dtype=np.float32)
     want = _litert(_dequantize_model(dtype, scale, zero_point, codes.size), codes.reshape(1, -1)).reshape(-1)
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def _per_channel_model(op: str, shape, scales, zero_points, axis) -> bytes:
+    b = ModelBuilder()
+    q = dict(dtype="int8", scale=scales, zero_point=zero_points, quantized_dimension=axis)
+    if op == "QUANTIZE":
+        x = b.input("x", shape, dtype="float32")
+        y = b.tensor("y", shape, **q)
+    else:
+        x = b.input("x", shape, **q)
+        y = b.tensor("y", shape, dtype="float32")
+    b.op(op, [x], [y])
+    b.output(y)
+    return b.build()
+
+
+@pytest.mark.parametrize("shape,axis", [((2, 3, 4), 1), ((5, 2), 0), ((2, 2, 3), 2)])
+def test_per_channel_helpers_match_litert(kws_program, shape, axis):
+    """Per-channel quantization (helia-aot refuses per-channel model inputs today, so the descriptor is
+    built by hand): each element takes its channel's scale and zero point, as LiteRT's per-channel
+    QUANTIZE and DEQUANTIZE do."""
+    exe, _ = kws_program
+    channels = shape[axis]
+    rng = np.random.default_rng(axis)
+    scales = [float(np.float32(v)) for v in rng.uniform(0.01, 0.5, channels)]
+    zero_points = [int(v) for v in rng.integers(-20, 20, channels)]
+    n = int(np.prod(shape))
+    values = rng.normal(0, 5, n).astype(np.float32)
+    codes = rng.integers(-128, 128, n).astype(np.int8)
+    stdin = (np.array([len(shape), *shape, axis, channels], dtype=np.int32).tobytes()
+             + np.array(scales, dtype=np.float32).tobytes() + np.array(zero_points, dtype=np.int32).tobytes()
+             + values.tobytes() + codes.tobytes())
+    out = _run(exe, "perchannel", stdin)
+    got_codes, got_values = np.frombuffer(out[:n], np.int8), np.frombuffer(out[n:], np.float32)
+    want_codes = _litert(_per_channel_model("QUANTIZE", shape, scales, zero_points, axis), values.reshape(shape))
+    want_values = _litert(_per_channel_model("DEQUANTIZE", shape, scales, zero_points, axis), codes.reshape(shape))
+    assert np.array_equal(got_codes, want_codes.reshape(-1))
+    assert np.array_equal(got_values.view(np.uint32), want_values.reshape(-1).view(np.uint32))
 
 
 def test_quantize_is_defined_where_litert_is_not(tmp_path, kernel_archive):
