@@ -169,7 +169,7 @@ def kernel_archive(tmp_path_factory) -> str:
     return str(archive)
 
 
-def _build(tmp_path, model, prefix: str, archive: str) -> tuple[object, object]:
+def _build(tmp_path, model, prefix: str, archive: str, defines=()) -> tuple[object, object]:
     gcc = require_gcc()
     kernels = portable_kernels_dir()
     out = tmp_path / prefix
@@ -178,7 +178,7 @@ def _build(tmp_path, model, prefix: str, archive: str) -> tuple[object, object]:
     main.write_text(_MAIN.replace("pfx", prefix).replace("PFX", prefix.upper()))
     sources = [str(p) for p in sorted(out.glob("src/*.c"))] + [str(main)]
     exe = tmp_path / f"{prefix}_exe"
-    proc = subprocess.run([gcc, *FLAGS, *SANITIZE, *sources, "-I", str(out / "include"),
+    proc = subprocess.run([gcc, *FLAGS, *SANITIZE, *defines, *sources, "-I", str(out / "include"),
                            "-I", str(kernels / "include"), "-o", str(exe), archive, "-lm"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -274,6 +274,21 @@ def test_kws_descriptors_and_observer(kws_program):
     want = [[str(run), str(o["index"]), o["id"].encode().hex(), o["op_type"]] for run in (0, 1) for o in ran]
     assert seen == want
     assert len(ran) >= 10
+
+
+def test_observer_compiled_out(tmp_path, kernel_archive):
+    """-DHELIA_NO_OBSERVER leaves the operators' strings out of the object and refuses an observer."""
+    exe, result = _build(tmp_path, KWS.read_bytes(), "kws", kernel_archive, defines=["-DHELIA_NO_OBSERVER"])
+    proc = subprocess.run([str(exe), "observe"], capture_output=True, timeout=120)
+    assert proc.returncode == 9 and b"op " not in proc.stdout  # set_observer: KWS_STATUS_BAD_ARGUMENT
+    gcc = require_gcc()
+    ids = [o["id"].encode() for o in result.plan["operators"] if o["alias_of"] is None]
+    for defines, present in (([], True), (["-DHELIA_NO_OBSERVER"], False)):
+        obj = tmp_path / "model.o"
+        subprocess.run([gcc, *FLAGS, *defines, "-c", str(result.output_dir / "src" / "kws_model.c"), "-I",
+                        str(result.output_dir / "include"), "-I", str(portable_kernels_dir() / "include"),
+                        "-o", str(obj)], check=True)
+        assert all((i in obj.read_bytes()) == present for i in ids)
 
 
 def _quantize_model(dtype: str, scale: float, zero_point: int, n: int) -> bytes:
