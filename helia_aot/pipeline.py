@@ -9,7 +9,7 @@ replaced: what a stage decides travels in its record.
     lowering              helia_aot/lowering/                Lowered: verified, prepared graph; steps; kernel choice
     memory and code       helia_aot/memory/, helia_aot/emit/ Placed: layout, operator code, constants, placement
     plan and report       helia_aot/record/                  Records: plan, report
-    module files          helia_aot/emit/                    file name -> text
+    module files          helia_aot/emit/                    file name -> text (C, headers, JSON, README.md)
     write OUTDIR          helia_aot/emit/output_dir.py       (whole or not at all)
 
 A plan given as input (optimization.plan) is checked where its facts are made: its lowered sections
@@ -31,7 +31,7 @@ import numpy as np
 from helia_aot.config import options as options_mod
 from helia_aot.config.operator_rules import no_effect_warnings
 from helia_aot.config.options import ConversionOptions
-from helia_aot.emit import cmake, module as emit_module, output_dir as outdir
+from helia_aot.emit import cmake, module as emit_module, output_dir as outdir, readme
 from helia_aot.emit.module import ConstantTable, OperatorCode
 from helia_aot import user_files
 from helia_aot.errors import InvalidConfigError, InvalidModelError
@@ -44,8 +44,19 @@ from helia_aot.memory import placement
 from helia_aot.memory.arena_planner import MemoryLayout
 from helia_aot.memory.arenas import check_addressable, placer_for, plan_arenas
 from helia_aot.record import plan_reader, plan_writer, report_html
-from helia_aot.record.plan_model import KernelChoiceSummary, Plan, Report
+from helia_aot.record.plan_model import InterfaceTensor, KernelChoiceSummary, Plan, Report
 from helia_aot.record.schema import to_json
+
+
+@dataclass(frozen=True)
+class MemoryTotals:
+    """Bytes the module takes, as <prefix>_model.h and the module's README.md state them."""
+
+    scratch_arena_bytes: int  # <PREFIX>_ARENA_BYTES
+    arena_alignment: int  # <PREFIX>_ARENA_ALIGNMENT
+    persistent_bytes: int  # <PREFIX>_PERSISTENT_BYTES; 0 for a stateless model
+    constant_bytes: int  # read-only data
+    stream_pool_bytes: int  # memory.stream_pool; 0 without one
 
 
 @dataclass
@@ -57,6 +68,13 @@ class ConversionResult:
     kernel_symbols: list[str]
     files: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    # The module's interface (the plan's `interface`): per input and output its name, tensor index,
+    # dtype, shape, sizes and quantization (`.quantization.scale`, `.zero_point`, `.axis`; None when
+    # the model gives none).
+    api_version: int = 0
+    inputs: list[InterfaceTensor] = field(default_factory=list)
+    outputs: list[InterfaceTensor] = field(default_factory=list)
+    memory: MemoryTotals | None = None
 
     @property
     def operators(self) -> list[dict]:
@@ -171,13 +189,14 @@ def module_files(model: ModelFile, lowered: Lowered, placed: Placed, records: Re
     """Every file of the module but the golden data: C, headers, plan, report, page, CMake."""
     prefix, steps, code = options.prefix, list(lowered.steps), list(placed.code)
     files = emit_module.module_files(lowered.graph, steps, code, placed.layout, placed.constants, options,
-                                     model.sha256, placed.placement)
+                                     model.sha256, placed.placement, records.plan.interface)
     plan, report = to_json(records.plan), to_json(records.report)
     files[f"{prefix}_plan.json"] = _dump_json(plan)
     files[f"{prefix}_report.json"] = _dump_json(report)
     files[f"{prefix}_report.html"] = report_html.render(plan, report)
     if options.module_type == "cmake":
         files["CMakeLists.txt"] = cmake.cmake_lists(files, steps, code, options, model.sha256, with_test_data)
+    files["README.md"] = readme.readme(plan, report, steps, code, options, files)
     return files
 
 
@@ -268,5 +287,11 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
     stage_done("write OUTDIR" + (" (with golden data)" if with_test_data else ""))
     plan_d, report_d = to_json(records.plan), to_json(records.report)
     symbols = sorted({c["symbol"] for c in report_d["kernel_calls"]})
+    interface, memory = records.plan.interface, records.plan.memory
+    totals = MemoryTotals(scratch_arena_bytes=memory.scratch_arena_bytes, arena_alignment=memory.arena_alignment,
+                          persistent_bytes=memory.persistent_bytes, constant_bytes=placed.constants.total_bytes,
+                          stream_pool_bytes=records.plan.schedule.pool.bytes if records.plan.schedule.pool else 0)
     return ConversionResult(output_dir=out, prefix=options.prefix, plan=plan_d, report=report_d,
-                            kernel_symbols=symbols, files=sorted(written), seconds=time.perf_counter() - start)
+                            kernel_symbols=symbols, files=sorted(written), seconds=time.perf_counter() - start,
+                            api_version=interface.api_version, inputs=list(interface.inputs),
+                            outputs=list(interface.outputs), memory=totals)

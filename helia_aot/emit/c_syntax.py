@@ -58,6 +58,26 @@ def c_comment_text(text) -> str:
 
 _ENV.filters["c_comment"] = c_comment_text
 
+# Characters that may stand for themselves inside a generated string literal: printable ASCII except
+# the backslash and the double quote (they end or escape the literal) and the question mark (a `??`
+# trigraph).
+_STRING_SAFE = frozenset(chr(c) for c in range(0x20, 0x7F)) - {"\\", '"', "?"}
+
+
+def c_string_text(text) -> str:
+    """``text`` as the inside of a C string literal whose bytes are its UTF-8 bytes: the one way a
+    string the model supplies (a tensor name, an operator id) reaches generated C as data.
+
+    Every byte outside ``_STRING_SAFE`` is a three-digit octal escape, which, unlike ``\\x``, ends
+    after its digits whatever character follows. Nothing is left out: the C string equals the name
+    (up to a NUL byte, where the C string ends).
+    """
+    return "".join(ch if ch in _STRING_SAFE else "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogatepass"))
+                   for ch in str(text))
+
+
+_ENV.filters["c_string"] = c_string_text
+
 CONSTANT_ALIGNMENT = 16
 _PER_LINE = {"int8_t": 24, "uint8_t": 24, "uint32_t": 8, "int16_t": 16, "int32_t": 8, "int64_t": 4, "float": 6,
              "float16_t": 6, "uint16_t": 16, "uint64_t": 4}

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from helia_aot.emit import c_syntax as codegen
+from helia_aot.emit.interface import API_VERSION, model_interface
 from helia_aot.library import kernel_library
-from helia_aot.ir.dtypes import CTYPE_BYTES, CTYPE_NUMPY
+from helia_aot.ir.dtypes import CTYPE_BYTES, CTYPE_NUMPY, DTYPES
 from helia_aot.ir.graph import Graph
 from helia_aot.lowering.lower import Step
 from helia_aot.config.options import ConversionOptions
+from helia_aot.record.plan_model import Interface
 from helia_aot.memory.arena_planner import MemoryLayout
 from helia_aot.emit.symbols import (arena_symbol, derived_symbol, persistent_init_symbol, staged_symbol,
                                      stream_pool_symbol, stream_source_symbol, tensor_symbol)
@@ -189,11 +191,34 @@ def variant_switches(steps: list[Step]) -> list[str]:
     return sorted({sw for s in steps if not s.lowering.alias for sw in s.variant.switches})
 
 
+# <PREFIX>_DTYPE_<NAME> codes of the interface descriptors: the dtype table's order, from 1.
+DTYPE_CODES = {name: code for code, name in enumerate(DTYPES, start=1)}
+
+
+def interface_values(interface: Interface) -> list[dict]:
+    """The interface as the templates read it: per side, its tensors with their C literals."""
+    sides = []
+    for side, title, tensors in (("input", "Input", interface.inputs), ("output", "Output", interface.outputs)):
+        entries = []
+        for t in tensors:
+            q = t.quantization
+            entries.append(dict(index=t.index, name=t.name, tensor=t.tensor, dtype=t.dtype, shape=t.shape,
+                                elements=t.elements, bytes=t.bytes, quantization=q,
+                                scale_literals=[codegen.c_float(v) for v in q.scale] if q else [],
+                                zero_point_literals=[str(z) if z != -2147483648 else "(-2147483647 - 1)"
+                                                     for z in q.zero_point] if q else []))
+        sides.append(dict(lower=side, title=title, macro=side.upper(), tensors=entries))
+    return sides
+
+
 def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
-                 table: ConstantTable, options: ConversionOptions, sha256: str, placed=None) -> dict[str, str]:
+                 table: ConstantTable, options: ConversionOptions, sha256: str, placed=None,
+                 interface: Interface | None = None) -> dict[str, str]:
     """Relative path -> text of every header and source of the module; `placed` (placement's
-    ConstantPlacement) adds sections, staged copies, extra arenas and the stream pool."""
+    ConstantPlacement) adds sections, staged copies, extra arenas and the stream pool; `interface`
+    (the plan's; derived from the graph when None) the descriptors of the inputs and outputs."""
     prefix = options.prefix
+    interface = interface if interface is not None else model_interface(graph)
     ops_out = [dict(position=s.position, op_type=s.op.op_type, id=s.op_id,
                     notes=list(c.notes), body=c.body, uses_arena=c.uses_arena, uses_persistent=c.uses_persistent,
                     events=[])
@@ -235,6 +260,8 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
                          name=graph.tensors[b.tensor].name if b.tensor is not None else b.name,
                          symbol=persistent_init_symbol(prefix, b.tensor) if b.initial == "data" else None)
                     for b in layout.persistent],
+        api_version=API_VERSION, interface_sides=interface_values(interface),
+        dtypes=[dict(name=name, code=code, ctype=DTYPES[name].ctype) for name, code in DTYPE_CODES.items()],
         **extras,
     )
     return {

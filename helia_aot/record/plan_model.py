@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from helia_aot.ir.dtypes import DTYPES
 from helia_aot.record.schema import json_schema
+
+DTYPE_NAMES = tuple(DTYPES)
 
 SCHEMA_VERSION = 1
 
@@ -31,6 +34,38 @@ class ModelInfo:
     sha256: str = doc("sha256 of the model bytes")
     subgraph: str = doc("name of the converted subgraph")
     subgraph_index: int = doc("index of the converted subgraph")
+
+
+@dataclass
+class TensorQuantization:
+    """Affine quantization of a model input or output: real = scale * (q - zero_point)."""
+
+    scale: list[float] = doc("one scale per tensor, or one per channel along axis")
+    zero_point: list[int] = doc("as many as scale")
+    axis: int | None = doc("the channel dimension of per-channel quantization; null: per tensor")
+
+
+@dataclass
+class InterfaceTensor:
+    """A model input or output as firmware feeds or reads it (<prefix>_model.h declares the same facts)."""
+
+    index: int = doc("position among the module's inputs (outputs): <prefix>_model_input(ctx, index)")
+    name: str = doc("the tensor's name in the model")
+    tensor: int = doc("the tensor's index in the model's subgraph")
+    dtype: Literal[DTYPE_NAMES]
+    shape: list[int]
+    elements: int = doc("product of shape")
+    bytes: int = doc("elements times the dtype's size: <prefix>_model_input_bytes(index)")
+    quantization: TensorQuantization | None = doc("null: the model gives the tensor no quantization")
+
+
+@dataclass
+class Interface:
+    """The module's inputs and outputs: derived from the model, the same in every conversion of it."""
+
+    api_version: int = doc("<PREFIX>_API_VERSION of the module's C API")
+    inputs: list[InterfaceTensor]
+    outputs: list[InterfaceTensor]
 
 
 @dataclass
@@ -305,6 +340,8 @@ class Plan:
     """Every choice of one conversion."""
 
     schema_version: int
+    interface: Interface = doc("the module's inputs and outputs; derived from the model (a plan read as input "
+                               "may leave it out; a stated one must match)")
     generator: Generator
     model: ModelInfo
     module_prefix: str
@@ -413,6 +450,7 @@ class Report:
     """Facts about a plan; never changes it."""
 
     schema_version: int
+    interface: Interface = doc("the module's inputs and outputs, as in the plan")
     generator: Generator
     model: ModelInfo
     module_prefix: str

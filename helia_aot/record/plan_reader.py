@@ -4,7 +4,11 @@
 The plan's `schedule` is applied, so it is read strictly into plan.Schedule: a field this release does
 not know under it is an error naming it (a later release adds fields there only when it applies them).
 Every other section must describe the conversion the configuration produces; the first field that
-differs is an error naming it with both values. Not compared: generator, module_prefix, the
+differs is an error naming it with both values. The interface (the model's inputs and outputs) is
+derived from the model, so a plan may leave it out; a stated one that differs means the plan was made
+from another model (or a release that read it differently) and is refused like a different sha256,
+naming the field. Not compared: generator, module_prefix, interface.api_version (the C API of the
+release, not a fact of the model), the
 optimization section, operators' id, id_source and kernel, constants' unit and pool_offset, derived
 memory facts (buffers, arena sizes), and fields this release does not know outside `schedule`.
 """
@@ -207,6 +211,25 @@ def _compare_model(plan: dict, now: dict) -> None:
     _same("model.subgraph", model.get("subgraph"), now["model"]["subgraph"], _OTHER_MODEL)
 
 
+_INTERFACE_FIELDS = ("name", "tensor", "dtype", "shape", "elements", "bytes", "quantization")
+
+
+def _compare_interface(plan: dict, now: dict) -> None:
+    if "interface" not in plan:  # derived from the model: a plan may leave it out
+        return
+    interface = _section(plan, "interface", dict, "interface")
+    for side in ("inputs", "outputs"):
+        planned, current = _section(interface, side, list, f"interface.{side}"), now["interface"][side]
+        if len(planned) != len(current):
+            raise _Mismatch(f"interface.{side}", _Said(f"{len(planned)} entries"), _Said(f"{len(current)} entries"),
+                            _OTHER_MODEL)
+        for i, (a, b) in enumerate(zip(planned, current)):
+            if not isinstance(a, dict):
+                raise _Mismatch(f"interface.{side}[{i}]", a, _Said("an object"), _OTHER_SETTINGS)
+            for key in _INTERFACE_FIELDS:
+                _same(f"interface.{side}[{i}].{key}", a.get(key), b[key], _OTHER_MODEL)
+
+
 def _compare_platform(plan: dict, now: dict) -> None:
     _same("platform.name", _section(plan, "platform", dict, "platform").get("name"), now["platform"]["name"],
           _OTHER_TARGET)
@@ -303,10 +326,10 @@ def _compare_memory(plan: dict, now: dict) -> None:
             _same(f"memory.{key}", memory[key], now["memory"][key], fold_case=is_memory_name)
 
 
-_COMPARE = {"model": _compare_model, "platform": _compare_platform, "kernel_library": _compare_kernel_library,
+_COMPARE = {"model": _compare_model, "interface": _compare_interface, "platform": _compare_platform, "kernel_library": _compare_kernel_library,
             "operators": _compare_operators, "tensors": _compare_tensors, "memory": _compare_memory}
 # What can be compared once the operators are lowered, and what needs the finished plan.
-LOWERED = ("model", "platform", "kernel_library", "operators")
+LOWERED = ("model", "interface", "platform", "kernel_library", "operators")
 PLANNED = ("tensors", "memory")
 
 

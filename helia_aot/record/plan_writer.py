@@ -8,6 +8,7 @@ from helia_aot.ir.graph import Graph
 from helia_aot.lowering.lower import Step
 from helia_aot.config.options import ConversionOptions
 from helia_aot.emit import symbols
+from helia_aot.emit.interface import model_interface
 from helia_aot.errors import warning
 from helia_aot.memory import placement as placement_mod
 from helia_aot.record.plan_model import (SCHEMA_VERSION, Arena, ConstantPlacementFact, MemoryHolding, MemoryUse,
@@ -73,6 +74,7 @@ def lowered_facts(graph: Graph, steps: list[Step], options: ConversionOptions, f
     against before memory planning), as JSON."""
     target, kernels = options.target, options.kernels
     return to_json({
+        "interface": model_interface(graph),
         "model": ModelInfo(file=file_name, sha256=sha256, subgraph=graph.name, subgraph_index=graph.subgraph_index),
         "platform": Platform(name=target.name, cpu=target.cpu, capabilities=list(target.capabilities),
                              supports_fp16=target.supports_fp16, kernel_build=target.kernel_build),
@@ -116,6 +118,7 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
     opt = options.optimization
     return Plan(
         schema_version=SCHEMA_VERSION,
+        interface=model_interface(graph),
         generator=Generator(helia_aot=__version__, cmsis_nn_required=ns_cmsis_nn_required_str()),
         model=ModelInfo(file=file_name, sha256=sha256, subgraph=graph.name, subgraph_index=graph.subgraph_index),
         module_prefix=options.prefix,
@@ -241,7 +244,7 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
     peak = steps[layout.arena.peak_step].op_id if steps else None
     stream_report, stream_facts = _stream_report(steps, table, options, placed)
     return Report(
-        schema_version=SCHEMA_VERSION, generator=plan.generator, model=plan.model,
+        schema_version=SCHEMA_VERSION, interface=plan.interface, generator=plan.generator, model=plan.model,
         module_prefix=options.prefix, platform=plan.platform, kernel_library=plan.kernel_library,
         operators=operators, total_macs=sum(o.macs for o in operators),
         kernel_calls=[KernelCall(symbol=k, operator_ids=v) for k, v in sorted(calls.items())],

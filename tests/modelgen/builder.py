@@ -298,8 +298,8 @@ class ModelBuilder:
     # -- tensors ---------------------------------------------------------------
     def input(self, name: str, shape: Sequence[int], dtype: str = "int8",
               scale: float | Sequence[float] | None = None,
-              zero_point: int | Sequence[int] | None = None) -> TensorRef:
-        ref = self.tensor(name, shape, dtype, scale, zero_point)
+              zero_point: int | Sequence[int] | None = None, quantized_dimension: int = 0) -> TensorRef:
+        ref = self.tensor(name, shape, dtype, scale, zero_point, quantized_dimension)
         self._inputs.append(ref.index)
         return ref
 

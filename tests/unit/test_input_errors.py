@@ -271,8 +271,8 @@ def test_output_dir_holding_other_files_is_not_replaced(tmp_path):
     helia_aot.convert(relu_model(), out, prefix="first")
     helia_aot.convert(relu_model(), out, prefix="second", with_test_data=True, num_test_samples=1)
     helia_aot.convert(relu_model(), out, prefix="third")
-    assert sorted(p.name for p in out.iterdir()) == [".helia-aot-manifest.json", "include", "src", "third_plan.json",
-                                                     "third_report.html", "third_report.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".helia-aot-manifest.json", "README.md", "include", "src",
+                                                     "third_plan.json", "third_report.html", "third_report.json"]
 
 
 # -- the Bazel action program -------------------------------------------------------------------

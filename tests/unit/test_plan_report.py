@@ -68,7 +68,7 @@ def test_two_conversions_are_byte_identical(tmp_path):
     helia_aot.convert(model, tmp_path / "b", target="corstone300", with_test_data=True, num_test_samples=1)
     cmp = filecmp.dircmp(tmp_path / "a", tmp_path / "b")
     files = [p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file()]
-    assert len(files) == 12  # include 3, src 2, test 4, plan, report, report.html, manifest
+    assert len(files) == 13  # include 3, src 2, test 4, plan, report, report.html, README.md, manifest
     for rel in files:
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes(), rel
     assert not cmp.diff_files

@@ -29,7 +29,7 @@ def _report(arena=100, bound=80, peak_step=1, persistent=0, persistent_memory="R
                                   (), persistent, persistent_memory=persistent_memory)
     table = SimpleNamespace(total_bytes=const_bytes, operator_bytes={0: 4, 1: 6})
     options = SimpleNamespace(target=TARGET, prefix="m")
-    plan = SimpleNamespace(generator="g", model="mod", platform="p", kernel_library="kl")
+    plan = SimpleNamespace(interface="i", generator="g", model="mod", platform="p", kernel_library="kl")
     return plan_writer.build_report(plan, steps, code, layout, table, options, list(warnings))
 
 
