@@ -7,6 +7,7 @@ import json
 import re
 from html.parser import HTMLParser
 
+import markupsafe
 import numpy as np
 import pytest
 from ai_edge_litert.interpreter import Interpreter
@@ -296,12 +297,12 @@ def _module_needs(out) -> dict:
             "helium": '#include "helia_helium.h"' in c_files, "signal": '#include "helia_signal.h"' in c_files}
 
 
-def _relu_model(dtype: str) -> bytes:
+def _one_op_model(op_type: str, dtype: str, *shapes) -> bytes:
     from tests.modelgen import ModelBuilder
     b = ModelBuilder()
-    x = b.input("x", (1, 8), dtype=dtype)
-    y = b.tensor("y", (1, 8), dtype=dtype)
-    b.op("RELU", [x], [y])
+    inputs = [b.input(f"x{i}", shape, dtype=dtype) for i, shape in enumerate(shapes)]
+    y = b.tensor("y", shapes[0], dtype=dtype)
+    b.op(op_type, inputs, [y])
     b.output(y)
     return b.build()
 
@@ -310,8 +311,11 @@ def _integration_cases() -> list:
     return [pytest.param(lambda: KWS.read_bytes(), "corstone300", "ns_cmsis_nn", id="kws-mve"),
             pytest.param(lambda: KWS.read_bytes(), "corstone300", "portable", id="kws-portable"),
             pytest.param(lambda: KWS.read_bytes(), "apollo4p_evb", "ns_cmsis_nn", id="kws-m4"),
-            pytest.param(lambda: _relu_model("float32"), "corstone300", "ns_cmsis_nn", id="relu-f32"),
-            pytest.param(lambda: _relu_model("float16"), "corstone300", "ns_cmsis_nn", id="relu-f16"),
+            pytest.param(lambda: _one_op_model("RELU", "float32", (1, 8)), "corstone300", "ns_cmsis_nn", id="relu-f32"),
+            pytest.param(lambda: _one_op_model("RELU", "float16", (1, 8)), "corstone300", "ns_cmsis_nn", id="relu-f16"),
+            # inline C (a broadcasting ADD): the variant, not a kernel call, needs ARM_NN_ENABLE_F16
+            pytest.param(lambda: _one_op_model("ADD", "float16", (1, 4, 8), (1, 1, 8)), "corstone300", "ns_cmsis_nn",
+                         id="add-f16-inline"),
             pytest.param(lambda: _tflm_model("audio_preprocessor_int8.tflite"), "corstone300", "ns_cmsis_nn",
                          id="audio-signal")]
 
@@ -399,8 +403,8 @@ def _assert_names_are_text(text: str, names: list[str]) -> Page:
     assert page.scripts == 0 and "<script>" not in text and "<u>" not in text and "<i>" not in text
     assert not [tag for tag, _ in page.tags if tag in ("script", "u", "i")]
     assert [tag for tag, _ in page.tags].count("style") == 1
-    for name in names:
-        assert name not in page.style  # no model string in the style sheet, escaped or not
+    for name in names:  # no model string in the style sheet, escaped or not (CSS has no HTML escapes)
+        assert name not in page.style and str(markupsafe.escape(name)) not in page.style
     return page
 
 
