@@ -115,7 +115,23 @@ def pool_picture(plan: dict, report: dict) -> dict | None:
             "plot_bottom": _TOP + plot_h, "rects": rects, "pool_y": _num(y(pool["bytes"])),
             "used_y": _num(y(pool["used_bytes"])), "zero_y": _num(y(0)), "pool": pool,
             "x_ticks": [{"x": _num(x(p + 0.5)), "label": p} for p in range(0, positions, step)],
-            "units": plan["schedule"]["units"]}
+            "units": _stream_units(plan)}
+
+
+def _stream_units(plan: dict) -> list[dict]:
+    """The transfer units as the table shows them: operators by schedule position (`#k`, the id on
+    hover) and the constants as a count (their names on hover): a unit of a fused layer otherwise
+    fills a screen."""
+    position = {o["id"]: o["index"] for o in plan["operators"]}
+
+    def op(op_id):
+        if op_id is None:
+            return {"text": "start", "title": ""}
+        return {"text": f"#{position[op_id]}" if op_id in position else op_id, "title": op_id}
+    return [{"id": u["id"], "count": len(u["tensors"]), "tensors": "\n".join(u["tensors"]),
+             "pool_offset": u["pool_offset"], "bytes": u["bytes"], "source": f"{u['source_memory']} + {u['source_offset']}",
+             "issue_after": op(u["issue_after"]), "wait_before": op(u["wait_before"]),
+             "last_reader": op(u["last_reader"]), "engine": u["engine"]} for u in plan["schedule"]["units"]]
 
 
 def short_id(op_id: str, subgraph: str) -> tuple[str, int]:

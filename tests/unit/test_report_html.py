@@ -288,6 +288,27 @@ def test_totals_against_the_target_memories(kws):
     assert f"constants {kws.report['memory']['constant_bytes']} B" in rows[mem["constant_memory"]][2]
 
 
+def test_stream_units_name_operators_by_position(tmp_path):
+    """The stream pool's table names operators `#k` with the id on hover, and counts each unit's
+    constants with their names on hover: long fused names stay out of the cells."""
+    result = helia_aot.convert(KWS, tmp_path / "o", prefix="kws", target="corstone300", config={"memory": {
+        "tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+        "stream_pool": {"memory": "DTCM", "bytes": 16384}}})
+    units = result.plan["schedule"]["units"]
+    page = Page((result.output_dir / "kws_report.html").read_text(encoding="utf-8"))
+    position = {o["id"]: o["index"] for o in result.plan["operators"]}
+    assert len(units) > 3 and len(page.rows["stream-units"]) == len(units)
+    for row, cells, u in zip(page.rows["stream-units"], page.cells["stream-units"], units):
+        assert int(row[0]) == u["id"] and int(row[1]) == len(u["tensors"])
+        assert cells[1]["title"].split("\n") == u["tensors"]
+        assert _int(row[2]) == u["pool_offset"] and _int(row[3]) == u["bytes"]
+        for col, key in ((5, "issue_after"), (6, "wait_before"), (7, "last_reader")):
+            if u[key] is None:
+                assert row[col] == "start" and "title" not in cells[col]
+            else:
+                assert row[col] == f"#{position[u[key]]}" and cells[col]["title"] == u[key]
+
+
 def _module_needs(out) -> dict:
     """What the generated files themselves say the build needs: common.h's #error switches, the
     Helium and Signal headers the C includes."""
