@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-"""<prefix>_report.html: the plan and report as one self-contained page.
+"""<prefix>_report.html: the plan and report as one self-contained page, for a firmware engineer.
 
-A per-layer table, an SVG picture of the scratch arena (address against schedule position, one
-rectangle per planned buffer) and the totals against the target's memories. The page loads nothing
-(inline CSS and SVG, no script), and its bytes depend only on the plan and report. Every string from
-the model reaches it through Jinja's autoescaping: a model is untrusted input.
+In reading order: the model's inputs and outputs (plan["interface"]), the totals against the target's
+memories, an SVG picture of the scratch arena (address against schedule position, one rectangle per
+planned buffer), the stream pool if any, the layer table, what to compile and link (derived from the
+plan's kernel library, target and calls) and the kernel choice's trade. It fits 1,280 px: long fused
+names show their first part, the whole id on hover. The page loads nothing and runs nothing (inline
+CSS and SVG; the layer table sorts and filters by CSS alone), and its bytes depend only on the plan
+and report. Every string from the model reaches it through Jinja's autoescaping, and none reaches its
+style sheet: a model is untrusted input.
 """
 
 from __future__ import annotations
@@ -155,7 +159,7 @@ def _ranks(values: list) -> list[int]:
     return ranks
 
 
-def _share(value: int | None, largest: int) -> str:
+def _bar(value: int | None, largest: int) -> str:
     """A bar's length in percent of its cell: the layer against the largest one."""
     return _num(100 * value / largest) if value and largest else "0"
 
@@ -202,7 +206,7 @@ def layer_table(plan: dict, report: dict) -> dict:
         for r, rank in zip(rows, _ranks([r[key] for r in rows])):
             r[f"rank_{key}"] = rank
     for r in rows:
-        r["macs_bar"], r["cost_bar"] = _share(r["macs"], largest_macs), _share(r["cost"], largest_cost)
+        r["macs_bar"], r["cost_bar"] = _bar(r["macs"], largest_macs), _bar(r["cost"], largest_cost)
     return {"rows": rows, "types": [{"index": i, "name": t, "count": sum(r["type"] == t for r in rows)}
                                     for i, t in enumerate(types)],
             "sorts": sorts, "estimated": any(r["cost"] is not None for r in rows)}
@@ -420,9 +424,12 @@ def regenerate(output_dir) -> Path:
     target = out / f"{prefix}_report.html"
     try:
         target.write_text(render(plan, report), encoding="utf-8")
-    except (KeyError, TypeError, IndexError) as exc:
+    except KeyError as exc:
         raise OutputDirError(f"{out}: the plan or report lacks {exc} (written by another helia-aot release?)",
                              "Convert the model again with this release") from None
+    except (TypeError, IndexError, AttributeError, ValueError) as exc:
+        raise OutputDirError(f"{out}: the plan or report holds a value of another shape ({exc}; written by another "
+                             "helia-aot release?)", "Convert the model again with this release") from None
     except OSError as exc:
         raise OutputDirError(f"cannot write {target}: {exc.strerror}", "Check the directory's permissions") from None
     return target

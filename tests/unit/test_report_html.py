@@ -400,6 +400,12 @@ def test_report_command_regenerates_the_page(kws, tmp_path):
     assert len(Page((out / "kws_report.html").read_text()).rects) == len(plan["memory"]["buffers"])
     line = one_error_line(run("report", str(tmp_path)), "OutputDirError")
     assert "no *_plan.json" in line
+    # A plan whose interface is not of the contract's shape is one line, never a traceback.
+    for interface, says in (({"inputs": [{"index": 0}]}, "lacks 'name'"), ("x", "value of another shape"),
+                            ({"inputs": [dict(index=0, name="i", dtype="int8", shape=[1], quantization={"scale": ["a"]})]},
+                             "value of another shape")):
+        (out / "kws_plan.json").write_text(json.dumps(dict(plan, interface=interface)))
+        assert says in one_error_line(run("report", str(out)), "OutputDirError")
 
 
 def hostile_model() -> bytes:
