@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import markupsafe
 import numpy as np
@@ -342,9 +344,9 @@ def _integration_cases() -> list:
 
 
 def _tflm_model(name: str) -> bytes:
-    path = models_dir().parent / "tflm" / name
-    if not path.exists():
-        pytest.skip(models_not_available(f"TFLM model {path}", "HELIA_MODELS_DIR"))
+    path = Path(os.environ.get("HELIA_TFLM_MODELS_DIR", models_dir().parent / "tflm")) / name
+    if not path.is_file():
+        pytest.skip(models_not_available(f"TFLM model {path}", "HELIA_TFLM_MODELS_DIR"))
     return path.read_bytes()
 
 
