@@ -22,8 +22,8 @@ F16_EPS = float(np.finfo(np.float16).eps)
 
 @pytest.mark.parametrize("t", TYPES)
 def test_pool_window_far_larger_than_the_input_is_a_global_pool(float_driver, t):
-    # A 2^30 x 2^30 window (LiteRT accepts any size with SAME padding) on a 2x3 image of 1..6: the mean 3.5
-    # and the maximum 6, within a bounded time (walking every tap would never return).
+    # A 2^30 x 2^30 window on a 2x3 image of 1..6 (the converter allows 2^16 per side, the kernels any): the
+    # mean 3.5 and the maximum 6, within a bounded time (walking every tap would never return).
     huge = 1 << 30
     args = ((1, 1), (huge // 2, huge // 2), (-math.inf, math.inf), (1, 2, 3, 1), (huge, huge), (1, 1, 1, 1),
             np.arange(1, 7))

@@ -11,8 +11,9 @@ import kernel_build as kb
 import records as R
 import reference as ref
 
-# A window of 2^30 x 2^30 on a 2x3 image: LiteRT accepts any window size with SAME padding. Walking every
-# tap (2^60) would never return; the kernels walk the in-bounds part only, so the call is a global pool.
+# A window of 2^30 x 2^30 on a 2x3 image (the converter allows 2^16 per side, as LiteRT does; the kernels take
+# any). Walking every tap (2^60) would never return; the kernels walk the in-bounds part only, so the call is
+# a global pool.
 HUGE = 1 << 30
 HUGE_WINDOW_SECONDS = 30
 

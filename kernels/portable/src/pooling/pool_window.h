@@ -9,8 +9,9 @@
 /*
  * The input positions [*begin, *end) that a window of `size` taps starting at `origin` covers inside
  * an axis of `extent` positions; empty (begin == end) when the window misses the axis. Walking these
- * instead of every tap keeps a window far larger than the input (LiteRT accepts any size with SAME
- * padding) as cheap as a global pool. The sums are in int64, so no origin, size or extent overflows.
+ * instead of every tap keeps a window far larger than the input (LiteRT accepts up to 2^16 per side
+ * with SAME padding: 2^32 taps) as cheap as a global pool. origin + size is summed in int64, so it
+ * cannot overflow.
  */
 static inline void helia_pool_window(int32_t origin, int32_t size, int32_t extent, int32_t *begin, int32_t *end)
 {
