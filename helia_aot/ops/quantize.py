@@ -48,7 +48,9 @@ class Quantize(OpLowering):
         return Lowered(entry=None,
                        params=dict(input=x.index, output=y.index, size=y.num_elements, ctype=c_type(y.dtype),
                                    qmin=qmin, qmax=qmax, scale=repr(float(y.quant.scale)),
-                                   zero_point=y.quant.zero_point),
+                                   zero_point=y.quant.zero_point,
+                                   # x / scale limited to one step past the codes: the integers are exact floats
+                                   low=f"{qmin - y.quant.zero_point - 1}.0", high=f"{qmax - y.quant.zero_point + 1}.0"),
                        fixed={"implementation": "inline"})
 
     def _rescale_params(self, ctx: OpContext) -> dict:

@@ -11,6 +11,7 @@ import pytest
 import flt_cases
 import flt_records as F
 import flt_reference as ref
+import kernel_build as kb
 from test_float_convolution import OK, TYPES
 
 F32_EPS = float(np.finfo(np.float32).eps)
@@ -18,6 +19,20 @@ F16_EPS = float(np.finfo(np.float16).eps)
 
 
 # ---- pooling --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("t", TYPES)
+def test_pool_window_far_larger_than_the_input_is_a_global_pool(float_driver, t):
+    # A 2^30 x 2^30 window on a 2x3 image of 1..6 (the converter allows 2^16 per side, the kernels any): the
+    # mean 3.5 and the maximum 6, within a bounded time (walking every tap would never return).
+    huge = 1 << 30
+    args = ((1, 1), (huge // 2, huge // 2), (-math.inf, math.inf), (1, 2, 3, 1), (huge, huge), (1, 1, 1, 1),
+            np.arange(1, 7))
+    records = [F.pool_record(f"arm_avg_pool_{t}", *args), F.pool_record(f"arm_max_pool_{t}", *args)]
+    text = kb.run_program(float_driver.program, "\n".join(records) + "\n", timeout=30)
+    avg, mx = F.parse(text, [t, t])
+    assert (avg.status, mx.status) == (OK, OK)
+    assert (avg.values.tolist(), mx.values.tolist()) == ([3.5], [6.0])
+
 
 @pytest.mark.parametrize("t", TYPES)
 def test_pool_hand_worked(float_driver, t):

@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 
 import cases
+import kernel_build as kb
 import records as R
 import reference as ref
+from test_pooling_softmax import HUGE, HUGE_WINDOW_SECONDS
 
 FULL = (-32768, 32767)
 
@@ -30,6 +32,17 @@ def test_padding_and_clamp(portable_driver, name):
     result = portable_driver.one(R.pool_record(name, (1, 1), (1, 1), (-1000, 1000), (1, 2, 2, 1), (3, 3),
                                                (1, 2, 2, 1), [4000, 4000, 4000, 4000]))
     assert result.values.tolist() == [1000] * 4
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("arm_avgpool_s16", [-5000, 5000]),    # channel sums -30001 and 30001 over 6 pixels, rounded away from zero
+    ("arm_max_pool_s16", [32767, 20000]),
+])
+def test_window_far_larger_than_the_input_is_a_global_pool(portable_driver, name, expected):
+    data = [-32768, 20000, 32767, -1, -30000, 1, 0, 5000, 1, 6000, -1, -999]  # 2x3 pixels, 2 channels
+    record = R.pool_record(name, (1, 1), (HUGE // 2, HUGE // 2), FULL, (1, 2, 3, 2), (HUGE, HUGE), (1, 1, 1, 2), data)
+    (result,) = R.parse(kb.run_program(portable_driver.program, record + "\n", timeout=HUGE_WINDOW_SECONDS))
+    assert (result.status, result.values.tolist()) == (0, expected)
 
 
 @pytest.mark.parametrize("kind, name", [("avg", "arm_avgpool_s16"), ("max", "arm_max_pool_s16")])

@@ -7,8 +7,15 @@ import numpy as np
 import pytest
 
 import cases
+import kernel_build as kb
 import records as R
 import reference as ref
+
+# A window of 2^30 x 2^30 on a 2x3 image (the converter allows 2^16 per side, as LiteRT does; the kernels take
+# any). Walking every tap (2^60) would never return; the kernels walk the in-bounds part only, so the call is
+# a global pool.
+HUGE = 1 << 30
+HUGE_WINDOW_SECONDS = 30
 
 
 @pytest.mark.parametrize("name, data, expected", [
@@ -21,6 +28,18 @@ def test_2x2_window_hand_worked(portable_driver, name, data, expected):
     result = portable_driver.one(R.pool_record(name, (2, 2), (0, 0), (-128, 127), (1, 2, 2, 1), (2, 2), (1, 1, 1, 1),
                                                data))
     assert (result.status, result.values.tolist()) == (0, [expected])
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("arm_avgpool_s8", [0, 2]),    # channel sums 1 and 13 over 6 pixels
+    ("arm_max_pool_s8", [9, 7]),
+])
+def test_window_far_larger_than_the_input_is_a_global_pool(portable_driver, name, expected):
+    data = [-5, 7, 3, -2, 9, 1, -8, 4, 2, 6, 0, -3]  # 2x3 pixels, 2 channels
+    record = R.pool_record(name, (1, 1), (HUGE // 2, HUGE // 2), (-128, 127), (1, 2, 3, 2), (HUGE, HUGE), (1, 1, 1, 2),
+                           data)
+    (result,) = R.parse(kb.run_program(portable_driver.program, record + "\n", timeout=HUGE_WINDOW_SECONDS))
+    assert (result.status, result.values.tolist()) == (0, expected)
 
 
 def test_avgpool_padding_divides_by_real_pixels_only(portable_driver):

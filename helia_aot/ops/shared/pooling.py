@@ -14,6 +14,9 @@ POOL_RULES = ("input 4-D NHWC", "input and output share scale and zero point",
               "output shape from filter, strides and padding", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 FLOAT_POOL_RULES = ("input 4-D NHWC", "output shape from filter, strides and padding",
                     "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+# LiteRT's Prepare refuses a window over 2^16 in either dimension (measured with the pinned ai-edge-litert);
+# TFLM keeps the padding in int16 and so misplaces such a window.
+MAX_WINDOW = 1 << 16
 
 
 def pool_validate(ctx: OpContext) -> None:
@@ -23,6 +26,10 @@ def pool_validate(ctx: OpContext) -> None:
     if not is_float(x):
         require_same_quant(ctx, x, y, f"{ctx.variant.name} pooling")
     fused_activation(ctx, y)
+    for option in ("filter_height", "filter_width"):
+        size = int(ctx.options(option, 1))
+        if size > MAX_WINDOW:
+            raise ctx.error(f"{option} {size} is over {MAX_WINDOW}, the largest pooling window LiteRT accepts", x)
     pad = ctx.options("padding", "VALID")
     oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
     ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))

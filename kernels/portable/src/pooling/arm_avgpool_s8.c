@@ -4,6 +4,7 @@
 #include "arm_nnfunctions.h"
 
 #include "../support/fixed_point.h"
+#include "pool_window.h"
 
 /* sum / count rounded to nearest, ties away from zero (C division truncates towards zero). */
 static int32_t rounded_average(int32_t sum, int32_t count)
@@ -38,19 +39,19 @@ arm_cmsis_nn_status arm_avgpool_s8(const cmsis_nn_context *ctx,
             {
                 const int32_t y0 = oy * pool_params->stride.h - pool_params->padding.h;
                 const int32_t x0 = ox * pool_params->stride.w - pool_params->padding.w;
+                int32_t y_begin, y_end, x_begin, x_end;
+                helia_pool_window(y0, filter_dims->h, input_h, &y_begin, &y_end);
+                helia_pool_window(x0, filter_dims->w, input_w, &x_begin, &x_end);
                 for (int32_t c = 0; c < channels; ++c)
                 {
                     int32_t sum = 0;
                     int32_t count = 0;
-                    for (int32_t y = y0; y < y0 + filter_dims->h; ++y)
+                    for (int32_t y = y_begin; y < y_end; ++y)
                     {
-                        for (int32_t x = x0; x < x0 + filter_dims->w; ++x)
+                        for (int32_t x = x_begin; x < x_end; ++x)
                         {
-                            if (y >= 0 && y < input_h && x >= 0 && x < input_w)
-                            {
-                                sum += image[((size_t)y * input_w + x) * channels + c];
-                                ++count;
-                            }
+                            sum += image[((size_t)y * input_w + x) * channels + c];
+                            ++count;
                         }
                     }
                     if (count == 0)

@@ -4,6 +4,7 @@
 #include "arm_nnfunctions.h"
 
 #include "../support/fixed_point.h"
+#include "pool_window.h"
 
 arm_cmsis_nn_status arm_max_pool_s8(const cmsis_nn_context *ctx,
                                     const cmsis_nn_pool_params *pool_params,
@@ -31,21 +32,21 @@ arm_cmsis_nn_status arm_max_pool_s8(const cmsis_nn_context *ctx,
             {
                 const int32_t y0 = oy * pool_params->stride.h - pool_params->padding.h;
                 const int32_t x0 = ox * pool_params->stride.w - pool_params->padding.w;
+                int32_t y_begin, y_end, x_begin, x_end;
+                helia_pool_window(y0, filter_dims->h, input_h, &y_begin, &y_end);
+                helia_pool_window(x0, filter_dims->w, input_w, &x_begin, &x_end);
                 int8_t *out = out_image + ((size_t)oy * output_dims->w + ox) * channels;
                 for (int32_t c = 0; c < channels; ++c)
                 {
                     int has_tap = 0;
                     int32_t max = INT8_MIN;
-                    for (int32_t y = y0; y < y0 + filter_dims->h; ++y)
+                    for (int32_t y = y_begin; y < y_end; ++y)
                     {
-                        for (int32_t x = x0; x < x0 + filter_dims->w; ++x)
+                        for (int32_t x = x_begin; x < x_end; ++x)
                         {
-                            if (y >= 0 && y < input_h && x >= 0 && x < input_w)
-                            {
-                                const int32_t v = image[((size_t)y * input_w + x) * channels + c];
-                                max = (!has_tap || v > max) ? v : max;
-                                has_tap = 1;
-                            }
+                            const int32_t v = image[((size_t)y * input_w + x) * channels + c];
+                            max = (!has_tap || v > max) ? v : max;
+                            has_tap = 1;
                         }
                     }
                     /* A window entirely in the padding leaves the output as it was (then clamped). */
