@@ -20,6 +20,11 @@ from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
 _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables are laid over
 
 
+def _near(scale: float, target: float) -> bool:
+    """TF_LITE_ENSURE_NEAR(scale, target, 0.001 x target) in float32, as TFLM evaluates it."""
+    return abs(f32(scale) - f32(target)) <= f32(0.001 * target)
+
+
 @register
 class Softmax(OpLowering):
     op_types = ("SOFTMAX",)
@@ -34,7 +39,7 @@ class Softmax(OpLowering):
         # The output is not symmetric: the kernel writes p * 65536 - 32768.
         Variant("int8_int16", inputs=(int8_act(),), outputs=(Operand("output", ("int16",), quantized=True),),
                 entries=("arm_softmax_s8_s16",), template="softmax_s8_s16.c.j2", lower="lower_int8_int16",
-                notes=("output scale 1/65536, zero point -32768", "input and output shapes equal")),
+                notes=("output scale 1/65536 (within 0.1%), zero point -32768", "input and output shapes equal")),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_softmax_f32",),
                 template="softmax_f32.c.j2", lower="lower_float32",
                 notes=("input and output shapes equal", "beta other than 1: inline C (expf, link libm)")),
@@ -47,16 +52,22 @@ class Softmax(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         name = ctx.variant.name
+        # The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc): LiteRT's SoftmaxPrepare
+        # (activations.cc) checks only the int16 zero points, so TFLM's rules are the ones both accept.
         if name == "int8" and (y.quant.zero_point != -128 or abs(y.quant.scale - 1.0 / 256) > 1e-9):
+            # TFLM: zero point -128 and scale == 1.f / 256; the 1e-9 admits the float32 neighbours of 1/256,
+            # whose codes arm_softmax_s8 writes the same way.
             raise ctx.error(f"int8 output must have scale 1/256 and zero point -128 (has {y.quant.scale:g}, "
                             f"{y.quant.zero_point})", y)
-        if name == "int16" and abs(f32(y.quant.scale) - f32(1.0 / 32768)) > f32(0.001 / 32768):
-            # LiteRT's TF_LITE_ENSURE_NEAR, in float; the zero point 0 is an operand rule.
-            raise ctx.error(f"int16 output must have scale 1/32768 (has {y.quant.scale:g})", y)
-        if name == "int8_int16" and (y.quant.zero_point != -32768 or y.quant.scale != 1.0 / 65536):
-            # LiteRT writes these codes whatever the output declares; TFLM checks the declaration.
-            raise ctx.error(f"int16 output of an int8 softmax must have scale 1/65536 and zero point -32768 (has "
-                            f"{y.quant.scale:g}, {y.quant.zero_point})", y)
+        if name == "int16" and not _near(y.quant.scale, 1.0 / 32768):
+            # TFLM's TF_LITE_ENSURE_NEAR(scale, 1.f / 32768, 0.001f / 32768); the zero point 0 (both
+            # references) is an operand rule.
+            raise ctx.error(f"int16 output must have scale 1/32768 within 0.1% (has {y.quant.scale:g})", y)
+        if name == "int8_int16" and (y.quant.zero_point != -32768 or not _near(y.quant.scale, 1.0 / 65536)):
+            # TFLM: zero point -32768, TF_LITE_ENSURE_NEAR(scale, 1.f / 65536, 0.001f / 65536). Both references
+            # write p x 65536 - 32768 whatever scale within that band is declared, as arm_softmax_s8_s16 does.
+            raise ctx.error(f"int16 output of an int8 softmax must have scale 1/65536 within 0.1% and zero point "
+                            f"-32768 (has {y.quant.scale:g}, {y.quant.zero_point})", y)
         if name == "float16" and float(ctx.options("beta", 1.0)) != 1.0:
             raise ctx.error(f"float16 softmax needs beta 1 (has {ctx.options('beta', 1.0):g}): arm_softmax_f16 "
                             "takes no beta", x, "Fold beta into the layer before the softmax")

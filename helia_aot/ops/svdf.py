@@ -1,7 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
 """SVDF: one time step of a rank-r SVDF layer per run, its memory kept in the state (a variable
 tensor, so in the persistent arena). Integer with an int16 state (LiteRT's integer SVDF) on
-arm_svdf_state_s16_s8, with an int8 state (TFLM's) on arm_svdf_s8, float32 on arm_svdf_f32."""
+arm_svdf_state_s16_s8, with an int8 state (TFLM's) on arm_svdf_s8, or inline C when that state's zero
+point is not 0 (arm_svdf_s8 assumes 0), float32 on arm_svdf_f32.
+
+The rules and the reference check each mirrors (LiteRT svdf.cc Prepare/Eval, TFLM svdf_common.cc
+PrepareSvdf): the shapes are both Prepares' checks; the state a variable tensor is TFLM's
+TF_LITE_ENSURE_EQ(is_variable); the integer activation is LiteRT's Eval (RELU only, none applied;
+TFLM takes any and applies none, so NONE is accepted as well); per-tensor scales are what both read
+(scale->data[0], params.scale). The int16 state's zero point 0 is the form LiteRT computes (its
+EvalIntegerSVDF never reads the zero point; TFLM's does), so a nonzero one, where the references
+disagree, is refused. Neither reference reads the weights' zero points (both compute as if 0): a
+nonzero one is refused rather than silently ignored."""
 
 from __future__ import annotations
 
@@ -17,22 +27,26 @@ from helia_aot.ops.shared.operands import dtype_range, fp32, fp32_bias, fp32_con
 _RULES = ("input [batches, input size]; weights_feature [units x rank, input size]; weights_time "
           "[units x rank, memory]; bias [units]; state a variable tensor [batches, units x rank x memory]; "
           "output [batches, units]",)
-_INT_RULES = _RULES + ("per-tensor scales; state, weights and time weights zero point 0",
+_INT_RULES = _RULES + ("per-tensor scales; weights and time weights zero point 0",
                        "fused activation RELU or NONE; neither is applied, as in LiteRT (the output is "
                        "clamped to int8 only)")
 
 
 def _state(dtype: str) -> Operand:
-    return Operand("state", (dtype,), quantized=True, symmetric=True)
+    # TFLM's int8 state may have any zero point (its EvalIntegerSvdfReference uses it); the int16 state
+    # keeps 0, the form LiteRT computes.
+    return Operand("state", (dtype,), quantized=True, symmetric=dtype == "int16")
 
 
 def _integer_variant(name: str, state: str, entry: str) -> Variant:
+    notes = _INT_RULES + (("int16 state zero point 0",) if state == "int16" else
+                          ("state zero point other than 0: inline C (arm_svdf_s8 assumes 0)",))
     return Variant(name, inputs=(int8_act(), Operand("weights_feature", ("int8",), constant=True, quantized=True,
                                                      symmetric=True),
                                  Operand("weights_time", (state,), constant=True, quantized=True, symmetric=True),
                                  Operand("bias", ("int32",), optional=True, constant=True), _state(state)),
                    outputs=(int8_act("output"),), entries=(entry,), template="svdf_s8.c.j2", lower="lower_int",
-                   notes=_INT_RULES)
+                   notes=notes)
 
 
 @register
@@ -112,6 +126,16 @@ class Svdf(OpLowering):
         m2, s2 = quantize_multiplier(f32(scale_2))
         in_min, in_max = dtype_range(state.dtype)
         entry = ctx.variant.entries[0]
+        p.update(input_offset=x.quant.zero_point, output_offset=y.quant.zero_point, in_mult=m1, in_shift=s1,
+                 out_mult=m2, out_shift=s2, in_min=in_min, in_max=in_max, out_min=-128, out_max=127,
+                 int8_state=entry == "arm_svdf_s8")
+        requantization = requantization_kind([m1, m2], [s1, s2])
+        if state.quant.zero_point != 0:
+            # Only the int8 state gets here (the int16 one is symmetric): TFLM's arithmetic inline.
+            p.update(state_zero_point=int(state.quant.zero_point))
+            return Lowered(template="svdf_s8_state_offset.c.j2", entry=None, macs=self._macs(p), params=p,
+                           requantization=requantization,
+                           fixed={"implementation": "inline", "why": "state zero point != 0 (arm_svdf_s8 assumes 0)"})
         constants, weight_sums = [], None
         if entry == "arm_svdf_s8" and ctx.kernels.wants_weight_sums:
             # ctx->buf of the Helium build: -input_offset x each feature's weight sum (arm_vector_sum_s8).
@@ -119,12 +143,8 @@ class Svdf(OpLowering):
             constants.append(ConstArray("kernel_sum", "int32_t", sums, "-input zero point x weights_feature row sums, "
                                                                         "ctx->buf of the MVE kernel"))
             weight_sums = "precomputed"
-        p.update(input_offset=x.quant.zero_point, output_offset=y.quant.zero_point, in_mult=m1, in_shift=s1,
-                 out_mult=m2, out_shift=s2, in_min=in_min, in_max=in_max, out_min=-128, out_max=127,
-                 int8_state=entry == "arm_svdf_s8")
         return Lowered(entry=entry, scratch_bytes=p["feature_bytes"] + p["unit_bytes"], macs=self._macs(p),
-                       params=p, constants=constants, weight_sums=weight_sums,
-                       requantization=requantization_kind([m1, m2], [s1, s2]))
+                       params=p, constants=constants, weight_sums=weight_sums, requantization=requantization)
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """LiteRT's EvalFloatSVDF on arm_svdf_f32: the projection unclamped (+-FLT_MAX), the fused

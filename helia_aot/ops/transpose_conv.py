@@ -6,7 +6,22 @@ declared int32 bias) an int32 accumulator rescaled with the doubling high multip
 run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output LiteRT accepts.
 
 arm_transpose_conv_s8 keeps a rolling window of output rows that ends at (I - 1) * s + max(K, s);
-an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path."""
+an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path.
+
+output_shape may be a run-time input when the output's shape is static: TFLM's Prepare takes the shape
+from the output tensor (it never reads output_shape), LiteRT resizes the output to output_shape at Eval.
+The module computes the static shape and its run returns an error status when the given output_shape
+differs (LiteRT would then produce another shape).
+
+Each rule and the reference check it mirrors (LiteRT transpose_conv.cc Prepare, TFLM transpose_conv.cc
+Prepare): 4-D input and filter, and the filter's input channels equal to the input's, are LiteRT's
+TF_LITE_ENSURE checks (TFLM's reference kernel asserts the same with MatchingDim); the filter's output
+channels and the batch equal to the output's are the reference kernels' MatchingDim (TFLM sizes its
+per-channel data by the filter's output channels); a constant output_shape equal to the output's shape
+is LiteRT's ResizeTensor on a static output; the fused activation is the one both apply. The rule that
+a forward convolution of the output gives the input's size has no check in either Prepare: both
+compute the padding that way (ComputePaddingHeightWidth on the output's size), and it is kept because
+the module's padding and arm_transpose_conv_s8's row window assume it."""
 
 from __future__ import annotations
 
@@ -14,22 +29,26 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.quant import per_channel_multipliers
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.shared.accumulator import check_accumulator, check_s64_shifts, requantization_kind
 from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.fused_activation import fused_activation
-from helia_aot.ops.shared.operands import (bias, const_ints, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act,
+from helia_aot.ops.shared.operands import (bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act,
                                            weights)
 from helia_aot.ops.shared.window import check_filter_rank, check_window_extent, output_size
 
-_RULES = ("output_shape a constant equal to the output's shape", "filter [C_out, H, W, C_in]",
+# int32 as both references read it; constant or a run-time input (see the module docstring).
+_OUTPUT_SHAPE = Operand("output_shape", INDEX)
+
+_RULES = ("output_shape a constant equal to the output's shape, or a run-time input checked against it "
+          "(the run returns an error status otherwise)", "filter [C_out, H, W, C_in]",
           "a forward convolution of the output gives the input's size",
           "no dilation (LiteRT's TRANSPOSE_CONV has none)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
 
 def _int16(name: str, bias_operand: Operand, accumulator: str) -> Variant:
-    return Variant(name, inputs=(const_ints("output_shape"), weights(per_channel_axis=0), int16_act(), bias_operand),
+    return Variant(name, inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int16_act(), bias_operand),
                    outputs=(int16_act("output"),), template="transpose_conv_inline.c.j2",
                    lower=f"lower_int16_{accumulator}", notes=_RULES + (f"inline C, {accumulator} accumulator",))
 
@@ -39,17 +58,17 @@ class TransposeConv(OpLowering):
     op_types = ("TRANSPOSE_CONV",)
     options_table = "TransposeConvOptions"
     variants = (
-        Variant("int8", inputs=(const_ints("output_shape"), weights(per_channel_axis=0), int8_act(), bias("int32")),
+        Variant("int8", inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int8_act(), bias("int32")),
                 outputs=(int8_act("output"),), entries=("arm_transpose_conv_s8",),
                 template="transpose_conv.c.j2", lower="lower_int8", notes=_RULES),
         _int16("a16w8", bias("int64"), "int64"),
         # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
         _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32"),
-        Variant("float32", inputs=(const_ints("output_shape"), fp32_const("filter"), fp32(), fp32_bias()),
+        Variant("float32", inputs=(_OUTPUT_SHAPE, fp32_const("filter"), fp32(), fp32_bias()),
                 outputs=(fp32("output"),), entries=("arm_transpose_conv_wrapper_f32",),
                 template="transpose_conv_f32.c.j2", lower="lower_float32", notes=_RULES),
         # -- float16 (native FP16) --
-        float16_variant(inputs=(const_ints("output_shape"), f16("filter", constant=True), f16(),
+        float16_variant(inputs=(_OUTPUT_SHAPE, f16("filter", constant=True), f16(),
                                 f16("bias", optional=True, constant=True)),
                         outputs=(f16("output"),), entries=("arm_transpose_conv_wrapper_f16",),
                         template="transpose_conv_f16.c.j2",
@@ -61,9 +80,12 @@ class TransposeConv(OpLowering):
         check_filter_rank(ctx, w)
         if len(x.shape) != 4 or len(y.shape) != 4:
             raise ctx.error("input and output must be 4-D NHWC", x)
-        if constant_ints(ctx, 0, "output_shape") != [int(d) for d in y.shape]:
+        shape = ctx.inp(0)
+        if shape.is_constant and constant_ints(ctx, 0, "output_shape") != [int(d) for d in y.shape]:
             raise ctx.error(f"output_shape {constant_ints(ctx, 0, 'output_shape')} differs from the output's "
                             f"shape {list(y.shape)}", y)
+        if tuple(int(d) for d in shape.shape) != (4,):
+            raise ctx.error(f"output_shape {list(shape.shape)} must be 4 values (the output's N, H, W, C)", shape)
         if w.shape[3] != x.shape[3] or w.shape[0] != y.shape[3] or x.shape[0] != y.shape[0]:
             raise ctx.error(f"filter {list(w.shape)} does not map input channels {x.shape[3]} to output channels "
                             f"{y.shape[3]}", w)
@@ -73,7 +95,7 @@ class TransposeConv(OpLowering):
             if stride < 1:
                 raise ctx.error(f"{name} {stride} must be at least 1", y)
             check_window_extent(ctx, int(x.shape[axis]), int(w.shape[axis]), stride)
-            # LiteRT's rule: the input is what a forward convolution of the output gives.
+            # Ours, not a reference check (see the module docstring): the padding assumes it.
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
                 raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
                                 f"input {list(x.shape)} with filter {list(w.shape)} and {name} {stride}", y)
@@ -95,6 +117,14 @@ class TransposeConv(OpLowering):
             result[f"pad_offset_{name}"] = total % 2 if padding == "SAME" else 0
         return result
 
+    def _shape_check(self, ctx: OpContext) -> dict:
+        """The run-time output_shape input the generated C compares with the output's shape (None for
+        a constant output_shape, checked at conversion)."""
+        shape = ctx.inp(0)
+        if shape.is_constant:
+            return dict(output_shape_tensor=None)
+        return dict(output_shape_tensor=shape.index, output_shape_ctype=c_type(shape.dtype))
+
     def _common(self, ctx: OpContext):
         w, x, b, y = ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.out(0)
         mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, int(y.shape[3]))
@@ -105,7 +135,7 @@ class TransposeConv(OpLowering):
                       output_dims=tuple(int(d) for d in y.shape), bias_dims=(1, 1, 1, int(y.shape[3])),
                       stride=(g["stride_w"], g["stride_h"]), padding=(g["pad_w"], g["pad_h"]),
                       padding_offsets=(g["pad_offset_w"], g["pad_offset_h"]), act_min=act_min, act_max=act_max,
-                      input_offset=-x.quant.zero_point, output_offset=y.quant.zero_point)
+                      input_offset=-x.quant.zero_point, output_offset=y.quant.zero_point, **self._shape_check(ctx))
         constants = [
             ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
             ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
@@ -176,5 +206,6 @@ class TransposeConv(OpLowering):
                         input_dims=tuple(int(d) for d in x.shape), filter_dims=tuple(int(d) for d in w.shape),
                         output_dims=tuple(int(d) for d in y.shape), bias_dims=(1, 1, 1, int(y.shape[3])),
                         stride=(g["stride_w"], g["stride_h"]), padding=(g["pad_w"], g["pad_h"]),
-                        padding_offsets=(g["pad_offset_w"], g["pad_offset_h"]), act_min=act_min, act_max=act_max),
+                        padding_offsets=(g["pad_offset_w"], g["pad_offset_h"]), act_min=act_min, act_max=act_max,
+                        **self._shape_check(ctx)),
         )

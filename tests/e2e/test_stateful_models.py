@@ -62,19 +62,30 @@ def test_stateful_model_portable_matches_ns_cmsis_nn(e2e, ns_cmsis_nn_root, name
     assert not differences, f"{model.name}: portable kernels and ns-cmsis-nn differ: {differences}"
 
 
-def test_svdf_int8_state_matches_its_reference_over_a_sequence(e2e, record_property):
-    """SVDF with an int8 state (arm_svdf_s8): LiteRT reads the state as int16 and cannot run it, so the
-    reference is a Python model of LiteRT's integer SVDF on 8-bit memory; exact over 20 invocations,
-    and bit-identical to ns-cmsis-nn when configured."""
-    model = harness.ModelUnderTest(name="svdf_int8_state", kind="stateful", model_bytes=stateful.svdf_int8_state(),
+# TFLM's int8 SVDF keyword models carry an int8 state whose zero point is not 0; 0 is arm_svdf_s8's form,
+# the others run as inline C. 60 pushes projections past 127 so the clamp after the zero point matters.
+SVDF8_STATE_ZERO_POINTS = (0, -7, 60)
+
+
+@pytest.mark.parametrize("state_zero_point", SVDF8_STATE_ZERO_POINTS)
+def test_svdf_int8_state_matches_its_reference_over_a_sequence(e2e, record_property, state_zero_point):
+    """SVDF with an int8 state: LiteRT reads the state as int16 and cannot run it, so the references are
+    TFLM and a Python model of TFLM's EvalIntegerSvdfReference; exact against both over 20 invocations,
+    and the portable build bit-identical to ns-cmsis-nn when configured."""
+    name = "svdf_int8_state" + (f"_zero_point_{state_zero_point}" if state_zero_point else "")
+    model = harness.ModelUnderTest(name=name, kind="stateful",
+                                   model_bytes=stateful.svdf_int8_state(state_zero_point),
                                    seed=stateful.SEED, tolerance=0)
-    model.reference = stateful.svdf_int8_state_reference(model.model_bytes, model.samples)
+    model.reference = stateful.svdf_int8_state_reference(model.model_bytes, model.samples, state_zero_point)
     outputs = e2e.host_outputs(model, e2e.portable_host_library())
     diffs = harness.per_output_max_diff(outputs, model.reference)
+    against_tflm = harness.per_output_max_diff(outputs, model.tflm_reference)
     record_property("max_abs_diff", diffs)
-    e2e.record("stateful models vs LiteRT", model.name, max_abs_diff=diffs, samples=len(model.samples))
+    e2e.record("stateful models vs LiteRT", model.name, max_abs_diff=diffs, max_abs_diff_tflm=against_tflm,
+               samples=len(model.samples))
     assert len({o[0].tobytes() for o in model.reference}) > 10  # the sequence moves the outputs
     assert diffs == [0.0], f"{model.name}: {diffs}"
+    assert against_tflm == [0.0], f"{model.name} against TFLM: {against_tflm}"
     root = harness.ns_cmsis_nn_dir()
     if root is not None:
         reference = e2e.host_outputs(model, e2e.ns_cmsis_nn_host_library(root))

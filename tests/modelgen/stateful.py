@@ -57,7 +57,8 @@ SVDF8 = dict(batches=2, input_size=10, units=4, rank=2, memory=6)
 SVDF8_SCALES = dict(input=(0.02, 5), weights_feature=0.004, weights_time=0.01, state=(0.05, 0), output=(0.05, -3))
 
 
-def svdf_int8_state() -> bytes:
+def svdf_int8_state(state_zero_point: int = 0) -> bytes:
+    """TFLM's int8 SVDF; `state_zero_point` other than 0 is the form of TFLM's int8 keyword models."""
     b = ModelBuilder("SVDF with an int8 state")
     g = np.random.default_rng(SEED)
     n, i, f, t = SVDF8["batches"], SVDF8["input_size"], SVDF8["units"] * SVDF8["rank"], SVDF8["memory"]
@@ -66,7 +67,7 @@ def svdf_int8_state() -> bytes:
     wf = b.const("weights_feature", g.integers(-127, 128, (f, i)), "int8", s["weights_feature"], 0)
     wt = b.const("weights_time", g.integers(-127, 128, (f, t)), "int8", s["weights_time"], 0)
     bias = b.const("bias", g.integers(-3000, 3000, SVDF8["units"]), "int32", s["state"][0] * s["weights_time"], 0)
-    state = b.tensor("state", (n, f * t), "int8", *s["state"], variable=True)
+    state = b.tensor("state", (n, f * t), "int8", s["state"][0], state_zero_point, variable=True)
     y = b.tensor("output", (n, SVDF8["units"]), "int8", *s["output"])
     b.op("SVDF", [x, wf, wt, bias, state], [y], {"rank": SVDF8["rank"], "fused_activation_function": "RELU"})
     b.output(y)
@@ -101,8 +102,13 @@ def _wrap32(x: int) -> int:
     return (x + (1 << 31)) % (1 << 32) - (1 << 31)
 
 
-def svdf_int8_state_reference(model: bytes, samples: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
-    """The outputs of one sequence of invocations of svdf_int8_state(), from a zero state."""
+def svdf_int8_state_reference(model: bytes, samples: list[list[np.ndarray]],
+                              state_zero_point: int = 0) -> list[list[np.ndarray]]:
+    """The outputs of one sequence of invocations of svdf_int8_state(state_zero_point), from a state
+    of real 0 (every code the zero point, as both references reset an int8 variable): the pinned
+    tflite-micro's EvalIntegerSvdfReference, each projection clamped to int8, then the state zero point
+    added and the sum narrowed to int8 modulo 256; the zero point taken off each state value in the time
+    dot products."""
     from ai_edge_litert import schema_py_generated as schema
     m = schema.ModelT.InitFromPackedBuf(model, 0)
     sg = m.subgraphs[0]
@@ -117,7 +123,7 @@ def svdf_int8_state_reference(model: bytes, samples: list[list[np.ndarray]]) -> 
     m1, s1 = _quantize_multiplier(float(f32(f32(s["input"][0]) * f32(s["weights_feature"])) / f32(s["state"][0])))
     m2, s2 = _quantize_multiplier(float(f32(f32(s["state"][0]) * f32(s["weights_time"])) / f32(s["output"][0])))
     n, f, t, rank = SVDF8["batches"], wf.shape[0], wt.shape[1], SVDF8["rank"]
-    state = np.zeros((n, f, t), dtype=np.int64)
+    state = np.full((n, f, t), state_zero_point, dtype=np.int64)
     outputs = []
     for (x,) in samples:
         x = x.astype(np.int64).reshape(n, -1)
@@ -126,10 +132,10 @@ def svdf_int8_state_reference(model: bytes, samples: list[list[np.ndarray]]) -> 
         for b in range(n):
             for k in range(f):
                 acc = _requantize(int(np.sum((x[b] - s["input"][1]) * wf[k])), m1, s1)
-                state[b, k, -1] = min(max(acc, -128), 127)
+                state[b, k, -1] = (min(max(acc, -128), 127) + state_zero_point + 128) % 256 - 128
         y = np.zeros((n, f // rank), dtype=np.int8)
         for b in range(n):
-            sums = [_wrap32(int(np.sum(wt[k] * state[b, k]))) for k in range(f)]
+            sums = [_wrap32(int(np.sum(wt[k] * (state[b, k] - state_zero_point)))) for k in range(f)]
             for u in range(f // rank):
                 acc = _wrap32(int(bias[u]) + sum(sums[u * rank:(u + 1) * rank]))
                 y[b, u] = min(max(_requantize(acc, m2, s2) + s["output"][1], -128), 127)

@@ -69,8 +69,9 @@ def test_int16_tensors_are_symmetric_and_weights_int8(path):
     for t in graph.tensors:
         if TYPE_NAMES[t.type] in ("int16", "int32", "int64"):
             scale, zero_point = _quant(t)
+            # The int16 output of an int8 softmax: zero point -32768, scale within TFLM's 0.1% of 1/65536.
             if scale is not None and not (TYPE_NAMES[t.type] == "int16" and
-                                          scale[0] == pytest.approx(1 / 65536)):
+                                          scale[0] == pytest.approx(1 / 65536, rel=1e-3)):
                 assert not np.any(zero_point), f"{t.name}: zero point {zero_point}"
     op = graph.operators[0]
     name = OP_NAMES[model.operatorCodes[op.opcodeIndex].builtinCode]

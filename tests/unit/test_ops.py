@@ -609,8 +609,51 @@ def test_softmax_int8_to_int16(tmp_path):
     y = b2.tensor("y", (1, 10), dtype="int16", scale=1.0 / 32768, zero_point=0)
     b2.op("SOFTMAX", [x], [y], {"beta": 1.0})
     b2.output(y)
-    with pytest.raises(UnsupportedModelError, match=r"scale 1/65536 and zero point -32768"):
+    with pytest.raises(UnsupportedModelError, match=r"scale 1/65536 within 0.1% and zero point -32768"):
         convert(b2, tmp_path / "b")
+
+
+def _softmax_int8_to_int16_model(scale: float, zero_point: int = -32768) -> ModelBuilder:
+    b = ModelBuilder()
+    x = b.input("x", (1, 10), scale=0.25, zero_point=0)
+    y = b.tensor("y", (1, 10), dtype="int16", scale=scale, zero_point=zero_point)
+    b.op("SOFTMAX", [x], [y], {"beta": 1.0})
+    b.output(y)
+    return b
+
+
+# TFLM's band, TF_LITE_ENSURE_NEAR(scale, 1.f / 65536, 0.001f / 65536) in float32.
+_TARGET = np.float32(1.0 / 65536)
+_EPSILON = np.float32(0.001) * _TARGET
+
+
+def _band_edge(direction: float) -> float:
+    """The last float32 scale inside the band going `direction` from 1/65536."""
+    edge = _TARGET
+    while abs(np.nextafter(edge, np.float32(direction)) - _TARGET) <= _EPSILON:
+        edge = np.nextafter(edge, np.float32(direction))
+    return float(edge)
+
+
+_HIGH, _LOW = _band_edge(1.0), _band_edge(0.0)
+
+
+@pytest.mark.parametrize("scale", [1.0 / 65535, float(np.float32(1.0 / 65535)), _HIGH, _LOW])
+def test_softmax_int8_to_int16_accepts_tflms_scale_band(tmp_path, scale):
+    """Any scale TFLM accepts converts, and to the same call as 1/65536: both references write the
+    codes of 1/65536 whatever scale in the band is declared."""
+    _, exact, _ = convert(_softmax_int8_to_int16_model(1.0 / 65536), tmp_path / "exact")
+    _, near, _ = convert(_softmax_int8_to_int16_model(scale), tmp_path / "near")
+    assert function_body(near, 0) == function_body(exact, 0)
+
+
+@pytest.mark.parametrize("scale, zero_point", [(float(np.nextafter(np.float32(_HIGH), np.float32(1))), -32768),
+                                               (float(np.nextafter(np.float32(_LOW), np.float32(0))), -32768),
+                                               (1.0 / 65536, 0)])
+def test_softmax_int8_to_int16_refuses_outside_tflms_rule(tmp_path, scale, zero_point):
+    with pytest.raises(UnsupportedModelError, match=r"tensor 'y': int16 output of an int8 softmax must have scale "
+                                                    r"1/65536 within 0.1% and zero point -32768"):
+        convert(_softmax_int8_to_int16_model(scale, zero_point), tmp_path)
 
 
 def sigmoid16(op_type, in_scale, out_scale=1.0 / 32768):

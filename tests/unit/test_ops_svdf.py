@@ -19,7 +19,8 @@ B, I, U, R, T = 2, 5, 3, 2, 4  # batches, input size, units, rank, memory
 F = U * R
 
 
-def svdf_model(state: str = "int16", act: str = "RELU", bias: bool = True, variable: bool = True) -> ModelBuilder:
+def svdf_model(state: str = "int16", act: str = "RELU", bias: bool = True, variable: bool = True,
+               state_zero_point: int = 0) -> ModelBuilder:
     b = ModelBuilder()
     if state == "float32":
         x = b.input("x", (B, I), "float32")
@@ -33,7 +34,7 @@ def svdf_model(state: str = "int16", act: str = "RELU", bias: bool = True, varia
         wf = b.const("wf", np.ones((F, I), np.int8), "int8", 0.25, 0)
         wt = b.const("wt", np.ones((F, T), np.int8 if state == "int8" else np.int16), state, 0.5, 0)
         bb = b.const("bias", np.arange(U, dtype=np.int32), "int32", 0.125, 0) if bias else None
-        s = (b.tensor("state", (B, F * T), state, 0.125, 0, variable=True) if variable
+        s = (b.tensor("state", (B, F * T), state, 0.125, state_zero_point, variable=True) if variable
              else b.input("state", (B, F * T), state, 0.125, 0))
         y = b.tensor("y", (B, U), "int8", 0.25, 7)
     b.op("SVDF", [x, wf, wt, bb, s], [y], {"rank": R, "fused_activation_function": act})
@@ -97,3 +98,26 @@ def test_svdf_refusals(tmp_path):
     # state fed by the caller instead of kept: LiteRT would reset nothing and carry nothing
     with pytest.raises(UnsupportedModelError, match="tensor 'state': state must be a variable tensor"):
         convert(svdf_model(variable=False), tmp_path)
+
+
+@pytest.mark.parametrize("target", ["host", "corstone300"])
+def test_svdf_int8_state_zero_point_runs_inline(tmp_path, target):
+    """TFLM's int8 state with a zero point other than 0 (arm_svdf_s8 assumes 0): inline C on every
+    build, the zero point added to the projection after its clamp and taken off in the time sums."""
+    result, model_c, consts = convert(svdf_model("int8", state_zero_point=-5), tmp_path, target=target)
+    op = result.plan["operators"][0]
+    assert (op["variant"], op["kernel"]["entry"]) == ("int8_state8", None)
+    assert op["fixed"]["implementation"] == "inline"
+    body = function_body(model_c, 0)
+    assert "arm_svdf_s8(" not in body and "kernel_sum" not in consts
+    assert "q = (q < -128 ? -128 : (q > 127 ? 127 : q)) + (-5);" in body
+    assert "- (-5));" in body
+    # the state starts at real 0: every byte its zero point
+    (state,) = result.plan["memory"]["persistent_buffers"]
+    assert state["initial"] == "zero_point"
+
+
+def test_svdf_int16_state_zero_point_refused(tmp_path):
+    # LiteRT's int16 SVDF computes as if the state zero point were 0, TFLM's uses it: refused.
+    with pytest.raises(UnsupportedModelError, match=r"tensor 'state'.*zero point"):
+        convert(svdf_model("int16", state_zero_point=3), tmp_path)
