@@ -34,14 +34,17 @@ class EntriesError(Exception):
 def file_scope_functions(text: str) -> set[str]:
     """Names of the functions declared or defined at file scope of a C header: an identifier followed by
     `(` outside any braces and parentheses, after a type (an identifier or `*`), never a macro call's
-    argument nor an initializer. Comments and preprocessor lines are dropped first; `extern "C" {`
-    braces are not scopes."""
+    argument, an initializer nor a typedef. Comments and preprocessor lines are dropped first;
+    `extern "C" {` braces are not scopes."""
     text = _DIRECTIVE.sub("", _COMMENT.sub(" ", text))
     tokens = _TOKEN.findall(text)
     names: set[str] = set()
     braces = parens = 0
     previous = ""
+    typedef = False  # inside a typedef: its names are types, never functions
     for k, token in enumerate(tokens):
+        if braces == 0 and parens == 0 and token in ("typedef", ";"):
+            typedef = token == "typedef"
         if token == "extern" and k + 2 < len(tokens) and tokens[k + 1] == '"C"' and tokens[k + 2] == "{":
             braces -= 1  # its `{` follows; cancelled here so the declarations inside stay at file scope
         elif token == "{":
@@ -52,7 +55,7 @@ def file_scope_functions(text: str) -> set[str]:
             parens += 1
         elif token == ")":
             parens -= 1
-        elif (braces == 0 and parens == 0 and k + 1 < len(tokens) and tokens[k + 1] == "("
+        elif (braces == 0 and parens == 0 and not typedef and k + 1 < len(tokens) and tokens[k + 1] == "("
               and re.fullmatch(r"[A-Za-z_]\w*", token) and (previous == "*" or re.fullmatch(r"\w+", previous))):
             names.add(token)
         previous = token
@@ -75,6 +78,10 @@ def entries(ns_dir: Path) -> list[str]:
     for header in sorted((ns_dir / "Include").glob("*.h")):
         names |= file_scope_functions(header.read_text(encoding="utf-8", errors="replace"))
     return sorted(n for n in names if n.startswith("arm_"))
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
 
 
 def data_file(version: str) -> Path:
@@ -104,18 +111,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(expected, encoding="utf-8")
-        print(f"wrote {path.relative_to(REPO)}")
+        print(f"wrote {_shown(path)}")
         return 0
     if not path.is_file():
-        print(f"error: no entry list for ns-cmsis-nn {version} ({path.relative_to(REPO)}); run --write", file=sys.stderr)
+        print(f"error: no entry list for ns-cmsis-nn {version} ({_shown(path)}); run --write", file=sys.stderr)
         return 1
     recorded = json.loads(path.read_text(encoding="utf-8"))["entries"]
     found = json.loads(expected)["entries"]
     if recorded != found:
-        print(f"{path.relative_to(REPO)} is stale for {ns_dir}: missing {sorted(set(found) - set(recorded))}, "
+        print(f"{_shown(path)} is stale for {ns_dir}: missing {sorted(set(found) - set(recorded))}, "
               f"extra {sorted(set(recorded) - set(found))}; run --write", file=sys.stderr)
         return 1
-    print(f"{path.relative_to(REPO)}: {len(found)} entries, as {ns_dir} declares")
+    print(f"{_shown(path)}: {len(found)} entries, as {ns_dir} declares")
     return 0
 
 
