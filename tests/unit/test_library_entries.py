@@ -183,3 +183,19 @@ def test_a_lowering_that_ignores_the_library_is_refused(tmp_path, monkeypatch):
     with pytest.raises(UnsupportedModelError, match="calls arm_strided_slice_f32, which ns-cmsis-nn"):
         helia_aot.convert(model, tmp_path / "m", prefix="m", target="host")
 
+
+
+@pytest.mark.parametrize("case, inline_on_ns", [("transpose_conv_int8_4x4_stride2_same", True),
+                                                ("transpose_conv_int8_3x3_stride2_same", False)])
+def test_int8_transpose_conv_keeps_off_ns_cmsis_nn_rows_it_gets_wrong(tmp_path, case, inline_on_ns):
+    # ns-cmsis-nn 7.29.2's arm_transpose_conv_s8 is right only for a top padding that is a multiple of the
+    # stride (and an output not cropped below I * s): a 4x4 filter at stride 2 SAME pads 1 row.
+    model = build_case_model(load_case(CASES_DIR / f"{case}.yaml"))
+    ns = helia_aot.convert(model, tmp_path / "ns", prefix="m", target="corstone300").plan["operators"][0]
+    portable = helia_aot.convert(model, tmp_path / "p", prefix="m", target="corstone300",
+                                 kernel_library="portable").plan["operators"][0]
+    assert portable["kernel"]["entry"] == "arm_transpose_conv_s8"
+    if inline_on_ns:
+        assert ns["kernel"]["entry"] is None and "gets rows wrong" in ns["fixed"]["why"]
+    else:
+        assert ns["kernel"]["entry"] == "arm_transpose_conv_s8"
