@@ -350,6 +350,8 @@ def _cmd_operators(names: list[str]) -> int:
                 print(f"    {direction:3} {operand.role:16} {'|'.join(operand.dtypes)}"
                       + (f"  ({rules})" if rules else ""))
         print(f"    calls {', '.join(variant.entries) or 'inline C' if variant.template else 'nothing (alias)'}")
+        for entry, instead in variant.fallbacks:
+            print(f"    where the kernel library has no {entry}: {instead or 'inline C'}")
         if variant.requires_fp16:
             print("    needs native FP16: a target with the fp16 capability (MVE-FP), or host")
         if variant.switches:

@@ -8,8 +8,11 @@ API, plain-C dispatch, no scratch). A lowering never looks at the target for the
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from helia_aot.errors import InvalidConfigError
@@ -17,6 +20,24 @@ from helia_aot.config.targets import Target
 from helia_aot.version import ns_cmsis_nn_required_str
 
 LIBRARIES = ("ns_cmsis_nn", "portable")
+# The functions each ns-cmsis-nn release declares in its public headers, one file per release
+# (<version>.json), written by tools/ns_cmsis_nn_entries.py from the release's Include/*.h.
+ENTRIES_DIR = Path(__file__).resolve().parent / "ns_cmsis_nn_entries"
+# Our own kernels, linked beside either library: the Signal kernels (helia_signal_*) and, on cores with
+# MVE, the Helium kernels (helia_mve_*). They are no part of ns-cmsis-nn's API.
+OWN_KERNEL_PREFIX = "helia_"
+
+
+@functools.lru_cache(maxsize=None)
+def ns_cmsis_nn_entries(version: str) -> frozenset[str]:
+    """The functions ns-cmsis-nn `version` declares (its recorded entry list)."""
+    path = ENTRIES_DIR / f"{version}.json"
+    try:
+        return frozenset(json.loads(path.read_text(encoding="utf-8"))["entries"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise InvalidConfigError(f"no readable entry list for ns-cmsis-nn {version} ({path.name}: {exc})",
+                                 "Reinstall helia-aot, or write the list with tools/ns_cmsis_nn_entries.py "
+                                 "--write <ns-cmsis-nn checkout>") from None
 
 
 @dataclass(frozen=True)
@@ -29,6 +50,14 @@ class KernelLibrary:
     # Our own Helium kernels (kernels/helium, helia_mve_* entries) link beside the library on a core
     # with MVE; their entries are then candidates (helia_aot.lowering.kernel_choice weighs them by cost).
     helium_kernels: bool = False
+    # The ns-cmsis-nn API entries the library defines; None: every entry a variant declares (the portable
+    # kernels, tests/kernels/test_exports.py). Lowering never calls an entry outside it.
+    entries: frozenset[str] | None = None
+
+    def provides(self, entry: str) -> bool:
+        """Whether a module on this library may call `entry`: one of the library's, or of our own kernels
+        linked beside it."""
+        return entry.startswith(OWN_KERNEL_PREFIX) or self.entries is None or entry in self.entries
 
     def scratch(self, sizer: Callable[..., int], *args, **kwargs) -> int:
         """Bytes of ctx->buf an entry needs here: the library's own sizer for its build, 0 when the
@@ -59,7 +88,7 @@ def resolve(name: str | None, target: Target) -> KernelLibrary:
                              helium_kernels=helium)
     build = target.kernel_build
     return KernelLibrary("ns_cmsis_nn", version, build, needs_scratch=True, wants_weight_sums=build == "mve",
-                         helium_kernels=helium)
+                         helium_kernels=helium, entries=ns_cmsis_nn_entries(version))
 
 
 # ns-cmsis-nn declares its float API (arm_nnfunctions_flt.h) and compiles its float sources only

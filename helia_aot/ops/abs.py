@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """ABS: int8 and int16 on arm_abs_s8 / _s16 (TFLite's |q - input zero point|, requantized when the input
-and output scales differ), float32 on arm_nn_abs_f32 (clears the sign bit, as std::abs), int32 inline C.
+and output scales differ), float32 on arm_nn_abs_f32 (clears the sign bit, as std::abs; fabsf inline where
+the library lacks it), int32 inline C.
 LiteRT's int16 ABS without quantization parameters is refused (the operand rules)."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ class Abs(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_abs_s16",),
                 template="abs.c.j2", notes=_SAME + ("input / output scale ratio below 2^15",)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_nn_abs_f32",),
-                template="abs.c.j2", lower="lower_float32", notes=_SAME),
+                template="abs.c.j2", lower="lower_float32", notes=_SAME, fallbacks=(("arm_nn_abs_f32", None),)),
         Variant("int32", inputs=(Operand("input", ("int32",)),), outputs=(Operand("output", ("int32",)),),
                 template="unary_inline.c.j2", lower="lower_int32",
                 notes=_SAME + ("inline C; |INT32_MIN| stays INT32_MIN (two's complement, as LiteRT on Arm)",)),
@@ -65,8 +66,15 @@ class Abs(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
-        return Lowered(entry="arm_nn_abs_f32", params=dict(float=True, input=x.index, output=y.index,
-                                                           size=y.num_elements))
+        entry = ctx.library_entry(ctx.variant.entries[0])
+        if entry is None:  # fabsf clears the sign bit, as the entry and std::abs do (NaN and -0.0 included)
+            return Lowered(entry=None, template="unary_inline.c.j2",
+                           params=dict(input=x.index, output=y.index, size=y.num_elements, ctype="float",
+                                       body=["*out++ = fabsf(x);"],
+                                       comment=f"ABS float32: {ctx.kernels.description} has no {ctx.variant.entries[0]}"),
+                           fixed={"implementation": "inline", "function": "fabsf",
+                                  "why": f"{ctx.kernels.description} has no {ctx.variant.entries[0]}"})
+        return Lowered(entry=entry, params=dict(float=True, input=x.index, output=y.index, size=y.num_elements))
 
     def lower_int32(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

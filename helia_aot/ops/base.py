@@ -115,6 +115,10 @@ class Variant:
     # (entry, how its cost is modelled) for the entries kernel choice weighs by measured cost
     # (helia_aot/library/cost_kinds.py); an entry not listed is never estimated.
     cost_kinds: tuple[tuple[str, CostKind], ...] = ()
+    # (entry, what the variant calls instead where the kernel library lacks the entry): another entry
+    # with the same arguments, or None for the variant's own inline C. OpContext.library_entry applies it;
+    # an entry a library lacks and no fallback covers is refused (tests/unit/test_library_entries.py).
+    fallbacks: tuple[tuple[str, str | None], ...] = ()
 
     def operand_for_input(self, k: int) -> Operand | None:
         if k < len(self.inputs):
@@ -254,6 +258,24 @@ class OpContext:
                                      hint or "Re-export the model so the operator meets this rule, or "
                                              "replace the operator")
 
+    def library_entry(self, entry: str) -> str | None:
+        """What this operator calls for the variant's `entry` on the selected kernel library: the entry
+        itself where the library provides it, else the variant's declared fallback (an entry the library
+        provides, or None: the variant's inline C)."""
+        if self.kernels.provides(entry):
+            return entry
+        fallbacks = dict(self.variant.fallbacks) if self.variant is not None else {}
+        if entry in fallbacks and (fallbacks[entry] is None or self.kernels.provides(fallbacks[entry])):
+            return fallbacks[entry]
+        raise self.missing_entry(entry)
+
+    def missing_entry(self, entry: str) -> UnsupportedModelError:
+        variant = f"{self.variant.name} " if self.variant is not None else ""
+        return UnsupportedModelError(
+            f"{self.where()}: {variant}calls {entry}, which {self.kernels.description} does not provide",
+            "Convert with kernel_library portable (helia-aot's portable kernels provide every entry), or export "
+            "this operator in another precision")
+
     def kernel_knob(self) -> str:
         """Resolve optimization.kernel: auto picks the specialized entries."""
         knob = self.optimization.kernel
@@ -359,6 +381,10 @@ class OpLowering:
         lowered = getattr(self, ctx.variant.lower)(ctx)
         if lowered.template is None and not lowered.alias:
             lowered = replace(lowered, template=ctx.variant.template)
+        # Whatever a module decided, an entry the library lacks is never called (nor offered to kernel choice).
+        for entry in [lowered.entry or "", *(lowered.candidates or ())]:
+            if entry and not ctx.kernels.provides(entry):
+                raise ctx.missing_entry(entry)
         return lowered
 
     def infer_shapes(self, ctx: OpContext) -> list[tuple[int, ...]] | None:

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""PRELU: int8 on arm_prelu_s8, int16 on arm_prelu_s16, float32 on arm_prelu_f32, alpha broadcast onto the
-input (NumPy rules; the output keeps the input's shape, as LiteRT requires), passed as the broadcast's
+"""PRELU: int8 on arm_prelu_s8, int16 on arm_prelu_s16, float32 on arm_prelu_f32 (inline C, the same loop,
+where the library lacks it), alpha broadcast onto the input (NumPy rules; the output keeps the input's shape, as LiteRT requires), passed as the broadcast's
 merged (n, h, w, c) dims.
 
 Quantized: TFLite's rule, x - input zero point requantized by input scale / output scale when >= 0, else
@@ -15,7 +15,7 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.broadcast import broadcast_shape, kernel_broadcast_dims
+from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides, kernel_broadcast_dims
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 
 _RULES = ("alpha broadcasts onto the input (NumPy rules); output shape equals the input's",
@@ -33,7 +33,7 @@ class Prelu(OpLowering):
                 outputs=(int16_act("output"),), entries=("arm_prelu_s16",), template="prelu.c.j2",
                 notes=_RULES + ("int8 alpha, as LiteRT's int16 kernel reads it; stored widened to int16",)),
         Variant("float32", inputs=(fp32(), fp32("alpha")), outputs=(fp32("output"),), entries=("arm_prelu_f32",),
-                template="prelu.c.j2", lower="lower_float32", notes=_RULES),
+                template="prelu.c.j2", lower="lower_float32", notes=_RULES, fallbacks=(("arm_prelu_f32", None),)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -84,9 +84,14 @@ class Prelu(OpLowering):
     def lower_float32(self, ctx: OpContext) -> Lowered:
         x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         dims_x, dims_alpha, _ = kernel_broadcast_dims(x.shape, alpha.shape)
-        return Lowered(entry="arm_prelu_f32",
-                       params=dict(float=True, input=x.index, alpha=alpha.index, output=y.index,
-                                   input_dims=dims_x, alpha_dims=dims_alpha))
+        params = dict(float=True, input=x.index, alpha=alpha.index, output=y.index, input_dims=dims_x,
+                      alpha_dims=dims_alpha)
+        entry = ctx.library_entry(ctx.variant.entries[0])
+        if entry is None:  # the entry's loop inline: x >= 0 ? x : x * alpha, alpha read at its broadcast strides
+            why = f"{ctx.kernels.description} has no {ctx.variant.entries[0]}"
+            return Lowered(entry=None, params=dict(params, alpha_strides=broadcast_strides(dims_alpha, dims_x), why=why),
+                           fixed={"implementation": "inline", "why": why})
+        return Lowered(entry=entry, params=params)
 
     def fold(self, ctx: OpContext):
         x, alpha = ctx.inp(0), ctx.inp(1)

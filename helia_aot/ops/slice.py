@@ -3,7 +3,7 @@
 reference kernel takes, ranks 1 to 5.
 
 int8, int16, float32 and int32 up to rank 4 call arm_strided_slice_s8 / _s16 / _f32 / _s32 with stride 1
-(ranks below 4 padded on the left); rank 5 and uint8, int64, bool are the inline element gather. Codes are
+(ranks below 4 padded on the left; float32 on _s32 where the library lacks _f32, as STRIDED_SLICE); rank 5 and uint8, int64, bool are the inline element gather. Codes are
 copied, so integer outputs equal LiteRT's whatever the quantization."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.shapes import nhwc, row_major_strides
 from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants, walk_params
+from helia_aot.ops.strided_slice import FLOAT32_AS_WORDS, slice_params
 
 _ENTRIES = {"int8": "arm_strided_slice_s8", "int16": "arm_strided_slice_s16", "float32": "arm_strided_slice_f32",
             "int32": "arm_strided_slice_s32"}
@@ -25,7 +26,8 @@ def _variant(dtype: str, entry: str | None) -> Variant:
     return Variant(dtype, inputs=(data(dtype), const_ints("begin"), const_ints("size")),
                    outputs=(data(dtype, "output"),),
                    entries=(entry,) if entry else (), template="strided_slice.c.j2" if entry else "gather_walk.c.j2",
-                   notes=_RULES + (("rank 5 is inline C",) if entry else ()))
+                   notes=_RULES + (("rank 5 is inline C",) if entry else ()),
+                   fallbacks=FLOAT32_AS_WORDS if dtype == "float32" else ())
 
 
 def box(ctx: OpContext) -> tuple[list[int], list[int]]:
@@ -73,9 +75,8 @@ class Slice(OpLowering):
             return Lowered(template="gather_walk.c.j2", fixed={"implementation": "inline"},
                            params=walk_params(x, y, offset, strides, [None] * len(strides)))
         pad = 4 - len(x.shape)
-        return Lowered(entry=entry, params=dict(input=x.index, output=y.index, input_dims=nhwc(x.shape),
-                                                begin=[0] * pad + begin, stride=[1, 1, 1, 1],
-                                                output_dims=nhwc(sizes)))
+        return slice_params(ctx, input=x.index, output=y.index, input_dims=nhwc(x.shape), begin=[0] * pad + begin,
+                            stride=[1, 1, 1, 1], output_dims=nhwc(sizes))
 
     def fold(self, ctx: OpContext):
         begin, sizes = box(ctx)

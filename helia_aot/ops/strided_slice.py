@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """STRIDED_SLICE, int8, int16, float32 and int32 up to rank 4 with positive strides, lowered to
 arm_strided_slice_s8 / _s16 / _f32 / _s32 (int32: plain integers, e.g. TFLM's audio front end slicing its
-energies)."""
+energies). A slice copies elements whole, so float32 runs on _s32 (the same 4-byte copies) where the
+library has no _f32 (FLOAT32_AS_WORDS)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,17 @@ def resolve(ctx: OpContext):
 
 
 _RULES = ("rank <= 4", "positive strides", "no ellipsis_mask, new_axis_mask or offset")
+# Where the kernel library lacks arm_strided_slice_f32: float32 elements copied as the int32 words they are.
+FLOAT32_AS_WORDS = (("arm_strided_slice_f32", "arm_strided_slice_s32"),)
+
+
+def slice_params(ctx: OpContext, **params) -> Lowered:
+    """The strided-slice entry the library provides for the variant and its arguments; `view` the element
+    type the entry reads the tensors as, when that is not theirs (float32 copied as int32)."""
+    entry = ctx.library_entry(ctx.variant.entries[0])
+    if entry != ctx.variant.entries[0]:
+        params.update(view="int32_t", instead=ctx.variant.entries[0], library=ctx.kernels.description)
+    return Lowered(entry=entry, params=params)
 
 
 @register
@@ -60,7 +72,7 @@ class StridedSlice(OpLowering):
                 notes=_RULES),
         Variant("float32", inputs=(fp32(), const_ints("begin"), const_ints("end"), const_ints("strides")),
                 outputs=(fp32("output"),), entries=("arm_strided_slice_f32",), template="strided_slice.c.j2",
-                notes=_RULES),
+                notes=_RULES, fallbacks=FLOAT32_AS_WORDS),
         Variant("int32", inputs=(Operand("input", ("int32",)), const_ints("begin"), const_ints("end"),
                                  const_ints("strides")),
                 outputs=(Operand("output", ("int32",)),), entries=("arm_strided_slice_s32",),
@@ -88,9 +100,8 @@ class StridedSlice(OpLowering):
         begin = [0] * pad + [a[0] for a in axes]
         stride = [1] * pad + [a[2] for a in axes]
         out = [1] * pad + [a[1] for a in axes]
-        return Lowered(entry=ctx.variant.entries[0],
-                       params=dict(input=x.index, output=y.index, input_dims=in_dims, begin=begin, stride=stride,
-                                   output_dims=out))
+        return slice_params(ctx, input=x.index, output=y.index, input_dims=in_dims, begin=begin, stride=stride,
+                            output_dims=out)
 
     # -- float16 (native FP16) --
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """SUM. float32 on ns-cmsis-nn's arm_reduce_sum_f32 (each output sums its inputs from 0 in row-major order, as
-LiteRT's reference; ns-cmsis-nn's Helium build sums a contiguous run four lanes at a time, a last-bit
+LiteRT's reference, and as the inline loop that replaces it where the library lacks it; ns-cmsis-nn's Helium build sums a contiguous run four lanes at a time, a last-bit
 difference within the FP32 bound). int32 / int64 in inline C (wrapping adds, LiteRT's int arithmetic).
 
 int8 in inline C as TensorFlow Lite Micro's reference computes it: the int8 codes summed in int32, minus the
@@ -44,7 +44,8 @@ class Sum(OpLowering):
                 template="reduce_inline.c.j2", lower="lower_int8",
                 notes=REDUCE_RULES + ("inline C: TFLM's integer sum, rescaled, clamped to int8",)),
         Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),),
-                entries=("arm_reduce_sum_f32",), template="reduce.c.j2", lower="lower_float32", notes=REDUCE_RULES),
+                entries=("arm_reduce_sum_f32",), template="reduce.c.j2", lower="lower_float32", notes=REDUCE_RULES,
+                fallbacks=(("arm_reduce_sum_f32", None),)),
         Variant("int32", inputs=(Operand("input", ("int32",)), const_ints("axis")),
                 outputs=(Operand("output", ("int32",)),), template="reduce_inline.c.j2", lower="lower_int",
                 notes=REDUCE_RULES + ("inline C, wrapping adds",)),
@@ -83,10 +84,14 @@ class Sum(OpLowering):
                               "int32_t", "0", "acc += v;", finish)
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
+        fixed = None
         if fits_4d(ctx):
-            return entry_lowered(ctx)
-        # more than four alternating reduced / kept groups: the same sums in LiteRT's order, inline
-        return replace(inline_lowered(ctx, "SUM in float32", "float", "0.0f", "acc += v;", "*out++ = acc;"),
+            if ctx.library_entry(ctx.variant.entries[0]) is not None:
+                return entry_lowered(ctx)
+            fixed = {"why": f"{ctx.kernels.description} has no {ctx.variant.entries[0]}"}
+        # more than four alternating reduced / kept groups, or no entry in the library: the same sums in
+        # LiteRT's order, inline
+        return replace(inline_lowered(ctx, "SUM in float32", "float", "0.0f", "acc += v;", "*out++ = acc;", fixed),
                        template="reduce_inline.c.j2")
 
     def lower_int(self, ctx: OpContext) -> Lowered:

@@ -6,7 +6,9 @@ declared int32 bias) an int32 accumulator rescaled with the doubling high multip
 run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output LiteRT accepts.
 
 arm_transpose_conv_s8 keeps a rolling window of output rows that ends at (I - 1) * s + max(K, s);
-an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path.
+an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path, and so does,
+on ns-cmsis-nn, a padding its kernel gets wrong (a top padding not a multiple of the stride, e.g. a 4x4
+filter at stride 2 SAME, or an output cropped below I * s).
 
 output_shape may be a run-time input when the output's shape is static: TFLM's Prepare takes the shape
 from the output tensor (it never reads output_shape), LiteRT resizes the output to output_shape at Eval.
@@ -150,12 +152,22 @@ class TransposeConv(OpLowering):
         stride_w, stride_h = params["stride"]
         reach_h = (int(x.shape[1]) - 1) * stride_h + max(int(w.shape[1]), stride_h)
         reach_w = (int(x.shape[2]) - 1) * stride_w + max(int(w.shape[2]), stride_w)
-        if params["padding"][1] + int(y.shape[1]) > reach_h or params["padding"][0] + int(y.shape[2]) > reach_w:
+        pad_h, in_h, out_h = params["padding"][1], int(x.shape[1]), int(y.shape[1])
+        why = None
+        if pad_h + out_h > reach_h or params["padding"][0] + int(y.shape[2]) > reach_w:
+            why = "output extends past arm_transpose_conv_s8's row window"
+        elif ctx.kernels.name == "ns_cmsis_nn" and not (pad_h % stride_h == 0
+                                                         and pad_h < in_h * stride_h <= pad_h + out_h):
+            # ns-cmsis-nn's arm_transpose_conv_s8 emits stride_h output rows per input row from ceil(pad_h /
+            # stride_h) on, unbounded by the output height, its window aligned to the top padding only when
+            # pad_h is a multiple of stride_h: elsewhere it writes past the output or gives wrong rows
+            # (tests/kernels/cases.py: ns_transpose_conv_rows_ok). The portable kernel is right on all of them.
+            why = f"{ctx.kernels.description}'s arm_transpose_conv_s8 gets rows wrong for this padding"
+        if why is not None:
             return Lowered(template="transpose_conv_inline.c.j2", entry=None, macs=macs, constants=constants,
                            requantization=requantization,
                            params=dict(params, wide=False),
-                           fixed={"implementation": "inline", "accumulator": "int32",
-                                  "why": "output extends past arm_transpose_conv_s8's row window"})
+                           fixed={"implementation": "inline", "accumulator": "int32", "why": why})
         # arm_transpose_conv_s8 accumulates a rolling window of filter-height output rows in ctx->buf.
         rows = max(int(w.shape[1]), stride_h)
         row = ((int(x.shape[2]) - 1) * stride_w + max(int(w.shape[2]), stride_w)) * int(y.shape[3])

@@ -695,6 +695,30 @@ def transpose_conv_any_call(rng) -> R.TransposeConvCall:
     return transpose_conv_call(rng)
 
 
+def ns_transpose_conv_rows_ok(c: R.TransposeConvCall) -> bool:
+    """Whether ns-cmsis-nn 7.29.2's arm_transpose_conv_s8 computes this call's rows right. It emits stride_h
+    output rows after each input row from ceil(pad_h / stride_h) on, unbounded by the output height, and
+    leaves its rolling window aligned to the top padding only when pad_h is a multiple of stride_h: outside
+    this domain it writes past the output (ASan: heap-buffer-overflow at arm_transpose_conv_s8.c:189) or
+    gives wrong rows (seen on a sweep of every small geometry against the Python reference; the portable
+    kernel is right on all of them). Those calls are the library's defect, checked against the reference
+    only (test_transpose_conv.py)."""
+    _, ih, _, _ = c.input_dims
+    _, oh, _, _ = c.output_dims
+    sh, ph = c.stride[1], c.padding[1]
+    return ph % sh == 0 and ph < ih * sh <= ph + oh
+
+
+def transpose_conv_parity_call(rng) -> R.TransposeConvCall:
+    """transpose_conv_any_call within ns_transpose_conv_rows_ok, undilated: ns-cmsis-nn 7.29.2 computes a
+    dilated call as if undilated where the portable kernel refuses it (test_transpose_conv.py::
+    test_dilation_is_rejected); TRANSPOSE_CONV has no dilation, so a module never passes one."""
+    while True:
+        c = transpose_conv_any_call(rng)
+        if c.dilation == (1, 1) and ns_transpose_conv_rows_ok(c):
+            return c
+
+
 TRANSPOSE_CONV_SIZERS = ["arm_transpose_conv_s8_get_buffer_size", "arm_transpose_conv_s8_get_buffer_size_mve",
                          "arm_transpose_conv_s8_get_reverse_conv_buffer_size"]
 
@@ -730,9 +754,10 @@ GENERATORS_A16W8: dict[str, Callable] = {
     "arm_max_pool_s16": lambda rng: R.pool_record("arm_max_pool_s16", **pool_s16_args(rng)),
     "avgpool s16 buffer sizers": lambda rng: [
         R.avgpool_sizer_record(n, int(rng.integers(1, 100)), int(rng.integers(1, 300))) for n in AVGPOOL_S16_SIZERS],
-    "arm_transpose_conv_s8": lambda rng: R.transpose_conv_record("arm_transpose_conv_s8", transpose_conv_any_call(rng)),
+    "arm_transpose_conv_s8": lambda rng: R.transpose_conv_record("arm_transpose_conv_s8",
+                                                                 transpose_conv_parity_call(rng)),
     "arm_transpose_conv_wrapper_s8": lambda rng: R.transpose_conv_record("arm_transpose_conv_wrapper_s8",
-                                                                         transpose_conv_any_call(rng)),
+                                                                         transpose_conv_parity_call(rng)),
     "transpose conv buffer sizers": _sizer(transpose_conv_any_call, R.transpose_conv_sizer_record,
                                            TRANSPOSE_CONV_SIZERS),
 }

@@ -10,8 +10,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -116,15 +118,59 @@ def ns_cmsis_nn_dir() -> Path | None:
     return path
 
 
-def ns_sources(ns_dir: Path) -> list[Path]:
-    """Integer sources of ns-cmsis-nn: everything under Source/ except the float16/float32 kernels.
+def ns_sources(ns_dir: Path, float16: bool) -> list[Path]:
+    """The ns-cmsis-nn sources every build of it compiles, as third_party/ns_cmsis_nn/sources.bzl states
+    them (read by the benchmark's reader, tools/bench_lib/kernels.py, as the e2e harness does): the
+    float16 kernels only with `float16` (ARM_NN_ENABLE_F16). The float32 kernels are always in the list
+    (built with ARM_NN_ENABLE_F32)."""
+    tools_dir = str(REPO_ROOT / "tools")
+    if tools_dir not in sys.path:
+        sys.path.insert(0, tools_dir)
+    from bench_lib import kernels
+    return kernels.ns_cmsis_nn_sources(ns_dir, float16=float16)
 
-    The float <-> integer conversions (QuantizationFunctions, e.g. arm_dequantize_s16_f32.c) are kept:
-    ns-cmsis-nn builds them whatever ARM_NN_ENABLE_F32 says.
-    """
-    def is_float_kernel(p: Path) -> bool:
-        return p.name.endswith(("_f16.c", "_f32.c")) and p.parent.name != "QuantizationFunctions"
-    return sorted(p for p in (ns_dir / "Source").rglob("*.c") if not is_float_kernel(p))
+
+@functools.lru_cache(maxsize=None)
+def ns_entries(ns_dir: Path) -> frozenset[str]:
+    """The entries the checkout's release provides, by its recorded list (helia_aot/library/
+    ns_cmsis_nn_entries, which tests/unit/test_library_entries.py keeps equal to the headers)."""
+    tools_dir = str(REPO_ROOT / "tools")
+    if tools_dir not in sys.path:
+        sys.path.insert(0, tools_dir)
+    import ns_cmsis_nn_entries
+    from helia_aot.library.kernel_library import ns_cmsis_nn_entries as recorded
+    return recorded(ns_cmsis_nn_entries.release(ns_dir))
+
+
+def portable_api() -> set[str]:
+    """The ns-cmsis-nn API functions the portable kernels declare (arm_nnfunctions.h, _flt.h)."""
+    names: set[str] = set()
+    for header in ("arm_nnfunctions.h", "arm_nnfunctions_flt.h"):
+        text = re.sub(r"/\*.*?\*/", "", (PORTABLE_INCLUDE / header).read_text(encoding="utf-8"), flags=re.S)
+        names |= set(re.findall(r"\b(arm_\w+)\s*\(", text))
+    return names
+
+
+def ns_lacks(ns_dir: Path) -> list[str]:
+    """The functions of the portable kernels' API that the checkout's release does not provide, sorted."""
+    return sorted(portable_api() - ns_entries(ns_dir))
+
+
+def ns_driver_defines(ns_dir: Path) -> list[str]:
+    """DRIVER_LACKS_<entry>=1 for each entry ns_lacks finds: a driver compiles its calls of those out of
+    its ns-cmsis-nn build (which has no such function to link), and the tests compare those entries only
+    where the library has them (check_ns_lacks)."""
+    return [f"DRIVER_LACKS_{name}=1" for name in ns_lacks(ns_dir)]
+
+
+def check_ns_lacks(ns_dir: Path, library: Path, entry: str) -> bool:
+    """Whether ns-cmsis-nn lacks `entry` (no parity to check then); when it does, asserts that the built
+    library truly defines no such function, so its recorded list (which keeps modules off the entry)
+    tells the truth."""
+    if entry in ns_entries(ns_dir):
+        return False
+    assert entry not in defined_functions([library]), f"{entry} is defined by ns-cmsis-nn but not in its entry list"
+    return True
 
 
 def build_ns_library(ns_dir: Path, out_dir: Path) -> Path:
@@ -133,16 +179,12 @@ def build_ns_library(ns_dir: Path, out_dir: Path) -> Path:
     ns-cmsis-nn left-shifts negative values and lets some int32 arithmetic wrap by design, so those
     two UBSan checks are off for its objects (memory errors are still caught).
     """
+    # ARM_NN_ENABLE_F32 as every build of the list has it (Bazel's overlay, the benchmark): some float32
+    # sources of the list use float32_t unguarded. The integer kernels do not depend on it.
     flags = ["-std=c99", *DEBUG_OPT, *SANITIZE, "-fno-sanitize=shift,signed-integer-overflow", "-w",
-             f"-I{ns_dir / 'Include'}"]
-    objects = compile_objects(ns_sources(ns_dir), out_dir / "obj", flags, ns_dir / "Source")
+             "-DARM_NN_ENABLE_F32=1", f"-I{ns_dir / 'Include'}"]
+    objects = compile_objects(ns_sources(ns_dir, float16=False), out_dir / "obj", flags, ns_dir / "Source")
     return archive(objects, out_dir / "libns_cmsis_nn_host.a")
-
-
-def ns_float_sources(ns_dir: Path) -> list[Path]:
-    """Every ns-cmsis-nn source, float kernels included, but its older Ambiq `*_fp16.c` kernels: they are
-    not part of the float API reproduced here and need Arm's arm_fp16.h."""
-    return sorted(p for p in (ns_dir / "Source").rglob("*.c") if not p.name.endswith("_fp16.c"))
 
 
 def build_ns_float_library(ns_dir: Path, out_dir: Path) -> Path:
@@ -153,7 +195,7 @@ def build_ns_float_library(ns_dir: Path, out_dir: Path) -> Path:
     """
     flags = ["-std=c99", *DEBUG_OPT, *SANITIZE, *FLOAT_CODEGEN, *FLOAT_DEFINES,
              "-fno-sanitize=shift,signed-integer-overflow", "-w", f"-I{ns_dir / 'Include'}"]
-    objects = compile_objects(ns_float_sources(ns_dir), out_dir / "obj", flags, ns_dir / "Source")
+    objects = compile_objects(ns_sources(ns_dir, float16=True), out_dir / "obj", flags, ns_dir / "Source")
     return archive(objects, out_dir / "libns_cmsis_nn_float_host.a")
 
 

@@ -22,6 +22,10 @@ NOT_COMPARED = {
     "arm_convolve_weight_sum": "ns-cmsis-nn's plain-C build returns ARM_CMSIS_NN_NO_IMPL_ERROR and leaves the "
                                "buffer untouched; the portable library computes the sums (Helium semantics)",
     "arm_depthwise_convolve_weight_sum": "same as arm_convolve_weight_sum",
+    "transpose conv buffer sizers": "ns-cmsis-nn's arm_transpose_conv_s8_get_buffer_size gives the reverse "
+                                    "convolution's im2col size where that route is possible, which can be less "
+                                    "than arm_transpose_conv_s8's own rolling window; the portable sizer gives the "
+                                    "larger of the two (test_transpose_conv.py::test_buffer_sizes_hand_worked)",
 }
 
 
@@ -33,7 +37,7 @@ def first_difference(a: str, b: str, records: list[str]) -> str:
     return "different number of output lines"
 
 
-@pytest.mark.parametrize("name", sorted(cases.GENERATORS))
+@pytest.mark.parametrize("name", sorted(set(cases.GENERATORS) - set(NOT_COMPARED)))
 def test_bit_identical_to_ns_cmsis_nn(name, portable_driver, ns_driver):
     seed = sum(map(ord, name))  # stable per function
     records = cases.generate(name, seed, CASES_PER_FUNCTION[name])

@@ -94,3 +94,21 @@ def test_buffer_sizes_hand_worked(portable_driver):
     # > 16 channels: also the 8x8 upscaled convolution's im2col (153 entries: plain C 2 x 156 int16,
     # Helium 4 x 160 int8) and the reversed filter (459 bytes)
     assert sizes[3:] == [max(rolling, 2 * 156 * 2), max(rolling, 4 * 160), 459]
+
+
+def test_ns_cmsis_nn_gets_rows_wrong_outside_its_domain(portable_driver, ns_driver):
+    # The parity records keep to cases.ns_transpose_conv_rows_ok; outside it (here a top padding of 1 at
+    # stride 2, a 4x4 filter SAME) ns-cmsis-nn 7.29.2 gives wrong rows, and the compiler runs its inline loop
+    # on that library instead (helia_aot/ops/transpose_conv.py). Should a release fix it, this fails: then
+    # widen the domain. Cropped outputs (in_h * s_h > pad_h + out_h) are not run: it writes past the output.
+    rng = np.random.default_rng(44)
+    calls = []
+    while len(calls) < 6:
+        call = cases.transpose_conv_call(rng, stride=(2, 2))
+        if call.padding[1] % 2 == 1 and call.input_dims[1] * 2 <= call.padding[1] + call.output_dims[1]:
+            calls.append(call)
+    records = [R.transpose_conv_record("arm_transpose_conv_s8", c) for c in calls]
+    for call, mine, theirs in zip(calls, portable_driver.run(records), ns_driver.run(records)):
+        assert not cases.ns_transpose_conv_rows_ok(call)
+        np.testing.assert_array_equal(mine.values, ref.transpose_conv2d(call))
+        assert not np.array_equal(theirs.values, mine.values)

@@ -17,9 +17,9 @@ from .helpers import function_body
 QUANT = {"int8": dict(scale=0.05, zero_point=3), "int16": dict(scale=0.001, zero_point=0)}
 
 
-def convert(builder: ModelBuilder, tmp_path, target="host"):
+def convert(builder: ModelBuilder, tmp_path, target="host", **kw):
     out = tmp_path / "out"
-    result = helia_aot.convert(builder.build(), out, target=target)
+    result = helia_aot.convert(builder.build(), out, target=target, **kw)
     return result, (out / "src" / "model_model.c").read_text()
 
 
@@ -104,8 +104,11 @@ def test_abs_same_scale_does_not_rescale(tmp_path):
 
 
 def test_abs_float32_and_int32(tmp_path):
-    _, model_c = convert(unary("ABS", "float32", (3, 4)), tmp_path / "f")
+    _, model_c = convert(unary("ABS", "float32", (3, 4)), tmp_path / "f", kernel_library="portable")
     assert "arm_nn_abs_f32(" in function_body(model_c, 0) and ", 12);" in function_body(model_c, 0)
+    # ns-cmsis-nn 7.29.2 has no arm_nn_abs_f32: fabsf inline (the sign bit cleared, as the entry).
+    _, model_c = convert(unary("ABS", "float32", (3, 4)), tmp_path / "n")
+    assert "*out++ = fabsf(x);" in function_body(model_c, 0) and "arm_nn_abs_f32(" not in model_c
     _, model_c = convert(unary("ABS", "int32", (3, 4)), tmp_path / "i")
     assert "*out++ = x < 0 && x != INT32_MIN ? -x : x;" in function_body(model_c, 0)
 
@@ -205,8 +208,12 @@ def test_prelu_int16_widens_the_int8_alpha(tmp_path):
 
 
 def test_prelu_float32_and_int8(tmp_path):
-    result, _ = convert(prelu_model("float32", (2, 5), (5,)), tmp_path / "f")
+    result, _ = convert(prelu_model("float32", (2, 5), (5,)), tmp_path / "f", kernel_library="portable")
     assert result.plan["operators"][0]["kernel"]["entry"] == "arm_prelu_f32"
+    # ns-cmsis-nn 7.29.2 has no arm_prelu_f32: the entry's loop inline, alpha at its broadcast strides.
+    result, model_c = convert(prelu_model("float32", (2, 5), (5,)), tmp_path / "n")
+    assert result.plan["operators"][0]["kernel"]["entry"] is None
+    assert "x >= 0.0f ? x : x * alpha[n * 0 + h * 0 + w * 0 + c * 1]" in function_body(model_c, 0)
     result, model_c = convert(prelu_model("int8", (2, 5), (2, 5), const_alpha=False), tmp_path / "i")
     assert result.plan["operators"][0]["kernel"]["entry"] == "arm_prelu_s8"
     # input offset -3, alpha offset 0, output offset 3; identity multiplier 1.0 (2^30, shift 1).

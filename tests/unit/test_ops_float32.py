@@ -260,7 +260,16 @@ def binary(op_type, shape_b, act="NONE"):
 @pytest.mark.parametrize("op_type, symbol", [("ADD", "+"), ("SUB", "-"), ("MUL", "*")])
 def test_binary_float32(tmp_path, op_type, symbol):
     entry = f"arm_elementwise_{op_type.lower()}_f32"
-    result, model_c, common_h = convert(binary(op_type, (1, 3, 4, 2), "RELU"), tmp_path)
+    if op_type == "SUB":
+        # ns-cmsis-nn 7.29.2 has no arm_elementwise_sub_f32: the same clamp(a - b) per element, inline.
+        result, model_c, common_h = convert(binary(op_type, (1, 3, 4, 2), "RELU"), tmp_path / "ns")
+        op = only_op(result)
+        assert op["kernel"]["entry"] is None and op["fixed"]["why"].endswith(f"has no {entry}")
+        body = function_body(model_c, 0)
+        assert "in1[n * 0 + h * 8 + w * 2 + c * 1]" in body and "- in2[n * 0 + h * 8 + w * 2 + c * 1]" in body
+        assert_switch(common_h, False)
+    kernels = {"kernel_library": "portable"} if op_type == "SUB" else {}
+    result, model_c, common_h = convert(binary(op_type, (1, 3, 4, 2), "RELU"), tmp_path, **kernels)
     assert only_op(result)["kernel"]["entry"] == entry
     assert re.search(rf"{entry}\([^,]+, [^,]+, [^,]+, 0.0f,\n\s+{re.escape(FLT_MAX)}, 24\);", function_body(model_c, 0))
     assert_switch(common_h, True)
@@ -301,9 +310,13 @@ def test_strided_slice_and_transpose_float32(tmp_path):
     y = b.tensor("y", (1, 2, 2, 4), dtype="float32")
     b.op("STRIDED_SLICE", [x, begin, end, strides], [y])
     b.output(y)
-    result, model_c, _ = convert(b, tmp_path)
+    result, model_c, _ = convert(b, tmp_path / "p", kernel_library="portable")
     assert only_op(result)["kernel"]["entry"] == "arm_strided_slice_f32"
     assert "begin_dims = { 0, 1, 0, 0 };" in function_body(model_c, 0)
+    # ns-cmsis-nn 7.29.2 has no arm_strided_slice_f32: the same 4-byte copies on arm_strided_slice_s32.
+    result, model_c, _ = convert(b, tmp_path)
+    assert only_op(result)["kernel"]["entry"] == "arm_strided_slice_s32"
+    assert "arm_strided_slice_s32((const int32_t *)" in function_body(model_c, 0)
 
     b = ModelBuilder()
     x = b.input("x", (2, 3, 4), dtype="float32")

@@ -15,9 +15,9 @@ from tests.modelgen import ModelBuilder
 from .helpers import function_body
 
 
-def convert(builder: ModelBuilder, tmp_path):
+def convert(builder: ModelBuilder, tmp_path, **kw):
     out = tmp_path / "out"
-    result = helia_aot.convert(builder.build(), out, target="host")
+    result = helia_aot.convert(builder.build(), out, target="host", **kw)
     return result, (out / "src" / "model_model.c").read_text()
 
 
@@ -144,10 +144,15 @@ def test_sum_refuses_int16(tmp_path):
 
 
 def test_sum_float32_calls_reduce_sum_entry(tmp_path):
-    result, source = convert(reduce_model("SUM", "float32", [2, 3, 4], [1], [2, 4]), tmp_path)
+    model = reduce_model("SUM", "float32", [2, 3, 4], [1], [2, 4])
+    result, source = convert(model, tmp_path / "p", kernel_library="portable")
     body = function_body(source, 0)
     assert "arm_reduce_sum_f32(" in body and "axis_dims = { 0, 2, 3, 4 }" not in body
     assert "input_dims = { 1, 2, 3, 4 }" in body and "axis_dims = { 0, 0, 1, 0 }" in body
+    # ns-cmsis-nn 7.29.2 has no arm_reduce_sum_f32: the inline loop, the same sums in the same order.
+    result, source = convert(model, tmp_path / "ns")
+    assert result.plan["operators"][0]["fixed"]["why"].endswith("has no arm_reduce_sum_f32")
+    assert "arm_reduce_sum_f32" not in source and "acc += v;" in function_body(source, 0)
 
 
 def test_reduce_prod_int8_rescales_after_every_multiply(tmp_path):

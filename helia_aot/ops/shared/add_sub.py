@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """ADD and SUB (one lowering, two operators): int8 and int16 with broadcasting up to rank 4 on
 arm_elementwise_<op>_s8/s16 (equal shapes) or arm_<op>_s8/s16 (broadcasting), with LiteRT's rescaling of
-both inputs; float32 / float16 on the `_f32` / `_f16` entries or inline C when broadcasting; int32
+both inputs; float32 / float16 on the `_f32` / `_f16` entries or inline C when broadcasting (or where the
+library lacks the entry); int32
 (unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then clamped to the
 fused activation, as LiteRT's reference kernel (binary_arith.int32_wrapping_params)."""
 
@@ -108,7 +109,8 @@ class AddSubLowering(OpLowering):
                     lower="lower_int16", notes=_INT16_RULES[which]),
             Variant("float32", inputs=_two_inputs(fp32), outputs=(fp32("output"),),
                     entries=(f"arm_elementwise_{which}_f32",), template="binary_f32.c.j2", lower="lower_float32",
-                    notes=BINARY_RULES + ("broadcasting: inline C",)),
+                    notes=BINARY_RULES + ("broadcasting: inline C",),
+                    fallbacks=((f"arm_elementwise_{which}_f32", None),)),
             Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
                     outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
                     notes=INT32_RULES),
@@ -151,7 +153,8 @@ class AddSubLowering(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_elementwise_<op>_f32 for equal shapes (exact: one operation and the clamp per element);
-        broadcasting is inline C."""
+        broadcasting is inline C, and so is every shape where the library lacks the entry (ns-cmsis-nn
+        7.29.2 has no arm_elementwise_sub_f32): the same operation and clamp."""
         return binary_lowered(ctx, _OPERATION[self.which][0])
 
     # -- float16 (native FP16) --

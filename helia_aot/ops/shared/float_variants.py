@@ -31,11 +31,16 @@ def binary_params(ctx: OpContext, operator: str) -> dict:
 
 def binary_lowered(ctx: OpContext, operator: str) -> Lowered:
     """The variant's elementwise entry for equal shapes (it takes no broadcasting); inline C otherwise, with
-    the same per-element operation and clamp."""
+    the same per-element operation and clamp: when broadcasting, or where the kernel library lacks the entry
+    and the variant falls back to its inline C."""
     p = binary_params(ctx, operator)
-    entry = ctx.variant.entries[0]
     if p["broadcast"]:
         return Lowered(entry=None, params=p, fixed={"implementation": "inline", "why": "broadcast"})
+    entry = ctx.library_entry(ctx.variant.entries[0])
+    if entry is None:
+        return Lowered(entry=None, params=dict(p, missing=ctx.variant.entries[0], library=ctx.kernels.description),
+                       fixed={"implementation": "inline",
+                              "why": f"{ctx.kernels.description} has no {ctx.variant.entries[0]}"})
     return Lowered(entry=entry, params=p)
 
 

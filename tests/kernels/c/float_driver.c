@@ -115,8 +115,26 @@ typedef struct
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
+/* FLT_HAS_<op>: 0 where the library under test lacks that entry of this type (DRIVER_LACKS_<entry>, set by
+ * kernel_build.ns_driver_defines): its handler is compiled out. */
+
 /* float32 */
 #define FLT_SUF _f32
+#ifdef DRIVER_LACKS_arm_elementwise_sub_f32
+#define FLT_HAS_ELEMENTWISE_SUB 0
+#else
+#define FLT_HAS_ELEMENTWISE_SUB 1
+#endif
+#ifdef DRIVER_LACKS_arm_strided_slice_f32
+#define FLT_HAS_STRIDED_SLICE 0
+#else
+#define FLT_HAS_STRIDED_SLICE 1
+#endif
+#ifdef DRIVER_LACKS_arm_reduce_sum_f32
+#define FLT_HAS_REDUCE_SUM 0
+#else
+#define FLT_HAS_REDUCE_SUM 1
+#endif
 #define FLT_T float32_t
 #define FLT_OF f32_of
 #define BITS_OF bits_of_f32
@@ -125,9 +143,27 @@ typedef struct
 #undef FLT_T
 #undef FLT_OF
 #undef BITS_OF
+#undef FLT_HAS_ELEMENTWISE_SUB
+#undef FLT_HAS_STRIDED_SLICE
+#undef FLT_HAS_REDUCE_SUM
 
 /* float16 */
 #define FLT_SUF _f16
+#ifdef DRIVER_LACKS_arm_elementwise_sub_f16
+#define FLT_HAS_ELEMENTWISE_SUB 0
+#else
+#define FLT_HAS_ELEMENTWISE_SUB 1
+#endif
+#ifdef DRIVER_LACKS_arm_strided_slice_f16
+#define FLT_HAS_STRIDED_SLICE 0
+#else
+#define FLT_HAS_STRIDED_SLICE 1
+#endif
+#ifdef DRIVER_LACKS_arm_reduce_sum_f16
+#define FLT_HAS_REDUCE_SUM 0
+#else
+#define FLT_HAS_REDUCE_SUM 1
+#endif
 #define FLT_T float16_t
 #define FLT_OF f16_of
 #define BITS_OF bits_of_f16
@@ -136,6 +172,9 @@ typedef struct
 #undef FLT_T
 #undef FLT_OF
 #undef BITS_OF
+#undef FLT_HAS_ELEMENTWISE_SUB
+#undef FLT_HAS_STRIDED_SLICE
+#undef FLT_HAS_REDUCE_SUM
 
 static const handler *find(const handler *table, const char *name)
 {

@@ -414,10 +414,12 @@ static void FN(run_elementwise)(const char *name)
     {
         status = FN(arm_elementwise_add)(a, b, output, act_min, act_max, count);
     }
+#if FLT_HAS_ELEMENTWISE_SUB
     else if (strcmp(name, NAME(arm_elementwise_sub)) == 0)
     {
         status = FN(arm_elementwise_sub)(a, b, output, act_min, act_max, count);
     }
+#endif
     else
     {
         status = FN(arm_elementwise_mul)(a, b, output, act_min, act_max, count);
@@ -473,6 +475,7 @@ static void FN(run_pad)(const char *name)
     free(output);
 }
 
+#if FLT_HAS_STRIDED_SLICE
 /* ---- STRIDED_SLICE: <input dims> <begin> <stride> <output dims> [input] ------------------------------- */
 
 static void FN(run_strided_slice)(const char *name)
@@ -493,6 +496,7 @@ static void FN(run_strided_slice)(const char *name)
     free(input);
     free(output);
 }
+#endif
 
 /* ---- TRANSPOSE: <num_dims> <perm x4> <layout> <input dims> <output dims> [input] ----------------------- */
 
@@ -520,6 +524,7 @@ static void FN(run_transpose)(const char *name)
     free(output);
 }
 
+#if FLT_HAS_REDUCE_SUM
 /* ---- SUM: <input dims> <axis flags> <output dims> [input] ---------------------------------------------- */
 
 static void FN(run_reduce_sum)(const char *name)
@@ -538,6 +543,7 @@ static void FN(run_reduce_sum)(const char *name)
     free(input);
     free(output);
 }
+#endif
 
 static const handler FN(handlers)[] = {
     {NAME(arm_convolve_wrapper), FN(run_conv)},
@@ -569,14 +575,20 @@ static const handler FN(handlers)[] = {
     {NAME(arm_softmax), FN(run_softmax)},
     {NAME(arm_nn_activation), FN(run_activation)},
     {NAME(arm_elementwise_add), FN(run_elementwise)},
+#if FLT_HAS_ELEMENTWISE_SUB
     {NAME(arm_elementwise_sub), FN(run_elementwise)},
+#endif
     {NAME(arm_elementwise_mul), FN(run_elementwise)},
     {NAME(arm_maximum), FN(run_minmax)},
     {NAME(arm_minimum), FN(run_minmax)},
     {NAME(arm_pad), FN(run_pad)},
+#if FLT_HAS_STRIDED_SLICE
     {NAME(arm_strided_slice), FN(run_strided_slice)},
+#endif
     {NAME(arm_transpose), FN(run_transpose)},
+#if FLT_HAS_REDUCE_SUM
     {NAME(arm_reduce_sum), FN(run_reduce_sum)},
+#endif
     {NULL, NULL},
 };
 

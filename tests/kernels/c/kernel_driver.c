@@ -1097,6 +1097,11 @@ static void rd_transpose_conv_params(cmsis_nn_transpose_conv_params *p)
     p->activation.max = read_int32();
 }
 
+static int32_t imax(int32_t a, int32_t b)
+{
+    return a > b ? a : b;
+}
+
 static void run_transpose_conv(const char *name)
 {
     cmsis_nn_transpose_conv_params p;
@@ -1109,7 +1114,13 @@ static void run_transpose_conv(const char *name)
     const cmsis_nn_per_channel_quant_params q = {o.mult, o.shift};
     const int32_t out_count = volume(&out_d);
     int8_t *out = new_output(out_count);
-    cmsis_nn_context ctx = scratch(arm_transpose_conv_s8_get_buffer_size(&p, &in_d, &f_d, &out_d));
+    /* arm_transpose_conv_s8 keeps a rolling window of output rows in ctx; ns-cmsis-nn's sizer answers for
+     * its wrapper's reverse-convolution route instead when that is possible (stride <= 2, > 16 input
+     * channels), which can be less. A module gives the window (helia_aot/ops/transpose_conv.py). */
+    const int32_t window = imax(f_d.h, p.stride.h) * ((in_d.w - 1) * p.stride.w + imax(f_d.w, p.stride.w)) * out_d.c *
+        (int32_t)sizeof(int32_t);
+    const int32_t sized = arm_transpose_conv_s8_get_buffer_size(&p, &in_d, &f_d, &out_d);
+    cmsis_nn_context ctx = scratch(strcmp(name, "arm_transpose_conv_s8") == 0 ? imax(sized, window) : sized);
     cmsis_nn_context weight_sum = scratch(arm_convolve_s8_get_weights_sum_size(&out_d));
     cmsis_nn_context reverse_conv = scratch(arm_transpose_conv_s8_get_reverse_conv_buffer_size(&p, &in_d, &f_d));
     arm_cmsis_nn_status status;
