@@ -131,6 +131,8 @@ def _custom_options(op, spend) -> tuple[bytes | None, dict, str | None]:
         decoded = _flex_value(flexbuffers.GetRoot(raw), [FLEX_VALUES], 0)
     except _FlexTooLarge as exc:
         return raw, {}, f"its {len(raw)} bytes of custom options {exc}"
+    except MemoryError:
+        raise
     except Exception as exc:  # the FlexBuffer reader raises many types on bytes that are not one
         return raw, {}, f"its {len(raw)} bytes of custom options are not a FlexBuffer ({type(exc).__name__})"
     if not isinstance(decoded, dict):
@@ -206,7 +208,7 @@ class LiteRTModel:
     def _decoding(self):
         try:
             yield
-        except HeliaError:
+        except (HeliaError, MemoryError):
             raise
         except Exception as exc:  # the flatbuffer reader raises many types on corrupt input
             raise InvalidModelError(

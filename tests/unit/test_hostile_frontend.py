@@ -12,7 +12,7 @@ import pytest
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
 from helia_aot.frontend import litert, resources
 from tests.modelgen.builder import ModelBuilder
-from tests.unit import hostile_models
+from tests.fuzz import hostile as hostile_models
 
 
 def _front_end(data: bytes):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Crafted hostile models, generated at test time (no binary blobs): what a small file can make a
-careless front end do in time and memory. Used by tests/unit/test_hostile_*.py and the fuzz
-campaign's structural classes (tests/fuzz/mutations.py)."""
+"""Crafted hostile inputs, generated at test time (no binary blobs): what a small model, configuration
+or plan can make a careless compiler do in time and memory. Used by tests/unit/test_hostile_*.py and
+the fuzz campaign's hostile classes (tests/fuzz/mutations.py)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from ai_edge_litert import schema_py_generated as schema
 from tests.modelgen.builder import ModelBuilder
 
 
-def many_call_once(count: int) -> bytes:
+def many_call_once(count: int, init_index: int | None = None) -> bytes:
     """A resource variable initialised by CALL_ONCE `count` times over (each names the same small
-    initialisation subgraph): the accumulator of tests/modelgen/stateful.py with its CALL_ONCE repeated."""
+    initialisation subgraph, or `init_index` when given): the accumulator of tests/modelgen/stateful.py
+    with its CALL_ONCE repeated."""
     b = ModelBuilder("many CALL_ONCE")
     init = b.subgraph("init")
     handle0 = init.resource("acc_handle_init")
     init.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
     init.op("ASSIGN_VARIABLE", [handle0, init.const("acc_initial", np.full((1, 4), 0.5), "float32")], [])
     for _ in range(count):
-        b.op("CALL_ONCE", [], [], {"init_subgraph_index": init.index})
+        b.op("CALL_ONCE", [], [], {"init_subgraph_index": init.index if init_index is None else init_index})
     x = b.input("x", (1, 4), "float32")
     handle = b.resource("acc_handle")
     b.op("VAR_HANDLE", [], [handle], {"container": "", "shared_name": "acc"})
