@@ -151,7 +151,8 @@ _PER_ENTRY = 8  # each tensor and operator counts this much structure before its
 
 
 class _Budget:
-    """Counts what one subgraph's decoding hands on, refusing the model past either budget."""
+    """Counts what the model's decoding hands on (every subgraph decoded, the converted one and the
+    initialisations CALL_ONCE names), refusing the model past either budget."""
 
     def __init__(self, source: str):
         self.source = source
@@ -193,6 +194,7 @@ class LiteRTModel:
         self.source = source
         self._graphs: dict[int, Graph] = {}
         self._buffers: dict[int, np.ndarray | None] = {}
+        self._budget = _Budget(source)
         with self._decoding():
             self._model = schema.Model.GetRootAs(self.data, 0)
             self.subgraph_count = self._model.SubgraphsLength()
@@ -229,8 +231,13 @@ class LiteRTModel:
             return 0
         if isinstance(subgraph, int) and 0 <= subgraph < self.subgraph_count:
             return subgraph
+        names = []
         with self._decoding():
-            names = [_decode(self._model.Subgraphs(i).Name()) for i in range(self.subgraph_count)]
+            self._budget.where = "the subgraphs' names"
+            for i in range(self.subgraph_count):
+                raw = self._model.Subgraphs(i).Name() or b""
+                self._budget.spend_structure(_PER_ENTRY + len(raw))
+                names.append(_decode(raw))
         if not isinstance(subgraph, int) and subgraph in names:
             return names.index(subgraph)
         raise InvalidModelError(
@@ -268,7 +275,7 @@ class LiteRTModel:
         return self._buffers[index]
 
     def _decode_graph(self, sg_index: int) -> Graph:
-        budget = _Budget(self.source)
+        budget = self._budget
         sg = self._model.Subgraphs(sg_index)
         sg_name = _decode(sg.Name()) or str(sg_index)
         tensor_count, operator_count = sg.TensorsLength(), sg.OperatorsLength()
