@@ -173,10 +173,10 @@ class Axis:
             values = value if isinstance(value, (list, tuple)) else [value]
         else:
             tensor = ctx.inp(int(name))
-            if tensor is None or not tensor.is_constant:
-                return None
+            if tensor is None or not tensor.is_constant or np.asarray(tensor.data).dtype.kind not in "iu":
+                return None  # not a constant integer: the variant's operand rules refuse it
             values = np.asarray(tensor.data).reshape(-1).tolist()
-        return [int(v) for v in values]
+        return [int(v) for v in values if isinstance(v, (int, np.integer))]
 
     def bounding_tensor(self, ctx: "OpContext") -> Tensor | None:
         kind, _, k = self.of.partition(" ")
