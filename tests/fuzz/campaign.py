@@ -55,8 +55,10 @@ TARGETS = ("host", "corstone300")
 CC = "gcc"
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
 COMPILE_TIMEOUT_S = 120
-# A worker that reports nothing for this long is stuck outside Python (the alarm could not fire).
-STUCK_SECONDS = 600
+# A worker that reports nothing for this long is stuck outside Python (the alarm could not fire). Past
+# the longest a case may take legitimately: the sanitizer build and run may take 300 s each (tests/e2e).
+STUCK_SECONDS = 900
+_CURRENT = "current_case"  # each worker's folder holds the replay id of the case it is running
 PREFIX = "e2e"  # the host harness's prefix (tests/e2e/c/host_harness.c)
 
 CONVERTED, RAN = "converted", "converted+ran"
@@ -407,6 +409,7 @@ def _init_worker(models, work, library, run_all=False) -> None:
 
 
 def _run_in_worker(case: Case) -> Outcome:
+    (_RUNNER.work / _CURRENT).write_text(case.replay_id)  # read by the parent if the worker gets stuck
     try:
         return _RUNNER.run(case)
     except Exception as exc:  # noqa: BLE001 - a campaign bug (not helia_aot's) is still reported
@@ -471,9 +474,12 @@ def run_campaign(models: dict[str, bytes], cases: list[Case], jobs: int = 2, san
                     try:
                         outcomes.append(results.next(timeout=STUCK_SECONDS))
                     except multiprocessing.TimeoutError:
-                        done = {o.case for o in outcomes}
-                        outcomes += [Outcome(c, "hang", f"a worker reported nothing for {STUCK_SECONDS} s")
-                                     for c in cases if c not in done][:1]
+                        # The cases the workers were running when the campaign stopped waiting.
+                        running = [Case.parse(p.read_text()) for p in sorted(work.glob(f"worker*/{_CURRENT}"))]
+                        done = {o.case.replay_id for o in outcomes}
+                        outcomes += [Outcome(c, "hang", f"a worker reported nothing for {STUCK_SECONDS} s while this "
+                                                        "case (or one it moved to) ran") for c in running
+                                     if c.replay_id not in done][:jobs]
                         pool.terminate()
                         break
                     if progress:

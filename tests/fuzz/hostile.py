@@ -35,6 +35,17 @@ def many_call_once(count: int, init_index: int | None = None) -> bytes:
     return b.build()
 
 
+def pooling(code: int) -> bytes:
+    """One int8 AVERAGE_POOL_2D or MAX_POOL_2D (a BuiltinOperator code), 2x2 on 1x8x8x4."""
+    name = "AVERAGE_POOL_2D" if code == schema.BuiltinOperator.AVERAGE_POOL_2D else "MAX_POOL_2D"
+    b = ModelBuilder(name.lower())
+    x = b.input("x", (1, 8, 8, 4), "int8", 0.05, 3)
+    y = b.tensor("y", (1, 4, 4, 4), "int8", 0.05, 3)
+    b.op(name, [x], [y], {"padding": "VALID", "stride_w": 2, "stride_h": 2, "filter_width": 2, "filter_height": 2})
+    b.output(y)
+    return b.build()
+
+
 SHARED_FIELDS = ("buffer", "name", "shape", "quantization")
 
 

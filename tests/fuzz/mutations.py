@@ -393,12 +393,22 @@ def huge_pooling_window(model, rng: random.Random) -> None:
     def is_pool(op) -> bool:
         return 0 <= op.opcodeIndex < len(codes) and max(codes[op.opcodeIndex].builtinCode,
                                                         codes[op.opcodeIndex].deprecatedBuiltinCode) in _POOLS
+    if not any(is_pool(o) and o.builtinOptions is not None for o in model.subgraphs[0].operators or []):
+        # Most models have no pooling: graft one (most of the corpus would otherwise be skipped).
+        vars(model).update(vars(schema.ModelT.InitFromPackedBuf(hostile.pooling(rng.choice(_POOLS)), 0)))
+        codes = model.operatorCodes
     op = _operator(model.subgraphs[0], rng, lambda o: is_pool(o) and o.builtinOptions is not None)
     opts = op.builtinOptions
     huge = [1 << 15, 1 << 20, INT32_MAX, 65_535]
     for field in rng.sample(["filterWidth", "filterHeight", "strideW", "strideH"], rng.randint(1, 4)):
         setattr(opts, field, rng.choice(huge))
     opts.padding = rng.choice([schema.Padding.SAME, schema.Padding.VALID])
+    tensors = model.subgraphs[0].tensors
+    x, y = (tensors[t] for t in (op.inputs[0], op.outputs[0]))
+    if opts.padding == schema.Padding.SAME and len(x.shape) == 4 and len(y.shape) == 4 and rng.random() < 0.7:
+        # The output LiteRT computes for SAME padding, so the window reaches the operator's own rules.
+        y.shape = np.array([x.shape[0], -(-x.shape[1] // max(opts.strideH, 1)), -(-x.shape[2] // max(opts.strideW, 1)),
+                            x.shape[3]], dtype=np.int32)
 
 
 BYTE_LEVEL = {"byte_flip": byte_flip, "truncate": truncate}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -192,3 +193,19 @@ def test_side_file_classes_hand_convert_their_file(monkeypatch, tmp_path):
         outcome = runner.run(campaign.Case("modelgen/kws", mutation, 3))
         assert outcome.result == "InvalidConfigError", outcome  # the side file is not left output
         assert seen.pop(key)
+
+
+def test_campaign_names_the_case_a_stuck_worker_ran(monkeypatch):
+    """A worker stuck where the alarm cannot reach (here: SIGALRM blocked) is reported with its own case."""
+    monkeypatch.setattr(campaign, "STUCK_SECONDS", 3)
+    monkeypatch.setattr(campaign, "HANG_SECONDS", 1)
+
+    def convert(data, out, **kwargs):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        time.sleep(30)
+    monkeypatch.setattr(helia_aot, "convert", convert)
+    models = {"modelgen/kws": (campaign.REPO / "models" / "kws.tflite").read_bytes()}
+    cases = [campaign.Case("modelgen/kws", "truncate", seed) for seed in (7, 8, 9)]  # the third never starts
+    summary = campaign.run_campaign(models, cases, jobs=2, sanitize=False)
+    assert {o.case for o in summary.outcomes} == set(cases[:2])
+    assert all(o.result == "hang" and "while this case" in o.detail for o in summary.outcomes)
