@@ -365,9 +365,10 @@ def _model_under_test(case: Case, data: bytes):
     """The harness's view of a damaged model: I/O from helia_aot's own front end (LiteRT's
     interpreter need not accept the model), two seeded full-range samples."""
     from helia_aot.lowering import verifier
-    from helia_aot.frontend import litert
+    from helia_aot.frontend import litert, resources
     from tests.e2e import harness
-    graph, _ = verifier.verify(litert.load(data))
+    model = litert.parse(data)
+    graph, _ = verifier.verify(resources.resolve(model.graph(), model))  # the I/O convert saw
     infos = [[harness.TensorInfo(graph.tensors[t].name, tuple(graph.tensors[t].shape),
                                  np.dtype(graph.tensors[t].dtype)) for t in indices]
              for indices in (graph.inputs, graph.outputs)]
