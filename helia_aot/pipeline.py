@@ -136,7 +136,8 @@ def read_model(model) -> ModelFile:
 
 def front_end(model: ModelFile, options: ConversionOptions) -> Graph:
     """The subgraph to convert as IR, resource variables resolved into variable tensors."""
-    return resources.resolve(litert.load(model.data, model.source, options.subgraph), model.data, model.source)
+    parsed = litert.parse(model.data, model.source)
+    return resources.resolve(parsed.graph(options.subgraph), parsed)
 
 
 def lower_graph(graph: Graph, model: ModelFile, options: ConversionOptions) -> Lowered:

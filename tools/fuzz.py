@@ -10,8 +10,10 @@ and the test builder's models) with N seeded mutations, the classes in turn, and
 helia_aot.convert in process. Every outcome must be a typed refusal (a HeliaError, no output
 directory left) or a module whose C files compile with -Werror; one successful conversion in 50
 (every one, for --replay) is also run on the host under ASan/UBSan; a conversion over 10 s is a
-hang. Prints the count of each outcome per mutation class, then every failure with the line that
-replays it; exits 1 if there was any."""
+hang, one whose address space grows by more than 1.5 GiB is over_budget (RLIMIT_AS). The hostile
+classes (shared_tables, deep_custom_options, many_call_once, huge_pooling_window, hostile_yaml,
+hostile_plan) craft inputs that test those bounds. Prints the count of each outcome per mutation
+class, then every failure with the line that replays it; exits 1 if there was any."""
 
 from __future__ import annotations
 

@@ -18,15 +18,39 @@ class AliasRefused(yaml.YAMLError):
         self.problem_mark, self.problem = mark, "it uses an alias (*name); write the value out instead"
 
 
+# A configuration nests a few levels. Past this the file is refused as it is read: YAML's scanner
+# slows quadratically with flow nesting ("[" * 10_000 took 5 s, 200_000 would take hours).
+MAX_DEPTH = 64
+
+
+class TooDeep(yaml.YAMLError):
+    def __init__(self, mark):
+        super().__init__()
+        self.problem_mark = mark
+
+
 class _StrictLoader(yaml.SafeLoader):
     """YAML's safe loader, refusing a key given twice in one mapping (the plain loader keeps the
     last one silently, so a repeated section would drop the first one's keys) and any alias: a few
     hundred bytes of nested aliases expand to gigabytes (a configuration never needs one)."""
 
+    _depth = 0
+
+    def fetch_flow_collection_start(self, token_class):
+        if self.flow_level >= MAX_DEPTH:
+            raise TooDeep(self.get_mark())
+        super().fetch_flow_collection_start(token_class)
+
     def compose_node(self, parent, index):
         if self.check_event(yaml.events.AliasEvent):
             raise AliasRefused(self.peek_event().start_mark)
-        return super().compose_node(parent, index)
+        if self._depth >= MAX_DEPTH:
+            raise TooDeep(self.peek_event().start_mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
     def construct_mapping(self, node, deep=False):
         first: dict = {}
@@ -60,6 +84,9 @@ def read_yaml(path: Path, what: str, hint: str):
         raise InvalidConfigError(f"{what} {path} uses a YAML alias at line {exc.problem_mark.line + 1}, which helia-aot "
                                  "does not read (a few nested aliases expand a small file to gigabytes)",
                                  "Write the value out instead of *name") from None
+    except TooDeep as exc:
+        raise InvalidConfigError(f"{what} {path} nests too deeply to be a configuration (past {MAX_DEPTH} levels at "
+                                 f"line {exc.problem_mark.line + 1})", "Fix the YAML structure") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""

@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: Apache-2.0
-"""LiteRT (.tflite) front end: flatbuffer -> IR, through the LiteRT schema object API."""
+"""LiteRT (.tflite) front end: flatbuffer -> IR, read in place through the LiteRT schema's generated reader."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
 
-from helia_aot.errors import InvalidModelError
+from helia_aot.errors import HeliaError, InvalidModelError, UnsupportedModelError, brief
 from helia_aot.ir.graph import Graph, Operator, Quantization, Tensor
 
 
@@ -57,13 +58,15 @@ def _decode(name) -> str:
     return str(name)
 
 
-def _options(op) -> dict:
-    opts = op.builtinOptions
+def _options(op, spend) -> dict:
+    opts = schema.BuiltinOptionsCreator(op.BuiltinOptionsType(), op.BuiltinOptions())
     if opts is None:
         return {}
     result = {}
     for key, value in vars(opts).items():
         key = _snake(key)
+        if isinstance(value, (np.ndarray, list, tuple, bytes)):
+            spend(len(value))
         if key in _OPTION_ENUMS and isinstance(value, (int, np.integer)):
             value = _OPTION_ENUMS[key].get(int(value), int(value))
         elif isinstance(value, np.ndarray):
@@ -117,16 +120,19 @@ def _flex_value(ref, budget: list[int], depth: int):
     return ref.Value  # a scalar, string, blob or typed vector: as large as its bytes, no more
 
 
-def _custom_options(op) -> tuple[bytes | None, dict, str | None]:
+def _custom_options(op, spend) -> tuple[bytes | None, dict, str | None]:
     """(raw custom options, the FlexBuffer map they hold, why they are not one). TFLM's kernels read
     their attributes from a FlexBuffer map; no bytes at all is an empty map."""
-    if op.customOptions is None or len(op.customOptions) == 0:
-        return (None if op.customOptions is None else b""), {}, None
-    raw = bytes(np.asarray(op.customOptions, dtype=np.uint8))
+    if op.CustomOptionsIsNone() or op.CustomOptionsLength() == 0:
+        return (None if op.CustomOptionsIsNone() else b""), {}, None
+    spend(op.CustomOptionsLength())
+    raw = op.CustomOptionsAsNumpy().tobytes()
     try:
         decoded = _flex_value(flexbuffers.GetRoot(raw), [FLEX_VALUES], 0)
     except _FlexTooLarge as exc:
         return raw, {}, f"its {len(raw)} bytes of custom options {exc}"
+    except MemoryError:
+        raise
     except Exception as exc:  # the FlexBuffer reader raises many types on bytes that are not one
         return raw, {}, f"its {len(raw)} bytes of custom options are not a FlexBuffer ({type(exc).__name__})"
     if not isinstance(decoded, dict):
@@ -135,48 +141,236 @@ def _custom_options(op) -> tuple[bytes | None, dict, str | None]:
     return raw, decoded, None
 
 
-def _unpack(data: bytes, source: str):
-    if len(data) == 0:
-        raise InvalidModelError(f"model {source} is empty (0 bytes)",
-                                "Pass a .tflite file exported by the LiteRT/TFLite converter")
-    if len(data) < 8 or not schema.Model.ModelBufferHasIdentifier(data, 0):
-        raise InvalidModelError(
-            f"model {source} is not a LiteRT flatbuffer (file identifier 'TFL3' missing in the first 8 bytes)",
-            "Pass a .tflite file exported by the LiteRT/TFLite converter")
-    try:
-        model = schema.ModelT.InitFromPackedBuf(data, 0)
-    except Exception as exc:  # the flatbuffer runtime raises many types on corrupt input
-        raise InvalidModelError(
-            f"model {source} is malformed or truncated ({len(data)} bytes; flatbuffer decode failed: "
-            f"{type(exc).__name__})",
-            "Re-export the model or check that the file was copied completely") from None
-    if not model.subgraphs:
-        raise InvalidModelError(f"model {source} has no subgraphs", "Re-export the model")
-    return model
+# What the front end hands to later stages, counted once per tensor or operator that references it:
+# a flatbuffer may point any number of tensors at one table, so a small file could otherwise stand
+# for gigabytes. Constant data is shared (read-only views of the file, one per buffer), but every
+# later stage walks it per tensor. Far above any model a microcontroller runs.
+DATA_BUDGET = 64 << 20  # bytes: constant data and custom options
+STRUCTURE_BUDGET = 1 << 21  # values: name characters, dimensions, scales and zero points, operand indices, options
+_PER_ENTRY = 8  # each tensor and operator counts this much structure before its contents
 
 
-def _buffer_bytes(model, buffer_index: int, raw: bytes, source: str, tensor_name: str) -> bytes | None:
-    """The bytes of a tensor's buffer, or None when it has none (or the index is out of range: the
-    verifier reports that)."""
-    if buffer_index <= 0 or model.buffers is None or buffer_index >= len(model.buffers):
-        return None
-    buf = model.buffers[buffer_index]
-    if buf.data is not None and len(buf.data) > 0:
-        return bytes(np.asarray(buf.data, dtype=np.uint8))
-    if getattr(buf, "offset", 0) and buf.offset > 1:
-        end = buf.offset + buf.size
-        if end > len(raw):
+class _Budget:
+    """Counts what the model's decoding hands on (every subgraph decoded, the converted one and the
+    initialisations CALL_ONCE names), refusing the model past either budget."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.data = DATA_BUDGET
+        self.structure = STRUCTURE_BUDGET
+        self.where = "the model"
+
+    def spend_data(self, count: int) -> None:
+        self.data -= count
+        if self.data < 0:
+            self._refuse(f"{DATA_BUDGET >> 20} MiB of constant data and custom options")
+
+    def spend_structure(self, count: int) -> None:
+        self.structure -= count
+        if self.structure < 0:
+            self._refuse(f"{STRUCTURE_BUDGET} values of names, dimensions, quantization, operand indices and options")
+
+    def _refuse(self, budget: str) -> None:
+        raise InvalidModelError(
+            f"model {self.source}: {self.where} takes the front end past its budget of {budget}, counted "
+            "once per tensor or operator that references them (tables shared by many tensors count each time)",
+            "A model for a microcontroller holds far less: check that the file is not damaged or crafted")
+
+
+class LiteRTModel:
+    """A .tflite flatbuffer read in place through the schema's generated reader: nothing is copied
+    up front, each subgraph is decoded once when asked for, and each buffer's bytes become one
+    read-only view that every tensor naming it shares."""
+
+    def __init__(self, data: bytes, source: str = "<bytes>"):
+        if len(data) == 0:
+            raise InvalidModelError(f"model {source} is empty (0 bytes)",
+                                    "Pass a .tflite file exported by the LiteRT/TFLite converter")
+        if len(data) < 8 or not schema.Model.ModelBufferHasIdentifier(data, 0):
             raise InvalidModelError(
-                f"model {source}: tensor '{tensor_name}' points past the end of the file (buffer {buffer_index})",
-                "The file is truncated; copy it again")
-        return raw[buf.offset:end]
-    return None
+                f"model {source} is not a LiteRT flatbuffer (file identifier 'TFL3' missing in the first 8 bytes)",
+                "Pass a .tflite file exported by the LiteRT/TFLite converter")
+        self.data = bytes(data)
+        self.source = source
+        self._graphs: dict[int, Graph] = {}
+        self._buffers: dict[int, np.ndarray | None] = {}
+        self._budget = _Budget(source)
+        with self._decoding():
+            self._model = schema.Model.GetRootAs(self.data, 0)
+            self.subgraph_count = self._model.SubgraphsLength()
+            self.buffer_count = self._model.BuffersLength()
+            self.operator_code_count = self._model.OperatorCodesLength()
+            self._check_vector(self.subgraph_count, "subgraphs")
+            self._check_vector(self.buffer_count, "buffers")
+            self._check_vector(self.operator_code_count, "operator codes")
+        if self.subgraph_count == 0:
+            raise InvalidModelError(f"model {source} has no subgraphs", "Re-export the model")
+
+    @contextlib.contextmanager
+    def _decoding(self):
+        try:
+            yield
+        except (HeliaError, MemoryError):
+            raise
+        except Exception as exc:  # the flatbuffer reader raises many types on corrupt input
+            raise InvalidModelError(
+                f"model {self.source} is malformed or truncated ({len(self.data)} bytes; flatbuffer decode failed: "
+                f"{type(exc).__name__})",
+                "Re-export the model or check that the file was copied completely") from None
+
+    def _check_vector(self, length: int, what: str) -> None:
+        """A vector of offsets cannot hold more entries than the file has 4-byte words."""
+        if length * 4 > len(self.data):
+            raise InvalidModelError(f"model {self.source} is malformed: it claims {length} {what} in "
+                                    f"{len(self.data)} bytes", "Re-export the model or check that the file was "
+                                    "copied completely")
+
+    def select(self, subgraph) -> int:
+        """The index of `subgraph` (None: the first, an index or a name)."""
+        if subgraph is None:
+            return 0
+        if isinstance(subgraph, int) and 0 <= subgraph < self.subgraph_count:
+            return subgraph
+        names = []
+        with self._decoding():
+            self._budget.where = "the subgraphs' names"
+            for i in range(self.subgraph_count):
+                raw = self._model.Subgraphs(i).Name() or b""
+                self._budget.spend_structure(_PER_ENTRY + len(raw))
+                names.append(_decode(raw))
+        if not isinstance(subgraph, int) and subgraph in names:
+            return names.index(subgraph)
+        raise InvalidModelError(
+            f"model {self.source} has no subgraph {subgraph!r} (it has {len(names)}: {brief(names)})",
+            "Set model.subgraph to one of those names or indices")
+
+    def graph(self, subgraph=None) -> Graph:
+        """One subgraph as IR, as the file states it (decoded once; later calls return the same Graph)."""
+        index = self.select(subgraph)
+        if index not in self._graphs:
+            with self._decoding():
+                self._graphs[index] = self._decode_graph(index)
+        return self._graphs[index]
+
+    def _buffer(self, index: int, tensor_name: str) -> np.ndarray | None:
+        """Buffer `index` as a read-only uint8 view of the file, or None when it holds nothing (or
+        the index is out of range: the verifier reports that)."""
+        if index <= 0 or index >= self.buffer_count:
+            return None
+        if index not in self._buffers:
+            buf = self._model.Buffers(index)
+            view = None
+            if not buf.DataIsNone() and buf.DataLength() > 0:
+                view = buf.DataAsNumpy()
+            elif buf.Offset() > 1:
+                end = buf.Offset() + buf.Size()
+                if end > len(self.data):
+                    raise InvalidModelError(
+                        f"model {self.source}: tensor '{tensor_name}' points past the end of the file "
+                        f"(buffer {index})", "The file is truncated; copy it again")
+                view = np.frombuffer(self.data, np.uint8, buf.Size(), buf.Offset())
+            if view is not None:
+                view.flags.writeable = False
+            self._buffers[index] = view
+        return self._buffers[index]
+
+    def _decode_graph(self, sg_index: int) -> Graph:
+        budget = self._budget
+        sg = self._model.Subgraphs(sg_index)
+        sg_name = _decode(sg.Name()) or str(sg_index)
+        tensor_count, operator_count = sg.TensorsLength(), sg.OperatorsLength()
+        self._check_vector(tensor_count, "tensors")
+        self._check_vector(operator_count, "operators")
+
+        tensors: list[Tensor] = []
+        for i in range(tensor_count):
+            t = sg.Tensors(i)
+            budget.where = f"tensor {i}"
+            budget.spend_structure(_PER_ENTRY + t.ShapeLength())
+            raw_name = t.Name()
+            budget.spend_structure(len(raw_name or b""))
+            name = _decode(raw_name) or f"tensor_{i}"
+            budget.where = f"tensor {brief(name)} (index {i})"
+            if t.Sparsity() is not None:
+                raise UnsupportedModelError(
+                    f"model {self.source}: {budget.where} is stored sparse (it has sparsity parameters); "
+                    "helia_aot reads dense tensors only", "Export the model without sparsity (no sparse weights "
+                    "optimisation)")
+            code = t.Type()
+            if code in _TENSOR_TYPES:
+                dtype = _TENSOR_TYPES[code]
+            elif code in _TENSOR_TYPE_NAMES:
+                dtype = _TENSOR_TYPE_NAMES[code].lower()
+            else:
+                dtype = f"unknown({int(code)})"
+            shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+            quant = _quantization(t.Quantization(), budget)
+            raw = self._buffer(int(t.Buffer()), name)
+            if raw is not None:
+                budget.spend_data(len(raw))
+            array = _constant(raw, shape, dtype) if raw is not None else None
+            tensors.append(Tensor(i, name, shape, dtype, quant, array, bool(t.IsVariable()),
+                                  buffer=int(t.Buffer()), buffer_bytes=len(raw) if raw is not None else None))
+
+        operators: list[Operator] = []
+        codes = self.operator_code_count
+        for i in range(operator_count):
+            op = sg.Operators(i)
+            budget.where = f"operator {i}"
+            budget.spend_structure(_PER_ENTRY + op.InputsLength() + op.OutputsLength() + op.IntermediatesLength())
+            op_type = "?"  # an opcode index out of range: the verifier refuses the operator
+            version = 1
+            opcode_index = int(op.OpcodeIndex())
+            if 0 <= opcode_index < codes:
+                oc = self._model.OperatorCodes(opcode_index)
+                code = max(int(oc.BuiltinCode()), int(oc.DeprecatedBuiltinCode()))
+                op_type = _OPERATOR_NAMES.get(code, f"BUILTIN_{code}")
+                if op_type == "CUSTOM":
+                    custom_code = oc.CustomCode()
+                    budget.spend_structure(len(custom_code or b""))
+                    op_type = f"CUSTOM:{_decode(custom_code)}"
+                version = int(oc.Version())
+            budget.where = f"operator {i} ({brief(op_type)})"
+            inputs = _ints(op.InputsAsNumpy()) if op.InputsLength() else []
+            outputs = _ints(op.OutputsAsNumpy()) if op.OutputsLength() else []
+            table = None
+            if op.BuiltinOptions() is not None:
+                table = _OPTIONS_TABLE_NAMES.get(int(op.BuiltinOptionsType()), f"#{int(op.BuiltinOptionsType())}")
+            intermediates = _ints(op.IntermediatesAsNumpy()) if op.IntermediatesLength() else []
+            options, custom, custom_error = _options(op, budget.spend_structure), None, None
+            if op_type.startswith("CUSTOM:"):
+                custom, options, custom_error = _custom_options(op, budget.spend_data)
+            operators.append(Operator(i, op_type, inputs, outputs, options, version, opcode_index=opcode_index,
+                                      options_table=table, intermediates=intermediates, custom_options=custom,
+                                      custom_options_error=custom_error))
+
+        budget.where = f"subgraph {brief(sg_name)}"
+        budget.spend_structure(sg.InputsLength() + sg.OutputsLength())
+        return Graph(
+            name=sg_name,
+            subgraph_index=sg_index,
+            tensors=tensors,
+            operators=operators,
+            inputs=_ints(sg.InputsAsNumpy()) if sg.InputsLength() else [],
+            outputs=_ints(sg.OutputsAsNumpy()) if sg.OutputsLength() else [],
+            description=_decode(self._model.Description()),
+            buffer_count=self.buffer_count,
+            operator_code_count=codes,
+            subgraph_count=self.subgraph_count,
+        )
 
 
-def _constant(raw: bytes, shape: tuple[int, ...], dtype: str) -> np.ndarray | None:
-    """The buffer as an array of the tensor's shape, when its size is exactly shape x element size
-    (anything else is left for the verifier to report)."""
-    if dtype not in _ARRAY_DTYPES or any(d < 0 for d in shape):
+def _ints(vector: np.ndarray) -> list[int]:
+    return [int(x) for x in vector.tolist()]
+
+
+_NUMPY_MAX_RANK = 64  # numpy's limit; the verifier refuses any rank past 8 by name
+
+
+def _constant(raw: np.ndarray, shape: tuple[int, ...], dtype: str) -> np.ndarray | None:
+    """The buffer as a read-only array of the tensor's shape (a view, no copy), when its size is exactly
+    shape x element size (anything else is left for the verifier to report)."""
+    if dtype not in _ARRAY_DTYPES or any(d < 0 for d in shape) or len(shape) > _NUMPY_MAX_RANK:
         return None
     np_dtype = np.dtype(dtype if dtype != "bool" else "uint8").newbyteorder("<")
     count = 1
@@ -184,90 +378,29 @@ def _constant(raw: bytes, shape: tuple[int, ...], dtype: str) -> np.ndarray | No
         count *= d
     if len(raw) != count * np_dtype.itemsize:
         return None
-    array = np.frombuffer(raw, dtype=np_dtype).astype(np_dtype.newbyteorder("="))
+    array = raw.view(np_dtype)
+    if np_dtype != np_dtype.newbyteorder("="):  # a big-endian host: the one copy, in native order
+        array = array.astype(np_dtype.newbyteorder("="))
+        array.flags.writeable = False
     return array.reshape(shape)
 
 
-def _quantization(q) -> Quantization | None:
+def _quantization(q, budget: _Budget) -> Quantization | None:
     """Scales and zero points exactly as stored (no broadcasting: the verifier checks the counts)."""
-    if q is None or q.scale is None or len(q.scale) == 0:
+    if q is None or q.ScaleIsNone() or q.ScaleLength() == 0:
         return None
-    scales = tuple(float(s) for s in np.asarray(q.scale, dtype=np.float32).tolist())
-    zps = tuple(int(z) for z in (q.zeroPoint if q.zeroPoint is not None else []))
-    return Quantization(scales, zps, int(q.quantizedDimension))
+    budget.spend_structure(q.ScaleLength() + q.ZeroPointLength())
+    scales = tuple(float(s) for s in q.ScaleAsNumpy().astype(np.float32).tolist())
+    zps = tuple(int(z) for z in q.ZeroPointAsNumpy().tolist()) if q.ZeroPointLength() else ()
+    return Quantization(scales, zps, int(q.QuantizedDimension()))
 
 
-def _select_subgraph(model, subgraph, source: str) -> int:
-    if subgraph is None:
-        return 0
-    names = [_decode(sg.name) for sg in model.subgraphs]
-    if isinstance(subgraph, int):
-        if 0 <= subgraph < len(model.subgraphs):
-            return subgraph
-    elif subgraph in names:
-        return names.index(subgraph)
-    raise InvalidModelError(
-        f"model {source} has no subgraph {subgraph!r} (it has {len(names)}: {names})",
-        "Set model.subgraph to one of those names or indices")
+def parse(data: bytes, source: str = "<bytes>") -> LiteRTModel:
+    """The model, read in place (see LiteRTModel); its subgraphs are decoded when asked for."""
+    return LiteRTModel(data, source)
 
 
 def load(data: bytes, source: str = "<bytes>", subgraph=None) -> Graph:
     """Parse a .tflite flatbuffer into a Graph for one subgraph, as the file states it: structural
     checks (indices, sizes, quantization counts) are the verifier's, which runs next."""
-    model = _unpack(data, source)
-    sg_index = _select_subgraph(model, subgraph, source)
-    sg = model.subgraphs[sg_index]
-    sg_name = _decode(sg.name) or str(sg_index)
-
-    tensors: list[Tensor] = []
-    for i, t in enumerate(sg.tensors or []):
-        name = _decode(t.name) or f"tensor_{i}"
-        if t.type in _TENSOR_TYPES:
-            dtype = _TENSOR_TYPES[t.type]
-        elif t.type in _TENSOR_TYPE_NAMES:
-            dtype = _TENSOR_TYPE_NAMES[t.type].lower()
-        else:
-            dtype = f"unknown({int(t.type)})"
-        shape = tuple(int(d) for d in (t.shape if t.shape is not None else []))
-        raw = _buffer_bytes(model, int(t.buffer), data, source, name)
-        array = _constant(raw, shape, dtype) if raw is not None else None
-        tensors.append(Tensor(i, name, shape, dtype, _quantization(t.quantization), array, bool(t.isVariable),
-                              buffer=int(t.buffer), buffer_bytes=len(raw) if raw is not None else None))
-
-    operators: list[Operator] = []
-    codes = model.operatorCodes or []
-    for i, op in enumerate(sg.operators or []):
-        op_type = "?"  # an opcode index out of range: the verifier refuses the operator
-        version = 1
-        if 0 <= op.opcodeIndex < len(codes):
-            oc = codes[op.opcodeIndex]
-            code = max(int(oc.builtinCode), int(oc.deprecatedBuiltinCode))
-            op_type = _OPERATOR_NAMES.get(code, f"BUILTIN_{code}")
-            if op_type == "CUSTOM":
-                op_type = f"CUSTOM:{_decode(oc.customCode)}"
-            version = int(oc.version)
-        inputs = [int(x) for x in (op.inputs if op.inputs is not None else [])]
-        outputs = [int(x) for x in (op.outputs if op.outputs is not None else [])]
-        table = None
-        if op.builtinOptions is not None:
-            table = _OPTIONS_TABLE_NAMES.get(int(op.builtinOptionsType), f"#{int(op.builtinOptionsType)}")
-        intermediates = [int(x) for x in (op.intermediates if op.intermediates is not None else [])]
-        options, custom, custom_error = _options(op), None, None
-        if op_type.startswith("CUSTOM:"):
-            custom, options, custom_error = _custom_options(op)
-        operators.append(Operator(i, op_type, inputs, outputs, options, version, opcode_index=int(op.opcodeIndex),
-                                  options_table=table, intermediates=intermediates, custom_options=custom,
-                                  custom_options_error=custom_error))
-
-    return Graph(
-        name=sg_name,
-        subgraph_index=sg_index,
-        tensors=tensors,
-        operators=operators,
-        inputs=[int(x) for x in (sg.inputs if sg.inputs is not None else [])],
-        outputs=[int(x) for x in (sg.outputs if sg.outputs is not None else [])],
-        description=_decode(model.description),
-        buffer_count=len(model.buffers or []),
-        operator_code_count=len(codes),
-        subgraph_count=len(model.subgraphs),
-    )
+    return LiteRTModel(data, source).graph(subgraph)

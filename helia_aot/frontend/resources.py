@@ -43,11 +43,12 @@ def _handles(graph: Graph) -> dict[int, tuple[str, str]]:
 
 
 class _Resolver:
-    def __init__(self, graph: Graph, data: bytes, source: str):
+    def __init__(self, graph: Graph, model: litert.LiteRTModel):
         self.graph = graph
-        self.data = data
-        self.source = source
+        self.model = model  # the parsed file: an initialisation subgraph is decoded from it once
+        self.source = model.source
         self.initial: dict[tuple[str, str], Tensor] = {}  # variable -> the constant tensor assigned
+        self.evaluated: set[int] = set()  # initialisation subgraphs already run (a CALL_ONCE may repeat one)
 
     def where(self, graph: Graph, op: Operator) -> str:
         return f"model {self.source}: operator {op.index} ({op.op_type}) of subgraph '{graph.name}'"
@@ -60,7 +61,10 @@ class _Resolver:
             raise InvalidModelError(f"{self.where(g, call)}: option init_subgraph_index = {index} does not name "
                                     f"another of the model's {g.subgraph_count} subgraphs",
                                     "Re-export the model, or check that the file is not damaged")
-        init = litert.load(self.data, self.source, index)
+        if index in self.evaluated:
+            return  # the same constants again: running it once more changes nothing
+        self.evaluated.add(index)
+        init = self.model.graph(index)
         handles = _handles(init)
         for op in init.operators:
             if op.op_type == "VAR_HANDLE":
@@ -127,8 +131,11 @@ class _Resolver:
         return replace(g, tensors=tensors, operators=operators)
 
 
-def resolve(graph: Graph, data: bytes, source: str) -> Graph:
-    """The graph with its resource variables as variable tensors (the graph itself when it has none)."""
+def resolve(graph: Graph, model: litert.LiteRTModel | bytes, source: str = "<bytes>") -> Graph:
+    """The graph with its resource variables as variable tensors (the graph itself when it has none).
+    `model` is the file `graph` came from, parsed (litert.parse) or as bytes (parsed here)."""
     if not any(op.op_type in RESOURCE_OPS for op in graph.operators):
         return graph
-    return _Resolver(graph, data, source).resolve()
+    if not isinstance(model, litert.LiteRTModel):
+        model = litert.parse(model, source)
+    return _Resolver(graph, model).resolve()

@@ -107,6 +107,7 @@ def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:
         if foldable and inputs and all(tensors[t].is_constant for t in inputs):
             ctx = _context(folded, op, f"{graph.name}:{op.op_type}@{op.index}", options)
             # A folded operator meets its module's rules too (no kernel variant: folding needs none).
+            module.check_axes(ctx)
             module.validate(ctx)
             values = module.fold(ctx)
             if values is not None:
@@ -185,6 +186,7 @@ def lower(graph: Graph, options: ConversionOptions) -> list[Step]:
         ctx = ctx.with_variant(module.select(ctx))
         module.check_target(ctx)
         module.check_operands(ctx)
+        module.check_axes(ctx)
         try:
             module.validate(ctx)
             lowering = module.lower_variant(ctx)

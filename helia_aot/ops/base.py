@@ -155,6 +155,41 @@ class Variant:
         return f"({part(self.inputs)}) -> ({part(self.outputs)})"
 
 
+@dataclass(frozen=True)
+class Axis:
+    """An axis argument (one value or a list of them) an operator takes, declared in
+    OpLowering.axes: OpLowering.check_axes refuses a value outside [-(rank + extra), rank + extra) of
+    the tensor `of` before any of the module's own rules (validate, fold) read it. `source` is
+    "input <k>" (a constant tensor's values; not constant: the variant's rules refuse it) or
+    "option <key>"; `of` is "input <k>" or "output <k>"; `extra` 1 lets it name the position past the
+    last (a new axis: EXPAND_DIMS, PACK). The module's own rules stay the exact ones (e.g. distinct axes)."""
+
+    source: str
+    of: str = "input 0"
+    extra: int = 0
+
+    def values(self, ctx: "OpContext") -> list[int] | None:
+        kind, _, name = self.source.partition(" ")
+        if kind == "option":
+            value = ctx.options(name)
+            if value is None:
+                return None
+            values = value if isinstance(value, (list, tuple)) else [value]
+        else:
+            tensor = ctx.inp(int(name))
+            if tensor is None or not tensor.is_constant or np.asarray(tensor.data).dtype.kind not in "iu":
+                return None  # not a constant integer: the variant's operand rules refuse it
+            values = np.asarray(tensor.data).reshape(-1).tolist()
+        return [int(v) for v in values if isinstance(v, (int, np.integer))]
+
+    def bounding_tensor(self, ctx: "OpContext") -> Tensor | None:
+        kind, _, k = self.of.partition(" ")
+        k = int(k)
+        if kind == "input":
+            return ctx.inp(k)
+        return ctx.out(k) if k < len(ctx.op.outputs) else None
+
+
 @dataclass
 class ConstArray:
     """A constant the compiler derives at conversion time (multipliers, weight sums, LUTs)."""
@@ -312,6 +347,11 @@ class OpLowering:
     # the fold_clamp rewrite reads it to move the clamp into the producer. None for every other operator.
     clamp_bounds: ClassVar[tuple[float, float] | None] = None
 
+    # The axis arguments the operator takes (options or constant inputs), range-checked by check_axes
+    # for every operator before its own rules run; tests/unit/test_hostile_axes.py walks the registry so
+    # an operator whose schema options or operands name an axis cannot leave it undeclared.
+    axes: ClassVar[tuple[Axis, ...]] = ()
+
     def options_table_for(self, op_type: str) -> str | None:
         table = self.options_table
         return table[op_type] if isinstance(table, dict) else table
@@ -370,6 +410,23 @@ class OpLowering:
                     raise ctx.error(f"{role} zero point must be 0 for {variant.name} (has "
                                     f"{quant.zero_points[0] if len(set(quant.zero_points)) == 1 else 'mixed'})",
                                     tensor, "Re-quantize with symmetric quantization for this tensor")
+
+    def check_axes(self, ctx: OpContext) -> None:
+        """Every declared axis argument within the rank of the tensor it indexes (lowering.lower runs it
+        before validate and fold: an axis of 2^31 - 1 never reaches a module's arithmetic)."""
+        for axis in self.axes:
+            values = axis.values(ctx)
+            tensor = axis.bounding_tensor(ctx)
+            if values is None or tensor is None:
+                continue
+            rank = len(tensor.shape) + axis.extra
+            for value in values:
+                if not -rank <= value < rank:
+                    holder = ctx.inp(int(axis.source.split()[1])) if axis.source.startswith("input") else tensor
+                    raise ctx.error(f"axis {value} is outside [-{rank}, {rank}) for its {axis.of} of rank "
+                                    f"{len(tensor.shape)}" + (" plus the new axis" if axis.extra else "")
+                                    + f" ({axis.source})", holder,
+                                    "Re-export the model, or check that the file is not damaged")
 
     def validate(self, ctx: OpContext) -> None:
         """Semantic rules (shapes, options, scales) of the selected variant."""

@@ -10,7 +10,7 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.shared.checks import require_same_quant
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.fused_activation import fused_activation
@@ -23,6 +23,7 @@ _RULES = ("all tensors share scale and zero point", "no fused activation")
 class Concatenation(OpLowering):
     op_types = ("CONCATENATION",)
     options_table = "ConcatenationOptions"
+    axes = (Axis("option axis", of="output 0"),)
     variants = (
         Variant("int8", inputs=(int8_act("inputs", repeated=True),), outputs=(int8_act("output"),),
                 entries=("arm_concatenation_s8_x",), template="concatenation.c.j2", lower="lower_int8",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
+from helia_aot.ops.base import INDEX, Axis, Lowered, OpContext, OpLowering, Operand, register
 from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, dims4,
                                            entry_for, index_input, prod)
 
@@ -49,6 +49,7 @@ def _geometry(ctx: OpContext) -> tuple[int, int]:
 class Gather(OpLowering):
     op_types = ("GATHER",)
     options_table = "GatherOptions"
+    axes = (Axis("option axis"), Axis("option batch_dims", of="input 1", extra=1))
     variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:

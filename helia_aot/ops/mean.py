@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.shared.broadcast import broadcast_strides
 from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
@@ -36,6 +36,7 @@ def litert_mean_multiplier(input_scale: float, output_scale: float, count: int) 
 class Mean(OpLowering):
     op_types = ("MEAN",)
     options_table = "ReducerOptions"
+    axes = (Axis("input 1"),)
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
                 entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank 1 to 4", "axes within the rank")),

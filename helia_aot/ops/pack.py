@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.dtypes import DTYPE_BYTES
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, row_copy
 
 PACKABLE = ("int8", "uint8", "int16", "int32", "int64", "float32")  # LiteRT's pack.cc
@@ -26,6 +26,7 @@ def _variant(dtype: str, entry: str | None) -> Variant:
 class Pack(OpLowering):
     op_types = ("PACK",)
     options_table = "PackOptions"
+    axes = (Axis("option axis", extra=1),)
     variants = dtype_variants(PACKABLE, _variant)
 
     def _axis(self, ctx: OpContext) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.reduce import REDUCE_RULES, fold_reduce, inline_lowered, reduce_validate
 
@@ -14,6 +14,7 @@ from helia_aot.ops.shared.reduce import REDUCE_RULES, fold_reduce, inline_lowere
 class ReduceAny(OpLowering):
     op_types = ("REDUCE_ANY",)
     options_table = "ReducerOptions"
+    axes = (Axis("input 1"),)
     variants = (
         Variant("bool", inputs=(Operand("input", ("bool",)), const_ints("axis")),
                 outputs=(Operand("output", ("bool",)),), template="reduce_inline.c.j2",

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_act
 from helia_aot.ops.shared.reduce import REDUCE_RULES, fold_reduce, inline_lowered, reduce_dims, reduce_validate
 
@@ -32,6 +32,7 @@ def _mbqm64_c(x: str, mult: int, shift: int) -> str:
 class ReduceProd(OpLowering):
     op_types = ("REDUCE_PROD",)
     options_table = "ReducerOptions"
+    axes = (Axis("input 1"),)
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
                 template="reduce_inline.c.j2", lower="lower_quantized",

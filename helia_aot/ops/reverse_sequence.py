@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
+from helia_aot.ops.base import INDEX, Axis, Lowered, OpContext, OpLowering, Operand, register
 from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
                                            index_input, prod)
 from helia_aot.ops.shared.shapes import row_major_strides
@@ -42,6 +42,7 @@ def _dims(ctx: OpContext) -> tuple[int, int]:
 class ReverseSequence(OpLowering):
     op_types = ("REVERSE_SEQUENCE",)
     options_table = "ReverseSequenceOptions"
+    axes = (Axis("option seq_dim"), Axis("option batch_dim"))
     variants = tuple(_variant(n) for n in ("int16", "float32", "int32", "int64"))
 
     def validate(self, ctx: OpContext) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, register
 from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, prod
 from helia_aot.ops.shared.operands import const_ints
@@ -39,6 +39,7 @@ def _axes(ctx: OpContext) -> list[int]:
 class ReverseV2(OpLowering):
     op_types = ("REVERSE_V2",)
     options_table = "ReverseV2Options"
+    axes = (Axis("input 1"),)
     variants = tuple(_variant(n) for n in ("int8", "int16", "float32", "int32", "int64", "bool"))
 
     def validate(self, ctx: OpContext) -> None:

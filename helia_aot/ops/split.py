@@ -7,7 +7,7 @@ row copies. Codes are copied, so integer outputs equal LiteRT's whatever the qua
 
 from __future__ import annotations
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, register
 from helia_aot.ops.base import INDEX
 from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.shaping import (SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants,
@@ -24,6 +24,7 @@ def _inputs(dtype: str):
 class Split(OpLowering):
     op_types = ("SPLIT",)
     options_table = "SplitOptions"
+    axes = (Axis("input 0", of="input 1"),)
     variants = dtype_variants(SPLITTABLE, lambda d, e: split_variant(_inputs, d, e, _RULES), SPLIT_ENTRIES)
 
     def _geometry(self, ctx: OpContext) -> tuple[int, list[int]]:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from helia_aot.ops.base import register
+from helia_aot.ops.base import Axis, register
 from helia_aot.ops.shared.alias import AliasLowering
 
 
@@ -11,3 +11,4 @@ from helia_aot.ops.shared.alias import AliasLowering
 class Squeeze(AliasLowering):
     op_types = ("SQUEEZE",)
     options_table = "SqueezeOptions"
+    axes = (Axis("option squeeze_dims"),)

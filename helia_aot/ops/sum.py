@@ -18,6 +18,7 @@ import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import Axis
 from helia_aot.ops.shared.operands import const_ints, fp32, int8_act
 from helia_aot.ops.shared.reduce import (REDUCE_RULES, fold_reduce, entry_lowered, fits_4d, inline_lowered, reduce_dims,
                                          reduce_validate)
@@ -39,6 +40,7 @@ def _requantize_c(x: str, mult: int, shift: int) -> str:
 class Sum(OpLowering):
     op_types = ("SUM",)
     options_table = "ReducerOptions"
+    axes = (Axis("input 1"),)
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
                 template="reduce_inline.c.j2", lower="lower_int8",

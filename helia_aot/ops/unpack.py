@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, split_copies
 
 UNPACKABLE = ("int8", "uint8", "int16", "int32", "float32", "bool")  # LiteRT's unpack.cc
@@ -25,6 +25,7 @@ def _variant(dtype: str, entry: str | None) -> Variant:
 class Unpack(OpLowering):
     op_types = ("UNPACK",)
     options_table = "UnpackOptions"
+    axes = (Axis("option axis"),)
     variants = dtype_variants(UNPACKABLE, _variant)
 
     def _axis(self, ctx: OpContext) -> int:

@@ -4,7 +4,9 @@
 Every outcome is a typed refusal (a HeliaError subclass with a message, no output directory left
 behind) or a conversion whose C files compile with -Werror on the host compiler; one successful
 conversion in SAMPLE_ONE_IN is also built and run on the host under ASan/UBSan (tests/e2e/harness.py
-builds and runs it). A conversion taking longer than HANG_SECONDS is a hang.
+builds and runs it). Each conversion runs under a time and a memory budget the harness enforces: past
+HANG_SECONDS it is a hang; its address space may grow by MEMORY_BUDGET at most (RLIMIT_AS, lowered
+for the conversion only), past that it is over_budget.
 
 A case is (model name, mutation class, seed): everything about it (the damage, the target, whether
 it is run) follows from those three, so `Case.replay_id` replays it exactly (tools/fuzz --replay).
@@ -20,6 +22,7 @@ import multiprocessing
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -46,13 +49,16 @@ HELIUM_INCLUDE = REPO / "kernels" / "helium" / "include"
 # The shared models (every .tflite below it is fuzzed); the variable overrides ../shared/models.
 MODELS_ENV = "HELIA_FUZZ_MODELS_DIR"
 HANG_SECONDS = 10.0
+MEMORY_BUDGET = 3 << 29  # 1.5 GiB of address space on top of what the worker held before the conversion
 SAMPLE_ONE_IN = 50
 TARGETS = ("host", "corstone300")
 CC = "gcc"
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
 COMPILE_TIMEOUT_S = 120
-# A worker that reports nothing for this long is stuck outside Python (the alarm could not fire).
-STUCK_SECONDS = 600
+# A worker that reports nothing for this long is stuck outside Python (the alarm could not fire). Past
+# the longest a case may take legitimately: the sanitizer build and run may take 300 s each (tests/e2e).
+STUCK_SECONDS = 900
+_CURRENT = "current_case"  # each worker's folder holds the replay id of the case it is running
 PREFIX = "e2e"  # the host harness's prefix (tests/e2e/c/host_harness.c)
 
 CONVERTED, RAN = "converted", "converted+ran"
@@ -62,7 +68,8 @@ CONVERTED, RAN = "converted", "converted+ran"
 KERNEL_MISSING = "portable_kernel_missing"
 NS_CMSIS_NN_ENV = "HELIA_NS_CMSIS_NN_DIR"
 # Failure kinds: anything else than a typed refusal or a module that compiles (and runs clean).
-FAILURES = ("exception", "hang", "partial_output", "empty_message", "compile_error", "sanitizer", "run_error")
+FAILURES = ("exception", "hang", "over_budget", "partial_output", "empty_message", "compile_error", "sanitizer",
+            "run_error")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -179,6 +186,27 @@ def deadline(seconds: float):
         signal.signal(signal.SIGALRM, previous)
 
 
+def _address_space() -> int:
+    """The process's current address space (virtual size), in bytes."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@contextlib.contextmanager
+def memory_budget(extra: int):
+    """The address space may grow by `extra` bytes while the block runs (an allocation past it raises
+    MemoryError); the soft limit is restored after, so compilers and sanitizer runs are not bound."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = _address_space() + extra
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
 def _where(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     last = frames[-1] if frames else None
@@ -196,6 +224,7 @@ class Runner:
         self.library = sanitizer_library  # a tests.e2e.harness.KernelLibrary built with ASan/UBSan
         self.run_all = run_all  # every successful conversion runs under the sanitizers (replays)
         self.compiled: set[str] = set()
+        self.plans: dict[tuple[str, str], str] = {}  # (model, target) -> the plan its conversion writes
 
     def run(self, case: Case) -> Outcome:
         case, data = damaged(self.models, case)
@@ -206,22 +235,54 @@ class Runner:
         finally:
             shutil.rmtree(case_dir, ignore_errors=True)
 
+    def side_files(self, case: Case, target: str, case_dir: Path) -> dict[str, Path]:
+        """The hostile configuration or plan a side-file class hands convert (tests/fuzz/mutations.py)."""
+        if case.mutation not in mutations.SIDE_FILES:
+            return {}
+        inputs = case_dir / _INPUTS
+        inputs.mkdir()
+        rng = random.Random(case.seed)
+        if case.mutation == "hostile_yaml":
+            path = inputs / "config.yaml"
+            path.write_text(mutations.hostile_yaml(rng))
+            return {"config": path}
+        path = inputs / "plan.json"
+        path.write_text(mutations.hostile_plan(self.plan_of(case.model, target), rng))
+        return {"plan": path}
+
+    def plan_of(self, model: str, target: str) -> str:
+        """The plan the undamaged model's conversion writes ("{}" when it is refused)."""
+        if (model, target) not in self.plans:
+            out = Path(tempfile.mkdtemp(prefix="plan-", dir=self.work))
+            try:
+                helia_aot.convert(self.models[model], out / "module", prefix=PREFIX, target=target)
+                self.plans[model, target] = (out / "module" / f"{PREFIX}_plan.json").read_text()
+            except helia_aot.HeliaError:
+                self.plans[model, target] = "{}"
+            finally:
+                shutil.rmtree(out, ignore_errors=True)
+        return self.plans[model, target]
+
     def _run(self, case: Case, data: bytes, target: str, sample: bool, case_dir: Path) -> Outcome:
         out = case_dir / "module"
+        files = self.side_files(case, target, case_dir)
         start = time.perf_counter()
         try:
-            with deadline(HANG_SECONDS):
-                helia_aot.convert(data, out, prefix=PREFIX, target=target)
+            with deadline(HANG_SECONDS), memory_budget(MEMORY_BUDGET):
+                helia_aot.convert(data, out, prefix=PREFIX, target=target, **files)
         except helia_aot.HeliaError as exc:
             seconds = time.perf_counter() - start
             if not str(exc).strip(" ."):
                 return Outcome(case, "empty_message", type(exc).__name__, seconds)
-            left = sorted(p.name for p in case_dir.iterdir())
+            left = sorted(p.name for p in case_dir.iterdir() if p.name != _INPUTS)
             if left:
                 return Outcome(case, "partial_output", f"{type(exc).__name__} left {left}", seconds)
             return Outcome(case, type(exc).__name__, str(exc)[:300], seconds)
         except Hang:
             return Outcome(case, "hang", f"conversion ran past {HANG_SECONDS:g} s", time.perf_counter() - start)
+        except MemoryError:
+            return Outcome(case, "over_budget", f"conversion grew its address space past {MEMORY_BUDGET >> 20} MiB",
+                           time.perf_counter() - start)
         except Exception as exc:  # noqa: BLE001 - every other exception is what the campaign looks for
             return Outcome(case, "exception", _where(exc), time.perf_counter() - start)
         seconds = time.perf_counter() - start
@@ -240,7 +301,7 @@ class Runner:
                 return Outcome(case, "compile_error", "with ns-cmsis-nn's headers: " + problem[:1500], seconds)
             return Outcome(case, KERNEL_MISSING, ", ".join(sorted(missing)), seconds)
         if (sample or self.run_all) and self.library is not None:
-            return self.sanitizer_run(case, data, target, case_dir, seconds)
+            return self.sanitizer_run(case, data, target, case_dir, seconds, files)
         return Outcome(case, CONVERTED, target, seconds)
 
     def compile(self, module: Path, data: bytes, kernel_includes: tuple[Path, ...] = (PORTABLE_INCLUDE,)) -> str:
@@ -264,14 +325,16 @@ class Runner:
             self.compiled.add(key)
         return ""
 
-    def sanitizer_run(self, case: Case, data: bytes, target: str, case_dir: Path, seconds: float) -> Outcome:
+    def sanitizer_run(self, case: Case, data: bytes, target: str, case_dir: Path, seconds: float,
+                      files: dict[str, Path] | None = None) -> Outcome:
         from tests.e2e import harness
         module = case_dir / "module"
         if target != "host":
             module = case_dir / "host_module"
+            files = {k: v for k, v in (files or {}).items() if k != "plan"}  # a plan names its target
             try:
-                with deadline(HANG_SECONDS):
-                    helia_aot.convert(data, module, prefix=PREFIX, target="host")
+                with deadline(HANG_SECONDS), memory_budget(MEMORY_BUDGET):
+                    helia_aot.convert(data, module, prefix=PREFIX, target="host", **files)
             except helia_aot.HeliaError as exc:  # the same model refused for host only: say so
                 return Outcome(case, "run_error", f"converts for {target} but not for host: {exc}", seconds)
         try:
@@ -283,6 +346,8 @@ class Runner:
             return Outcome(case, "run_error", str(exc)[:1500], seconds)
         return Outcome(case, RAN, target, seconds)
 
+
+_INPUTS = "inputs"  # the side files' folder in a case's folder (not a conversion's output)
 
 _UNDECLARED = re.compile(r"error: (?:implicit declaration of function|unknown type name) [‘'`]"
                          r"((?:arm|cmsis_nn)_\w+)[’'`]")
@@ -300,9 +365,10 @@ def _model_under_test(case: Case, data: bytes):
     """The harness's view of a damaged model: I/O from helia_aot's own front end (LiteRT's
     interpreter need not accept the model), two seeded full-range samples."""
     from helia_aot.lowering import verifier
-    from helia_aot.frontend import litert
+    from helia_aot.frontend import litert, resources
     from tests.e2e import harness
-    graph, _ = verifier.verify(litert.load(data))
+    model = litert.parse(data)
+    graph, _ = verifier.verify(resources.resolve(model.graph(), model))  # the I/O convert saw
     infos = [[harness.TensorInfo(graph.tensors[t].name, tuple(graph.tensors[t].shape),
                                  np.dtype(graph.tensors[t].dtype)) for t in indices]
              for indices in (graph.inputs, graph.outputs)]
@@ -344,6 +410,7 @@ def _init_worker(models, work, library, run_all=False) -> None:
 
 
 def _run_in_worker(case: Case) -> Outcome:
+    (_RUNNER.work / _CURRENT).write_text(case.replay_id)  # read by the parent if the worker gets stuck
     try:
         return _RUNNER.run(case)
     except Exception as exc:  # noqa: BLE001 - a campaign bug (not helia_aot's) is still reported
@@ -408,9 +475,12 @@ def run_campaign(models: dict[str, bytes], cases: list[Case], jobs: int = 2, san
                     try:
                         outcomes.append(results.next(timeout=STUCK_SECONDS))
                     except multiprocessing.TimeoutError:
-                        done = {o.case for o in outcomes}
-                        outcomes += [Outcome(c, "hang", f"a worker reported nothing for {STUCK_SECONDS} s")
-                                     for c in cases if c not in done][:1]
+                        # The cases the workers were running when the campaign stopped waiting.
+                        running = [Case.parse(p.read_text()) for p in sorted(work.glob(f"worker*/{_CURRENT}"))]
+                        done = {o.case.replay_id for o in outcomes}
+                        outcomes += [Outcome(c, "hang", f"a worker reported nothing for {STUCK_SECONDS} s while this "
+                                                        "case (or one it moved to) ran") for c in running
+                                     if c.replay_id not in done][:jobs]
                         pool.terminate()
                         break
                     if progress:

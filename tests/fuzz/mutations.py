@@ -11,9 +11,14 @@ from __future__ import annotations
 import math
 import random
 
+import json
+
 import flatbuffers
 import numpy as np
 from ai_edge_litert import schema_py_generated as schema
+from flatbuffers import flexbuffers
+
+from tests.fuzz import hostile
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 
@@ -327,17 +332,105 @@ def buffer(model, rng: random.Random) -> None:
     buffers[tensor.buffer].data = data
 
 
+# --------------------------------------------------------------------------- hostile structures
+# What a small input can make a careless compiler do in time and memory (issue #25): tables shared by
+# thousands of tensors, FlexBuffers nested or wide, CALL_ONCE by the thousand, pooling windows of 2^31,
+# and, beside an undamaged model, configurations heavy with aliases and plans of the wrong types.
+
+
+def shared_tables(data: bytes, rng: random.Random) -> bytes:
+    """A model made anew: thousands of tensors that are one table whose buffer, name, shape or
+    scales are large (the model given only picks the seed)."""
+    field = rng.choice(hostile.SHARED_FIELDS)
+    size = rng.choice({"buffer": [1 << 10, 1 << 16, 1 << 20], "name": [64, 1 << 12, 1 << 16],
+                       "shape": [2, 64, 4096], "quantization": [2, 256, 4096]}[field])
+    return hostile.shared_tables(rng.choice([2, 300, 3000, 20_000]), field, size)
+
+
+def many_call_once(data: bytes, rng: random.Random) -> bytes:
+    """A model made anew: a resource variable's CALL_ONCE repeated up to thousands of times."""
+    init_index = rng.choice([None, None, None, 0, 2, -1, INT32_MAX])  # the subgraph itself, none, past the end
+    return hostile.many_call_once(rng.choice([2, 100, 1000, 3000]), init_index)
+
+
+def _nested(depth: int, width: int):
+    value = 1
+    for _ in range(depth):
+        value = [value] * width
+    return value
+
+
+def deep_custom_options(model, rng: random.Random) -> None:
+    """An operator turned custom (a TFLM Signal code or an unknown one) with custom options that are
+    a FlexBuffer nested deep, wide or expanding (vectors that repeat one child)."""
+    op = _operator(model.subgraphs[0], rng)
+    shape = rng.choice(["deep", "wide", "expanding", "map"])
+    if shape == "deep":
+        value = _nested(rng.choice([17, 60, 200]), 1)  # deeper: flexbuffers.Dumps recurses past the limit
+    elif shape == "wide":
+        value = list(range(rng.choice([10_001, 100_000])))
+    elif shape == "expanding":
+        value = _nested(rng.choice([4, 5]), 10)  # Dumps writes every repeat: 30^6 leaves never finished
+    else:
+        value = {f"k{i}": _nested(2, 3) for i in range(rng.choice([100, 5000]))}
+    code = schema.OperatorCodeT()
+    code.builtinCode = code.deprecatedBuiltinCode = schema.BuiltinOperator.CUSTOM
+    code.customCode = rng.choice(["SignalWindow", "SignalFilterBank", "SignalEnergy", "NotAnOperator"]).encode()
+    code.version = 1
+    model.operatorCodes = list(model.operatorCodes or []) + [code]
+    op.opcodeIndex = len(model.operatorCodes) - 1
+    op.builtinOptionsType, op.builtinOptions = 0, None
+    op.customOptions = np.frombuffer(bytes(flexbuffers.Dumps(value)), dtype=np.uint8).copy()
+
+
+_POOLS = (schema.BuiltinOperator.AVERAGE_POOL_2D, schema.BuiltinOperator.MAX_POOL_2D)
+
+
+def huge_pooling_window(model, rng: random.Random) -> None:
+    """A pooling operator's window, stride or both set huge (up to 2^31 - 1), SAME or VALID padding."""
+    codes = model.operatorCodes or []
+
+    def is_pool(op) -> bool:
+        return 0 <= op.opcodeIndex < len(codes) and max(codes[op.opcodeIndex].builtinCode,
+                                                        codes[op.opcodeIndex].deprecatedBuiltinCode) in _POOLS
+    if not any(is_pool(o) and o.builtinOptions is not None for o in model.subgraphs[0].operators or []):
+        # Most models have no pooling: graft one (most of the corpus would otherwise be skipped).
+        vars(model).update(vars(schema.ModelT.InitFromPackedBuf(hostile.pooling(rng.choice(_POOLS)), 0)))
+        codes = model.operatorCodes
+    op = _operator(model.subgraphs[0], rng, lambda o: is_pool(o) and o.builtinOptions is not None)
+    opts = op.builtinOptions
+    huge = [1 << 15, 1 << 20, INT32_MAX, 65_535]
+    for field in rng.sample(["filterWidth", "filterHeight", "strideW", "strideH"], rng.randint(1, 4)):
+        setattr(opts, field, rng.choice(huge))
+    opts.padding = rng.choice([schema.Padding.SAME, schema.Padding.VALID])
+    tensors = model.subgraphs[0].tensors
+    x, y = (tensors[t] for t in (op.inputs[0], op.outputs[0]))
+    if opts.padding == schema.Padding.SAME and len(x.shape) == 4 and len(y.shape) == 4 and rng.random() < 0.7:
+        # The output LiteRT computes for SAME padding, so the window reaches the operator's own rules.
+        y.shape = np.array([x.shape[0], -(-x.shape[1] // max(opts.strideH, 1)), -(-x.shape[2] // max(opts.strideW, 1)),
+                            x.shape[3]], dtype=np.int32)
+
+
 BYTE_LEVEL = {"byte_flip": byte_flip, "truncate": truncate}
 STRUCTURAL = {"index": index, "shape": shape, "dtype": dtype, "quant_array": quant_array,
               "quant_value": quant_value, "opcode": opcode, "options": options, "subgraph_io": subgraph_io,
-              "buffer": buffer}
-CLASSES = tuple(BYTE_LEVEL) + tuple(STRUCTURAL)
+              "buffer": buffer, "deep_custom_options": deep_custom_options,
+              "huge_pooling_window": huge_pooling_window}
+CRAFTED = {"shared_tables": shared_tables, "many_call_once": many_call_once}
+# Classes that leave the model as it is and hand convert a hostile file beside it (side_file).
+SIDE_FILES = ("hostile_yaml", "hostile_plan")
+CLASSES = tuple(BYTE_LEVEL) + tuple(STRUCTURAL) + tuple(CRAFTED) + SIDE_FILES
+HOSTILE = ("deep_custom_options", "huge_pooling_window", *CRAFTED, *SIDE_FILES)  # bounds, not damage
 
 
 def mutate(data: bytes, mutation: str, rng: random.Random) -> bytes:
     """The model damaged by one mutation of class `mutation`; NotApplicable if it has no target."""
     if mutation in BYTE_LEVEL:
         return BYTE_LEVEL[mutation](data, rng)
+    if mutation in CRAFTED:
+        return CRAFTED[mutation](data, rng)
+    if mutation in SIDE_FILES:
+        return data
     model = schema.ModelT.InitFromPackedBuf(data, 0)
     STRUCTURAL[mutation](model, rng)
     try:
@@ -347,3 +440,74 @@ def mutate(data: bytes, mutation: str, rng: random.Random) -> bytes:
     if damaged == data:  # e.g. options written back as they were: nothing was damaged
         raise NotApplicable(f"{mutation} left the model unchanged")
     return damaged
+
+
+# --------------------------------------------------------------------------- hostile side files
+
+
+def hostile_yaml(rng: random.Random) -> str:
+    """A configuration file: aliases expanding a billion-fold, nesting deep or wide, a value of the
+    wrong type at a real key, a huge value, a merge key, a Python tag."""
+    kind = rng.choice(["laughs", "deep", "wide", "types", "huge", "merge", "tag"])
+    if kind == "laughs":
+        lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+        levels = rng.randint(2, 9)
+        lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, levels + 1)]
+        lines.append(f"{rng.choice(['target', 'module', 'operators', 'memory'])}: *a{levels}")
+        return "\n".join(lines) + "\n"
+    if kind == "deep":
+        depth = rng.choice([100, 10_000, 200_000])
+        flow = "[" * depth + "]" * depth if rng.random() < 0.5 else "{a: " * depth + "1" + "}" * depth
+        return f"{rng.choice(['target', 'operators', 'memory'])}: {flow}\n"
+    if kind == "wide":
+        count = rng.choice([1000, 50_000])
+        return "operators:\n" + "".join(f"  - {{type: ADD, attributes: {{k{i}: {i}}}}}\n" for i in range(count))
+    if kind == "types":
+        section, key = rng.choice([("module", "prefix"), ("target", "name"), ("memory", "arena_alignment"),
+                                   ("memory", "scratch_memory"), ("optimization", "plan"), ("test", "num_samples"),
+                                   ("test", "tolerance"), ("model", "subgraph"), ("optimization", "goal")])
+        value = rng.choice(["[1, 2]", "{a: 1}", "-1", str(1 << 70), "1e400", ".nan", "null", "true", "''",
+                            "2026-12-02", "0x7fffffff"])
+        return f"{section}:\n  {key}: {value}\n"
+    if kind == "huge":
+        return f"module:\n  prefix: {'a' * rng.choice([1000, 900_000])}\n"
+    if kind == "merge":
+        return "base: &base {name: host}\ntarget:\n  <<: *base\n"
+    return "target: !!python/object/apply:os.system ['true']\n"
+
+
+def _json_paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _json_paths(item, path + (key,))
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            yield from _json_paths(item, path + (k,))
+
+
+def hostile_plan(plan_text: str, rng: random.Random) -> str:
+    """The plan written for this model, one value replaced by another type, a huge or negative number,
+    a deep or long list; or text that is hardly JSON (deep nesting, NaN, a truncated document)."""
+    kind = rng.choice(["value", "value", "value", "deep", "long", "text"])
+    if kind == "deep":
+        depth = rng.choice([1000, 100_000])
+        return "[" * depth + "]" * depth
+    if kind == "text":
+        return rng.choice([plan_text[:rng.randrange(max(len(plan_text), 1))], '{"schema_version": NaN}',
+                           '{"schema_version": 1e999}', "\ufeff" + plan_text, plan_text.replace('"', "'", 3)])
+    doc = json.loads(plan_text)
+    paths = [p for p in _json_paths(doc) if p]
+    if not paths:
+        return plan_text
+    path = rng.choice(paths)
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    if kind == "long":
+        replacement = [rng.choice([0, 1 << 62, "x"])] * rng.choice([10_000, 1_000_000])
+    else:
+        replacement = rng.choice(["a string", [1, 2], {"a": 1}, None, True, 1.5, -1, 1 << 63, -(1 << 63), 10 ** 100,
+                                  "\u0000", "x" * 100_000, 0])
+    parent[path[-1]] = replacement
+    return json.dumps(doc)

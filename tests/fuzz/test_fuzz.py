@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from pathlib import Path
 
@@ -62,7 +63,8 @@ def test_mutations_are_reproducible(models):
         first, data = campaign.damaged(models, case)
         again, same = campaign.damaged(models, case)
         assert (first, data) == (again, same)
-        assert data != models[first.model], f"{case.replay_id} left the model unchanged"
+        if case.mutation not in mutations.SIDE_FILES:  # those hand convert a hostile file beside the model
+            assert data != models[first.model], f"{case.replay_id} left the model unchanged"
 
 
 def test_campaign(models, library):
@@ -74,8 +76,11 @@ def test_campaign(models, library):
     assert not summary.failures, f"{len(summary.failures)} failure(s):\n{_report(summary.failures)}"
     counts = summary.counts()
     for mutation in mutations.CLASSES:
-        refused = counts.get(mutation, {}).get("InvalidModelError", 0)
-        assert refused > 0, f"no {mutation} mutation was refused as an InvalidModelError: {counts.get(mutation)}"
+        # A damaged model reaches the verifier; a hostile structure or side file, some typed refusal.
+        hostile = mutation in mutations.HOSTILE
+        refused = sum(n for result, n in counts.get(mutation, {}).items()
+                      if (result.endswith("Error") if hostile else result == "InvalidModelError"))
+        assert refused > 0, f"no {mutation} case was refused as expected: {counts.get(mutation)}"
     total = {r: sum(c.get(r, 0) for c in counts.values()) for r in (campaign.CONVERTED, campaign.RAN)}
     assert total[campaign.CONVERTED] > 0 and total[campaign.RAN] > 0, total
 
@@ -161,3 +166,46 @@ def test_refused_conversion_leaves_no_directory(tmp_path):
     with pytest.raises(helia_aot.InvalidModelError, match="output 0"):
         helia_aot.convert(damaged, tmp_path / "fresh" / "module", prefix="m", target="host")
     assert list(tmp_path.iterdir()) == [], "a refused conversion left files behind"
+
+
+def test_runner_reports_a_conversion_over_its_memory_budget(monkeypatch, tmp_path):
+    monkeypatch.setattr(campaign, "MEMORY_BUDGET", 64 << 20)
+    before = campaign.resource.getrlimit(campaign.resource.RLIMIT_AS)
+
+    def convert(data, out, **kwargs):
+        return bytearray(512 << 20)
+    outcome = _probe(monkeypatch, tmp_path, convert)
+    assert outcome.result == "over_budget" and outcome.failed
+    assert campaign.resource.getrlimit(campaign.resource.RLIMIT_AS) == before  # compilers run unbound
+
+
+def test_side_file_classes_hand_convert_their_file(monkeypatch, tmp_path):
+    seen = {}
+
+    def convert(data, out, **kwargs):
+        seen.update({k: Path(v).read_text() for k, v in kwargs.items() if k in ("config", "plan")})
+        raise helia_aot.InvalidConfigError("refused", "fix it")
+    monkeypatch.setattr(helia_aot, "convert", convert)
+    models = {"modelgen/kws": (campaign.REPO / "models" / "kws.tflite").read_bytes()}
+    runner = campaign.Runner(models, tmp_path)
+    runner.plans["modelgen/kws", "host"] = runner.plans["modelgen/kws", "corstone300"] = '{"schema_version": 1}'
+    for mutation, key in (("hostile_yaml", "config"), ("hostile_plan", "plan")):
+        outcome = runner.run(campaign.Case("modelgen/kws", mutation, 3))
+        assert outcome.result == "InvalidConfigError", outcome  # the side file is not left output
+        assert seen.pop(key)
+
+
+def test_campaign_names_the_case_a_stuck_worker_ran(monkeypatch):
+    """A worker stuck where the alarm cannot reach (here: SIGALRM blocked) is reported with its own case."""
+    monkeypatch.setattr(campaign, "STUCK_SECONDS", 3)
+    monkeypatch.setattr(campaign, "HANG_SECONDS", 1)
+
+    def convert(data, out, **kwargs):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        time.sleep(30)
+    monkeypatch.setattr(helia_aot, "convert", convert)
+    models = {"modelgen/kws": (campaign.REPO / "models" / "kws.tflite").read_bytes()}
+    cases = [campaign.Case("modelgen/kws", "truncate", seed) for seed in (7, 8, 9)]  # the third never starts
+    summary = campaign.run_campaign(models, cases, jobs=2, sanitize=False)
+    assert {o.case for o in summary.outcomes} == set(cases[:2])
+    assert all(o.result == "hang" and "while this case" in o.detail for o in summary.outcomes)

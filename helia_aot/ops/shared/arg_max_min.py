@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, Variant
+from helia_aot.ops.base import INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Variant
 from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.operands import const_ints
 
@@ -47,6 +47,8 @@ def _axis(ctx: OpContext) -> int:
 
 class ArgLowering(OpLowering):
     """Subclasses set op_types, options_table, variants and kind ("max" or "min")."""
+
+    axes = (Axis("input 1"),)
 
     kind = "max"
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
-from helia_aot.ops.base import OpContext, OpLowering, Operand, Variant
+from helia_aot.ops.base import Axis, OpContext, OpLowering, Operand, Variant
 from helia_aot.ops.shared.checks import require_same_quant
 from helia_aot.ops.shared.fused_activation import FLT_MAX
 from helia_aot.ops.shared.operands import const_ints, int8_act, int16_act
@@ -46,6 +46,7 @@ class ReduceExtremeLowering(OpLowering):
 
     kind = "max"
     options_table = "ReducerOptions"
+    axes = (Axis("input 1"),)
 
     def validate(self, ctx: OpContext) -> None:
         reduce_validate(ctx)
