@@ -200,6 +200,45 @@ def test_in_place_sharing_waits_for_every_reshape_of_the_dying_input():
     run_over_arenas(graph, steps, layout)
 
 
+def _first_fit_against_every_conflict(order, alignment):
+    """First fit as the planner did it before issue #25: every placed buffer whose lifetime meets the new
+    one, in offset order, walked until a gap fits. Quadratic, and the reference for the segment tree."""
+    placed, arena = [], 0
+    for buf in order:
+        size = arena_planner._align(buf.size, alignment)
+        offset = 0
+        for p in sorted((p for p in placed if p.first <= buf.last and buf.first <= p.last), key=lambda p: p.offset):
+            if offset + size <= p.offset:
+                break
+            offset = max(offset, p.offset + arena_planner._align(p.size, alignment))
+        buf.offset = offset
+        placed.append(buf)
+        arena = max(arena, offset + size)
+    return arena
+
+
+@st.composite
+def buffer_sets(draw):
+    steps = draw(st.integers(1, 40))
+    out = []
+    for i in range(draw(st.integers(0, 80))):
+        first = draw(st.integers(0, steps - 1))
+        last = draw(st.integers(first, min(steps - 1, first + draw(st.sampled_from((0, 2, 8, steps))))))
+        out.append(arena_planner.Buffer(f"b{i}", draw(st.sampled_from((0, 1, 7, 16, 24, 100, 256))), first, last,
+                                        "tensor", tensor=i))
+    return out
+
+
+@settings(max_examples=300)
+@given(buffer_sets(), st.sampled_from((1, 4, 16)), st.randoms(use_true_random=False))
+def test_first_fit_by_segment_tree_is_first_fit_against_every_conflict(buffers, alignment, rng):
+    order = list(buffers)
+    rng.shuffle(order)
+    arena = arena_planner._place(order, alignment)
+    offsets = [b.offset for b in buffers]
+    assert (arena, offsets) == (_first_fit_against_every_conflict(order, alignment), [b.offset for b in buffers])
+
+
 # -- the stream pool --------------------------------------------------------------------------------------
 
 
