@@ -154,7 +154,7 @@ def _persistent_apart(layout) -> None:
     assert all(end <= layout.persistent_bytes for _, end in spans)
 
 
-@settings(max_examples=300)
+@settings(max_examples=250)
 @given(graphs(), st.sampled_from((1, 4, 16)), st.booleans())
 def test_no_two_live_buffers_share_bytes_and_in_place_writes_kill_only_dead_values(graph_steps, alignment, in_place):
     graph, steps = graph_steps
@@ -166,7 +166,7 @@ def test_no_two_live_buffers_share_bytes_and_in_place_writes_kill_only_dead_valu
         assert layout.in_place == ()
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(graphs(), st.sampled_from((1, 16)), st.data())
 def test_placement_rules_keep_every_arena_apart(graph_steps, alignment, data):
     """memory_for (the placement rules) moving some activations to other arenas: each arena is sound on its
@@ -229,7 +229,7 @@ def buffer_sets(draw):
     return out
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(buffer_sets(), st.sampled_from((1, 4, 16)), st.randoms(use_true_random=False))
 def test_first_fit_by_segment_tree_is_first_fit_against_every_conflict(buffers, alignment, rng):
     order = list(buffers)
@@ -280,7 +280,7 @@ def check_schedule(schedule: streaming.Schedule, candidates, pool_bytes: int) ->
                         or v.source_offset + v.bytes <= u.source_offset)
 
 
-@settings(max_examples=400)
+@settings(max_examples=300)
 @given(stream_candidates())
 def test_stream_units_wait_for_their_pool_bytes_and_arrive_before_their_readers(drawn):
     candidates, pool_bytes = drawn
