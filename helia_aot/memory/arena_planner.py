@@ -174,7 +174,8 @@ class _Occupancy:
             return  # no bytes: nothing can meet it
         covering, ancestors = nodes
         for node in covering:
-            _blocks_of(self.cover, node).add(start, end)
+            if node < self.leaves:  # a leaf is nobody's ancestor: its `cover` would never be read
+                _blocks_of(self.cover, node).add(start, end)
             _blocks_of(self.within, node).add(start, end)
         for node in ancestors:
             _blocks_of(self.within, node).add(start, end)
