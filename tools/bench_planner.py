@@ -7,9 +7,9 @@ Each graph: N operators each read the graph input and write a tensor of its own 
 RESHAPE chain of two, every 8th an in-place-capable ADD of the previous output and the input), and one
 last operator reads them all, so about N tensors are live at the last step. Timed: plan_memory (the
 planner with in-place sharing, as the pipeline runs it) and one offset lookup per tensor (as emission
-does), in CPU seconds (the machine is shared). Peak memory: how far planning raised the process's peak resident set (each size runs in a
-process of its own, the graph built before the baseline is taken); with --trace also tracemalloc's
-peak over the same work, in a second run (tracing slows it down).
+does), in CPU seconds (machines are shared). Peak memory: how far planning raised the process's peak
+resident set (each size runs in a process of its own, the graph built before the baseline is taken);
+with --trace also tracemalloc's peak over the same work, in a second run (tracing slows it down).
 """
 
 from __future__ import annotations

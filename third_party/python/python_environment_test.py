@@ -28,8 +28,8 @@ class PythonEnvironmentTest(unittest.TestCase):
     def test_installed_versions_match_the_lock_file(self):
         locked = _locked_versions()
         self.assertIn("numpy", locked)
-        for name in ("numpy", "flatbuffers", "jinja2", "pyyaml", "absl-py", "ai-edge-litert", "pytest", "mutmut", "sortedcontainers",
-                     "tflite-micro"):
+        for name in ("numpy", "flatbuffers", "jinja2", "pyyaml", "absl-py", "ai-edge-litert", "pytest", "mutmut",
+                     "sortedcontainers", "tflite-micro"):
             with self.subTest(package=name):
                 self.assertEqual(importlib.metadata.version(name), locked[name])
 
