@@ -1,10 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 """Memory planner: lifetimes from the schedule, offsets in one scratch arena, a lower bound; variable
-tensors (state) one after the other in the persistent arena."""
+tensors (state) one after the other in the persistent arena.
+
+No step scans every placed buffer per buffer (issue #25: thousands of tensors live at once). First fit
+asks a segment tree over the steps for the merged byte ranges of the buffers whose lifetimes meet the new
+one (_Occupancy): placing one buffer merges its bytes into O(log steps) sorted sets, O(log n) each, and
+finding its offset jumps once per merged block below it in those sets, so buffers stacked without gaps
+cost one jump, not one per buffer. The lower bound is one sweep; every lookup by tensor goes through an
+index. tools/bench_planner.py measures it.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+from sortedcontainers import SortedList
 
 
 @dataclass
@@ -30,17 +40,28 @@ class ArenaPlan:
     strategy: str
     peak_step: int
 
+    def _index(self) -> tuple[dict[int, Buffer], dict[int, Buffer]]:
+        """Tensor and scratch blocks by root tensor and by operator position (the first listed wins),
+        made once: emission asks for every tensor's offset."""
+        cached = self.__dict__.get("_by_key")
+        if cached is None or cached[0] is not self.buffers or cached[1] != len(self.buffers):
+            tensors: dict[int, Buffer] = {}
+            scratch: dict[int, Buffer] = {}
+            for b in self.buffers:
+                if b.kind == "tensor":
+                    tensors.setdefault(b.tensor, b)
+                elif b.kind == "scratch":
+                    scratch.setdefault(b.op_position, b)
+            cached = (self.buffers, len(self.buffers), tensors, scratch)
+            self.__dict__["_by_key"] = cached
+        return cached[2], cached[3]
+
     def offset_of_tensor(self, root: int) -> int:
-        for b in self.buffers:
-            if b.kind == "tensor" and b.tensor == root:
-                return b.offset
-        raise KeyError(root)
+        return self._index()[0][root].offset
 
     def scratch_offset(self, position: int) -> int | None:
-        for b in self.buffers:
-            if b.kind == "scratch" and b.op_position == position:
-                return b.offset
-        return None
+        block = self._index()[1].get(position)
+        return None if block is None else block.offset
 
 
 def _align(n: int, a: int) -> int:
@@ -51,21 +72,125 @@ def _overlaps(a: Buffer, b: Buffer) -> bool:
     return a.first <= b.last and b.first <= a.last
 
 
+class _Blocks:
+    """The union of the byte ranges [start, end) added, as disjoint blocks (touching ones merged)."""
+
+    __slots__ = ("starts", "end")
+
+    def __init__(self):
+        self.starts = SortedList()
+        self.end: dict[int, int] = {}  # block start -> block end
+
+    def add(self, start: int, end: int) -> None:
+        starts, ends = self.starts, self.end
+        i = starts.bisect_right(start)
+        if i:
+            before = starts[i - 1]
+            if ends[before] >= start:
+                if ends[before] >= end:
+                    return
+                start, i = before, i - 1
+        while i < len(starts):  # absorb every block starting inside (or touching) the new one
+            next_start = starts[i]
+            if next_start > end:
+                break
+            end = max(end, ends.pop(next_start))
+            del starts[i]
+        if start not in ends:
+            starts.add(start)
+        ends[start] = end
+
+    def end_of_block_meeting(self, start: int, end: int) -> int | None:
+        """The end of the block sharing a byte with [start, end), None when none does."""
+        i = self.starts.bisect_left(end)  # blocks before i start below `end`; only the last can reach `start`
+        if i:
+            block_end = self.end[self.starts[i - 1]]
+            if block_end > start:
+                return block_end
+        return None
+
+
+def _blocks_of(table: dict[int, _Blocks], node: int) -> _Blocks:
+    blocks = table.get(node)
+    if blocks is None:
+        blocks = table[node] = _Blocks()
+    return blocks
+
+
+class _Occupancy:
+    """The byte ranges of placed buffers, by lifetime: a segment tree over the steps that bound a
+    lifetime, each buffer's bytes merged into `cover` of the O(log steps) nodes whose ranges make up its
+    lifetime and into `within` of those nodes and their ancestors. The buffers whose lifetimes meet
+    [first, last] are then exactly those in `within` of the nodes making up [first, last] and in `cover`
+    of those nodes' strict ancestors."""
+
+    def __init__(self, buffers: list[Buffer]):
+        points = sorted({b.first for b in buffers} | {b.last for b in buffers})
+        # Lifetimes meet exactly when their ranks meet: the tree needs only the steps that bound one.
+        self.rank = {step: i for i, step in enumerate(points)}
+        self.leaves = 1
+        while self.leaves < len(points):
+            self.leaves *= 2
+        self.cover: dict[int, _Blocks] = {}
+        self.within: dict[int, _Blocks] = {}
+
+    def _nodes(self, buf: Buffer) -> tuple[list[int], list[int]]:
+        """The nodes making up buf's lifetime, and their strict ancestors."""
+        lo, hi = self.rank[buf.first] + self.leaves, self.rank[buf.last] + self.leaves + 1
+        covering = []
+        while lo < hi:
+            if lo & 1:
+                covering.append(lo)
+                lo += 1
+            if hi & 1:
+                hi -= 1
+                covering.append(hi)
+            lo, hi = lo >> 1, hi >> 1
+        ancestors: set[int] = set()
+        for node in covering:
+            node >>= 1
+            while node and node not in ancestors:
+                ancestors.add(node)
+                node >>= 1
+        return covering, sorted(ancestors)
+
+    def lowest_free(self, buf: Buffer, size: int) -> tuple[int, tuple]:
+        """The lowest offset where `size` bytes meet no placed buffer live at the same time as `buf`
+        (and buf's nodes, for add)."""
+        nodes = covering, ancestors = self._nodes(buf)
+        sets = [self.within[n] for n in covering if n in self.within]
+        sets += [self.cover[n] for n in ancestors if n in self.cover]
+        offset, moved = 0, True
+        while moved:
+            moved = False
+            for blocks in sets:
+                end = blocks.end_of_block_meeting(offset, offset + size)
+                if end is not None:
+                    offset, moved = end, True
+        return offset, nodes
+
+    def add(self, nodes: tuple, start: int, end: int) -> None:
+        if end <= start:
+            return  # no bytes: nothing can meet it
+        covering, ancestors = nodes
+        for node in covering:
+            if node < self.leaves:  # a leaf is nobody's ancestor: its `cover` would never be read
+                _blocks_of(self.cover, node).add(start, end)
+            _blocks_of(self.within, node).add(start, end)
+        for node in ancestors:
+            _blocks_of(self.within, node).add(start, end)
+
+
 def _place(order: list[Buffer], alignment: int) -> int:
-    """First fit in offset order against every already placed buffer whose lifetime meets this one."""
-    placed: list[Buffer] = []
+    """First fit in the given order: each buffer at the lowest offset whose bytes meet no already placed
+    buffer whose lifetime meets its own (offsets and sizes aligned, so every candidate offset is)."""
+    occupancy = _Occupancy(order)
     arena = 0
     for buf in order:
         size = _align(buf.size, alignment)
-        conflicts = sorted((p for p in placed if _overlaps(p, buf)), key=lambda p: p.offset)
-        offset = 0
-        for p in conflicts:
-            if offset + size <= p.offset:
-                break
-            offset = max(offset, _align(p.offset + _align(p.size, alignment), alignment))
-        buf.offset = offset
-        placed.append(buf)
-        arena = max(arena, offset + size)
+        buf.offset, nodes = occupancy.lowest_free(buf, size)
+        occupancy.add(nodes, buf.offset, buf.offset + size)
+        arena = max(arena, buf.offset + size)
     return arena
 
 
@@ -79,11 +204,25 @@ _ORDERINGS = {
 }
 
 
+def live_bytes(buffers: list[Buffer], steps: int) -> list[int]:
+    """Sum of the sizes of the buffers live at each step 0 .. steps - 1 (one sweep over the lifetimes)."""
+    change = [0] * (steps + 1)
+    for b in buffers:
+        first, last = max(b.first, 0), min(b.last, steps - 1)
+        if first <= last:
+            change[first] += b.size
+            change[last + 1] -= b.size
+    live, total = [], 0
+    for step in range(steps):
+        total += change[step]
+        live.append(total)
+    return live
+
+
 def lower_bound(buffers: list[Buffer], steps: int) -> tuple[int, int]:
-    """Largest sum of sizes live at one step: no placement can use less arena."""
+    """Largest sum of sizes live at one step (the first such step): no placement can use less arena."""
     best, best_step = 0, 0
-    for s in range(steps):
-        total = sum(b.size for b in buffers if b.first <= s <= b.last)
+    for s, total in enumerate(live_bytes(buffers, steps)):
         if total > best:
             best, best_step = total, s
     return best, best_step
@@ -152,6 +291,20 @@ def plan_persistent(graph, alignment: int, steps=()) -> tuple[list[PersistentBuf
     return buffers, offset
 
 
+def resolve_roots(alias_root: dict[int, int]) -> dict[int, int]:
+    """Every tensor of `alias_root` -> the end of its chain (the tensor owning the bytes), each chain walked once."""
+    resolved: dict[int, int] = {}
+    for start in alias_root:
+        chain, t = [], start
+        while t in alias_root and t not in resolved:
+            chain.append(t)
+            t = alias_root[t]
+        root = resolved.get(t, t)
+        for member in chain:
+            resolved[member] = root
+    return resolved
+
+
 @dataclass(frozen=True)
 class MemoryLayout:
     """The planner stage's result: where every non-constant tensor and scratch block lives."""
@@ -167,40 +320,57 @@ class MemoryLayout:
     tensor_memory: tuple[tuple[int, str], ...] = ()
     # The memory of the persistent arena: memory.persistent_memory, or where type persistent rules put it.
     persistent_memory: str = ""
+    in_place: tuple[tuple[int, int], ...] = ()  # (output, input) pairs computed in place (in_place_aliases)
+    # Indexes of the fields above, made once (emission looks up every tensor): not part of the value.
+    _roots: dict[int, int] = field(init=False, repr=False, compare=False)
+    _memory_of_root: dict[int, str] = field(init=False, repr=False, compare=False)
+    _extra_by_memory: dict[str, ArenaPlan] = field(init=False, repr=False, compare=False)
+    _persistent_of_tensor: dict[int, int] = field(init=False, repr=False, compare=False)
+    _state_offsets: dict[tuple[int, str], int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        persistent, state = {}, {}
+        for b in self.persistent:
+            if b.tensor is not None:
+                persistent.setdefault(b.tensor, b.offset)
+            else:
+                state.setdefault((b.op_position, b.suffix), b.offset)
+        for name, value in (("_roots", resolve_roots(self.alias_root)),
+                            ("_memory_of_root", self._first_of(self.tensor_memory)),
+                            ("_extra_by_memory", dict(self.extra)),
+                            ("_persistent_of_tensor", persistent), ("_state_offsets", state)):
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _first_of(pairs) -> dict:
+        out: dict = {}
+        for key, value in pairs:
+            out.setdefault(key, value)
+        return out
 
     def arena_of(self, tensor: int) -> str | None:
         """The memory of the extra arena holding `tensor`, or None for the scratch arena."""
-        root = self.root(tensor)
-        for r, memory in self.tensor_memory:
-            if r == root:
-                return memory
-        return None
-    in_place: tuple[tuple[int, int], ...] = ()  # (output, input) pairs computed in place (in_place_aliases)
+        return self._memory_of_root.get(self.root(tensor))
 
     def root(self, tensor: int) -> int:
-        while tensor in self.alias_root:
-            tensor = self.alias_root[tensor]
-        return tensor
+        return self._roots.get(tensor, tensor)
 
     def tensor_offset(self, tensor: int) -> int:
         memory = self.arena_of(tensor)
         if memory is not None:
-            return dict(self.extra)[memory].offset_of_tensor(self.root(tensor))
+            return self._extra_by_memory[memory].offset_of_tensor(self.root(tensor))
         return self.arena.offset_of_tensor(self.root(tensor))
 
     def persistent_offset(self, tensor: int) -> int | None:
         """Offset of a variable tensor in the persistent arena; None for any other tensor."""
-        for b in self.persistent:
-            if b.tensor == tensor:
-                return b.offset
-        return None
+        return self._persistent_of_tensor.get(tensor)
 
     def state_offset(self, position: int, suffix: str) -> int:
         """Offset of an operator's internal state (Lowered.state) in the persistent arena."""
-        for b in self.persistent:
-            if b.tensor is None and b.op_position == position and b.suffix == suffix:
-                return b.offset
-        raise KeyError((position, suffix))
+        try:
+            return self._state_offsets[(position, suffix)]
+        except KeyError:
+            raise KeyError((position, suffix)) from None
 
 
 # Entries that compute element i from element i of each input only, every block of elements read before
@@ -209,18 +379,39 @@ class MemoryLayout:
 IN_PLACE_ENTRIES = ("arm_elementwise_add_s8", "arm_elementwise_sub_s8", "arm_elementwise_mul_s8")
 
 
+class _Groups:
+    """Tensors sharing bytes, as a union-find forest over `alias_root` (path halving keeps every lookup
+    short), with the last step reading any tensor of each group."""
+
+    def __init__(self, alias_root: dict[int, int], last: dict[int, int]):
+        self.parent = dict(alias_root)
+        self.last: dict[int, int] = {}
+        for t, position in last.items():
+            r = self.root(t)
+            self.last[r] = max(self.last.get(r, position), position)
+
+    def root(self, t: int) -> int:
+        parent = self.parent
+        while t in parent:
+            up = parent[t]
+            if up in parent:
+                parent[t] = parent[up]
+            t = up
+        return t
+
+    def join(self, root: int, into: int) -> None:
+        """`root` (a group's root) and its group now share `into`'s bytes."""
+        self.parent[root] = into
+        if root in self.last:
+            r = self.root(into)
+            self.last[r] = max(self.last.get(r, -1), self.last.pop(root))
+
+
 def in_place_aliases(graph, steps, alias_root: dict[int, int]) -> dict[int, int]:
     """Outputs of in-place-capable steps that can take an input's bytes (output tensor -> input tensor):
     the input is an activation no graph input or output shares, of the output's size, and this step is
     the last to read any tensor sharing its bytes. Decided in execution order, so a chain of in-place
     steps shares one buffer."""
-    roots = dict(alias_root)
-
-    def root(t: int) -> int:
-        while t in roots:
-            t = roots[t]
-        return t
-
     last: dict[int, int] = {}
     for s in steps:
         for t in s.op.inputs:
@@ -228,7 +419,8 @@ def in_place_aliases(graph, steps, alias_root: dict[int, int]) -> dict[int, int]
                 last[t] = s.position
     for t in graph.outputs:
         last[t] = len(steps)
-    boundary = {root(t) for t in list(graph.inputs) + list(graph.outputs)}
+    groups = _Groups(alias_root, last)
+    boundary = {groups.root(t) for t in list(graph.inputs) + list(graph.outputs)}
     found: dict[int, int] = {}
     for s in steps:
         if s.lowering.entry not in IN_PLACE_ENTRIES or s.lowering.alias:
@@ -238,12 +430,12 @@ def in_place_aliases(graph, steps, alias_root: dict[int, int]) -> dict[int, int]
             tensor = graph.tensors[t] if t >= 0 else None
             if tensor is None or tensor.is_constant or tensor.is_variable or tensor.nbytes != graph.tensors[out].nbytes:
                 continue
-            r = root(t)
-            sharing = [m for m in last if root(m) == r]
-            if r in boundary or max(last[m] for m in sharing) != s.position:
+            r = groups.root(t)
+            if r in boundary or groups.last[r] != s.position:
                 continue
             found[out] = t
-            roots[out] = t
+            # The verifier lets one operator write a tensor: `out`, written here, is no alias yet.
+            groups.join(out, t)
             break
     return found
 
@@ -264,18 +456,20 @@ def plan_memory(graph, steps, alignment: int, memory_for=None, in_place: bool = 
 
 
 def _layout(graph, steps, alignment: int, alias_root: dict[int, int], memory_for=None) -> MemoryLayout:
-    layout = MemoryLayout(ArenaPlan([], 0, 0, alignment, "", 0), alias_root, {})
+    roots = resolve_roots(alias_root)
     n = len(steps)
     first: dict[int, int] = {}
     last: dict[int, int] = {}
-    members = layout.members
+    members: dict[int, list[int]] = {}
+    seen: set[int] = set()
 
     def touch(t: int, pos: int) -> None:
-        r = layout.root(t)
+        r = roots.get(t, t)
         first[r] = min(first.get(r, pos), pos)
         last[r] = max(last.get(r, pos), pos)
-        if t not in members.setdefault(r, []):
-            members[r].append(t)
+        if t not in seen:
+            seen.add(t)
+            members.setdefault(r, []).append(t)
 
     for t in graph.inputs:
         touch(t, 0)

@@ -127,6 +127,9 @@ def compute(candidates: list[Candidate], pool_bytes: int, engine: str) -> Schedu
                     schedule.dropped.append((c, f"stored in {c.memory}, not {source} like its unit"))
             u.tensors = keep
             u.offsets, u.bytes, u.alignment = span(keep)
+            # The unit now ends with its own constants' last reader, as from_plan derives it when the plan is
+            # read back (the pool bytes it was fitted to, for the longer range, stay its own).
+            u.last_reader = max(r for c in keep for r in c.readers)
         u.source_memory = source
         u.source_offset = _align(schedule.sources.get(source, 0), u.alignment)
         schedule.sources[source] = u.source_offset + u.bytes

@@ -29,7 +29,7 @@ class PythonEnvironmentTest(unittest.TestCase):
         locked = _locked_versions()
         self.assertIn("numpy", locked)
         for name in ("numpy", "flatbuffers", "jinja2", "pyyaml", "absl-py", "ai-edge-litert", "pytest", "mutmut",
-                     "tflite-micro"):
+                     "sortedcontainers", "tflite-micro"):
             with self.subTest(package=name):
                 self.assertEqual(importlib.metadata.version(name), locked[name])
 
