@@ -3,7 +3,10 @@
 v7.29.2 has no s16 transposed convolution. The inline arithmetic follows LiteRT's reference kernel:
 an int64 accumulator rescaled with the multiplier rounded to 16 bits, or (int8, and int16 with a
 declared int32 bias) an int32 accumulator rescaled with the doubling high multiply. float32 and float16
-run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output LiteRT accepts.
+run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output LiteRT accepts. ns-cmsis-nn
+7.29.2's float kernels add padding_offsets to every output position they scatter to, which LiteRT has no
+term for (a SAME geometry with an odd total padding, e.g. 3x3 at stride 2, came out one row and column
+off): on that library the call passes none, the one call it computes right for every geometry.
 
 arm_transpose_conv_s8 keeps a rolling window of output rows that ends at (I - 1) * s + max(K, s);
 an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path, and so does,
@@ -211,6 +214,13 @@ class TransposeConv(OpLowering):
         w, x, b, y = ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.out(0)
         g = self._geometry(ctx)
         act_min, act_max = fused_activation(ctx, y)
+        offsets, fixed = (g["pad_offset_w"], g["pad_offset_h"]), {}
+        if ctx.kernels.name == "ns_cmsis_nn" and offsets != (0, 0):
+            # Its float kernels shift every output by padding_offsets (tests/kernels/flt_cases.py:
+            # ns_transpose_conv_flt_ok). The offset is trailing padding, which a scatter bounded by the
+            # output's shape never needs: without it the library computes LiteRT's positions.
+            offsets = (0, 0)
+            fixed = {"padding_offsets": f"none: {ctx.kernels.description} would shift the output by them"}
         return Lowered(
             entry=ctx.variant.entries[0],
             macs=int(x.num_elements) * int(w.shape[0]) * int(w.shape[1]) * int(w.shape[2]),
@@ -218,6 +228,6 @@ class TransposeConv(OpLowering):
                         input_dims=tuple(int(d) for d in x.shape), filter_dims=tuple(int(d) for d in w.shape),
                         output_dims=tuple(int(d) for d in y.shape), bias_dims=(1, 1, 1, int(y.shape[3])),
                         stride=(g["stride_w"], g["stride_h"]), padding=(g["pad_w"], g["pad_h"]),
-                        padding_offsets=(g["pad_offset_w"], g["pad_offset_h"]), act_min=act_min, act_max=act_max,
-                        **self._shape_check(ctx)),
+                        padding_offsets=offsets, act_min=act_min, act_max=act_max, **self._shape_check(ctx)),
+            fixed=fixed,
         )

@@ -195,6 +195,7 @@ FIXED_VOCABULARY: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "fft": ("SignalRfft: the FFT's algorithm and factorization", None),
     "state": ("what the operator keeps across runs, and where", None),
     "why": ("why the operator is inline C where a kernel entry exists", None),
+    "padding_offsets": ("TRANSPOSE_CONV float: why the call passes the kernel no padding offsets", None),
 }
 
 

@@ -246,9 +246,21 @@ def transpose_conv_call(rng: np.random.Generator, t: str) -> F.TransposeConv:
                            dilation=dilation, act=act(rng, t))
 
 
-def _transpose_conv_entry(entry: str) -> Callable[[np.random.Generator, str], str]:
+def ns_transpose_conv_flt_ok(call: F.TransposeConv) -> bool:
+    """Whether ns-cmsis-nn 7.29.2's float transposed convolution (f32 and f16, every entry) computes this call
+    as LiteRT does: exactly when it has no padding_offsets. It adds them to every output position it
+    scatters to (a shift down / right), where LiteRT has no such term and the portable kernel does not read
+    them (test_float_parity.py::test_ns_float_transpose_conv_sweep). A SAME geometry with an odd total
+    padding has an offset of 1; the compiler passes the library none (helia_aot/ops/transpose_conv.py)."""
+    return tuple(call.padding_offsets) == (0, 0)
+
+
+def _transpose_conv_entry(entry: str, ns_parity: bool = False) -> Callable[[np.random.Generator, str], str]:
     def generate(rng: np.random.Generator, t: str) -> str:
         call = transpose_conv_call(rng, t)
+        if ns_parity:
+            # Every geometry, called as the compiler calls ns-cmsis-nn: without padding_offsets.
+            call.padding_offsets = (0, 0)
         if entry != "transpose_conv_nhwc" and rng.random() < 0.1:
             call.layout = 1
         return call.record(f"arm_{entry}_{t}")
@@ -434,8 +446,17 @@ GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
 }
 
 
-def generate(name: str, seed: int, count: int) -> list[str]:
+# Records for the parity with ns-cmsis-nn where they must keep to the calls it computes right.
+NS_PARITY_GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
+    f"arm_{entry}_{t}": (lambda gen, t: lambda rng: gen(rng, t))(_transpose_conv_entry(entry, ns_parity=True), t)
+    for entry in ("transpose_conv_wrapper", "transpose_conv", "transpose_conv_nhwc") for t in T_NAMES
+}
+
+
+def generate(name: str, seed: int, count: int, ns_parity: bool = False) -> list[str]:
+    """count records for `name`; ns_parity keeps them to the calls ns-cmsis-nn computes right."""
     rng = np.random.default_rng(seed)
-    records = [GENERATORS[name](rng) for _ in range(count)]
+    generator = NS_PARITY_GENERATORS.get(name, GENERATORS[name]) if ns_parity else GENERATORS[name]
+    records = [generator(rng) for _ in range(count)]
     assert all(r.split(" ", 1)[0] == name for r in records), name
     return records

@@ -6,6 +6,9 @@ for any other shape, clean under ASan / UBSan."""
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import numpy as np
 import pytest
 
@@ -115,3 +118,38 @@ def test_constant_output_shape_has_no_runtime_check(tmp_path):
 def test_runtime_output_shape_of_other_length_is_refused(tmp_path):
     with pytest.raises(UnsupportedModelError, match=r"TRANSPOSE_CONV.*'output_shape'.*must be 4 values"):
         helia_aot.convert(runtime_shape_model("int8", shape_len=3).build(), tmp_path / "out", target="host")
+
+
+def _float_model(dtype: str, kernel: int, stride: int, padding: str) -> ModelBuilder:
+    """Input 1x3x3x2 to a LiteRT-shaped output, a kernel x kernel filter, the same stride on H and W."""
+    b = ModelBuilder()
+    g = np.random.default_rng(kernel * 10 + stride)
+    side = 3 * stride if padding == "SAME" else 2 * stride + kernel
+    x = b.input("x", (1, 3, 3, 2), dtype)
+    w = b.const("w", g.uniform(-1, 1, (3, kernel, kernel, 2)).astype(dtype))
+    shape = b.const("output_shape", np.array((1, side, side, 3), np.int32), "int32")
+    y = b.tensor("y", (1, side, side, 3), dtype)
+    b.op("TRANSPOSE_CONV", [shape, w, x, None], [y], {"padding": padding, "stride_h": stride, "stride_w": stride})
+    b.output(y)
+    return b
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+def test_float_call_passes_ns_cmsis_nn_no_padding_offsets(tmp_path, dtype, padding):
+    # ns-cmsis-nn 7.29.2's float kernels add padding_offsets to every output position: they are right only
+    # without them (tests/kernels/test_float_parity.py::test_ns_float_transpose_conv_sweep). A SAME
+    # geometry whose total padding K - s is odd has LiteRT offset 1: the portable call keeps it (the kernel
+    # does not read it: its modules are unchanged), the ns-cmsis-nn call passes none and says so in the plan.
+    offsets_line = re.compile(r"\{ (\d+), (\d+) \}, /\* padding offsets w, h")
+    for kernel, stride in itertools.product((1, 2, 3, 4), (1, 2, 3)):
+        odd = padding == "SAME" and kernel > stride and (kernel - stride) % 2 == 1
+        model = _float_model(dtype, kernel, stride, padding).build()
+        for library, want in (("ns_cmsis_nn", (0, 0)), ("portable", (1, 1) if odd else (0, 0))):
+            out = tmp_path / f"{library}_{kernel}_{stride}"
+            result = helia_aot.convert(model, out, prefix="m", target="corstone300", kernel_library=library)
+            operator = result.plan["operators"][0]
+            assert operator["kernel"]["entry"] == f"arm_transpose_conv_wrapper_f{dtype[-2:]}"
+            passed = offsets_line.search((out / "src" / "m_model.c").read_text())
+            assert tuple(int(v) for v in passed.groups()) == want, (library, kernel, stride)
+            assert ("padding_offsets" in operator["fixed"]) == (library == "ns_cmsis_nn" and odd), (kernel, stride)
