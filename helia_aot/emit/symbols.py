@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 """Every C identifier the compiler derives, in one place: the module's arrays, arenas, staged copies
 and stream sources. A name from the configuration (a memory) is slugged; a model's names never
-become identifiers (they reach the C only inside comments)."""
+become identifiers (they reach the C only inside comments and escaped string literals).
+
+Each family has a word of its own after the prefix, so no two families, and no name a template
+defines (`<prefix>_model_run`, `<prefix>_stream_pool`, ...), can spell the same identifier
+(tests/unit/test_symbols.py); within a family, memories whose slugs agree are refused by the target
+check (helia_aot/config/targets.py)."""
 
 from __future__ import annotations
 
@@ -43,4 +48,6 @@ def arena_symbol(prefix: str, memory: str) -> str:
 
 
 def stream_source_symbol(prefix: str, memory: str) -> str:
-    return f"{prefix}_stream_{slug(memory)}"
+    # "src_" keeps a memory's name out of the stream names the module defines itself (a memory called
+    # POOL gave <prefix>_stream_pool, the pool's own name).
+    return f"{prefix}_stream_src_{slug(memory)}"

@@ -239,7 +239,7 @@ def test_stream_schedule_and_pool_layout(tmp_path):
     assert report["stream_pool"]["streamed_bytes"] == sum(c["bytes"] for c in plan["tensors"])
     assert [e["unit"] for e in report["stream_pool"]["layout"]] == list(range(len(ops)))
     model_c = (tmp_path / "o" / "src" / "model_model.c").read_text()
-    assert model_c.count("memcpy(model_stream_pool + 0, model_stream_sram + ") == len(ops)
+    assert model_c.count("memcpy(model_stream_pool + 0, model_stream_src_sram + ") == len(ops)
     assert "model_stream_issue" not in model_c
     html = (tmp_path / "o" / "model_report.html").read_text()
     assert 'id="stream-pool"' in html

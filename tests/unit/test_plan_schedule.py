@@ -57,11 +57,11 @@ def test_an_edited_issue_point_moves_the_copy(tmp_path, written):
     result = _replay(tmp_path, doc)
     before = (out / "src" / "model_model.c").read_text()
     after = (tmp_path / "r" / "src" / "model_model.c").read_text()
-    copy_1 = "memcpy(model_stream_pool + 128, model_stream_sram + 128, 156);"
-    assert copy_1 not in before and "memcpy(model_stream_pool + 0, model_stream_sram + 128, 156);" in before
+    copy_1 = "memcpy(model_stream_pool + 128, model_stream_src_sram + 128, 156);"
+    assert copy_1 not in before and "memcpy(model_stream_pool + 0, model_stream_src_sram + 128, 156);" in before
     run = after[after.index("model_model_run("):]
     assert run.index(copy_1) < run.index("model_op_0(arena)")  # issued before operator 0 now
-    assert run.index("memcpy(model_stream_pool + 0, model_stream_sram + 0, 124);") < run.index(copy_1)
+    assert run.index("memcpy(model_stream_pool + 0, model_stream_src_sram + 0, 124);") < run.index(copy_1)
     # Operator 1 reads its constants at their new pool offsets; the plan records the schedule as given.
     op1 = after[after.index("model_op_1(uint8_t *arena)"):]
     assert "model_stream_pool + 128" in op1[:op1.index("\n}\n")]
