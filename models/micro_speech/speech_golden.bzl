@@ -2,9 +2,9 @@
 """speech_golden_test: the micro_speech pipeline against TensorFlow Lite Micro on the four clips."""
 
 load("//toolchains/simulators:defs.bzl", "cortex_m_test")
+load("//toolchains/simulators:sanitizers.bzl", "HOST_SANITIZERS")
 
 _WARNINGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
-_SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
 
 def speech_golden_test(name, simulator, deps, local_defines = [], **kwargs):
     """speech_golden.c with the pipeline, the clips and TFLM's features and scores for them.
@@ -25,8 +25,8 @@ def speech_golden_test(name, simulator, deps, local_defines = [], **kwargs):
         native.cc_test(
             name = name,
             srcs = ["speech_golden.c"],
-            copts = _SANITIZERS + _WARNINGS,
-            linkopts = _SANITIZERS,
+            copts = HOST_SANITIZERS + _WARNINGS,
+            linkopts = HOST_SANITIZERS,
             local_defines = local_defines,
             target_compatible_with = ["@platforms//os:linux"],
             deps = deps,

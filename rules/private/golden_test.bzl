@@ -2,6 +2,7 @@
 """helia_aot_golden_test: a module's outputs against LiteRT's or TFLM's, on a simulator or the host."""
 
 load("//toolchains/simulators:defs.bzl", "cortex_m_test")
+load("//toolchains/simulators:sanitizers.bzl", "HOST_SANITIZERS")
 load(":providers.bzl", "HeliaModuleInfo")
 
 # The ranges helia-aot accepts for test.num_samples, test.tolerance, test.seed and test.iterations
@@ -76,8 +77,6 @@ helia_golden_data = rule(
     },
 )
 
-_SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
-
 def helia_aot_golden_test(
         name,
         module,
@@ -132,8 +131,8 @@ def helia_aot_golden_test(
         native.cc_test(
             name = name,
             srcs = [":" + name + "_golden"],
-            copts = _SANITIZERS + ["-std=c99", "-Wall", "-Wextra", "-Werror"],
-            linkopts = _SANITIZERS,
+            copts = HOST_SANITIZERS + ["-std=c99", "-Wall", "-Wextra", "-Werror"],
+            linkopts = HOST_SANITIZERS,
             target_compatible_with = ["@platforms//os:linux"],
             deps = [module],
             **kwargs
