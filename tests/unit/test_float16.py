@@ -241,11 +241,17 @@ def test_transpose_conv_float16(tmp_path):
     y = b.tensor("y", (1, 8, 8, 2), "float16")
     b.op("TRANSPOSE_CONV", [shape, w, x, None], [y], {"padding": "SAME", "stride_h": 2, "stride_w": 2})
     b.output(y)
-    _, model_c, _ = convert(b.build(), tmp_path)
+    model = b.build()
+    _, model_c, _ = convert(model, tmp_path, kernel_library="portable")
     body = function_body(model_c, 0)
     assert "arm_transpose_conv_wrapper_f16(&buf_ctx, &unused_ctx, &conv_params" in body
     # SAME, 3x3, stride 2 on 8: one row/column of padding in total, after (LiteRT's offset).
     assert "{ 0, 0 }, /* padding w, h (leading) */\n        { 1, 1 }," in body
+    # ns-cmsis-nn 7.29.2 adds the offset to every output position (LiteRT has no such term): it gets none,
+    # which a scatter bounded by the output never needs.
+    result, model_c, _ = convert(model, tmp_path / "ns", kernel_library="ns_cmsis_nn")
+    assert "{ 0, 0 }, /* padding w, h (leading) */\n        { 0, 0 }," in function_body(model_c, 0)
+    assert "padding_offsets" in result.plan["operators"][0]["fixed"]
 
 
 @pytest.mark.parametrize("op, entry", [("AVERAGE_POOL_2D", "arm_avg_pool_f16"), ("MAX_POOL_2D", "arm_max_pool_f16")])
