@@ -65,6 +65,17 @@ def test_convolve_matches_portable_reference(tmp_path, seed):
     assert result["refusal_failures"] == 0, result["text"][-3000:]
 
 
+@pytest.mark.parametrize("seed", [31, 32])
+def test_convolve_s8_s32_matches_its_plain_c(tmp_path, seed):
+    """helia_mve_convolve_s8_s32 (the hybrid layers' integer part) against its plain C, int32 for int32."""
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="conv_s32")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
 def test_bench_convolve_beats_the_library_entry_with_same_output(tmp_path):
     _need_arm_tools()
     rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="conv")
