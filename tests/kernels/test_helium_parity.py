@@ -76,6 +76,18 @@ def test_convolve_s8_s32_matches_its_plain_c(tmp_path, seed):
     assert result["refusal_failures"] == 0, result["text"][-3000:]
 
 
+@pytest.mark.parametrize("seed", [41, 42])
+def test_quantize_symmetric_matches_its_plain_c(tmp_path, seed):
+    """helia_mve_quantize_symmetric_f32_s8 (the hybrid layers' run-time input quantization) against its
+    plain C: every int8 output and the scale's bits, NaNs, infinities, subnormals and half-points drawn."""
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="quantize")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
 def test_bench_convolve_beats_the_library_entry_with_same_output(tmp_path):
     _need_arm_tools()
     rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="conv")

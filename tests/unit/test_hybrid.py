@@ -64,13 +64,15 @@ def test_hybrid_fc_symmetric_per_tensor(tmp_path, target):
     # reads it in place).
     assert op["kernel"]["local_scratch_bytes"] == 6
     body = function_body(model_c, 0)
-    assert "scale = range / 127.0f;" in body and "scale *= 0.5f;" in body
+    assert ("scale = range / 127.0f;" in body) != helium and "scale *= 0.5f;" in body
+    assert ("helia_mve_quantize_symmetric_f32_s8(row, 6, quantized, &scale);" in body) == helium
     assert "value = bias[o] + (float)acc * scale;" in body
     assert "offset" not in body and "value <" not in body  # NONE applies no clamp
     assert ("helia_mve_convolve_s8_s32(" in body) == helium
     assert ("acc += (int32_t)w[i] * (int32_t)quantized[i];" in body) != helium
     assert "ARM_NN_ENABLE" not in common_h
-    assert result.kernel_symbols == (["helia_mve_convolve_s8_s32"] if helium else [])
+    assert result.kernel_symbols == (["helia_mve_convolve_s8_s32", "helia_mve_quantize_symmetric_f32_s8"]
+                                     if helium else [])
     assert result.report["operators"][0]["macs"] == 2 * 6 * 3
 
 
@@ -142,6 +144,7 @@ def test_hybrid_weights_must_be_symmetric(tmp_path):
 
 def test_hybrid_conv_on_mve_calls_the_helium_kernel(tmp_path):
     """corstone300: the int32 sums from helia_mve_convolve_s8_s32, scaled in place over the float output;
+    a symmetric input quantized by helia_mve_quantize_symmetric_f32_s8;
     the gathered columns (2 x 3 x 3 x 4 bytes) follow the quantized input in scratch; an asymmetric layer
     passes its row sums and its run-time offset."""
     for scales, asymmetric in ((0.25, False), ([0.25, 0.5], True)):
@@ -156,6 +159,9 @@ def test_hybrid_conv_on_mve_calls_the_helium_kernel(tmp_path):
         assert "acc +=" not in body  # no taps loop left
         assert ("conv_params.input_offset = -offset;" in body) == asymmetric
         assert ("model_op0_row_sum" in body) == asymmetric
+        # The symmetric quantization on Helium too; the asymmetric one (double step, zero point) inline.
+        assert ("helia_mve_quantize_symmetric_f32_s8(row, 100, quantized, &scale);" in body) != asymmetric
+        assert ("const double step = (rmax - rmin) / 255.0;" in body) == asymmetric
         if asymmetric:
             assert "model_op0_row_sum[2] = {\n    36, 36," in constants_c
 

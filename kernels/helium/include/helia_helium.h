@@ -131,6 +131,19 @@ int32_t helia_mve_convolve_s8_s32_buffer_size(const cmsis_nn_conv_params *conv_p
                                               const cmsis_nn_dims *filter_dims,
                                               const cmsis_nn_dims *output_dims);
 
+/*
+ * float32 to int8 over the values' own symmetric range, as LiteRT's SymmetricQuantizeFloats (the hybrid
+ * layers' run-time input quantization): range = max(|min|, |max|) of input[0 .. count); range 0 gives
+ * all zeros and *scale 1; else *scale = range / 127 and output[i] = input[i] * (127 / range) clamped to
+ * [-127, 127] (NaN to 0) and rounded half away from zero. count >= 1; ARM_CMSIS_NN_ARG_ERROR (nothing
+ * written) otherwise. helia_quantize_symmetric_f32_s8 is the plain C; helia_mve_quantize_symmetric_f32_s8
+ * gives the same bytes and scale on Helium (the plain C without MVE floating point).
+ */
+arm_cmsis_nn_status helia_quantize_symmetric_f32_s8(const float *input, int32_t count, int8_t *output, float *scale);
+
+arm_cmsis_nn_status helia_mve_quantize_symmetric_f32_s8(const float *input, int32_t count, int8_t *output,
+                                                         float *scale);
+
 #ifdef __cplusplus
 }
 #endif
