@@ -294,7 +294,9 @@ class Conv2D(OpLowering):
             macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
             * filter_dims[3],
             constants=constants,
-            fixed={"implementation": "helium_kernel" if kernel else "inline",
+            # With a kernel entry the plan's kernel names it; "implementation" says how an operator
+            # without one computes (FIXED_VOCABULARY).
+            fixed={**({} if kernel else {"implementation": "inline"}),
                    "input_quantization": "asymmetric" if per_channel else "symmetric"},
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                         input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, batches=in_dims[0],

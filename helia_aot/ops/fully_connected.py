@@ -217,7 +217,9 @@ class FullyConnected(OpLowering):
         quantize_kernel = HELIUM_QUANTIZE if ctx.kernels.helium_kernels and not asymmetric else None
         return Lowered(
             entry=kernel, scratch_bytes=depth, macs=batches * depth * outputs, constants=constants,
-            fixed={"implementation": "helium_kernel" if kernel else "inline",
+            # With a kernel entry the plan's kernel names it; "implementation" says how an operator
+            # without one computes (FIXED_VOCABULARY).
+            fixed={**({} if kernel else {"implementation": "inline"}),
                    "input_quantization": "asymmetric" if asymmetric else "symmetric"},
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                         kernel=kernel, quantize_kernel=quantize_kernel,
