@@ -5,8 +5,11 @@ float32 bias and output, as LiteRT's stock converter writes them for its dynamic
 The module quantizes its inputs at run time exactly as LiteRT's reference hybrid kernels do, so each
 case must sit within 1e-4 of its output's range of LiteRT (the acceptance bound; measured: bit-exact
 or one float ulp). The hybrid layers of kws_ref_model_float32 are also cut out of the real model one
-at a time and checked the same way, with its real weights. Modules use the portable kernels: the
-hybrid path is inline C and calls no kernel."""
+at a time and checked the same way, with its real weights. Modules use the portable kernels: on the host
+the hybrid path is inline C and calls no kernel. A module converted for the Cortex-M55 calls our Helium
+kernels for the integer part and the symmetric quantization (kernels/helium); built for the host (their
+plain C) it must give the inline module's outputs float for float, on every hybrid case and the whole
+kws_ref_model_float32 (tests/kernels/test_helium_parity.py holds the Helium code to that plain C)."""
 
 from __future__ import annotations
 

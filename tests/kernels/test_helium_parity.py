@@ -5,7 +5,9 @@ both signs, channel counts that are not multiples of 8 or 16) compared byte for 
 once with each edge method forced, once pixel-major forced and once with the kernel's own choice; and
 thousands of random 1x1 convolutions (odd pixel and channel counts, depths that are not multiples of
 16, with and without precomputed weight sums and bias) and general convolutions (filters up to 5x5,
-strides up to 3, dilation 2, leading and trailing padding, batches). Plus the instruction benches: each Helium
+strides up to 3, dilation 2, leading and trailing padding, batches); and the hybrid layers' kernels against
+their own plain C (int8 convolutions to int32 sums; float rows quantized symmetrically, with NaNs,
+infinities, subnormals and half-points). Plus the instruction benches: each Helium
 kernel must beat the library entry it replaces on every kws / vww layer and give the same output."""
 
 from __future__ import annotations
