@@ -73,6 +73,15 @@ def helium_convolve_s8(input_dims, filter_dims) -> int:
     return 2 * filter_dims[1] * filter_dims[2] * input_dims[3]
 
 
+def helium_convolve_s8_s32(g: ConvGeometry, input_dims, filter_dims, output_dims) -> int:
+    """helia_mve_convolve_s8_s32_buffer_size (kernels/helium): none for a 1x1 filter with stride 1 and no
+    padding (the input read in place), else two columns of kh * kw * input channels."""
+    if (filter_dims[1] == 1 and filter_dims[2] == 1 and g.stride_h == 1 and g.stride_w == 1 and g.pad_h == 0
+            and g.pad_w == 0 and output_dims[1] <= input_dims[1] and output_dims[2] == input_dims[2]):
+        return 0
+    return 2 * filter_dims[1] * filter_dims[2] * input_dims[3]
+
+
 def convolve_1x1_s8_fast_dsp(input_dims, compiler: str = "gcc") -> int:
     return 2 * input_dims[3] * 2 if compiler == "armclang" else 0
 

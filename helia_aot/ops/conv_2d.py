@@ -25,6 +25,9 @@ from helia_aot.library.helium_costs import MVE_CONV, MVE_POINTWISE
 
 HELIUM_CONV_1X1 = "helia_mve_convolve_1x1_s8"
 HELIUM_CONV = "helia_mve_convolve_s8"
+# int32 sums and the symmetric input quantization of the hybrid layers (kernels/helium/src/)
+HELIUM_CONV_S32 = "helia_mve_convolve_s8_s32"
+HELIUM_QUANTIZE = "helia_mve_quantize_symmetric_f32_s8"
 
 
 def _hybrid_per_channel(w) -> bool:
@@ -70,7 +73,7 @@ class Conv2D(OpLowering):
                                        "inline C: per-tensor weights quantize each batch's input symmetrically, "
                                        "per-channel weights asymmetrically, at run time; int32 accumulation, "
                                        "float rescale"),
-                       "conv_2d_hybrid.c.j2"),
+                       "conv_2d_hybrid.c.j2", helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -258,7 +261,10 @@ class Conv2D(OpLowering):
         """LiteRT's hybrid CONV_2D in inline C. Weight scales that differ take EvalHybridPerChannel:
         each batch's input quantized asymmetrically, acc += w x (q - offset) over the in-bounds taps,
         acc x channel scale x input scale + bias. Otherwise EvalHybrid: symmetric input, acc x (input
-        scale x weight scale) + bias (im2col pads with 0). The quantized input lives in scratch."""
+        scale x weight scale) + bias (im2col pads with 0). The quantized input lives in scratch. On a core
+        with MVE (one group) the int32 sums come from helia_mve_convolve_s8_s32, written over the float
+        output and scaled there in place; its gathered columns follow the quantized input in scratch. A
+        symmetric input is quantized there by helia_mve_quantize_symmetric_f32_s8."""
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)
@@ -271,14 +277,31 @@ class Conv2D(OpLowering):
         if per_channel:
             constants.append(ConstArray("filter_scale", "float", np.asarray(w.quant.scales, dtype=np.float32),
                                         "per-channel weight scales"))
+        # The int32 sums on our Helium kernel where it links (one group; it gives the taps loop's values
+        # exactly, tests/kernels/test_helium_parity.py), else the taps loop in the template.
+        kernel = HELIUM_CONV_S32 if ctx.kernels.helium_kernels and groups == 1 else None
+        # The symmetric run-time quantization on Helium too (the same bytes and scale).
+        quantize_kernel = HELIUM_QUANTIZE if ctx.kernels.helium_kernels and not per_channel else None
+        column_bytes = 0
+        if kernel is not None:
+            if per_channel:
+                rows = np.asarray(w.data).reshape(filter_dims[0], -1).astype(np.int64).sum(axis=1)
+                constants.append(ConstArray("row_sum", "int32_t", rows,
+                                            "filter row sums: the input offset enters as offset x row sum"))
+            column_bytes = sizes.helium_convolve_s8_s32(g, in_dims, filter_dims, out_dims)
         return Lowered(
-            entry=None, scratch_bytes=count,
+            entry=kernel, scratch_bytes=count + column_bytes,
             macs=out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2]
             * filter_dims[3],
             constants=constants,
-            fixed={"implementation": "inline", "input_quantization": "asymmetric" if per_channel else "symmetric"},
+            # With a kernel entry the plan's kernel names it; "implementation" says how an operator
+            # without one computes (FIXED_VOCABULARY).
+            fixed={**({} if kernel else {"implementation": "inline"}),
+                   "input_quantization": "asymmetric" if per_channel else "symmetric"},
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                         input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, batches=in_dims[0],
+                        kernel=kernel, quantize_kernel=quantize_kernel, column_bytes=column_bytes,
+                        output_count=out_dims[1] * out_dims[2] * out_dims[3],
                         count=count, asymmetric=per_channel, per_channel=per_channel, groups=groups,
                         filters_per_group=out_dims[3] // groups,
                         filter_scale=None if per_channel else c_float(w.quant.scales[0]),

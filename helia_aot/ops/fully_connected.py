@@ -18,6 +18,11 @@ from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
 from helia_aot.ops.shared.fused_activation import fused_activation, hybrid_activation
 from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
 
+# int32 dot products and the symmetric row quantization of the hybrid variant on cores with MVE
+# (kernels/helium/src/)
+HELIUM_CONV_S32 = "helia_mve_convolve_s8_s32"
+HELIUM_QUANTIZE = "helia_mve_quantize_symmetric_f32_s8"
+
 _RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
           "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
 
@@ -56,7 +61,7 @@ class FullyConnected(OpLowering):
         hybrid_variant(weights("weights", per_channel_axis=0),
                        _RULES + ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
                                  "picks asymmetric), int32 dot products, float rescale",),
-                       "fully_connected_hybrid.c.j2"),
+                       "fully_connected_hybrid.c.j2", helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -206,10 +211,18 @@ class FullyConnected(OpLowering):
             rows = np.asarray(w.data).reshape(outputs, depth).astype(np.int64).sum(axis=1)
             constants.append(ConstArray("row_sum", "int32_t", rows, "weight row sums (input offset correction)"))
         act_min, act_max = hybrid_activation(ctx)
+        # The dot products on our Helium kernel where it links (a 1x1 convolution of one pixel, read in
+        # place: no scratch beyond the row), else the loop in the template; the same int32 values.
+        kernel = HELIUM_CONV_S32 if ctx.kernels.helium_kernels else None
+        quantize_kernel = HELIUM_QUANTIZE if ctx.kernels.helium_kernels and not asymmetric else None
         return Lowered(
-            entry=None, scratch_bytes=depth, macs=batches * depth * outputs, constants=constants,
-            fixed={"implementation": "inline", "input_quantization": "asymmetric" if asymmetric else "symmetric"},
+            entry=kernel, scratch_bytes=depth, macs=batches * depth * outputs, constants=constants,
+            # With a kernel entry the plan's kernel names it; "implementation" says how an operator
+            # without one computes (FIXED_VOCABULARY).
+            fixed={**({} if kernel else {"implementation": "inline"}),
+                   "input_quantization": "asymmetric" if asymmetric else "symmetric"},
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
+                        kernel=kernel, quantize_kernel=quantize_kernel,
                         batches=batches, depth=depth, outputs=outputs, count=depth, asymmetric=asymmetric,
                         per_channel=per_channel, filter_scale=None if per_channel else c_float(w.quant.scale),
                         act_min=act_min, act_max=act_max),

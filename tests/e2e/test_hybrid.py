@@ -5,8 +5,11 @@ float32 bias and output, as LiteRT's stock converter writes them for its dynamic
 The module quantizes its inputs at run time exactly as LiteRT's reference hybrid kernels do, so each
 case must sit within 1e-4 of its output's range of LiteRT (the acceptance bound; measured: bit-exact
 or one float ulp). The hybrid layers of kws_ref_model_float32 are also cut out of the real model one
-at a time and checked the same way, with its real weights. Modules use the portable kernels: the
-hybrid path is inline C and calls no kernel."""
+at a time and checked the same way, with its real weights. Modules use the portable kernels: on the host
+the hybrid path is inline C and calls no kernel. A module converted for the Cortex-M55 calls our Helium
+kernels for the integer part and the symmetric quantization (kernels/helium); built for the host (their
+plain C) it must give the inline module's outputs float for float, on every hybrid case and the whole
+kws_ref_model_float32 (tests/kernels/test_helium_parity.py holds the Helium code to that plain C)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import numpy as np
 import pytest
 from ai_edge_litert import schema_py_generated as schema
 
+import helia_aot
 from tests.e2e import harness
 from tests.modelgen.cases import all_case_paths
 from tests.skip_policy import models_not_available
@@ -95,3 +99,50 @@ def test_kws_float32_hybrid_layer_within_1e_4_of_the_output_range(e2e, index):
                                    model_bytes=single_operator_model(path.read_bytes(), index),
                                    seed=harness.MLPERF_SEED + index, tolerance=0.0)
     check(e2e, model, "hybrid layers of kws_ref_model_float32 vs LiteRT")
+
+
+def helium_module_host_outputs(e2e, model: harness.ModelUnderTest, work) -> list[list[np.ndarray]]:
+    """The module converted for the Cortex-M55 (its hybrid layers call helia_mve_convolve_s8_s32), built
+    for the host with kernels/helium, whose plain C (helia_convolve_s8_s32) runs there, and the portable
+    kernels; ASan + UBSan as every host run."""
+    module = work / "module"
+    result = helia_aot.convert(model.model_bytes, module, prefix=harness.PREFIX, target="corstone300",
+                               kernel_library="portable")
+    assert "helia_mve_convolve_s8_s32" in result.kernel_symbols, result.kernel_symbols
+    library = e2e.portable_host_library()
+    exe = work / "helium_host"
+    helium = harness.HELIUM_DIR
+    harness.run_command([harness.HOST_CC, *harness.HOST_CFLAGS, *library.define_flags, "-I", str(module / "include"),
+                         *library.include_flags, "-I", str(helium / "include"), "-I", str(harness.REPO_ROOT / "tests" / "c"),
+                         *harness.module_sources(module), *sorted(map(str, (helium / "src").glob("*.c"))),
+                         str(harness.C_DIR / "host_harness.c"), str(library.archive), "-lm", "-o", str(exe)],
+                        f"build {exe.name}", timeout=harness.COMPILE_TIMEOUT_S)
+    return harness.run_host_executable(exe, model)
+
+
+def assert_bit_identical(got: list[list[np.ndarray]], want: list[list[np.ndarray]], name: str) -> None:
+    assert len(got) == len(want), name
+    for sample, (g_outputs, w_outputs) in enumerate(zip(got, want)):
+        for index, (g, w) in enumerate(zip(g_outputs, w_outputs)):
+            assert g.tobytes() == w.tobytes(), (f"{name} sample {sample} output {index}: the kernel's sums give "
+                                                f"other floats than the inline loop (max |diff| "
+                                                f"{np.max(np.abs(g.astype(np.float64) - w.astype(np.float64)))})")
+
+
+@pytest.mark.parametrize("path", HYBRID_CASES, ids=[p.stem for p in HYBRID_CASES])
+def test_hybrid_case_on_the_helium_kernel_is_bit_identical_to_the_inline_loop(e2e, path, tmp_path):
+    model = e2e.case(path)
+    assert_bit_identical(helium_module_host_outputs(e2e, model, tmp_path),
+                         e2e.host_outputs(model, e2e.portable_host_library()), model.name)
+
+
+def test_kws_float32_on_the_helium_kernel_is_bit_identical_to_the_inline_loop(e2e, tmp_path):
+    """The whole kws_ref_model_float32 (five hybrid CONV_2D, the depthwise, pooling, FC and softmax in
+    float32): the Cortex-M55 module, whose hybrid layers call the kernel, against the host module's
+    inline loops, float for float on the seeded samples."""
+    path = harness.models_dir() / f"{KWS_FLOAT}.tflite"
+    if not path.is_file():
+        pytest.skip(models_not_available(f"MLPerf Tiny model {path}", "HELIA_MODELS_DIR"))
+    model = e2e.mlperf(KWS_FLOAT)
+    assert_bit_identical(helium_module_host_outputs(e2e, model, tmp_path),
+                         e2e.host_outputs(model, e2e.portable_host_library()), model.name)

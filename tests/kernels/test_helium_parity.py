@@ -5,7 +5,9 @@ both signs, channel counts that are not multiples of 8 or 16) compared byte for 
 once with each edge method forced, once pixel-major forced and once with the kernel's own choice; and
 thousands of random 1x1 convolutions (odd pixel and channel counts, depths that are not multiples of
 16, with and without precomputed weight sums and bias) and general convolutions (filters up to 5x5,
-strides up to 3, dilation 2, leading and trailing padding, batches). Plus the instruction benches: each Helium
+strides up to 3, dilation 2, leading and trailing padding, batches); and the hybrid layers' kernels against
+their own plain C (int8 convolutions to int32 sums; float rows quantized symmetrically, with NaNs,
+infinities, subnormals and half-points). Plus the instruction benches: each Helium
 kernel must beat the library entry it replaces on every kws / vww layer and give the same output."""
 
 from __future__ import annotations
@@ -61,6 +63,29 @@ def test_convolve_matches_portable_reference(tmp_path, seed):
     result = helium.parity(tmp_path, CALLS, seed, kernel="conv")
     assert result["calls"] == CALLS, result["text"][-2000:]
     assert result["outputs"] > 50 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+def test_convolve_s8_s32_matches_its_plain_c(tmp_path, seed):
+    """helia_mve_convolve_s8_s32 (the hybrid layers' integer part) against its plain C, int32 for int32."""
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="conv_s32")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed", [41, 42])
+def test_quantize_symmetric_matches_its_plain_c(tmp_path, seed):
+    """helia_mve_quantize_symmetric_f32_s8 (the hybrid layers' run-time input quantization) against its
+    plain C: every int8 output and the scale's bits, NaNs, infinities, subnormals and half-points drawn."""
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="quantize")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS
     assert result["mismatches"] == 0, result["text"][-3000:]
     assert result["refusal_failures"] == 0, result["text"][-3000:]
 

@@ -2,7 +2,7 @@
 """Hybrid (dynamic-range) FULLY_CONNECTED and CONV_2D: float32 data, int8 symmetric weights, float32 bias
 and output. Each converts to inline C that quantizes the input at run time as LiteRT does; these tests
 check the choices the lowering makes (input quantization, constants, scratch) and that it runs on every
-target."""
+target; on a core with MVE the integer part calls helia_mve_convolve_s8_s32 (kernels/helium)."""
 
 from __future__ import annotations
 
@@ -56,15 +56,23 @@ def convert(model: bytes, tmp_path, target="host", **kw):
 def test_hybrid_fc_symmetric_per_tensor(tmp_path, target):
     result, model_c, constants_c, common_h = convert(hybrid_fc(), tmp_path, target, kernel_library="portable")
     op = result.plan["operators"][0]
-    assert op["variant"] == "hybrid" and op["kernel"]["entry"] is None
-    assert op["fixed"] == {"implementation": "inline", "input_quantization": "symmetric"}
-    # The quantized row (6 int8 values) is the module's own scratch, whatever the library.
+    helium = target == "corstone300"  # the dot products on our Helium kernel where the core has MVE
+    assert op["variant"] == "hybrid"
+    assert op["kernel"]["entry"] == ("helia_mve_convolve_s8_s32" if helium else None)
+    assert op["fixed"] == {**({} if helium else {"implementation": "inline"}), "input_quantization": "symmetric"}
+    # The quantized row (6 int8 values) is the module's own scratch, whatever the library (the kernel
+    # reads it in place).
     assert op["kernel"]["local_scratch_bytes"] == 6
     body = function_body(model_c, 0)
-    assert "scale = range / 127.0f;" in body and "scale *= 0.5f;" in body
+    assert ("scale = range / 127.0f;" in body) != helium and "scale *= 0.5f;" in body
+    assert ("helia_mve_quantize_symmetric_f32_s8(row, 6, quantized, &scale);" in body) == helium
     assert "value = bias[o] + (float)acc * scale;" in body
     assert "offset" not in body and "value <" not in body  # NONE applies no clamp
-    assert "arm_" not in body and "ARM_NN_ENABLE" not in common_h
+    assert ("helia_mve_convolve_s8_s32(" in body) == helium
+    assert ("acc += (int32_t)w[i] * (int32_t)quantized[i];" in body) != helium
+    assert "ARM_NN_ENABLE" not in common_h
+    assert result.kernel_symbols == (["helia_mve_convolve_s8_s32", "helia_mve_quantize_symmetric_f32_s8"]
+                                     if helium else [])
     assert result.report["operators"][0]["macs"] == 2 * 6 * 3
 
 
@@ -132,3 +140,36 @@ def test_hybrid_weights_must_be_symmetric(tmp_path):
     b.output(y)
     with pytest.raises(UnsupportedModelError, match="zero point must be 0 for hybrid"):
         helia_aot.convert(b.build(), tmp_path / "o")
+
+
+def test_hybrid_conv_on_mve_calls_the_helium_kernel(tmp_path):
+    """corstone300: the int32 sums from helia_mve_convolve_s8_s32, scaled in place over the float output;
+    a symmetric input quantized by helia_mve_quantize_symmetric_f32_s8;
+    the gathered columns (2 x 3 x 3 x 4 bytes) follow the quantized input in scratch; an asymmetric layer
+    passes its row sums and its run-time offset."""
+    for scales, asymmetric in ((0.25, False), ([0.25, 0.5], True)):
+        result, model_c, constants_c, _ = convert(hybrid_conv(scales), tmp_path, "corstone300",
+                                                  kernel_library="portable")
+        op = result.plan["operators"][0]
+        assert op["kernel"]["entry"] == "helia_mve_convolve_s8_s32"
+        assert "implementation" not in op["fixed"]  # the kernel entry says how
+        assert op["kernel"]["local_scratch_bytes"] == 5 * 5 * 4 + 2 * 3 * 3 * 4
+        body = function_body(model_c, 0)
+        assert "status = helia_mve_convolve_s8_s32(&buf_ctx, &conv_params," in body
+        assert "acc +=" not in body  # no taps loop left
+        assert ("conv_params.input_offset = -offset;" in body) == asymmetric
+        assert ("model_op0_row_sum" in body) == asymmetric
+        # The symmetric quantization on Helium too; the asymmetric one (double step, zero point) inline.
+        assert ("helia_mve_quantize_symmetric_f32_s8(row, 100, quantized, &scale);" in body) != asymmetric
+        assert ("const double step = (rmax - rmin) / 255.0;" in body) == asymmetric
+        if asymmetric:
+            assert "model_op0_row_sum[2] = {\n    36, 36," in constants_c
+
+
+def test_hybrid_grouped_conv_on_mve_keeps_the_taps_loop(tmp_path):
+    # The kernel takes one group; a grouped layer (per-channel scales) stays inline on any core.
+    result, model_c, _, _ = convert(hybrid_conv([0.25, 0.5], in_c=4, filter_c=2), tmp_path, "corstone300",
+                                    kernel_library="portable")
+    op = result.plan["operators"][0]
+    assert op["kernel"]["entry"] is None and op["fixed"]["implementation"] == "inline"
+    assert "acc += (int32_t)tap[ic] * ((int32_t)x[ic] - offset);" in function_body(model_c, 0)

@@ -92,6 +92,58 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
 /* Scratch bytes helia_mve_convolve_s8 needs on MVE: two columns of kh * kw * input channels. */
 int32_t helia_mve_convolve_s8_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
 
+/*
+ * int8 convolution to int32 sums, with no bias and no requantization: the integer part of LiteRT's
+ * hybrid (dynamic-range) CONV_2D and FULLY_CONNECTED. For every output pixel and channel, the sum over
+ * the filter taps that fall inside the input of filter * (input + input_offset); taps in the padding add
+ * nothing. Any filter size, stride >= 1, dilation >= 1, padding >= 0, any batch count, one group
+ * (filter_dims->c equals input_dims->c), input_offset in [-127, 128]; conv_params' output_offset and
+ * activation are not read. ARM_CMSIS_NN_ARG_ERROR (nothing written) for anything else.
+ *
+ * helia_convolve_s8_s32 is the plain C (reads like the sum above; no scratch, compiled everywhere).
+ * helia_mve_convolve_s8_s32 gives the same values on Helium (the plain C where HELIA_HELIUM_AVAILABLE
+ * is 0); ctx->buf holds helia_mve_convolve_s8_s32_buffer_size() bytes (0 for a 1x1 filter with stride
+ * 1 and no padding, which reads the input in place), and filter_row_sums, if not NULL, the sum of
+ * each filter's kh * kw * c values (read only when input_offset is not 0; else the kernel sums them).
+ */
+arm_cmsis_nn_status helia_convolve_s8_s32(const cmsis_nn_conv_params *conv_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int32_t *output_data);
+
+arm_cmsis_nn_status helia_mve_convolve_s8_s32(const cmsis_nn_context *ctx,
+                                              const cmsis_nn_conv_params *conv_params,
+                                              const int32_t *filter_row_sums,
+                                              const cmsis_nn_dims *input_dims,
+                                              const int8_t *input_data,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const int8_t *filter_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              int32_t *output_data);
+
+/* Scratch bytes helia_mve_convolve_s8_s32 needs: two columns of kh * kw * input channels, or 0 when it
+ * reads the input in place. */
+int32_t helia_mve_convolve_s8_s32_buffer_size(const cmsis_nn_conv_params *conv_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const cmsis_nn_dims *output_dims);
+
+/*
+ * float32 to int8 over the values' own symmetric range, as LiteRT's SymmetricQuantizeFloats (the hybrid
+ * layers' run-time input quantization): range = max(|min|, |max|) of input[0 .. count); range 0 gives
+ * all zeros and *scale 1; else *scale = range / 127 and output[i] = input[i] * (127 / range) clamped to
+ * [-127, 127] (NaN to 0) and rounded half away from zero. count >= 1; ARM_CMSIS_NN_ARG_ERROR (nothing
+ * written) otherwise. helia_quantize_symmetric_f32_s8 is the plain C; helia_mve_quantize_symmetric_f32_s8
+ * gives the same bytes and scale on Helium (the plain C without MVE floating point).
+ */
+arm_cmsis_nn_status helia_quantize_symmetric_f32_s8(const float *input, int32_t count, int8_t *output, float *scale);
+
+arm_cmsis_nn_status helia_mve_quantize_symmetric_f32_s8(const float *input, int32_t count, int8_t *output,
+                                                         float *scale);
+
 #ifdef __cplusplus
 }
 #endif
