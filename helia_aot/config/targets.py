@@ -230,7 +230,8 @@ _register(Target(
     description="Arm MPS2 AN500 (QEMU mps2-an500): Cortex-M7 with DSP extension and double-precision FPU",
     citation="QEMU hw/arm/mps2.c (mps2-an500: psram_base 0x60000000, no block RAM); Arm AN500",
 ))
-# Arm MPS2 AN505: Cortex-M33 with DSP and FPU on the IoTKit (SSE-200's predecessor). Non-secure
+# Arm MPS2 AN505: Cortex-M33 with DSP and single-precision FPU on the IoTKit (armsse.c: CPU0_FPU and
+# CPU0_DSP true; QEMU 11 reads MVFR0 0x10110021 and ID_ISAR3 0x01111131 there). Non-secure
 # addresses; each secure alias is +0x10000000. QEMU hw/arm/mps2-tz.c an505_raminfo: SSRAM1 4 MiB at 0
 # (code), SSRAM2 and SSRAM3 2 MiB each at 0x28000000 and 0x28200000, PSRAM 16 MiB at 0x80000000; the
 # IoTKit's own SRAM (hw/arm/armsse.c: one bank of 2^sram_addr_width = 32 KiB at 0x20000000).
@@ -250,14 +251,18 @@ _register(Target(
     description="Arm MPS2 AN505 (QEMU mps2-an505): Cortex-M33 with DSP extension and FPU, IoTKit",
     citation="QEMU hw/arm/mps2-tz.c (mps2-an505, an505_raminfo) and hw/arm/armsse.c (IoTKit SRAM); Arm AN505",
 ))
-# Arm MPS3 AN524: Cortex-M33 with DSP and FPU on the SSE-200 (QEMU models CPU 0 of it). Non-secure
-# addresses; secure = +0x10000000. QEMU hw/arm/mps2-tz.c an524_raminfo: 512 KiB FPGA block RAM at 0
-# (code), QSPI flash 8 MiB at 0x28000000 (modelled as ROM), DDR at 0x60000000 (2 GiB in QEMU on 64-bit
+# Arm MPS3 AN524: the SSE-200's two Cortex-M33; QEMU boots CPU0 (CPU1 waits at reset), and CPU0 of an
+# SSE-200 has neither DSP nor FPU (hw/arm/armsse.c sse200_properties: CPU0_FPU and CPU0_DSP false, "matching
+# the hardware"; mps2-tz.c does not override them). Checked on the build root's QEMU 11: on mps3-an524
+# CPACR's CP10/CP11 bits stay 0 when written, MVFR0 reads 0 and ID_ISAR3 is 0x01111110 (0x01111131 with
+# DSP, as on mps2-an505), so the target has no capabilities: integer models on plain C, float refused.
+# Non-secure addresses; secure = +0x10000000. hw/arm/mps2-tz.c an524_raminfo: 512 KiB FPGA block RAM at
+# 0 (code), QSPI flash 8 MiB at 0x28000000 (modelled as ROM), DDR at 0x60000000 (2 GiB in QEMU on 64-bit
 # hosts); the SSE-200's SRAM (hw/arm/armsse.c: four 32 KiB banks at 0x20000000).
 _register(Target(
     name="mps3_an524",
     cpu="cortex-m33",
-    capabilities=("dsp", "fpu"),
+    capabilities=(),
     memories=(
         Memory("BRAM", 512 * KIB, 0x00000000, writable=False),
         Memory("SRAM", 128 * KIB, 0x20000000),
@@ -266,8 +271,10 @@ _register(Target(
     ),
     scratch_memory="SRAM",
     constant_memory="BRAM",
-    description="Arm MPS3 AN524 (QEMU mps3-an524): Cortex-M33 with DSP extension and FPU, SSE-200",
-    citation="QEMU hw/arm/mps2-tz.c (mps3-an524, an524_raminfo) and hw/arm/armsse.c (SSE-200 SRAM); Arm AN524",
+    description="Arm MPS3 AN524 (QEMU mps3-an524): SSE-200 CPU0, a Cortex-M33 without DSP and FPU; "
+                "integer models only",
+    citation="QEMU hw/arm/mps2-tz.c (mps3-an524, an524_raminfo) and hw/arm/armsse.c (SSE-200 SRAM; CPU0 without "
+             "FPU and DSP), checked on QEMU 11; Arm AN524",
 ))
 # BBC micro:bit v1: Nordic nRF51822 (QFAA), Cortex-M0 at 16 MHz. QEMU hw/arm/nrf51_soc.c: flash
 # NRF51822_FLASH_SIZE = 256 KiB at 0, SRAM NRF51822_SRAM_SIZE = 16 KiB at 0x20000000.
