@@ -161,11 +161,12 @@ def _register(target: Target) -> None:
 # differs; QEMU itself runs every RAM at one speed.
 # ---------------------------------------------------------------------------------------------------
 
-# Arm MPS3 AN547 (Corstone-300 FVP / FPGA) memory map, non-secure aliases.
+# Arm MPS3 AN547 (Corstone-300 FVP / FPGA) memory map, non-secure aliases. Its Cortex-M55 has Helium
+# with floating point and the FPU with double precision (QEMU 11 on mps3-an547: MVFR0 0x10110221).
 _register(Target(
     name="corstone300",
     cpu="cortex-m55",
-    capabilities=("dsp", "mve", "mve_f", "fpu", "fp16"),
+    capabilities=("dsp", "mve", "mve_f", "fpu", "fp16", "double"),
     memories=(
         # The AN547 map as QEMU mps3-an547 models it (non-secure addresses; secure = +0x10000000),
         # matching toolchains/corstone300/corstone300.ld.

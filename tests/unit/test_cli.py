@@ -37,7 +37,7 @@ def test_targets_lists_registry():
         assert f"cpu={target.cpu} " in line and f"capabilities=[{', '.join(target.capabilities) or 'none'}]" in line
         assert f"kernels={target.kernel_build} " in line and all(f"{m.name} " in line for m in target.memories)
         assert target.citation and line.endswith(f"(builtin; {target.citation})")
-    assert "capabilities=[dsp, mve, mve_f, fpu, fp16]" in lines["corstone300"]
+    assert "capabilities=[dsp, mve, mve_f, fpu, fp16, double]" in lines["corstone300"]
     # Memories say which are read-only and where scratch, constants and persistent state go by default.
     assert "SSRAM1 4 MiB ro <constants>" in lines["mps2_an385"] and "SSRAM23 4 MiB <scratch+persistent>" in lines[
         "mps2_an385"]
