@@ -156,9 +156,9 @@ def _register(target: Target) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
-# Simulated boards. Each memory map is the one the simulator models (the source is cited per target),
-# so a module placed by these targets runs there unchanged. Fastest first where the simulated hardware
-# differs; QEMU itself runs every RAM at one speed.
+# Simulated boards. Each memory map is the one the simulator models (the source is cited per target;
+# tests/unit/test_targets_qemu.py runs a probe of each table on its machine), so a module placed by
+# these targets runs there unchanged. QEMU runs every RAM at one speed; the real FPGA images differ.
 # ---------------------------------------------------------------------------------------------------
 
 # Arm MPS3 AN547 (Corstone-300 FVP / FPGA) memory map, non-secure aliases. Its Cortex-M55 has Helium
