@@ -255,8 +255,10 @@ _register(Target(
 # Arm MPS3 AN524: the SSE-200's two Cortex-M33; QEMU boots CPU0 (CPU1 waits at reset), and CPU0 of an
 # SSE-200 has neither DSP nor FPU (hw/arm/armsse.c sse200_properties: CPU0_FPU and CPU0_DSP false, "matching
 # the hardware"; mps2-tz.c does not override them). Checked on the build root's QEMU 11: on mps3-an524
-# CPACR's CP10/CP11 bits stay 0 when written, MVFR0 reads 0 and ID_ISAR3 is 0x01111110 (0x01111131 with
-# DSP, as on mps2-an505), so the target has no capabilities: integer models on plain C, float refused.
+# CPACR's CP10/CP11 bits stay 0 when written, MVFR0 reads 0, a VADD.F32 faults, and ID_ISAR3 is
+# 0x01111110 (0x01111131 with DSP, as on mps2-an505; QEMU still executes SMLAD there, so a DSP build
+# would pass on QEMU and fail on the FPGA). The target has no capabilities: integer models on plain C,
+# float refused. KWS int8 built for cortex-m33+nodsp, soft float, matches the host bit for bit there.
 # Non-secure addresses; secure = +0x10000000. hw/arm/mps2-tz.c an524_raminfo: 512 KiB FPGA block RAM at
 # 0 (code), QSPI flash 8 MiB at 0x28000000 (modelled as ROM), DDR at 0x60000000 (2 GiB in QEMU on 64-bit
 # hosts); the SSE-200's SRAM (hw/arm/armsse.c: four 32 KiB banks at 0x20000000).
