@@ -315,11 +315,28 @@ def _cmd_targets(config_path) -> int:
     targets = [resolve_target(cfg, t.name) for t in builtin_targets()]
     targets += [resolve_target(cfg, t.name) for t in custom_targets(cfg)]
     for t in targets:
-        caps = ", ".join(t.capabilities) or "none"
-        mems = ", ".join(f"{m.name} {m.size // 1024} KiB" for m in t.memories)
-        print(f"{t.name:16} cpu={t.cpu:12} capabilities=[{caps}] kernels={t.kernel_build} memories=[{mems}]"
-              f" ({t.source})")
+        print(_target_line(t))
     return 0
+
+
+def _target_line(t) -> str:
+    """One target: name, core, capabilities, kernel build, memories (size, read-only ones marked,
+    where scratch, constants and persistent state go by default) and where its facts come from."""
+    caps = ", ".join(t.capabilities) or "none"
+    roles = {}
+    for role, memory in (("scratch", t.scratch_memory), ("constants", t.constant_memory),
+                         ("persistent", t.persistent_memory)):
+        roles.setdefault(memory.lower(), []).append(role)
+
+    def size(n: int) -> str:
+        return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n / 1024:g} KiB"
+
+    mems = ", ".join(f"{m.name} {size(m.size)}{'' if m.writable else ' ro'}"
+                     + (f" <{'+'.join(roles[m.name.lower()])}>" if m.name.lower() in roles else "")
+                     for m in t.memories)
+    source = t.source + (f"; {t.citation}" if t.citation else "")
+    return (f"{t.name:16} cpu={t.cpu:13} capabilities=[{caps}] kernels={t.kernel_build} memories=[{mems}]"
+            f" ({source})")
 
 
 def _operator_types(names: list[str]) -> set[str] | None:

@@ -117,10 +117,11 @@ def resolve_target(cfg: config_mod.Config, name: str | None = None) -> Target:
 
 
 def resolve_persistent_memory(cfg: config_mod.Config, target: Target) -> str:
-    """memory.persistent_memory checked against the target (a writable memory), else the scratch memory."""
+    """memory.persistent_memory checked against the target (a writable memory), else the target's default
+    (its scratch memory unless it names another)."""
     name = cfg.values["memory"].get("persistent_memory")
     if not name:
-        return target.scratch_memory
+        return target.persistent_memory
     memory = target.memory(name)
     if memory is None:
         raise InvalidConfigError(

@@ -34,7 +34,7 @@ SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
         "constant_memory": ((str,), None, None, "the target memory holding the constants (default: the target's)"),
         "persistent_memory": ((str,), None, None,
                               "the target memory holding the persistent arena, the state kept across runs "
-                              "(default: the scratch memory)"),
+                              "(default: the target's, its scratch memory unless it names another)"),
         "arena_alignment": ((int,), None, None,
                             "alignment of the arena in bytes, a power of two (default: the target's, 16)"),
         # Placement (issue 16): rules, budgets, the stream pool and linker sections; see helia_aot/memory/placement.py.

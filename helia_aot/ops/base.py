@@ -370,9 +370,21 @@ class OpLowering:
         return found[0]
 
     def check_target(self, ctx: OpContext) -> None:
-        """The FP16 platform gate, one rule for every operator: a variant that computes in half
+        """The platform gates, one rule each for every operator: an operator with float32 or float16
+        tensors (a float model, a hybrid one, or the float edge of an integer one) needs a core with an
+        FPU, since software floating point is never used silently; a variant that computes in half
         precision needs a target that supports FP16 (the catalog shows which variants do)."""
         target = ctx.target
+        if not target.supports_float:
+            floats = sorted({t.dtype for t in [*ctx.inputs(), *ctx.outputs()]
+                             if t is not None and t.dtype in ("float32", "float16")})
+            if floats:
+                raise UnsupportedModelError(
+                    f"{ctx.where()}: {' and '.join(floats)} tensors need a core with a floating-point unit "
+                    f"(capability fpu) and helia-aot does not fall back to software floating point; target "
+                    f"'{target.name}' is a {target.cpu} (capabilities: {', '.join(target.capabilities) or 'none'})",
+                    "Quantize the model to int8 or int16 with integer input and output, or convert for a target "
+                    "with an FPU (`helia-aot targets` lists them)")
         if ctx.variant.requires_fp16 and not target.supports_fp16:
             raise UnsupportedModelError(
                 f"{ctx.where()}: native float16 ({ctx.variant.name}) needs a core with half-precision vector "

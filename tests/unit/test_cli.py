@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+from helia_aot.config.targets import builtin_targets
+
 from .helpers import REPO
 
 
@@ -28,9 +30,34 @@ def one_error_line(proc, error_class):
 def test_targets_lists_registry():
     proc = run("targets")
     assert proc.returncode == 0
-    names = [line.split()[0] for line in proc.stdout.splitlines()]
-    assert names == ["apollo4p_evb", "apollo510_evb", "corstone300", "host"]
-    assert "cpu=cortex-m55" in proc.stdout and "capabilities=[dsp, mve, fpu, fp16]" in proc.stdout
+    lines = {line.split()[0]: line for line in proc.stdout.splitlines()}
+    assert list(lines) == sorted(t.name for t in builtin_targets())
+    for target in builtin_targets():  # every listed fact is the registry's, the source included
+        line = lines[target.name]
+        assert f"cpu={target.cpu} " in line and f"capabilities=[{', '.join(target.capabilities) or 'none'}]" in line
+        assert f"kernels={target.kernel_build} " in line and all(f"{m.name} " in line for m in target.memories)
+        assert target.citation and line.endswith(f"(builtin; {target.citation})")
+    assert "capabilities=[dsp, mve, mve_f, fpu, fp16, double]" in lines["corstone300"]
+    # Memories say which are read-only and where scratch, constants and persistent state go by default.
+    assert "SSRAM1 4 MiB ro <constants>" in lines["mps2_an385"] and "SSRAM23 4 MiB <scratch+persistent>" in lines[
+        "mps2_an385"]
+    assert "FLASH 256 KiB ro <constants>, SRAM 16 KiB <scratch+persistent>" in lines["microbit"]
+
+
+def test_targets_lists_a_custom_target_from_the_configuration(tmp_path):
+    targets = tmp_path / "targets.yaml"
+    targets.write_text("targets:\n  - name: my_m33\n    cpu: cortex-m33\n    capabilities: [dsp]\n"
+                       "    memories:\n      - {name: FLASH, size: 1048576, writable: false}\n"
+                       "      - {name: SRAM, size: 262144}\n      - {name: RETAINED, size: 8192}\n"
+                       "    scratch_memory: SRAM\n    constant_memory: FLASH\n    persistent_memory: RETAINED\n")
+    config = tmp_path / "config.yaml"
+    config.write_text(f"target:\n  file: {targets}\n")
+    proc = run("targets", "--config", str(config))
+    assert proc.returncode == 0, proc.stderr
+    line = proc.stdout.splitlines()[-1]
+    assert line.startswith("my_m33 ") and "cpu=cortex-m33 " in line and "capabilities=[dsp] kernels=dsp" in line
+    assert ("memories=[FLASH 1 MiB ro <constants>, SRAM 256 KiB <scratch>, RETAINED 8 KiB <persistent>] (custom)"
+            in line)
 
 
 def test_missing_model(tmp_path):
