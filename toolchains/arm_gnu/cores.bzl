@@ -94,8 +94,9 @@ BOARDS = {
         "linker_script": "toolchains/mps2_an505/mps2_an505.ld",
         "source": "QEMU hw/arm/mps2-tz.c (AN505); Arm AN505",
     },
-    # Arm MPS3 AN524 (Cortex-M33 with DSP and FPU, SSE-200), 32 MHz: boots secure at 0x10000000 (BRAM,
-    # 512 KiB); SRAM 128 KiB at 0x30000000, DDR at 0x70000000 (secure aliases).
+    # Arm MPS3 AN524 (SSE-200), 32 MHz: its CPU0 is a Cortex-M33 without FPU and DSP, as on the hardware
+    # (QEMU hw/arm/armsse.c: "CPU0 in an SSE-200 has neither"; DSP code faults there). Boots secure at
+    # 0x10000000 (BRAM, 512 KiB); SRAM 128 KiB at 0x30000000, DDR at 0x70000000 (secure aliases).
     "mps3_an524": {
         "qemu_machine": "mps3-an524",
         "instructions_per_tick_x100": 3125,
@@ -193,7 +194,6 @@ CORES = {
         "ns_cmsis_nn_build": "dsp",
         "capabilities": ["dsp", "fpu"],
         "board": "mps2_an505",
-        "other_boards": ["mps3_an524"],
     },
     "cortex_m33_nodsp": {
         "core": "cortex-m33",
@@ -201,7 +201,8 @@ CORES = {
         "platform_cpu": "@platforms//cpu:armv8-m",
         "ns_cmsis_nn_build": "plain",
         "capabilities": [],
-        "board": "mps2_an505",
+        "board": "mps3_an524",
+        "other_boards": ["mps2_an505"],
     },
     "cortex_m55": {
         "core": "cortex-m55",

@@ -28,7 +28,31 @@ static void known_loop(uint32_t n) {
       : "cc");
 }
 
+/* The core's extensions run on the board: a core whose platform promises the DSP extension or an FPU
+ * must not meet a board without them (a missing one faults, failing the test). */
+static int extensions_run(void) {
+  int ok = 1;
+#if defined(__ARM_FEATURE_DSP)
+  uint32_t acc = 1u;
+  const uint32_t a = 0x00030002u, b = 0x00050004u; /* 3 * 5 + 2 * 4 = 23 */
+  __asm volatile("smlad %0, %1, %2, %0" : "+r"(acc) : "r"(a), "r"(b));
+  printf("helia: dsp: smlad gives %lu\n", (unsigned long)acc);
+  ok &= acc == 24u;
+#endif
+#if defined(__ARM_FP)
+  volatile float x = 1.5f;
+  volatile float y = x * x + 0.25f;
+  printf("helia: fpu: 1.5 * 1.5 + 0.25 = %d/4\n", (int)(y * 4.0f));
+  ok &= y == 2.5f;
+#endif
+  return ok;
+}
+
 int main(void) {
+  if (!extensions_run()) {
+    printf("helia: FAIL: an extension gave a wrong result\n");
+    return 1;
+  }
   helia_counter_start();
   known_loop(ITERATIONS);
   uint64_t ticks = helia_counter_ticks();
