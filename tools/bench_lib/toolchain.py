@@ -57,6 +57,7 @@ class Core:
     startup: Path
     linker_script: Path
     capabilities: tuple[str, ...] = ()
+    ns_cmsis_nn_build: str = "plain"  # mve, dsp or plain: the code path ns-cmsis-nn compiles for the core
 
     @property
     def tick_instructions(self) -> float:
@@ -97,7 +98,7 @@ def _core(name: str, facts: dict) -> Core:
     board = _CORES_BZL["BOARDS"][facts["board"]]
     return Core(name, facts["core"], tuple(facts["cpu_flags"]), facts["board"], board["qemu_machine"],
                 board["instructions_per_tick_x100"], REPO / board["startup"], REPO / board["linker_script"],
-                tuple(facts["capabilities"]))
+                tuple(facts["capabilities"]), facts["ns_cmsis_nn_build"])
 
 
 # The cores an emulator here runs (cores.bzl's build-only ones, with no board, are not benchmarked).
