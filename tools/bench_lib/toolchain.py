@@ -103,8 +103,13 @@ def _core(name: str, facts: dict) -> Core:
 
 # The cores an emulator here runs (cores.bzl's build-only ones, with no board, are not benchmarked).
 CORES = {name: _core(name, c) for name, c in _CORES_BZL["CORES"].items() if c["board"]}
-# The benchmark's targets and the core each runs on.
+# The benchmark's targets and the core each runs on: the two product targets, then the QEMU boards'
+# targets (named after the board, as helia-aot's built-in targets for them are), each on its board's
+# first core in cores.bzl. tools/bench runs by default those the compiler knows.
 TARGET_CORES = {"corstone300": CORES["cortex_m55"], "apollo4p_evb": CORES["cortex_m4"]}
+for _name, _core in CORES.items():
+    if _core.board not in TARGET_CORES:
+        TARGET_CORES[_core.board] = _core
 M55 = CORES["cortex_m55"]
 
 # Code size is measured on a -Os build (issue 6), instruction counts with the optimization of Bazel's
