@@ -30,6 +30,9 @@ def test_bench_reads_every_core_of_the_bazel_definition():
         assert ["-icount", "shift=0"] == command[command.index("-icount"):command.index("-icount") + 2]
         assert core.linker_script.is_file() and all(p.is_file() for p in core.runtime_sources())
     assert toolchain.TARGET_CORES["apollo4p_evb"].qemu_machine == "mps2-an386"
+    # Every QEMU board is a benchmark target of its own name, run on a core of that board.
+    for board, facts in boards.items():
+        assert toolchain.TARGET_CORES[board].qemu_machine == facts["qemu_machine"], board
 
 
 def _string_literals(path: Path) -> list[str]:

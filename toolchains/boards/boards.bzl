@@ -64,3 +64,14 @@ def counter_tests():
                 platform = "//toolchains/platforms:" + name,
                 qemu_machine = BOARDS[board]["qemu_machine"],
             )
+
+def board_files():
+    """The startup code and linker script of every board in BOARDS, and the counter's sources."""
+    files = {}
+    for facts in BOARDS.values():
+        files[facts["startup"]] = True
+        files[facts["linker_script"]] = True
+    return [file_label(path) for path in files] + [
+        Label("//toolchains/corstone300:instruction_counter.c"),
+        Label("//toolchains/corstone300:instruction_counter_headers"),
+    ]
