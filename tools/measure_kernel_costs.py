@@ -5,7 +5,8 @@
 Measures the instructions of each int8 convolution, depthwise and fully connected kernel entry the
 compiler may choose between, on a set of layer shapes (the MLPerf Tiny models' and a few more), for
 each kernel library flavour: ns-cmsis-nn's MVE build on a Cortex-M55 (QEMU mps3-an547), its DSP build
-on a Cortex-M4 (QEMU mps2-an386), and the portable kernels on both. Every call runs once to warm up
+on a Cortex-M4 (QEMU mps2-an386), M7 (mps2-an500) and M33 (mps2-an505), its plain-C build on a
+Cortex-M3 (mps2-an385), and the portable kernels on each. Every call runs once to warm up
 and once timed (a warm call) with SysTick under -icount shift=0, by the counter the golden tests and
 the benchmark use (toolchains/corstone300/instruction_counter.h), compiled with Bazel's opt flags
 (-O2). Writes helia_aot/library/cost_tables/<flavour>.json: the measurements, a linear model per entry fitted to them (helia_aot.library.cost_model) and the command and
@@ -38,6 +39,14 @@ FLAVOURS = {
     "portable-plain-cortex-m55": (kernels.PORTABLE, "cortex_m55", "portable", "plain"),
     "portable-plain-cortex-m4": (kernels.PORTABLE, "cortex_m4", "portable", "plain"),
 }
+# The other emulated cores (toolchains/arm_gnu/cores.bzl), each with ns-cmsis-nn's build for it and the
+# portable kernels, on its board's QEMU machine. Not the Cortex-M0: the micro:bit's 16 KiB of RAM cannot
+# hold the measured layers' buffers (150 KiB), so an M0 takes the M3's plain-C tables.
+for _name in ("cortex_m3", "cortex_m7", "cortex_m33"):
+    _core = toolchain.CORES[_name]
+    FLAVOURS[f"ns_cmsis_nn-{_core.ns_cmsis_nn_build}-{_core.core}"] = (
+        kernels.NS_CMSIS_NN, _name, "ns_cmsis_nn", _core.ns_cmsis_nn_build)
+    FLAVOURS[f"portable-plain-{_core.core}"] = (kernels.PORTABLE, _name, "portable", "plain")
 OPTIMIZATION = toolchain.SPEED_OPT
 
 

@@ -113,11 +113,31 @@ def tables() -> tuple[CostTable, ...]:
     return tuple(read_table(p) for p in sorted(DATA_DIR.glob("*.json")))
 
 
+# The cores whose tables stand in for a core with none of its own, nearest first: the same architecture
+# and pipeline family before the others (instruction counts differ between cores, their ranking of one
+# library's entries much less). The generic host takes the Cortex-M4's, then the M55's.
+STAND_INS = {
+    "generic": ("cortex-m4", "cortex-m55"),
+    "cortex-m0": ("cortex-m3",),
+    "cortex-m0plus": ("cortex-m3",),
+    "cortex-m3": ("cortex-m33", "cortex-m4"),
+    "cortex-m4": ("cortex-m7", "cortex-m33"),
+    "cortex-m7": ("cortex-m4", "cortex-m33"),
+    "cortex-m33": ("cortex-m4", "cortex-m7", "cortex-m3"),
+    "cortex-m55": ("cortex-m85",),
+    "cortex-m85": ("cortex-m55",),
+}
+
+
 def table_for(library: str, build: str, cpu: str) -> CostTable | None:
-    """The table measured for this library, build and core; else one for the library and build on
-    another core (instruction counts differ, their ranking much less); else None."""
+    """The table measured for this library, build and core; else the nearest core's (STAND_INS) of the
+    library and build; for a core STAND_INS does not know, any core's; else None. The report names the
+    table (kernel_choice.cost_table), so a stand-in shows."""
     same = [t for t in tables() if t.library == library and t.build == build]
-    for t in same:
-        if t.core == cpu:
-            return t
+    for core in (cpu, *STAND_INS.get(cpu, ())):
+        for t in same:
+            if t.core == core:
+                return t
+    if cpu in STAND_INS:
+        return None
     return same[0] if same else None

@@ -9,6 +9,7 @@ from helia_aot.lowering.lower import Step
 from helia_aot.config.options import ConversionOptions
 from helia_aot.emit import symbols
 from helia_aot.emit.interface import model_interface
+from helia_aot.config.targets import HOST_CPU
 from helia_aot.errors import warning
 from helia_aot.memory import placement as placement_mod
 from helia_aot.record.plan_model import (SCHEMA_VERSION, Arena, ConstantPlacementFact, MemoryHolding, MemoryUse,
@@ -241,6 +242,13 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
         warnings.append(warning(f"constants {const_bytes} B exceed {constant_memory.name} ({constant_memory.size} B)",
                                 "set memory.constant_memory to a larger memory of the target (`helia-aot "
                                 "targets` lists them) or convert for a target with more memory"))
+    table_name = kernel_choice.cost_table if kernel_choice is not None else None
+    if table_name and target.cpu != HOST_CPU and not table_name.endswith("-" + target.cpu):
+        # Another core's table (library.cost_model.STAND_INS) ranked the kernel entries for this one.
+        warnings.append(warning(f"no kernel cost table was measured on {target.cpu}: the kernel choice used "
+                                f"{table_name}, the nearest core's",
+                                "measure one with tools/measure_kernel_costs if an emulator runs the core, or keep "
+                                "the choice (entries rank alike across cores more than their counts agree)"))
     peak = steps[layout.arena.peak_step].op_id if steps else None
     stream_report, stream_facts = _stream_report(steps, table, options, placed)
     return Report(

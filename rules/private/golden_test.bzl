@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """helia_aot_golden_test: a module's outputs against LiteRT's or TFLM's, on a simulator or the host."""
 
+load("//toolchains/arm_gnu:cores.bzl", "BOARDS", "CORES")
 load("//toolchains/simulators:defs.bzl", "cortex_m_test")
 load("//toolchains/simulators:sanitizers.bzl", "HOST_SANITIZERS")
 load(":providers.bzl", "HeliaModuleInfo")
@@ -86,6 +87,8 @@ def helia_aot_golden_test(
         simulator = "qemu",
         iterations = 1,
         reference = None,
+        core = None,
+        board = None,
         **kwargs):
     """Checks a helia_aot_module against LiteRT's or TensorFlow Lite Micro's reference kernels.
 
@@ -115,6 +118,11 @@ def helia_aot_golden_test(
         says so) or "tflm" (TensorFlow Lite Micro's interpreter, whose kernels round as ns-cmsis-nn
         does, so int8 models match it bit for bit). Default: the config's test.reference, else
         "litert".
+      core: on a simulator, the core the firmware is built for: a key of toolchains/arm_gnu/cores.bzl's
+        CORES (cortex_m3, cortex_m33, ...), built for //toolchains/platforms:<core>. Default: the
+        Cortex-M55 of Corstone-300 (platform corstone300).
+      board: with core, the QEMU board that runs it (a key of cores.bzl's BOARDS); default the core's
+        board.
       **kwargs: passed to the test rule (size, tags, timeout, ...).
     """
     helia_golden_data(
@@ -135,6 +143,37 @@ def helia_aot_golden_test(
             linkopts = HOST_SANITIZERS,
             target_compatible_with = ["@platforms//os:linux"],
             deps = [module],
+            **kwargs
+        )
+    elif simulator in ("qemu", "fvp") and core:
+        if core not in CORES:
+            fail("helia_aot_golden_test {}: core '{}' is not one of toolchains/arm_gnu/cores.bzl's: {}".format(
+                name,
+                core,
+                ", ".join(CORES),
+            ))
+        board = board or CORES[core]["board"]
+        if board not in BOARDS or simulator != "qemu":
+            fail("helia_aot_golden_test {}: core {} runs on no QEMU board here (board '{}'); QEMU runs {}".format(
+                name,
+                core,
+                board,
+                ", ".join([c for c in CORES if CORES[c]["board"]]),
+            ))
+        native.cc_binary(
+            name = name + "_firmware",
+            srcs = [":" + name + "_golden"],
+            copts = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-include", "golden_profile.h"],
+            target_compatible_with = [Label("//toolchains/constraints:" + core)],
+            testonly = True,
+            deps = [module, Label("//toolchains/boards:" + board)],
+        )
+        cortex_m_test(
+            name = name,
+            firmware = ":" + name + "_firmware",
+            platform = Label("//toolchains/platforms:" + core),
+            qemu_machine = BOARDS[board]["qemu_machine"],
+            expected_output = ["PASS: {} samples".format(num_samples), "helia: model_run instructions: "],
             **kwargs
         )
     elif simulator in ("qemu", "fvp"):

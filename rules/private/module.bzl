@@ -73,6 +73,12 @@ def _resolve_target(ctx):
     core = platform_core(ctx)
     if ctx.attr.target:
         _check_target_name(ctx, ctx.attr.target)
+    if not ctx.attr.target and core not in DEFAULT_TARGET_FOR_CORE:
+        fail(("helia_aot_module {label}: no built-in target runs on {core}, the core of this build's " +
+              "platform. Set target, with a config that defines it (target.custom or target.file).").format(
+            label = ctx.label,
+            core = core,
+        ))
     target = ctx.attr.target or DEFAULT_TARGET_FOR_CORE[core]
     expected_core = TARGET_CORES.get(target)
     if expected_core != None and expected_core != core:
@@ -83,7 +89,7 @@ def _resolve_target(ctx):
             target = target,
             expected = expected_core,
             core = core,
-            suggested = DEFAULT_TARGET_FOR_CORE[core],
+            suggested = DEFAULT_TARGET_FOR_CORE.get(core, "one defined in a config"),
         ))
     return target
 

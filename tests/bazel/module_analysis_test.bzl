@@ -15,6 +15,18 @@ target_mismatch_fails_test = analysistest.make(
     config_settings = {"//command_line_option:platforms": str(Label("//toolchains/platforms:corstone300"))},
 )
 
+def _no_default_target_fails_impl(ctx):
+    env = analysistest.begin(ctx)
+    asserts.expect_failure(env, "no built-in target runs on cortex-m3, the core of this build's platform. Set target")
+    return analysistest.end(env)
+
+# A core without a built-in target (cores.bzl default_target) needs the rule's target and a config.
+no_default_target_fails_test = analysistest.make(
+    _no_default_target_fails_impl,
+    expect_failure = True,
+    config_settings = {"//command_line_option:platforms": str(Label("//toolchains/platforms:cortex_m3"))},
+)
+
 def _make_default_target_test(expected_target, platform):
     def _impl(ctx):
         env = analysistest.begin(ctx)

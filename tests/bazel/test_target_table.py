@@ -1,19 +1,41 @@
 # SPDX-License-Identifier: Apache-2.0
 """The Bazel rules' table of target cores (rules/private/targets.bzl) agrees with the compiler's."""
 
+import ast
 import re
 from pathlib import Path
 
 from helia_aot.config.targets import builtin_targets
 
-_TARGETS_BZL = Path(__file__).resolve().parents[2] / "rules" / "private" / "targets.bzl"
+_REPO = Path(__file__).resolve().parents[2]
+_TARGETS_BZL = _REPO / "rules" / "private" / "targets.bzl"
+_CORES_BZL = _REPO / "toolchains" / "arm_gnu" / "cores.bzl"
+
+
+def _cores_bzl() -> dict:
+    """The top-level assignments of cores.bzl, which holds plain literals only."""
+    tree = ast.parse(_CORES_BZL.read_text())
+    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)}
 
 
 def _bzl_target_cores() -> dict[str, str]:
+    """TARGET_CORES as rules/private/targets.bzl derives it from cores.bzl."""
+    facts = _cores_bzl()
+    table = {target: facts["CORES"][name]["core"] for target, name in facts["TARGET_CORE_NAMES"].items()}
+    return {**table, "host": "host"}
+
+
+def test_rules_take_their_core_facts_from_cores_bzl():
+    """targets.bzl restates no core, target or constraint: it loads cores.bzl and derives them."""
     text = _TARGETS_BZL.read_text()
-    block = text[text.index("TARGET_CORES = {"):]
-    block = block[:block.index("}")]
-    return dict(re.findall(r'"(\w+)": "([\w-]+)"', block))
+    assert 'load("//toolchains/arm_gnu:cores.bzl", "CORES", "TARGET_CORE_NAMES")' in text
+    assert not re.search(r'"cortex[-_]m\d', text), "targets.bzl names a core itself"
+    cores = _cores_bzl()["CORES"]
+    defaults = [core["core"] for core in cores.values() if "default_target" in core]
+    assert len(defaults) == len(set(defaults)), "two variants of one core name a default target"
+    for core in cores.values():
+        if "default_target" in core:
+            assert _bzl_target_cores()[core["default_target"]] == core["core"]
 
 
 def test_every_builtin_target_is_in_the_rules_table_with_its_core():

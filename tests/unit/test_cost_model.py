@@ -58,6 +58,25 @@ def test_table_lookup_prefers_the_same_core():
     # Another core of the same library and build stands in (the host builds portable plain C).
     assert cost_model.table_for("portable", "plain", "generic").library == "portable"
     assert cost_model.table_for("ns_cmsis_nn", "plain", "generic") is None
+    assert cost_model.table_for("portable", "plain", "generic").core == "cortex-m4"
+
+
+def test_tables_cover_every_emulated_core_but_the_m0():
+    """tools/measure_kernel_costs measured each emulated core with ns-cmsis-nn's build for it and the
+    portable kernels; the micro:bit's M0 (16 KiB) cannot hold the layers and takes the M3's plain C."""
+    found = {(t.library, t.build, t.core) for t in cost_model.tables()}
+    for core, build in (("cortex-m3", "plain"), ("cortex-m4", "dsp"), ("cortex-m7", "dsp"), ("cortex-m33", "dsp"),
+                        ("cortex-m55", "mve")):
+        assert {("ns_cmsis_nn", build, core), ("portable", "plain", core)} <= found, core
+    assert cost_model.table_for("ns_cmsis_nn", "plain", "cortex-m0").core == "cortex-m3"
+    assert cost_model.table_for("portable", "plain", "cortex-m0plus").core == "cortex-m3"
+
+
+def test_stand_ins_name_known_cores_and_never_the_core_itself():
+    for cpu, stand_ins in cost_model.STAND_INS.items():
+        assert cpu not in stand_ins and len(set(stand_ins)) == len(stand_ins), cpu
+    # An M33 without DSP builds ns-cmsis-nn's plain C: the M3's table, the nearest measured plain build.
+    assert cost_model.table_for("ns_cmsis_nn", "plain", "cortex-m33").core == "cortex-m3"
 
 
 def test_features_count_the_layer_macs():

@@ -186,3 +186,20 @@ def test_an_operator_rule_forcing_a_kernel_keeps_it_while_the_others_are_chosen(
         assert by_id[op["id"]]["kernel"]["choice"]["reason"] == "cost_model"
         assert by_id[op["id"]]["kernel"]["entry"] == op["kernel"]["entry"]
     assert first["kernel"]["entry"] != "arm_depthwise_conv_3x3_s8", "latency picks the vectorised entry"
+
+
+@pytest.mark.parametrize("cpu, table, warned", [("cortex-m0", "ns_cmsis_nn-plain-cortex-m3", True),
+                                                ("cortex-m3", "ns_cmsis_nn-plain-cortex-m3", False)])
+def test_a_core_without_a_table_takes_the_nearest_and_says_so(tmp_path, cpu, table, warned):
+    """An M0 (no table: the micro:bit cannot hold the measured layers) is ranked by the M3's plain-C table
+    and the report warns, naming both; the M3 has its own table and no such warning."""
+    custom = {"name": "board", "cpu": cpu, "capabilities": [],
+              "memories": [{"name": "RAM", "size": 1 << 20}, {"name": "ROM", "size": 1 << 20, "writable": False}],
+              "scratch_memory": "RAM", "constant_memory": "ROM"}
+    result = convert(mlperf_model("kws_ref_model"), tmp_path / cpu, prefix="m", target="board",
+                     config={"target": {"name": "board", "custom": custom}})
+    assert result.report["kernel_choice"]["cost_table"] == table
+    notes = [w for w in result.report["warnings"] if "kernel cost table" in w]
+    assert notes == ([f"no kernel cost table was measured on {cpu}: the kernel choice used {table}, the nearest "
+                      "core's; measure one with tools/measure_kernel_costs if an emulator runs the core, or keep "
+                      "the choice (entries rank alike across cores more than their counts agree)"] if warned else [])

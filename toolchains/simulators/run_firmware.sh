@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Runs a Cortex-M firmware ELF on a simulator and turns its semihosting exit code into a test verdict.
-#   run_firmware.sh --simulator=qemu|fvp [--expect-exit=N] [--expect-output=TEXT]... \
-#                   [--timeout=SECONDS] [--dry-run] FIRMWARE.elf
-# qemu: QEMU mps3-an547 (Corstone-300 FPGA image), -icount shift=0 so instruction counts repeat.
+#   run_firmware.sh --simulator=qemu|fvp [--machine=QEMU_MACHINE] [--expect-exit=N] \
+#                   [--expect-output=TEXT]... [--timeout=SECONDS] [--dry-run] FIRMWARE.elf
+# qemu: a QEMU machine (default mps3-an547, the Corstone-300 FPGA image; the boards of
+#       toolchains/arm_gnu/cores.bzl), -icount shift=0 so instruction counts repeat.
 # fvp:  Arm's FVP_Corstone_SSE-300 (HELIA_FVP names the binary, else it is looked up on PATH).
 # --dry-run prints the simulator command line instead of running it.
 set -uo pipefail
 
 simulator=qemu
+machine=mps3-an547
 expect_exit=0
 timeout_seconds=300
 dry_run=0
@@ -17,6 +19,7 @@ firmware=""
 for arg in "$@"; do
   case "$arg" in
     --simulator=*) simulator="${arg#*=}" ;;
+    --machine=*) machine="${arg#*=}" ;;
     --expect-exit=*) expect_exit="${arg#*=}" ;;
     --expect-output=*) expected_outputs+=("${arg#*=}") ;;
     --timeout=*) timeout_seconds="${arg#*=}" ;;
@@ -34,7 +37,7 @@ find_fvp() {
 
 case "$simulator" in
   qemu)
-    command=(qemu-system-arm -M mps3-an547 -nographic -monitor none -serial none
+    command=(qemu-system-arm -M "$machine" -nographic -monitor none -serial none
       -icount shift=0 -semihosting-config enable=on,target=native -kernel "$firmware")
     ;;
   fvp)

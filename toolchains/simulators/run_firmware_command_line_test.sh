@@ -13,6 +13,8 @@ expect_contains "qemu machine" "$out" "qemu-system-arm -M mps3-an547"
 expect_contains "qemu icount" "$out" "-icount shift=0"
 expect_contains "qemu semihosting" "$out" "-semihosting-config enable=on,target=native"
 expect_contains "qemu kernel" "$out" "-kernel fw.elf"
+out="$("$runner" --simulator=qemu --machine=mps2-an505 --dry-run fw.elf)"
+expect_contains "qemu machine of another board" "$out" "qemu-system-arm -M mps2-an505 "
 
 fake_fvp="$TEST_TMPDIR/FVP_Corstone_SSE-300"
 printf '#!/bin/sh\nexit 0\n' >"$fake_fvp"

@@ -27,9 +27,11 @@ METHOD = {
                     "default conversion), in a firmware (module + kernels + board startup, all compiled with "
                     "Bazel's opt flags, -O2) on QEMU with -icount shift=0: "
                     "corstone300 on mps3-an547 (Cortex-M55; ns-cmsis-nn's MVE build), apollo4p_evb on mps2-an386 "
-                    "(Cortex-M4; ns-cmsis-nn's DSP build); one warm-up model_run, then one warm model_run timed with "
+                    "(Cortex-M4; ns-cmsis-nn's DSP build), each QEMU board's target (mps2_an385, ...) on its own "
+                    "machine and core; one warm-up model_run, then one warm model_run timed with "
                     "the SysTick counter the golden tests use (toolchains/corstone300/instruction_counter.h; "
-                    "instructions = ticks x 31.25 on AN547, x 40 on AN386: the resolution). Seeded "
+                    "instructions = ticks x 1e9 / the board's SysTick clock: x 31.25 on AN547 and AN524, x 40 on "
+                    "the MPS2 images, x 50 on AN505, x 62.5 on the micro:bit: the resolution). Seeded "
                     "inputs. Machine and QEMU arguments come from toolchains/arm_gnu/cores.bzl.",
     "glue": "a second firmware wraps every kernel entry the module calls (-Wl,--wrap) with SysTick reads and "
             "fills the module's HELIA_OP_BEGIN/END hooks; glue = model_run instructions minus the "

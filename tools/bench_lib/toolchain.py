@@ -46,39 +46,35 @@ _CORES_BZL = read_bzl_constants(CORES_FILE)
 
 @dataclasses.dataclass(frozen=True)
 class Core:
-    """One Cortex-M core as cores.bzl defines it, and the board the benchmark runs it on."""
+    """One Cortex-M core as cores.bzl defines it, and the board (cores.bzl BOARDS) the benchmark runs it on."""
 
     name: str  # cores.bzl key, e.g. cortex_m55
     core: str  # e.g. cortex-m55
     cpu_flags: tuple[str, ...]
-    board: str  # folder under toolchains/
+    board: str  # BOARDS key, e.g. mps2_an386
     qemu_machine: str
     instructions_per_tick_x100: int
+    startup: Path
+    linker_script: Path
+    capabilities: tuple[str, ...] = ()
+    ns_cmsis_nn_build: str = "plain"  # mve, dsp or plain: the code path ns-cmsis-nn compiles for the core
 
     @property
     def tick_instructions(self) -> float:
         return self.instructions_per_tick_x100 / 100
 
-    @property
-    def board_dir(self) -> Path:
-        return REPO / "toolchains" / self.board
-
     def runtime_sources(self) -> list[Path]:
         """Startup code and the SysTick counter (toolchains/corstone300's on every board)."""
-        return [self.board_dir / "startup.c", CORSTONE300_DIR / "instruction_counter.c"]
+        return [self.startup, CORSTONE300_DIR / "instruction_counter.c"]
 
     def runtime_flags(self) -> list[str]:
         return ["-I", str(CORSTONE300_DIR), f"-DHELIA_INSTRUCTIONS_PER_TICK_X100={self.instructions_per_tick_x100}u"]
 
     @property
-    def linker_script(self) -> Path:
-        return self.board_dir / ("corstone300.ld" if self.board == "corstone300" else f"{self.board}.ld")
-
-    @property
     def float16(self) -> bool:
         """Whether the kernel libraries are built with half precision (ARM_NN_ENABLE_F16): it needs the
         Cortex-M55's MVE-FP."""
-        return self.core == "cortex-m55"
+        return "mve_f" in self.capabilities
 
     @property
     def library_defines(self) -> list[str]:
@@ -98,10 +94,22 @@ class Core:
         return [QEMU, "-M", self.qemu_machine, *_CORES_BZL["QEMU_ARGS"], "-kernel", str(elf)]
 
 
-CORES = {name: Core(name, c["core"], tuple(c["cpu_flags"]), c["board"], c["qemu_machine"],
-                    c["instructions_per_tick_x100"]) for name, c in _CORES_BZL["CORES"].items()}
-# The benchmark's targets and the core each runs on.
+def _core(name: str, facts: dict) -> Core:
+    board = _CORES_BZL["BOARDS"][facts["board"]]
+    return Core(name, facts["core"], tuple(facts["cpu_flags"]), facts["board"], board["qemu_machine"],
+                board["instructions_per_tick_x100"], REPO / board["startup"], REPO / board["linker_script"],
+                tuple(facts["capabilities"]), facts["ns_cmsis_nn_build"])
+
+
+# The cores an emulator here runs (cores.bzl's build-only ones, with no board, are not benchmarked).
+CORES = {name: _core(name, c) for name, c in _CORES_BZL["CORES"].items() if c["board"]}
+# The benchmark's targets and the core each runs on: the two product targets, then the QEMU boards'
+# targets (named after the board, as helia-aot's built-in targets for them are), each on its board's
+# first core in cores.bzl. tools/bench runs by default those the compiler knows.
 TARGET_CORES = {"corstone300": CORES["cortex_m55"], "apollo4p_evb": CORES["cortex_m4"]}
+for _name, _core in CORES.items():
+    if _core.board not in TARGET_CORES:
+        TARGET_CORES[_core.board] = _core
 M55 = CORES["cortex_m55"]
 
 # Code size is measured on a -Os build (issue 6), instruction counts with the optimization of Bazel's

@@ -25,6 +25,7 @@ def _cortex_m_test_impl(ctx):
     runner = ctx.executable._runner
     arguments = [
         "--simulator=" + ctx.attr.simulator,
+        "--machine=" + ctx.attr.qemu_machine,
         "--expect-exit=%d" % ctx.attr.expect_exit_code,
         "--timeout=%d" % ctx.attr.simulator_timeout,
     ] + ["--expect-output=" + text for text in ctx.attr.expected_output]
@@ -61,8 +62,13 @@ cortex_m_test = rule(
         "simulator": attr.string(
             default = "qemu",
             values = ["qemu", "fvp"],
-            doc = "qemu: QEMU mps3-an547 with -icount shift=0. fvp: Arm's FVP_Corstone_SSE-300, found " +
+            doc = "qemu: QEMU (qemu_machine) with -icount shift=0. fvp: Arm's FVP_Corstone_SSE-300, found " +
                   "through the HELIA_FVP environment variable or PATH.",
+        ),
+        "qemu_machine": attr.string(
+            default = "mps3-an547",
+            doc = "The QEMU machine (-M) that runs the firmware with simulator qemu: the qemu_machine of " +
+                  "the platform's board in toolchains/arm_gnu/cores.bzl (mps3-an547 for corstone300).",
         ),
         "expect_exit_code": attr.int(
             default = 0,
