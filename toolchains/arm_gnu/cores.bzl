@@ -136,6 +136,7 @@ CORES = {
         "ns_cmsis_nn_build": "plain",
         "capabilities": [],
         "board": "microbit",
+        "default_target": "microbit",
     },
     # QEMU has no Cortex-M0+ machine; the micro:bit's M0 runs its code (the same Armv6-M instructions).
     "cortex_m0plus": {
@@ -153,6 +154,7 @@ CORES = {
         "ns_cmsis_nn_build": "plain",
         "capabilities": [],
         "board": "mps2_an385",
+        "default_target": "mps2_an385",
     },
     "cortex_m4": {
         "core": "cortex-m4",
@@ -178,6 +180,7 @@ CORES = {
         "ns_cmsis_nn_build": "dsp",
         "capabilities": ["dsp", "fpu"],
         "board": "mps2_an500",
+        "default_target": "mps2_an500",
     },
     "cortex_m7_dp": {
         "core": "cortex-m7",
@@ -194,6 +197,7 @@ CORES = {
         "ns_cmsis_nn_build": "dsp",
         "capabilities": ["dsp", "fpu"],
         "board": "mps2_an505",
+        "default_target": "mps2_an505",
     },
     "cortex_m33_nodsp": {
         "core": "cortex-m33",
@@ -238,5 +242,19 @@ CORES = {
 TARGET_CORE_NAMES = {
     "corstone300": "cortex_m55",
     "apollo510_evb": "cortex_m55",
+    "apollo510l_evb": "cortex_m55",
     "apollo4p_evb": "cortex_m4",
+    "apollo4l_evb": "cortex_m4",
+    "apollo3_evb": "cortex_m4",
+    "apollo3p_evb": "cortex_m4",
+    "mps2_an386": "cortex_m4",
+    "mps2_an385": "cortex_m3",
+    "microbit": "cortex_m0",
+    "mps2_an500": "cortex_m7_dp",
+    "stm32h743": "cortex_m7_dp",
+    "imxrt1060_evk": "cortex_m7_dp",
+    "mps2_an505": "cortex_m33",
+    "nrf5340_cpuapp": "cortex_m33",
+    "rp2350": "cortex_m33",
+    "mps3_an524": "cortex_m33_nodsp",
 }
