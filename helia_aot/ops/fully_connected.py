@@ -11,15 +11,22 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.accumulator import (check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, litert, register
+from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
                                               requantization_kind)
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
-from helia_aot.ops.shared.fused_activation import fused_activation, hybrid_activation
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation, hybrid_activation
 from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
 
-_RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
-          "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+WEIGHTS_2D = Rule("weights 2-D [outputs, depth]", litert("fully_connected.cc Prepare",
+                                                        "TF_LITE_ENSURE_EQ(NumDimensions(filter), 2)"))
+DEFAULT_FORMAT = Rule("weights format DEFAULT", litert(
+    "fully_connected.cc Eval", "SHUFFLED4x16INT8 weights run only with uint8 inputs; any other type reports an "
+                               "unsupported weights format"))
+INPUT_MULTIPLE = Rule("input size a multiple of the depth", litert(
+    "fully_connected.cc Prepare", "TF_LITE_ENSURE_EQ(input_size % filter->dims->data[1], 0)"))
+_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, INPUT_MULTIPLE, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
 
 
 def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int, filter_offset: int) -> np.ndarray:
@@ -37,39 +44,42 @@ class FullyConnected(OpLowering):
         Variant("int8", inputs=(int8_act(), weights("weights", per_channel_axis=0), bias("int32")),
                 outputs=(int8_act("output"),),
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
-                template="fully_connected.c.j2", lower="lower_int8", notes=_RULES,
+                template="fully_connected.c.j2", lower="lower_int8", rules=_RULES + (ACCUMULATOR_RULE,),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
                             ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED))),
         Variant("a16w8", inputs=(int16_act(), weights("weights", per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),),
                 entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),
-                template="fully_connected_s16.c.j2", lower="lower_a16w8", notes=_RULES),
+                template="fully_connected_s16.c.j2", lower="lower_a16w8",
+                rules=_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE)),
         Variant("float32", inputs=(fp32(), fp32_const("weights"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_fully_connected_f32",), template="fully_connected_f32.c.j2", lower="lower_float32",
-                notes=_RULES),
+                rules=_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(), f16("weights", constant=True), f16("bias", optional=True, constant=True)),
                         outputs=(f16("output"),), entries=("arm_fully_connected_f16",),
                         template="fully_connected_f16.c.j2",
-                        notes=_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
+                        rules=_RULES, notes=("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
         # -- hybrid (dynamic range) --
         hybrid_variant(weights("weights", per_channel_axis=0),
-                       _RULES + ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
-                                 "picks asymmetric), int32 dot products, float rescale",),
-                       "fully_connected_hybrid.c.j2"),
+                       ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
+                        "picks asymmetric), int32 dot products, float rescale",),
+                       "fully_connected_hybrid.c.j2", rules=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(w.shape) != 2:
-            raise ctx.error(f"weights must be 2-D [outputs, depth], got {list(w.shape)}", w)
+            raise ctx.error(WEIGHTS_2D, w, detail=f"weights must be 2-D [outputs, depth], got {list(w.shape)}")
         if ctx.options("weights_format", "DEFAULT") != "DEFAULT":
-            raise ctx.error("only the DEFAULT weights format is supported", w)
+            raise ctx.error(DEFAULT_FORMAT, w, detail="only the DEFAULT weights format is supported")
         if x.num_elements % w.shape[1] != 0:
-            raise ctx.error(f"input size {x.num_elements} is not a multiple of the weight depth {w.shape[1]}", x)
+            raise ctx.error(INPUT_MULTIPLE, x, detail=f"input size {x.num_elements} is not a multiple of the weight "
+                                                      f"depth {w.shape[1]}")
         fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
-            raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not hold batches x "
+                                                         f"{w.shape[0]} outputs")
         check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:

@@ -88,8 +88,8 @@ def activation_f16_lowering(ctx: OpContext, param: str = "(float16_t)0.0f") -> L
 
 # ---- hybrid (dynamic range): float32 data, int8 symmetric weights, float32 bias and output ----
 
-def hybrid_variant(weights_operand: Operand, notes: tuple[str, ...], template: str) -> Variant:
+def hybrid_variant(weights_operand: Operand, notes: tuple[str, ...], template: str, rules: tuple = ()) -> Variant:
     """LiteRT's dynamic-range form of a weighted operator: inline C, no kernel entry, every target."""
     return Variant("hybrid", inputs=(fp32(), weights_operand, fp32_bias()), outputs=(fp32("output"),),
-                   template=template, lower="lower_hybrid", notes=notes)
+                   template=template, lower="lower_hybrid", notes=notes, rules=rules)
 
