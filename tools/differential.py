@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("operators", nargs="*", help=f"operators (default: all of {', '.join(differential.GENERATORS)})")
     parser.add_argument("--cases", type=int, default=40, help="cases per operator (default 40)")
     parser.add_argument("--seed", type=int, default=30, help="generator seed (default 30)")
+    parser.add_argument("--library", choices=("portable", "ns-cmsis-nn"), default="portable",
+                        help="kernel library the host builds link (ns-cmsis-nn: HELIA_NS_CMSIS_NN_DIR's tree)")
     parser.add_argument("--keep", type=pathlib.Path, help="keep the converted modules and builds in this folder")
     args = parser.parse_args(argv)
     unknown = [op for op in args.operators if op not in differential.GENERATORS]
@@ -32,7 +34,13 @@ def main(argv: list[str] | None = None) -> int:
     root = args.keep or pathlib.Path(tempfile.mkdtemp(prefix="helia-differential-"))
     root.mkdir(parents=True, exist_ok=True)
     session = harness.E2ESession(root)
-    library = session.portable_host_library()
+    if args.library == "ns-cmsis-nn":
+        ns_root = harness.ns_cmsis_nn_dir()
+        if ns_root is None:
+            parser.error("--library ns-cmsis-nn needs HELIA_NS_CMSIS_NN_DIR (an ns-cmsis-nn source tree)")
+        library = session.ns_cmsis_nn_host_library(ns_root)
+    else:
+        library = session.portable_host_library()
     rows, broken = {}, []
     for op in args.operators or list(differential.GENERATORS):
         outcomes = differential.run_operator(op, args.cases, session, library, args.seed)

@@ -73,6 +73,11 @@ class Source:
             raise ValueError(f"a {self.kind} rule source names where the check is and what it checks")
 
     @property
+    def tag(self) -> str:
+        """Short form a refusal ends with: the kind and where (a helia-aot limit has no where)."""
+        return self.kind if self.kind == "helia-aot limit" else f"{self.kind}: {self.where}"
+
+    @property
     def is_reference(self) -> bool:
         return self.kind in ("LiteRT", "TFLM", "LiteRT and TFLM")
 
@@ -413,7 +418,7 @@ class OpContext:
         if tensor is not None:
             where += f", tensor '{tensor.name}'"
         if isinstance(rule, Rule):
-            rule = f"{detail or rule.text} ({rule.source.kind}: {rule.source.where})"
+            rule = f"{detail or rule.text} ({rule.source.tag})"
         return UnsupportedModelError(f"{where}: {rule}",
                                      hint or "Re-export the model so the operator meets this rule, or "
                                              "replace the operator")
@@ -535,7 +540,7 @@ class OpLowering:
                     source = dict(operand.rule_sources()).get("zero point 0")
                     raise ctx.error(f"{role} zero point must be 0 for {variant.name} (has "
                                     f"{quant.zero_points[0] if len(set(quant.zero_points)) == 1 else 'mixed'})"
-                                    + (f" ({source.kind}: {source.where})" if source else ""),
+                                    + (f" ({source.tag})" if source else ""),
                                     tensor, "Re-quantize with symmetric quantization for this tensor")
 
     def check_axes(self, ctx: OpContext) -> None:

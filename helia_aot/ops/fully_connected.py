@@ -11,7 +11,8 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, litert, register
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit,
+                                kernel_limit, litert, register)
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
                                               requantization_kind)
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
@@ -24,9 +25,20 @@ WEIGHTS_2D = Rule("weights 2-D [outputs, depth]", litert("fully_connected.cc Pre
 DEFAULT_FORMAT = Rule("weights format DEFAULT", litert(
     "fully_connected.cc Eval", "SHUFFLED4x16INT8 weights run only with uint8 inputs; any other type reports an "
                                "unsupported weights format"))
-INPUT_MULTIPLE = Rule("input size a multiple of the depth", litert(
-    "fully_connected.cc Prepare", "TF_LITE_ENSURE_EQ(input_size % filter->dims->data[1], 0)"))
+# LiteRT runs a remainder (measured by tests/e2e/test_differential.py): its Prepare takes input size / depth
+# batches in integer division and ignores the trailing inputs (7 inputs over depth 8: 0 batches, an empty output).
+INPUT_MULTIPLE = Rule("input size a multiple of the depth", helia_limit(
+    "a remainder is inputs no batch reads; LiteRT's fully_connected.cc Prepare drops it (batch_size = input_size / "
+    "depth) and resizes the output to fewer batches than the model declares"))
 _RULES = (WEIGHTS_2D, DEFAULT_FORMAT, INPUT_MULTIPLE, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
+# int8 weights quantized per tensor may have any zero point: LiteRT's FullyConnected reference subtracts it
+# (filter_offset), and so do arm_fully_connected_s8 (fc_params.filter_offset, every build; the MVE kernel
+# sums carry it) and the portable kernel. Per channel, LiteRT's kernel reads no filter offset.
+PER_CHANNEL_WEIGHT_ZP = Rule("per-channel int8 weights: zero point 0", kernel_limit(
+    "arm_fully_connected_per_channel_s8", "takes no filter offset; LiteRT's FullyConnectedPerChannel reference "
+    "reads none either (a nonzero one is ignored there, not honoured)", "an inline-C per-channel kernel "
+    "subtracting the zero points"))
+INT8_WEIGHTS = Operand("weights", ("int8",), constant=True, quantized=True, per_channel_axis=0)
 
 
 def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int, filter_offset: int) -> np.ndarray:
@@ -41,10 +53,11 @@ class FullyConnected(OpLowering):
     op_types = ("FULLY_CONNECTED",)
     options_table = "FullyConnectedOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(), weights("weights", per_channel_axis=0), bias("int32")),
+        Variant("int8", inputs=(int8_act(), INT8_WEIGHTS, bias("int32")),
                 outputs=(int8_act("output"),),
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
-                template="fully_connected.c.j2", lower="lower_int8", rules=_RULES + (ACCUMULATOR_RULE,),
+                template="fully_connected.c.j2", lower="lower_int8",
+                rules=_RULES + (PER_CHANNEL_WEIGHT_ZP, ACCUMULATOR_RULE),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
                             ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED))),
         Variant("a16w8", inputs=(int16_act(), weights("weights", per_channel_axis=0), bias("int64", "int32")),
@@ -76,6 +89,10 @@ class FullyConnected(OpLowering):
         if x.num_elements % w.shape[1] != 0:
             raise ctx.error(INPUT_MULTIPLE, x, detail=f"input size {x.num_elements} is not a multiple of the weight "
                                                       f"depth {w.shape[1]}")
+        if ctx.variant.name == "int8" and w.quant.per_channel and any(z != 0 for z in w.quant.zero_points):
+            raise ctx.error(PER_CHANNEL_WEIGHT_ZP, w, "Re-quantize the weights symmetrically per channel",
+                            detail=f"per-channel weights must have zero point 0 (has "
+                                   f"{sorted(set(w.quant.zero_points))[:3]})")
         fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not hold batches x "

@@ -17,6 +17,7 @@ cases per operator, tools/differential runs more."""
 from __future__ import annotations
 
 import dataclasses
+import faulthandler
 import itertools
 import math
 import multiprocessing
@@ -40,7 +41,7 @@ INTEGER_BOUND = 1  # codes, as tests/e2e/test_single_op.py
 FLOAT_RELATIVE_BOUND = 1e-5  # of the output's range over the samples
 FLOAT_ABSOLUTE_FLOOR = 1e-6
 # The source kinds a refusal of a case a reference runs may name (a documented limit, with its reason).
-LIMIT_KINDS = ("(kernel limit:", "(helia-aot limit:")
+LIMIT_KINDS = ("(kernel limit:", "(helia-aot limit)")
 # A refusal by a rule TFLM's kernel enforces, of a case LiteRT runs: the references disagree and helia-aot
 # follows TFLM (counted apart, never silently: each is a case to decide, issue #30).
 TFLM_RULE = "(TFLM:"
@@ -100,6 +101,7 @@ HEADER = ["operator", "generated", "ref runs", "TFLM only", "matched", "both+we 
 
 def _reference_child(model: bytes, seed: int, conn) -> None:
     """LiteRT, else TFLM, on SAMPLES seeded inputs; a TFLITE_CHECK abort kills only this child."""
+    faulthandler.disable()  # an abort is an answer here (the parent reports it), not a crash to dump
     generator = np.random.default_rng(seed)
     try:
         try:
@@ -153,6 +155,7 @@ def _receive(conn, timeout: float = 120.0):
 
 
 def _tflm_child(model: bytes, conn) -> None:
+    faulthandler.disable()
     try:
         from helia_aot.golden.references import TflmRunner
         runner = TflmRunner(model)
@@ -252,7 +255,8 @@ def tally(outcomes: list[Outcome]) -> Counts:
                 counts.litert_runs_we_refuse_as_tflm += 1
             else:
                 counts.reference_runs_we_refuse_as_limit += 1
-                counts.limits.add(o.refusal.rsplit("(", 1)[-1].rstrip(")"))
+                start = max(o.refusal.rfind(kind) for kind in LIMIT_KINDS)
+                counts.limits.add(o.refusal[start + 1:].rstrip(")"))
         elif o.converted:
             counts.both_refuse_we_convert += 1
         else:
@@ -399,7 +403,7 @@ def binary_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]
 
 def fully_connected_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"dtype": ["int8", "int16", "float32"], "input": [(1, 8), (2, 8), (1, 2, 4), (1, 7)],
-            "activation": ["NONE", "RELU", "TANH"], "weight_zp": [0, 1], "units": [3, 5]}
+            "activation": ["NONE", "RELU", "TANH"], "weight_zp": [0, 1], "units": [3, 5], "per_channel": [False, True]}
     for k, p in enumerate(_grid(rng, axes, limit)):
         dtype, units = p["dtype"], p["units"]
         depth = 8
@@ -412,18 +416,19 @@ def fully_connected_cases(rng: np.random.Generator, limit: int) -> Iterator[Case
             bias = b.const("b", rng.uniform(-1, 1, size=units).astype(np.float32))
             ys, yz = None, None
         else:
-            ws = 0.01
+            ws = [float(v) for v in rng.uniform(0.005, 0.02, size=units)] if p["per_channel"] else 0.01
             w = b.const("w", rng.integers(-127, 128, size=(units, depth)), dtype="int8", scale=ws,
-                        zero_point=p["weight_zp"])
+                        zero_point=p["weight_zp"], quantized_dimension=0)
             bias = b.const("b", rng.integers(-500, 500, size=units), dtype="int32" if dtype == "int8" else "int64",
-                           scale=xs * ws, zero_point=0)
+                           scale=[xs * v for v in ws] if p["per_channel"] else xs * ws, zero_point=0)
             ys, yz = _qact(rng, dtype)
             ys *= 4
         y = b.tensor("y", (batches, units), dtype=dtype, scale=ys, zero_point=yz)
         b.op("FULLY_CONNECTED", [x, w, bias], [y], {"fused_activation_function": p["activation"]})
         b.output(y)
         yield Case("FULLY_CONNECTED", _name("FULLY_CONNECTED", k, p), b.build(),
-                   f"{dtype} input {p['input']}, {units} units, {p['activation']}, weight zp {p['weight_zp']}")
+                   f"{dtype} input {p['input']}, {units} units, {p['activation']}, weight zp {p['weight_zp']}, "
+                   f"per-channel {p['per_channel']}")
 
 
 def pool_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]]:

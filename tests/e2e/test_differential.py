@@ -29,3 +29,23 @@ def test_operator_rules_agree_with_the_references(e2e, op):
     assert counts.converted_and_matched >= 1, f"{op}: no case converted and matched"
     assert counts.refused_by_both_and_us + counts.reference_runs_we_refuse_as_limit \
         + counts.litert_runs_we_refuse_as_tflm >= 1, f"{op}: the walk reached no rule boundary"
+
+
+def test_int8_fully_connected_weights_with_a_zero_point_match_litert(e2e):
+    # The rule this replaced refused any nonzero weight zero point; LiteRT subtracts it (filter_offset), and
+    # so do arm_fully_connected_s8 and the portable kernel. Per-tensor weights, zero point -3.
+    import numpy as np
+    from tests.modelgen import ModelBuilder
+    rng = np.random.default_rng(5)
+    b = ModelBuilder()
+    x = b.input("x", (2, 8), dtype="int8", scale=0.05, zero_point=4)
+    w = b.const("w", rng.integers(-127, 128, size=(5, 8)), dtype="int8", scale=0.01, zero_point=-3)
+    bias = b.const("b", rng.integers(-500, 500, size=5), dtype="int32", scale=0.05 * 0.01, zero_point=0)
+    y = b.tensor("y", (2, 5), dtype="int8", scale=0.2, zero_point=-2)
+    b.op("FULLY_CONNECTED", [x, w, bias], [y], {"fused_activation_function": "RELU"})
+    b.output(y)
+    case = differential.Case("FULLY_CONNECTED", "fc_weight_zero_point", b.build(), "int8 weights zero point -3")
+    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=5)
+    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
+    assert not outcome.problem, outcome.problem
+    assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND

@@ -37,7 +37,9 @@ def check_accumulator(ctx: OpContext, x: Tensor, w: Tensor, b: Tensor | None, ch
         return
     span = 255 if x.dtype == "int8" else 1 << 15  # |q - zero point|; int16 is symmetric
     limit = (1 << 31) - 1 if x.dtype == "int8" or (b is not None and b.dtype == "int32") else (1 << 63) - 1
-    weights = np.abs(np.asarray(w.data, dtype=np.int64))
+    # The kernels accumulate (weight - zero point): nonzero only for a per-tensor int8 FULLY_CONNECTED.
+    weight_zp = w.quant.zero_point if w.quant is not None and not w.quant.per_channel else 0
+    weights = np.abs(np.asarray(w.data, dtype=np.int64) - weight_zp)
     per_channel = np.moveaxis(weights, channel_axis, 0).reshape(weights.shape[channel_axis], -1)
     bound = [int(v) * span for v in per_channel.sum(axis=1).tolist()]
     if b is not None:
