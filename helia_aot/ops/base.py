@@ -139,10 +139,13 @@ PER_CHANNEL_SOURCE = litert("kernel_util.cc PopulateConvolutionQuantizationParam
 INT16_ZERO_POINT_SOURCE = both("each int16 kernel's Prepare (conv.cc, fully_connected.cc, add.cc, mul.cc, "
                                "pooling.cc, activations.cc; micro/kernels *_common.cc)",
                                "TF_LITE_ENSURE_EQ(context, input/output->params.zero_point, 0) for kTfLiteInt16")
-WEIGHTS_ZERO_POINT_SOURCE = kernel_limit(
-    "ns-cmsis-nn arm_convolve_* / arm_depthwise_conv_* / arm_fully_connected_* (int8 weights)",
-    "take no weight offset; LiteRT's per-channel reference (reference_integer_ops::ConvPerChannel) ignores a "
-    "filter zero point too, TFLM's conv_common.cc passes none", "an inline-C variant subtracting the weight zero point")
+# Measured (tests/e2e/differential.py reads LiteRT's refusal): conv.cc refuses a nonzero filter zero point; an
+# operator whose LiteRT kernel runs one declares its own source on the operand (FULLY_CONNECTED int16).
+WEIGHTS_ZERO_POINT_SOURCE = litert("conv.cc Prepare (the convolutions' int8 filters)",
+                                   "TF_LITE_ENSURE_EQ(affine_quantization->zero_point->data[i], 0) for every channel")
+FC_WEIGHTS_ZERO_POINT_SOURCE = kernel_limit(
+    "arm_fully_connected_s16 / arm_fully_connected_per_channel_s8 / _s16", "take no weight offset; LiteRT's "
+    "fully_connected.cc runs int16 layers with one (measured)", "an inline-C variant subtracting the weight zero point")
 
 
 @dataclass(frozen=True)

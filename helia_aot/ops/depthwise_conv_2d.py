@@ -11,7 +11,7 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.library.cost_kinds import DEPTHWISE
 from helia_aot.library.helium_costs import MVE_DEPTHWISE
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, litert, register
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, kernel_limit, litert, register
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
                                               requantization_kind)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, check_output_shape
@@ -29,6 +29,13 @@ MULTIPLIER = Rule("output channels a multiple of input channels", litert(
     "depthwise_conv.cc Prepare", "TF_LITE_ENSURE_EQ(channels_out % input_channels, 0) (the depth multiplier; "
     "depth_multiplier itself may be 0 in exported models)"))
 _SHAPE_RULES = (RANK, MULTIPLIER, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
+# LiteRT's depthwise_conv.cc runs a nonzero filter zero point (measured by tests/e2e/test_differential.py) but its
+# per-channel reference (DepthwiseConvPerChannel) reads no filter offset: the zero point is ignored, not honoured.
+WEIGHTS_ZERO_POINT = kernel_limit("arm_depthwise_conv_* (int8 filters)", "take no filter offset; LiteRT runs a "
+                                  "nonzero one and ignores it (DepthwiseConvPerChannel has no filter offset)",
+                                  "an inline-C depthwise convolution subtracting the zero points (which LiteRT would "
+                                  "then disagree with)")
+FILTER = weights(per_channel_axis=3, zero_point_source=WEIGHTS_ZERO_POINT)
 
 
 @register
@@ -36,7 +43,7 @@ class DepthwiseConv2D(OpLowering):
     op_types = ("DEPTHWISE_CONV_2D",)
     options_table = "DepthwiseConv2DOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(), weights(per_channel_axis=3), bias("int32")),
+        Variant("int8", inputs=(int8_act(), FILTER, bias("int32")),
                 outputs=(int8_act("output"),),
                 entries=("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
                          "arm_depthwise_conv_wrapper_s8"),
@@ -45,7 +52,7 @@ class DepthwiseConv2D(OpLowering):
                 cost_kinds=(*((e, DEPTHWISE) for e in ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt",
                                                        "arm_depthwise_conv_s8", "arm_depthwise_conv_wrapper_s8")),
                             (HELIUM_DW_3X3, MVE_DEPTHWISE))),
-        Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=3), bias("int64", "int32")),
+        Variant("a16w8", inputs=(int16_act(), FILTER, bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
                 template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8",
                 rules=_SHAPE_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE)),

@@ -11,7 +11,7 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
-from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit,
+from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit,
                                 kernel_limit, litert, register)
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
                                               requantization_kind)
@@ -30,7 +30,11 @@ DEFAULT_FORMAT = Rule("weights format DEFAULT", litert(
 INPUT_MULTIPLE = Rule("input size a multiple of the depth", helia_limit(
     "a remainder is inputs no batch reads; LiteRT's fully_connected.cc Prepare drops it (batch_size = input_size / "
     "depth) and resizes the output to fewer batches than the model declares"))
-_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, INPUT_MULTIPLE, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
+# LiteRT's FULLY_CONNECTED checks the fused activation itself (unlike CONV_2D or ADD, which run TANH unclamped).
+FC_ACTIVATION = Rule(ACTIVATION_RULE.text, litert(
+    "fully_connected.cc Prepare", "TF_LITE_ENSURE(params->activation == kTfLiteActNone || kTfLiteActRelu || "
+    "kTfLiteActReluN1To1 || kTfLiteActRelu6)"))
+_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, INPUT_MULTIPLE, FC_ACTIVATION, OUTPUT_SHAPE_RULE)
 # int8 weights quantized per tensor may have any zero point: LiteRT's FullyConnected reference subtracts it
 # (filter_offset), and so do arm_fully_connected_s8 (fc_params.filter_offset, every build; the MVE kernel
 # sums carry it) and the portable kernel. Per channel, LiteRT's kernel reads no filter offset.
@@ -60,7 +64,7 @@ class FullyConnected(OpLowering):
                 rules=_RULES + (PER_CHANNEL_WEIGHT_ZP, ACCUMULATOR_RULE),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
                             ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED))),
-        Variant("a16w8", inputs=(int16_act(), weights("weights", per_channel_axis=0), bias("int64", "int32")),
+        Variant("a16w8", inputs=(int16_act(), weights("weights", 0, FC_WEIGHTS_ZERO_POINT_SOURCE), bias("int64", "int32")),
                 outputs=(int16_act("output"),),
                 entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),
                 template="fully_connected_s16.c.j2", lower="lower_a16w8",
@@ -93,6 +97,10 @@ class FullyConnected(OpLowering):
             raise ctx.error(PER_CHANNEL_WEIGHT_ZP, w, "Re-quantize the weights symmetrically per channel",
                             detail=f"per-channel weights must have zero point 0 (has "
                                    f"{sorted(set(w.quant.zero_points))[:3]})")
+        act = ctx.options("fused_activation_function", "NONE")
+        if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
+            raise ctx.error(FC_ACTIVATION, y, detail=f"fused activation {act} is not supported (supported: NONE, RELU, "
+                                                     "RELU6, RELU_N1_TO_1)")
         fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
             raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not hold batches x "

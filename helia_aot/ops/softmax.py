@@ -12,8 +12,8 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier, softmax_params
-from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, kernel_limit,
-                                litert, register, tflm)
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both,
+                                kernel_limit, litert, register, tflm)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.lookup_tables import lut_int16
@@ -27,14 +27,18 @@ def _near(scale: float, target: float) -> bool:
     return abs(f32(scale) - f32(target)) <= f32(0.001 * target)
 
 
-# The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc): LiteRT's SoftmaxPrepare
-# (activations.cc) is looser (scale within 0.1% for int8 too), so TFLM's rules are the ones both accept.
-INT8_OUTPUT = Rule("int8 output scale 1/256, zero point -128", tflm(
-    "softmax_common.cc CalculateSoftmaxParams", "TF_LITE_ENSURE_EQ(output->params.zero_point, -128) and "
-    "TF_LITE_ENSURE(output->params.scale == 1.f / 256)"))
-INT16_OUTPUT = Rule("int16 output scale 1/32768 (within 0.1%)", tflm(
-    "softmax_common.cc CalculateSoftmaxParams", "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 32768, "
-    "0.001f / 32768)"))
+# The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc); LiteRT's SoftmaxPrepare (activations.cc)
+# checks the int8 -> int8 and int16 forms too (scale within 0.1% for int8, where TFLM wants it exact) and not the
+# int8 -> int16 one, so TFLM's rules are the ones both accept.
+INT8_OUTPUT = Rule("int8 output zero point -128", both(
+    "activations.cc SoftmaxPrepare / micro softmax_common.cc CalculateSoftmaxParams",
+    "TF_LITE_ENSURE_EQ(output->params.zero_point, -128)"))
+# LiteRT takes the scale within 0.1% (TF_LITE_ENSURE_NEAR(scale, 1.f / 256, 0.001f / 256)): TFLM is the stricter.
+INT8_SCALE = Rule("int8 output scale 1/256", tflm("softmax_common.cc CalculateSoftmaxParams",
+                                                  "TF_LITE_ENSURE(output->params.scale == 1.f / 256)"))
+INT16_OUTPUT = Rule("int16 output scale 1/32768 (within 0.1%)", both(
+    "activations.cc SoftmaxPrepare / micro softmax_common.cc CalculateSoftmaxParams",
+    "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 32768, 0.001f / 32768)"))
 INT8_INT16_OUTPUT = Rule("int16 output of an int8 input: scale 1/65536 (within 0.1%), zero point -32768", tflm(
     "softmax_common.cc CalculateSoftmaxParams", "TF_LITE_ENSURE_EQ(output->params.zero_point, -32768) and "
     "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 65536, 0.001f / 65536)"))
@@ -50,7 +54,7 @@ class Softmax(OpLowering):
     options_table = "SoftmaxOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_softmax_s8",), template="softmax.c.j2",
-                lower="lower_int8", rules=(INT8_OUTPUT, RANK, OUTPUT_SHAPE_RULE)),
+                lower="lower_int8", rules=(INT8_OUTPUT, INT8_SCALE, RANK, OUTPUT_SHAPE_RULE)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_softmax_s16",),
                 template="softmax_s16.c.j2", lower="lower_int16",
                 rules=(INT16_OUTPUT, RANK, OUTPUT_SHAPE_RULE),
@@ -74,10 +78,11 @@ class Softmax(OpLowering):
         # The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc): LiteRT's SoftmaxPrepare
         # (activations.cc) checks only the int16 zero points, so TFLM's rules are the ones both accept.
         if name == "int8" and (y.quant.zero_point != -128 or abs(y.quant.scale - 1.0 / 256) > 1e-9):
-            # TFLM: zero point -128 and scale == 1.f / 256; the 1e-9 admits the float32 neighbours of 1/256,
-            # whose codes arm_softmax_s8 writes the same way.
-            raise ctx.error(INT8_OUTPUT, y, detail=f"int8 output must have scale 1/256 and zero point -128 (has "
-                                                   f"{y.quant.scale:g}, {y.quant.zero_point})")
+            # TFLM: scale == 1.f / 256; the 1e-9 admits the float32 neighbours of 1/256, whose codes
+            # arm_softmax_s8 writes the same way.
+            raise ctx.error(INT8_OUTPUT if y.quant.zero_point != -128 else INT8_SCALE, y,
+                            detail=f"int8 output must have scale 1/256 and zero point -128 (has {y.quant.scale:g}, "
+                                   f"{y.quant.zero_point})")
         if name == "int16" and not _near(y.quant.scale, 1.0 / 32768):
             # TFLM's TF_LITE_ENSURE_NEAR(scale, 1.f / 32768, 0.001f / 32768); the zero point 0 (both
             # references) is an operand rule.

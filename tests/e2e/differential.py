@@ -367,6 +367,43 @@ def conv_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
                    f"{p['dilation']} {p['padding']}, {p['activation']}, weight zp {p['weight_zp']}")
 
 
+def depthwise_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    # channels (input, output): multiplier 1, multiplier 2, 5 outputs over 2 inputs (not a multiple)
+    axes = {"dtype": ["int8", "int16", "float32"], "channels": [(4, 4), (2, 4), (2, 5)], "kernel": [1, 3],
+            "stride": [1, 2], "dilation": [1, 2], "padding": ["SAME", "VALID"], "activation": ["NONE", "RELU", "TANH"],
+            "weight_zp": [0, 2]}
+    for k, p in enumerate(_grid(rng, axes, limit)):
+        cin, cout = p["channels"]
+        dtype, ksz = p["dtype"], p["kernel"]
+        oh = _conv_out(7, ksz, p["stride"], p["dilation"], p["padding"])
+        if oh <= 0:
+            continue
+        b = ModelBuilder()
+        xs, xz = _qact(rng, dtype)
+        x = b.input("x", (1, 7, 7, cin), dtype=dtype, scale=xs, zero_point=xz)
+        if dtype == "float32":
+            w = b.const("w", rng.uniform(-1, 1, size=(1, ksz, ksz, cout)).astype(np.float32))
+            bias = b.const("b", rng.uniform(-0.5, 0.5, size=cout).astype(np.float32))
+            ys, yz = None, None
+        else:
+            wscales = [float(v) for v in rng.uniform(0.005, 0.02, size=cout)]
+            w = b.const("w", rng.integers(-127, 128, size=(1, ksz, ksz, cout)), dtype="int8", scale=wscales,
+                        zero_point=p["weight_zp"], quantized_dimension=3)
+            bias = b.const("b", rng.integers(-1000, 1000, size=cout), dtype="int32" if dtype == "int8" else "int64",
+                           scale=[xs * v for v in wscales], zero_point=0)
+            ys, yz = _qact(rng, dtype)
+            ys *= 4
+        y = b.tensor("y", (1, oh, oh, cout), dtype=dtype, scale=ys, zero_point=yz)
+        b.op("DEPTHWISE_CONV_2D", [x, w, bias], [y],
+             {"padding": p["padding"], "stride_h": p["stride"], "stride_w": p["stride"],
+              "dilation_h_factor": p["dilation"], "dilation_w_factor": p["dilation"],
+              "depth_multiplier": max(cout // cin, 1), "fused_activation_function": p["activation"]})
+        b.output(y)
+        yield Case("DEPTHWISE_CONV_2D", _name("DEPTHWISE_CONV_2D", k, p), b.build(),
+                   f"{dtype} channels in/out {p['channels']}, {ksz}x{ksz} stride {p['stride']} dilation "
+                   f"{p['dilation']} {p['padding']}, {p['activation']}, weight zp {p['weight_zp']}")
+
+
 def _broadcast(a, b):
     try:
         return tuple(np.broadcast_shapes(a, b))
@@ -455,8 +492,70 @@ def pool_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]]:
     return cases
 
 
+def quantize_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    axes = {"form": [("float32", "int8"), ("float32", "int16"), ("int8", "int8"), ("int16", "int16"),
+                     ("int8", "int16"), ("int16", "int8")],
+            "output_zp": ["fits", "nonzero"], "scale_ratio": [1.0, 0.37, 3.1], "shape": [(1, 16), (2, 3, 5)]}
+    for k, p in enumerate(_grid(rng, axes, limit)):
+        din, dout = p["form"]
+        b = ModelBuilder()
+        xs, xz = _qact(rng, din)
+        x = b.input("x", p["shape"], dtype=din, scale=xs, zero_point=xz)
+        base = xs if xs is not None else float(rng.uniform(0.005, 0.02))
+        ys = base * p["scale_ratio"] * (1 / 256 if dout == "int16" and din == "int8" else
+                                         256 if dout == "int8" and din == "int16" else 1)
+        yz = int(rng.integers(-10, 10)) if dout == "int8" else (5 if p["output_zp"] == "nonzero" else 0)
+        y = b.tensor("y", p["shape"], dtype=dout, scale=ys, zero_point=yz)
+        b.op("QUANTIZE", [x], [y])
+        b.output(y)
+        yield Case("QUANTIZE", _name("QUANTIZE", k, p), b.build(),
+                   f"{din}->{dout} output zp {yz}, scale ratio {p['scale_ratio']}, shape {p['shape']}")
+
+
+def dequantize_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    axes = {"dtype": ["int8", "int16"], "zp16": [False, True], "shape": [(1, 16), (2, 3, 5)]}
+    for k, p in enumerate(_grid(rng, axes, limit)):
+        b = ModelBuilder()
+        xs, xz = _qact(rng, p["dtype"], zp_nonzero=p["zp16"])
+        x = b.input("x", p["shape"], dtype=p["dtype"], scale=xs, zero_point=xz)
+        y = b.tensor("y", p["shape"], dtype="float32")
+        b.op("DEQUANTIZE", [x], [y])
+        b.output(y)
+        yield Case("DEQUANTIZE", _name("DEQUANTIZE", k, p), b.build(),
+                   f"{p['dtype']} zp {xz}, shape {p['shape']}")
+
+
+def concatenation_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    axes = {"dtype": ["int8", "int16", "float32"], "axis": [0, 1, -1, 2], "quant": ["shared", "scale", "zp"],
+            "activation": ["NONE", "RELU", "RELU6"], "inputs": [2, 3]}
+    for k, p in enumerate(_grid(rng, axes, limit)):
+        dtype, axis = p["dtype"], p["axis"]
+        shape = [2, 3, 4]
+        b = ModelBuilder()
+        qs, qz = _qact(rng, dtype)
+        refs, total = [], 0
+        for i in range(p["inputs"]):
+            part = list(shape)
+            part[axis] = i + 1
+            total += i + 1
+            s, z = qs, qz
+            if i == 1 and dtype != "float32" and p["quant"] == "scale":
+                s = qs * 1.25
+            if i == 1 and dtype == "int8" and p["quant"] == "zp":
+                z = qz + 1
+            refs.append(b.input(f"x{i}", part, dtype=dtype, scale=s, zero_point=z))
+        out = list(shape)
+        out[axis] = total
+        y = b.tensor("y", out, dtype=dtype, scale=qs, zero_point=qz)
+        b.op("CONCATENATION", refs, [y], {"axis": axis, "fused_activation_function": p["activation"]})
+        b.output(y)
+        yield Case("CONCATENATION", _name("CONCATENATION", k, p), b.build(),
+                   f"{dtype} {p['inputs']} inputs on axis {axis}, quantization {p['quant']}, {p['activation']}")
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "CONV_2D": conv_cases,
+    "DEPTHWISE_CONV_2D": depthwise_cases,
     "SOFTMAX": softmax_cases,
     "FULLY_CONNECTED": fully_connected_cases,
     "ADD": binary_cases("ADD"),
@@ -464,6 +563,9 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "MUL": binary_cases("MUL"),
     "AVERAGE_POOL_2D": pool_cases("AVERAGE_POOL_2D"),
     "MAX_POOL_2D": pool_cases("MAX_POOL_2D"),
+    "QUANTIZE": quantize_cases,
+    "DEQUANTIZE": dequantize_cases,
+    "CONCATENATION": concatenation_cases,
 }
 
 

@@ -23,13 +23,13 @@ from tests.modelgen import ModelBuilder
 # validate() and in `notes`). Measured; remove an entry when its module declares `rules`.
 UNTRACED_OPERATORS = {
     'ABS', 'ARG_MAX', 'ARG_MIN', 'ASSIGN_VARIABLE', 'BATCH_MATMUL', 'BATCH_TO_SPACE_ND', 'BROADCAST_TO',
-    'CALL_ONCE', 'CAST', 'CONCATENATION', 'CUSTOM:SignalEnergy', 'CUSTOM:SignalFftAutoScale',
+    'CALL_ONCE', 'CAST', 'CUSTOM:SignalEnergy', 'CUSTOM:SignalFftAutoScale',
     'CUSTOM:SignalFilterBank', 'CUSTOM:SignalFilterBankLog', 'CUSTOM:SignalFilterBankSpectralSubtraction',
     'CUSTOM:SignalFilterBankSquareRoot', 'CUSTOM:SignalPCAN', 'CUSTOM:SignalRfft', 'CUSTOM:SignalWindow',
-    'DEPTH_TO_SPACE', 'DEQUANTIZE', 'DILATE', 'DIV', 'DYNAMIC_UPDATE_SLICE', 'EQUAL', 'EXP', 'EXPAND_DIMS', 'FILL',
+    'DEPTH_TO_SPACE', 'DILATE', 'DIV', 'DYNAMIC_UPDATE_SLICE', 'EQUAL', 'EXP', 'EXPAND_DIMS', 'FILL',
     'GATHER', 'GATHER_ND', 'GELU', 'GREATER', 'GREATER_EQUAL', 'HARD_SWISH', 'LEAKY_RELU', 'LESS', 'LESS_EQUAL',
     'LOG', 'LOGICAL_AND', 'LOGICAL_NOT', 'LOGICAL_OR', 'LOGISTIC', 'MAXIMUM', 'MEAN', 'MINIMUM', 'MIRROR_PAD',
-    'NEG', 'NOT_EQUAL', 'PACK', 'PAD', 'PADV2', 'PRELU', 'QUANTIZE', 'READ_VARIABLE', 'REDUCE_ANY', 'REDUCE_MAX',
+    'NEG', 'NOT_EQUAL', 'PACK', 'PAD', 'PADV2', 'PRELU', 'READ_VARIABLE', 'REDUCE_ANY', 'REDUCE_MAX',
     'REDUCE_MIN', 'REDUCE_PROD', 'RELU', 'RELU6', 'RELU_0_TO_1', 'RELU_N1_TO_1', 'RESHAPE', 'RESIZE_BILINEAR',
     'RESIZE_NEAREST_NEIGHBOR', 'REVERSE_SEQUENCE', 'REVERSE_V2', 'RSQRT', 'SCATTER_ND', 'SELECT_V2', 'SHAPE',
     'SLICE', 'SPACE_TO_BATCH_ND', 'SPACE_TO_DEPTH', 'SPLIT', 'SPLIT_V', 'SQRT', 'SQUARE', 'SQUARED_DIFFERENCE',
@@ -73,7 +73,8 @@ def test_untraced_operators_are_exactly_the_listed_ones():
 
 
 @pytest.mark.parametrize("op_type", ["CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "SOFTMAX", "ADD", "SUB",
-                                     "MUL", "AVERAGE_POOL_2D", "MAX_POOL_2D"])
+                                     "MUL", "AVERAGE_POOL_2D", "MAX_POOL_2D", "QUANTIZE", "DEQUANTIZE",
+                                     "CONCATENATION"])
 def test_traced_operators_are_not_in_the_untraced_list(op_type):
     assert op_type not in UNTRACED_OPERATORS
     assert all(variant.rules for name, variant in ops.catalog() if name == op_type)
@@ -110,8 +111,11 @@ def test_operators_command_prints_each_rule_with_its_source():
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    rule = lines.index("    rule  int8 output scale 1/256, zero point -128")
-    assert lines[rule + 1].startswith("          from TFLM softmax_common.cc CalculateSoftmaxParams: ")
+    rule = lines.index("    rule  int8 output zero point -128")
+    assert lines[rule + 1].startswith("          from LiteRT and TFLM activations.cc SoftmaxPrepare / micro "
+                                      "softmax_common.cc CalculateSoftmaxParams: ")
+    int8_int16 = lines.index("    rule  int16 output of an int8 input: scale 1/65536 (within 0.1%), zero point -32768")
+    assert lines[int8_int16 + 1].startswith("          from TFLM softmax_common.cc CalculateSoftmaxParams: ")
     assert "        zero point 0: from LiteRT and TFLM each int16 kernel's Prepare" in proc.stdout
     assert "from kernel limit arm_softmax_f16: takes no beta" in proc.stdout
     assert "lifted by inline C" in proc.stdout
