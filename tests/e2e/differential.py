@@ -2,17 +2,18 @@
 """Differential validation of operator rules against the references (issue #30): for an operator, a
 generator walks the quantization parameters, zero points, scales, attribute values and shapes around
 each of its rules' boundaries (tests/modelgen builds every case), asks LiteRT's reference kernels whether
-they allocate and invoke the case (TFLM where LiteRT cannot load the model: an operator it does not register;
-a LiteRT Prepare check that refuses a case is the reference's answer, TFLM checking less is no acceptance),
-and puts helia-aot beside that answer:
+they allocate and invoke the case (TFLM where LiteRT refuses it or cannot load it), and puts helia-aot
+beside that answer:
 
-- a reference runs it: helia-aot converts it and the host build matches the reference within the
-  variant's tolerance, or refuses it with a rule whose declared source is a limit (kernel or helia-aot)
-  that says why (the refusal message names the rule's source kind);
+- a reference runs it: helia-aot converts it and the host build matches that reference within the
+  variant's tolerance, or refuses it by a rule whose declared source is a documented limit (kernel or
+  helia-aot; the refusal message ends with its source's tag), or by the other reference's own check where
+  the references split (LiteRT runs what TFLM's check refuses, or TFLM runs what LiteRT's check refuses:
+  counted apart, each a case to decide);
 - both references refuse it: helia-aot refuses it in one line.
 
-`run_operator` returns the per-operator counts; tests/e2e/test_differential.py runs a bounded number of
-cases per operator, tools/differential runs more."""
+`run_operator` returns the outcomes, `tally` the per-operator counts; tests/e2e/test_differential.py runs a
+bounded number of cases per operator, tools/differential runs more."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ LIMIT_KINDS = ("(kernel limit:", "(helia-aot limit)")
 # A refusal by a rule TFLM's kernel enforces, of a case LiteRT runs: the references disagree and helia-aot
 # follows TFLM (counted apart, never silently: each is a case to decide, issue #30).
 TFLM_RULE = "(TFLM:"
+# A refusal by a rule LiteRT's kernel enforces, of a case only TFLM runs (TFLM lacks the check).
+LITERT_RULES = ("(LiteRT:", "(LiteRT and TFLM:")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,6 +56,8 @@ class Case:
     name: str
     model: bytes
     boundary: str  # what this case sets near which rule, for the report
+    # Inputs whose values the case fixes (by name), e.g. a run-time output_shape; the rest are drawn.
+    fixed: dict = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -65,6 +70,7 @@ class Outcome:
     bound: float | None = None
     problem: str = ""  # why this outcome breaks the contract (empty: it holds)
     tflm_split: bool = False  # LiteRT runs it, TFLM refuses it, helia-aot refuses it with TFLM's rule
+    litert_split: bool = False  # TFLM runs it, LiteRT's check refuses it, helia-aot refuses it with LiteRT's rule
 
     @property
     def converted(self) -> bool:
@@ -80,6 +86,7 @@ class Counts:
     refused_by_both_and_us: int = 0
     reference_runs_we_refuse_as_limit: int = 0
     litert_runs_we_refuse_as_tflm: int = 0  # LiteRT runs it, TFLM's check (our rule's source) refuses it
+    tflm_runs_we_refuse_as_litert: int = 0  # TFLM runs it, LiteRT's check (our rule's source) refuses it
     reference_runs_we_refuse: int = 0  # must be 0: refused without a declared limit
     mismatched: int = 0  # must be 0
     both_refuse_we_convert: int = 0  # must be 0
@@ -89,25 +96,31 @@ class Counts:
         return [str(v) for v in (self.generated, self.accepted_by_reference, self.accepted_by_tflm_only,
                                  self.converted_and_matched, self.refused_by_both_and_us,
                                  self.reference_runs_we_refuse_as_limit, self.litert_runs_we_refuse_as_tflm,
+                                 self.tflm_runs_we_refuse_as_litert,
                                  self.reference_runs_we_refuse,
                                  self.mismatched, self.both_refuse_we_convert)]
 
 
 HEADER = ["operator", "generated", "ref runs", "TFLM only", "matched", "both+we refuse", "we refuse (limit)",
-          "we refuse as TFLM", "we refuse (no limit)", "mismatched", "we accept, refs refuse"]
+          "we refuse as TFLM", "we refuse as LiteRT", "we refuse (no limit)", "mismatched", "we accept, refs refuse"]
 
 
 # --------------------------------------------------------------------------- references, in a child process
 
-def _reference_child(model: bytes, seed: int, conn) -> None:
+def _fix(sample: list[np.ndarray], details: list[dict], fixed: dict) -> list[np.ndarray]:
+    return [np.asarray(fixed[d.get("name")], dtype=v.dtype).reshape(v.shape) if d.get("name") in fixed else v
+            for v, d in zip(sample, details)]
+
+
+def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
     """LiteRT, else TFLM, on SAMPLES seeded inputs; a TFLITE_CHECK abort kills only this child."""
     faulthandler.disable()  # an abort is an answer here (the parent reports it), not a crash to dump
     generator = np.random.default_rng(seed)
     try:
         try:
-            make_interpreter(model)
-            samples = [random_inputs(model, generator) for _ in range(SAMPLES)]
             interp = make_interpreter(model)
+            details = interp.get_input_details()
+            samples = [_fix(random_inputs(model, generator), details, fixed) for _ in range(SAMPLES)]
             outputs = []
             for sample in samples:
                 for detail, value in zip(interp.get_input_details(), sample):
@@ -118,18 +131,14 @@ def _reference_child(model: bytes, seed: int, conn) -> None:
             return
         except Exception as exc:  # noqa: BLE001 - any LiteRT failure is its refusal
             litert_error = " ".join(str(exc).split())[:300]
-        if not any(marker in litert_error for marker in LITERT_CANNOT_LOAD):
-            # LiteRT's Prepare checked the case and refused it: that check defines the operator. TFLM's
-            # kernels check less (e.g. no groups test), so TFLM running such a case is no acceptance.
-            conn.send((None, None, None, f"LiteRT: {litert_error}"))
-            return
         try:
             from tests.e2e import tflm
             from helia_aot.golden.references import TflmRunner
             runner = TflmRunner(model)
             samples = []
             for _ in range(SAMPLES):
-                samples.append([_draw(generator, d) for d in runner.input_details()])
+                details = runner.input_details()
+                samples.append(_fix([_draw(generator, d) for d in details], details, fixed))
             outputs = tflm.outputs(model, samples)
             conn.send(("TFLM", samples, outputs, litert_error))
         except Exception as exc:  # noqa: BLE001 - any TFLM failure is its refusal
@@ -178,11 +187,11 @@ def _tflm_refuses(model: bytes) -> bool:
     return True if result is None else result
 
 
-def reference(model: bytes, seed: int) -> tuple[str | None, list | None, list | None, str]:
+def reference(model: bytes, seed: int, fixed: dict | None = None) -> tuple[str | None, list | None, list | None, str]:
     """(who ran it, samples, outputs, why the other or both refused)."""
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_reference_child, args=(model, seed, child))
+    proc = ctx.Process(target=_reference_child, args=(model, seed, fixed or {}, child))
     proc.start()
     child.close()
     result = _receive(parent)
@@ -195,7 +204,7 @@ def reference(model: bytes, seed: int) -> tuple[str | None, list | None, list | 
 # --------------------------------------------------------------------------- helia-aot's side
 
 def evaluate(case: Case, session: harness.E2ESession, library: harness.KernelLibrary, seed: int) -> Outcome:
-    who, samples, ref_outputs, why = reference(case.model, seed)
+    who, samples, ref_outputs, why = reference(case.model, seed, case.fixed)
     outcome = Outcome(case, who, why)
     out_dir = session.root / "differential" / case.name
     try:
@@ -209,7 +218,12 @@ def evaluate(case: Case, session: harness.E2ESession, library: harness.KernelLib
             outcome.problem = f"both references refuse ({why}) but helia-aot converts it"
         return outcome
     if not outcome.converted:
-        if who == "LiteRT" and TFLM_RULE in outcome.refusal:
+        if who == "TFLM" and why and not any(m in why for m in LITERT_CANNOT_LOAD) and any(
+                tag in outcome.refusal for tag in LITERT_RULES):
+            # LiteRT's check refuses it and defines the operator; TFLM's kernel lacks the check (e.g. no groups
+            # test: it reads past the filter). helia-aot refuses by that LiteRT rule.
+            outcome.litert_split = True
+        elif who == "LiteRT" and TFLM_RULE in outcome.refusal:
             outcome.tflm_split = _tflm_refuses(case.model)
             if not outcome.tflm_split:
                 outcome.problem = f"LiteRT and TFLM run it but helia-aot refuses it: {outcome.refusal}"
@@ -253,6 +267,8 @@ def tally(outcomes: list[Outcome]) -> Counts:
                 counts.reference_runs_we_refuse += 1
             elif o.tflm_split:
                 counts.litert_runs_we_refuse_as_tflm += 1
+            elif o.litert_split:
+                counts.tflm_runs_we_refuse_as_litert += 1
             else:
                 counts.reference_runs_we_refuse_as_limit += 1
                 start = max(o.refusal.rfind(kind) for kind in LIMIT_KINDS)
@@ -553,6 +569,79 @@ def concatenation_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
                    f"{dtype} {p['inputs']} inputs on axis {axis}, quantization {p['quant']}, {p['activation']}")
 
 
+def svdf_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    # LiteRT's forms only (int16 state, float32): LiteRT reads an int8 state as int16 whatever the model
+    # declares, so no reference here runs TFLM's int8-state form (tests/e2e/test_stateful_models.py does).
+    axes = {"dtype": ["int8", "float32"], "rank": [1, 2, 3], "activation": ["NONE", "RELU", "RELU6", "TANH"],
+            "weights_zp": [0, 1], "state_zp": [0, 2], "variable": [True, False]}
+    batches, inputs, units, memory = 2, 6, 4, 5
+    for k, p in enumerate(_grid(rng, axes, limit)):
+        dtype, rank = p["dtype"], p["rank"]
+        filters = units * 2  # rank 3 does not divide it: the rule's boundary
+        b = ModelBuilder()
+        if dtype == "float32":
+            x = b.input("x", (batches, inputs), "float32")
+            wf = b.const("wf", rng.uniform(-1, 1, (filters, inputs)).astype(np.float32))
+            wt = b.const("wt", rng.uniform(-1, 1, (filters, memory)).astype(np.float32))
+            bias = b.const("bias", rng.uniform(-1, 1, filters // rank).astype(np.float32))
+            state_args = ("float32",)
+            y = b.tensor("y", (batches, filters // rank), "float32")
+        else:
+            x = b.input("x", (batches, inputs), "int8", 0.02, 5)
+            wf = b.const("wf", rng.integers(-127, 128, (filters, inputs)), "int8", 0.004, p["weights_zp"])
+            wt = b.const("wt", rng.integers(-3000, 3000, (filters, memory)), "int16", 0.0002, 0)
+            # TFLM checks bias scale == state scale x time weights scale
+            bias = b.const("bias", rng.integers(-3000, 3000, filters // rank), "int32", 0.0005 * 0.0002, 0)
+            state_args = ("int16", 0.0005, p["state_zp"])
+            y = b.tensor("y", (batches, filters // rank), "int8", 0.05, -3)
+        state = (b.tensor("state", (batches, filters * memory), *state_args, variable=True) if p["variable"]
+                 else b.input("state", (batches, filters * memory), *state_args))
+        b.op("SVDF", [x, wf, wt, bias, state], [y], {"rank": rank, "fused_activation_function": p["activation"]})
+        b.output(y)
+        yield Case("SVDF", _name("SVDF", k, p), b.build(),
+                   f"{dtype} rank {rank} ({filters} filters), {p['activation']}, weights zp {p['weights_zp']}, state zp "
+                   f"{p['state_zp']}, state variable {p['variable']}")
+
+
+def transpose_conv_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    axes = {"dtype": ["int8", "int16", "float32"], "kernel": [2, 3], "stride": [1, 2], "padding": ["SAME", "VALID"],
+            "output_shape": ["equal", "other", "input"], "activation": ["NONE", "RELU", "TANH"],
+            "channels": [(3, 2), (2, 4)]}
+    for k, p in enumerate(_grid(rng, axes, limit)):
+        dtype, ksz, st = p["dtype"], p["kernel"], p["stride"]
+        cin, cout = p["channels"]
+        size = 4 * st if p["padding"] == "SAME" else 3 * st + max(ksz - st, 0)
+        b = ModelBuilder()
+        shape = [1, size, size, cout]
+        given = shape if p["output_shape"] != "other" else [1, size + 1, size + 1, cout]
+        if p["output_shape"] == "input":
+            out_shape = b.input("output_shape", (4,), dtype="int32")
+        else:
+            out_shape = b.const("output_shape", np.asarray(given, np.int32))
+        xs, xz = _qact(rng, dtype)
+        x = b.input("x", (1, 4, 4, cin), dtype=dtype, scale=xs, zero_point=xz)
+        if dtype == "float32":
+            w = b.const("w", rng.uniform(-1, 1, (cout, ksz, ksz, cin)).astype(np.float32))
+            bias = b.const("b", rng.uniform(-0.5, 0.5, cout).astype(np.float32))
+            ys, yz = None, None
+        else:
+            wscales = [float(v) for v in rng.uniform(0.005, 0.02, size=cout)]
+            w = b.const("w", rng.integers(-127, 128, (cout, ksz, ksz, cin)), dtype="int8", scale=wscales,
+                        zero_point=0, quantized_dimension=0)
+            bias = b.const("b", rng.integers(-1000, 1000, cout), dtype="int32" if dtype == "int8" else "int64",
+                           scale=[xs * v for v in wscales], zero_point=0)
+            ys, yz = _qact(rng, dtype)
+            ys *= 4
+        y = b.tensor("y", shape, dtype=dtype, scale=ys, zero_point=yz)
+        b.op("TRANSPOSE_CONV", [out_shape, w, x, bias], [y],
+             {"padding": p["padding"], "stride_h": st, "stride_w": st, "fused_activation_function": p["activation"]})
+        b.output(y)
+        yield Case("TRANSPOSE_CONV", _name("TRANSPOSE_CONV", k, p), b.build(),
+                   f"{dtype} {ksz}x{ksz} stride {st} {p['padding']}, output_shape {p['output_shape']}, channels "
+                   f"{p['channels']}, {p['activation']}",
+                   fixed={"output_shape": np.asarray(shape, np.int32)} if p["output_shape"] == "input" else {})
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "CONV_2D": conv_cases,
     "DEPTHWISE_CONV_2D": depthwise_cases,
@@ -566,6 +655,8 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "QUANTIZE": quantize_cases,
     "DEQUANTIZE": dequantize_cases,
     "CONCATENATION": concatenation_cases,
+    "SVDF": svdf_cases,
+    "TRANSPOSE_CONV": transpose_conv_cases,
 }
 
 

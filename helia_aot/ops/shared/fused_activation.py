@@ -22,12 +22,14 @@ FLT_MAX = float(np.finfo(np.float32).max)
 # CalculateActivationRange<float>, +-inf on the sides an activation leaves open: float32 clamps them at
 # +-FLT_MAX (LiteRT's lowest / max), float16 at its finite extremes (ns-cmsis-nn's _f16 kernels), and
 # LiteRT's hybrid kernels not at all.
-# The fused activations the integer and float kernels clamp to; TANH, SIGN_BIT and the rest are refused.
-# LiteRT runs the others (TANH, SIGN_BIT) with no clamp (measured by tests/e2e/test_differential.py): the rule
-# is ours, not the reference's.
+# The fused activations the integer and float kernels clamp to. LiteRT (and TFLM where it runs the case) take a
+# fused TANH or SIGN_BIT on CONV_2D, DEPTHWISE_CONV_2D, ADD, SUB, MUL and pooling as no clamp at all (measured by
+# tests/e2e/test_differential.py: outputs equal to NONE's): the rule is ours, not the references'.
 ACTIVATION_RULE = Rule("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1", helia_limit(
-    "the clamp tables cover these; LiteRT's CalculateActivationRange(Quantized) (kernel_util.cc) leaves any other "
-    "fused activation unbounded and runs it", "clamping nothing for TANH / SIGN_BIT, as LiteRT"))
+    "the clamp ranges cover these (helia_aot.ir.quant.activation_range, shared with the fold_clamp rewrite); "
+    "LiteRT's CalculateActivationRange(Quantized) (kernel_util.cc) leaves TANH and SIGN_BIT unbounded and runs them",
+    "clamping nothing for TANH / SIGN_BIT as the references do (activation_range and fold_clamp's producer_range "
+    "with them)"))
 
 _ACTIVATIONS = {"NONE": (-np.inf, np.inf), "RELU": (0.0, np.inf), "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}
 F16_MAX = "ARM_NN_F16_FINITE_MAX"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from helia_aot.ops.base import OpContext, Rule, kernel_limit, litert
+from helia_aot.ops.base import OpContext, Rule, litert, tflm
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, require_same_quant
 from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation
 from helia_aot.ops.shared.operands import is_float
@@ -11,10 +11,11 @@ from helia_aot.ops.shared.shapes import nhwc
 from helia_aot.ops.shared.window import WINDOW_EXTENT_RULE, check_window_extent, output_size, pad_before
 
 RANK = Rule("input 4-D NHWC", litert("pooling.cc GenericPrepare", "TF_LITE_ENSURE_EQ(NumDimensions(input), 4)"))
-SAME_QUANT = Rule("input and output share scale and zero point", kernel_limit(
-    "arm_max_pool_s8 / arm_avgpool_s8 (and _s16)", "move or average codes without requantizing; LiteRT's pooling "
-    "runs a pool whose output is quantized differently (measured by tests/e2e/test_differential.py)",
-    "a requantizing inline-C pool"))
+# TFLM refuses a requantizing pool, LiteRT runs it (both measured by tests/e2e/test_differential.py); the kernels
+# we call (arm_max_pool_s8 / arm_avgpool_s8 and _s16) move or average codes without requantizing, as TFLM's.
+SAME_QUANT = Rule("input and output share scale and zero point", tflm(
+    "pooling_common.cc / pooling.cc PoolingPrepare", "TF_LITE_ENSURE(scale_diff <= 1.0e-6) and equal zero points "
+    "(LiteRT's pooling.cc runs a requantizing pool)"))
 WINDOW = Rule(f"filter height and width at most {1 << 16}", litert(
     "pooling.cc GenericPrepare", "refuses a window over 2^16 in either dimension (measured with the pinned "
     "ai-edge-litert; TFLM keeps the padding in int16 and misplaces such a window)"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helia_aot.ir.graph import Tensor
 from helia_aot.library.ns_cmsis_nn_scratch import ConvGeometry
-from helia_aot.ops.base import OpContext, Rule, helia_limit
+from helia_aot.ops.base import OpContext, Rule, helia_limit, litert
 
 
 def output_size(padding: str, in_size: int, filter_size: int, stride: int, dilation: int = 1) -> int:
@@ -34,9 +34,13 @@ def geometry(ctx: OpContext, in_hw, filter_hw, out_hw) -> ConvGeometry:
     return ConvGeometry(stride_w=sw, stride_h=sh, pad_w=pw, pad_h=ph, dilation_w=dw, dilation_h=dh)
 
 
+FILTER_RANK_RULE = Rule("filter 4-D", litert("transpose_conv.cc Prepare (as conv.cc)",
+                                             "TF_LITE_ENSURE_EQ(NumDimensions(weights), 4)"))
+
+
 def check_filter_rank(ctx: OpContext, w: Tensor) -> None:
     if len(w.shape) != 4:
-        raise ctx.error("filter must be 4-D", w)
+        raise ctx.error(FILTER_RANK_RULE, w, detail="filter must be 4-D")
 
 
 WINDOW_EXTENT_RULE = Rule("the window's last input position fits int32 (stride x outputs + dilation x taps)",
