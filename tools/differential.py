@@ -21,7 +21,8 @@ from tests.e2e import differential, harness  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("operators", nargs="*", help=f"operators (default: all of {', '.join(differential.GENERATORS)})")
+    parser.add_argument("operators", nargs="*",
+                        help=f"operators (default: all of {', '.join(differential.GENERATORS)})")
     parser.add_argument("--cases", type=int, default=40, help="cases per operator (default 40)")
     parser.add_argument("--seed", type=int, default=30, help="generator seed (default 30)")
     parser.add_argument("--library", choices=("portable", "ns-cmsis-nn"), default="portable",

@@ -12,8 +12,8 @@ from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.library.cost_kinds import DEPTHWISE
 from helia_aot.library.helium_costs import MVE_DEPTHWISE
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, kernel_limit, litert, register
-from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
-                                              requantization_kind)
+from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
+                                              int64_bias, offset_weight_sums, requantization_kind)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, check_output_shape
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation

@@ -11,10 +11,10 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
-from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit,
-                                kernel_limit, litert, register)
-from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
-                                              requantization_kind)
+from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand,
+                                Rule, Variant, helia_limit, kernel_limit, litert, register)
+from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
+                                              int64_bias, offset_weight_sums, requantization_kind)
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation, hybrid_activation
@@ -64,7 +64,8 @@ class FullyConnected(OpLowering):
                 rules=_RULES + (PER_CHANNEL_WEIGHT_ZP, ACCUMULATOR_RULE),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
                             ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED))),
-        Variant("a16w8", inputs=(int16_act(), weights("weights", 0, FC_WEIGHTS_ZERO_POINT_SOURCE), bias("int64", "int32")),
+        Variant("a16w8", inputs=(int16_act(), weights("weights", 0, FC_WEIGHTS_ZERO_POINT_SOURCE),
+                                 bias("int64", "int32")),
                 outputs=(int16_act("output"),),
                 entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),
                 template="fully_connected_s16.c.j2", lower="lower_a16w8",

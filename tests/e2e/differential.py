@@ -599,7 +599,8 @@ def svdf_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
         b.op("SVDF", [x, wf, wt, bias, state], [y], {"rank": rank, "fused_activation_function": p["activation"]})
         b.output(y)
         yield Case("SVDF", _name("SVDF", k, p), b.build(),
-                   f"{dtype} rank {rank} ({filters} filters), {p['activation']}, weights zp {p['weights_zp']}, state zp "
+                   f"{dtype} rank {rank} ({filters} filters), {p['activation']}, weights zp {p['weights_zp']}, "
+                   f"state zp "
                    f"{p['state_zp']}, state variable {p['variable']}")
 
 
@@ -642,6 +643,28 @@ def transpose_conv_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]
                    fixed={"output_shape": np.asarray(shape, np.int32)} if p["output_shape"] == "input" else {})
 
 
+def mean_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    axes = {"dtype": ["int8", "int16", "float32"], "shape": [(6,), (2, 5), (2, 3, 4), (1, 3, 4, 2), (1, 2, 3, 2, 2)],
+            "axis": ["last", "first", "two", "out_of_range"], "keep_dims": [False, True], "requant": [False, True]}
+    for k, p in enumerate(_grid(rng, axes, limit)):
+        dtype, shape = p["dtype"], p["shape"]
+        rank = len(shape)
+        axis = {"last": [rank - 1], "first": [0], "two": [0, rank - 1] if rank > 1 else [0],
+                "out_of_range": [rank]}[p["axis"]]
+        reduced = sorted({a % rank for a in axis if a < rank})
+        out = tuple(1 if d in reduced else shape[d] for d in range(rank) if p["keep_dims"] or d not in reduced)
+        b = ModelBuilder()
+        xs, xz = _qact(rng, dtype)
+        x = b.input("x", shape, dtype=dtype, scale=xs, zero_point=xz)
+        ax = b.const("axis", np.asarray(axis, np.int32))
+        ys, yz = (xs, xz) if not p["requant"] or dtype == "float32" else (xs * 0.7, xz // 2 if dtype == "int8" else 0)
+        y = b.tensor("y", out or (1,), dtype=dtype, scale=ys, zero_point=yz)
+        b.op("MEAN", [x, ax], [y], {"keep_dims": p["keep_dims"]})
+        b.output(y)
+        yield Case("MEAN", _name("MEAN", k, p), b.build(),
+                   f"{dtype} shape {shape} axis {axis} keep_dims {p['keep_dims']}, requantizing {p['requant']}")
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "CONV_2D": conv_cases,
     "DEPTHWISE_CONV_2D": depthwise_cases,
@@ -656,6 +679,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "DEQUANTIZE": dequantize_cases,
     "CONCATENATION": concatenation_cases,
     "SVDF": svdf_cases,
+    "MEAN": mean_cases,
     "TRANSPOSE_CONV": transpose_conv_cases,
 }
 

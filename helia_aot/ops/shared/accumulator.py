@@ -47,7 +47,8 @@ def check_accumulator(ctx: OpContext, x: Tensor, w: Tensor, b: Tensor | None, ch
     worst = max(range(len(bound)), key=bound.__getitem__, default=None)
     if worst is not None and bound[worst] > limit:
         raise ctx.error(ACCUMULATOR_RULE, detail=f"output channel {worst} can accumulate {bound[worst]} (|bias| + "
-                        f"input span x sum of |weights|), past the kernel's {'int32' if limit < 1 << 32 else 'int64'} accumulator",
+                        f"input span x sum of |weights|), past the kernel's "
+                        f"{'int32' if limit < 1 << 32 else 'int64'} accumulator",
                         tensor=b if b is not None else w,
                         hint="Check the bias and weight values: no exporter writes these")
 
@@ -74,9 +75,9 @@ def check_s64_shifts(ctx: OpContext, shifts, out: Tensor) -> None:
     scale, e.g. calibrated on outputs a fused RELU zeroed, gets there."""
     worst = max(int(v) for v in shifts)
     if worst > S64_MAX_LEFT_SHIFT:
-        raise ctx.error(S64_SHIFT_RULE, detail=f"requantization scale 2^{worst - 1} or more (input scale x weight scale / output scale "
-                        f"{out.quant.scale:g}) is beyond the int16 kernels' int64 requantization (left shift at most "
-                        f"{S64_MAX_LEFT_SHIFT}; LiteRT checks below 8)", tensor=out,
+        raise ctx.error(S64_SHIFT_RULE, detail=f"requantization scale 2^{worst - 1} or more (input scale x weight "
+                        f"scale / output scale {out.quant.scale:g}) is beyond the int16 kernels' int64 requantization "
+                        f"(left shift at most {S64_MAX_LEFT_SHIFT}; LiteRT checks below 8)", tensor=out,
                         hint="Re-calibrate the layer: its output scale is degenerate")
 
 

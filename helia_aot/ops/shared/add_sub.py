@@ -75,9 +75,10 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
     if ctx.options("pot_scale_int16", False) is True and all(pot for pot, _ in logs):
         shifts = [logs[0][1] - logs[2][1], logs[1][1] - logs[2][1]]
         if 0 not in shifts or max(shifts) > 0 or min(shifts) < -31:
-            raise ctx.error(POT_SHIFTS, detail=f"pot_scale_int16 with power-of-two scales: one input must share the output scale and "
-                            f"the other be no coarser (input scales 2^{logs[0][1]}, 2^{logs[1][1]}, output "
-                            f"2^{logs[2][1]})", tensor=y, hint="Export with pot_scale_int16 false (general int16 scales)")
+            raise ctx.error(POT_SHIFTS, detail=f"pot_scale_int16 with power-of-two scales: one input must share the "
+                            f"output scale and the other be no coarser (input scales 2^{logs[0][1]}, "
+                            f"2^{logs[1][1]}, output 2^{logs[2][1]})", tensor=y,
+                            hint="Export with pot_scale_int16 false (general int16 scales)")
         if op == "ADD" and tuple(a.shape) != tuple(b.shape):
             raise ctx.error(POT_SAME_SHAPE, b, "Export with pot_scale_int16 false (general int16 scales)",
                             detail="pot_scale_int16 with power-of-two scales takes LiteRT's same-shape path, which "
@@ -88,7 +89,8 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
     twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))
     real_out = twice_max / ((1 << left_shift) * float(y.quant.scale))
     if op == "ADD" and real_out >= 1.0:
-        raise ctx.error(ADD_OUTPUT_SCALE, y, detail=f"output scale {y.quant.scale:g} is too fine for LiteRT's int16 ADD: "
+        raise ctx.error(ADD_OUTPUT_SCALE, y, detail=f"output scale {y.quant.scale:g} is too fine for LiteRT's int16 "
+                                                    "ADD: "
                                                     f"twice the larger input scale over 2^15 x output scale must be "
                                                     f"below 1 (is {real_out:g})")
     m1, s1 = quantize_multiplier(float(a.quant.scale) / twice_max)

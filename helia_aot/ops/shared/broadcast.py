@@ -14,7 +14,8 @@ BROADCAST_RULE = Rule("input shapes broadcast (NumPy rules) to the output's shap
     "add.cc / sub.cc / mul.cc / maximum_minimum.cc Prepare", "CalculateShapeForBroadcast fails on shapes that do not "
     "broadcast; the output is resized to the broadcast shape"))
 BROADCAST_RANK4_RULE = Rule("broadcasting up to rank 4", kernel_limit(
-    "arm_add_s8 / arm_sub_s8 / arm_mul_s8 (and _s16; the float variants share the check)", "take 4-D dimensions; LiteRT broadcasts up to rank 6 "
+    "arm_add_s8 / arm_sub_s8 / arm_mul_s8 (and _s16; the float variants share the check)",
+    "take 4-D dimensions; LiteRT broadcasts up to rank 6 "
     "(BroadcastAdd6DSlow)", "the inline broadcasting loop (binary_broadcast.c.j2) for ranks 5 and 6"))
 
 

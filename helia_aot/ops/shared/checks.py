@@ -13,7 +13,8 @@ from helia_aot.ops.base import OpContext, Rule, helia_limit
 # Declared by the operators whose output shape validate() computes (check_output_shape).
 OUTPUT_SHAPE_RULE = Rule("output shape as the operator computes it from its inputs and options", helia_limit(
     "the memory plan and the generated loops use the model's static shapes; LiteRT's Prepare resizes the output "
-    "to the computed shape instead, TFLM computes with the model's (a model whose shapes disagree is malformed: re-export it)"))
+    "to the computed shape instead, TFLM computes with the model's (a model whose shapes disagree is malformed: "
+    "re-export it)"))
 
 
 def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str, rule: Rule | None = None) -> None:
