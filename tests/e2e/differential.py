@@ -665,6 +665,32 @@ def mean_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
                    f"{dtype} shape {shape} axis {axis} keep_dims {p['keep_dims']}, requantizing {p['requant']}")
 
 
+def comparison_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]]:
+    def cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+        axes = {"dtype": ["int8", "int16q", "int16", "float32", "int32"],
+                "shapes": [((2, 3, 4), (2, 3, 4)), ((2, 3, 4), (4,)), ((1, 2, 1, 2, 3), (1, 1, 2, 1, 3)),
+                           ((2, 1, 2, 1, 2), (2, 1, 2, 1, 2))],
+                "scale": [0.05, 0.999, 1.5]}
+        for k, p in enumerate(_grid(rng, axes, limit)):
+            kind = p["dtype"]
+            dtype = kind.rstrip("q")
+            sa, sb = p["shapes"]
+            out = _broadcast(sa, sb)
+            b = ModelBuilder()
+            if kind in ("int8", "int16q"):
+                q1 = dict(scale=p["scale"], zero_point=2 if dtype == "int8" else 0)
+                q2 = dict(scale=p["scale"] * 0.8, zero_point=-1 if dtype == "int8" else 0)
+            else:
+                q1 = q2 = {}
+            x1 = b.input("a", sa, dtype=dtype, **q1)
+            x2 = b.input("b", sb, dtype=dtype, **q2)
+            y = b.tensor("y", out, dtype="bool")
+            b.op(op, [x1, x2], [y])
+            b.output(y)
+            yield Case(op, _name(op, k, p), b.build(), f"{kind} shapes {sa} and {sb}, scale {p['scale']}")
+    return cases
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "CONV_2D": conv_cases,
     "DEPTHWISE_CONV_2D": depthwise_cases,
@@ -680,6 +706,8 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "CONCATENATION": concatenation_cases,
     "SVDF": svdf_cases,
     "MEAN": mean_cases,
+    "EQUAL": comparison_cases("EQUAL"),
+    "GREATER": comparison_cases("GREATER"),
     "TRANSPOSE_CONV": transpose_conv_cases,
 }
 
