@@ -691,6 +691,30 @@ def comparison_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[C
     return cases
 
 
+def sigmoid_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]]:
+    int8_out = (1 / 256, -128) if op == "LOGISTIC" else (1 / 128, 0)
+    def cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+        axes = {"form": [("int8", int8_out), ("int8", (int8_out[0] * 1.0005, int8_out[1])),
+                         ("int8", (int8_out[0], int8_out[1] + 1)), ("int16", (1 / 32768, 0)),
+                         ("int16", (1 / 32768 * 1.0005, 0)), ("int16", (1 / 16384, 0)), ("float32", (None, None))],
+                "input_scale": [2.0 ** -12, 0.0009, 5.0, 6.0], "shape": [(1, 16), (2, 3, 5)]}
+        for k, p in enumerate(_grid(rng, axes, limit)):
+            dtype, (ys, yz) = p["form"]
+            b = ModelBuilder()
+            if dtype == "int8":
+                xs, xz = p["input_scale"] * 8 if p["input_scale"] < 1 else 0.1, int(rng.integers(-20, 20))
+            elif dtype == "int16":
+                xs, xz = p["input_scale"], 0
+            else:
+                xs = xz = None
+            x = b.input("x", p["shape"], dtype=dtype, scale=xs, zero_point=xz)
+            y = b.tensor("y", p["shape"], dtype=dtype, scale=ys, zero_point=yz)
+            b.op(op, [x], [y])
+            b.output(y)
+            yield Case(op, _name(op, k, p), b.build(), f"{dtype} input scale {xs}, output {ys} / {yz}, {p['shape']}")
+    return cases
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "CONV_2D": conv_cases,
     "DEPTHWISE_CONV_2D": depthwise_cases,
@@ -707,6 +731,8 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "SVDF": svdf_cases,
     "MEAN": mean_cases,
     "EQUAL": comparison_cases("EQUAL"),
+    "LOGISTIC": sigmoid_cases("LOGISTIC"),
+    "TANH": sigmoid_cases("TANH"),
     "GREATER": comparison_cases("GREATER"),
     "TRANSPOSE_CONV": transpose_conv_cases,
 }

@@ -29,7 +29,8 @@ def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str, rule: Ru
 def unary_validate(ctx: OpContext, same_quant: bool = False) -> None:
     x, y = ctx.inp(0), ctx.out(0)
     if tuple(x.shape) != tuple(y.shape):
-        raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+        raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from the input shape "
+                                                     f"{list(x.shape)}")
     if same_quant:
         require_same_quant(ctx, x, y, ctx.op.op_type)
 
