@@ -366,6 +366,8 @@ def _cmd_operators(names: list[str]) -> int:
                 rules = ", ".join(operand.rules())
                 print(f"    {direction:3} {operand.role:16} {'|'.join(operand.dtypes)}"
                       + (f"  ({rules})" if rules else ""))
+                for word, source in operand.rule_sources():
+                    print(f"        {word}: from {source or 'no stated source'}")
         print(f"    calls {', '.join(variant.entries) or 'inline C' if variant.template else 'nothing (alias)'}")
         for entry, instead in variant.fallbacks:
             print(f"    where the kernel library has no {entry}: {instead or 'inline C'}")
@@ -373,8 +375,11 @@ def _cmd_operators(names: list[str]) -> int:
             print("    needs native FP16: a target with the fp16 capability (MVE-FP), or host")
         if variant.switches:
             print(f"    needs ns-cmsis-nn built with {', '.join(variant.switches)}")
+        for rule in variant.rules:
+            print(f"    rule  {rule.text}")
+            print(f"          from {rule.source}")
         for note in variant.notes:
-            print(f"    rule  {note}")
+            print(f"    note  {note}")
     return 0
 
 

@@ -49,6 +49,114 @@ def ops_module(op_type: str) -> "OpLowering":
     return _REGISTRY[op_type]
 
 
+# Where a rule comes from. Every rule an operator enforces names one: the reference check it mirrors
+# (LiteRT's or TFLM's kernel Prepare), or the limit it is (a kernel we call, or helia-aot itself). A rule
+# with no reference check refuses something a reference may run: the limit says why, and what would lift it.
+SOURCE_KINDS = ("LiteRT", "TFLM", "LiteRT and TFLM", "kernel limit", "helia-aot limit")
+
+
+@dataclass(frozen=True)
+class Source:
+    """The provenance of one rule: `kind` (SOURCE_KINDS), `where` (a reference kernel file and function,
+    e.g. "conv.cc Prepare", or the kernel entry that assumes it), `check` (the check, in the reference's
+    terms or ours) and, for a limit, `lifted_by`: the variant or change that would lift it."""
+
+    kind: str
+    where: str
+    check: str
+    lifted_by: str = ""
+
+    def __post_init__(self):
+        if self.kind not in SOURCE_KINDS:
+            raise ValueError(f"rule source kind {self.kind!r} is not one of {', '.join(SOURCE_KINDS)}")
+        if not self.where.strip() or not self.check.strip():
+            raise ValueError(f"a {self.kind} rule source names where the check is and what it checks")
+
+    @property
+    def tag(self) -> str:
+        """Short form a refusal ends with: the kind and where (a helia-aot limit has no where)."""
+        return self.kind if self.kind == "helia-aot limit" else f"{self.kind}: {self.where}"
+
+    @property
+    def is_reference(self) -> bool:
+        return self.kind in ("LiteRT", "TFLM", "LiteRT and TFLM")
+
+    def __str__(self) -> str:
+        text = f"{self.kind} {self.where}: {self.check}"
+        return text + (f"; lifted by {self.lifted_by}" if self.lifted_by else "")
+
+
+def litert(where: str, check: str) -> Source:
+    """A check in LiteRT's kernel (tensorflow/lite/kernels/<where>)."""
+    return Source("LiteRT", where, check)
+
+
+def tflm(where: str, check: str) -> Source:
+    """A check in TFLM's kernel (tensorflow/lite/micro/kernels/<where>)."""
+    return Source("TFLM", where, check)
+
+
+def both(where: str, check: str) -> Source:
+    """The same check in LiteRT's and TFLM's kernels (`where` names both files)."""
+    return Source("LiteRT and TFLM", where, check)
+
+
+def kernel_limit(entry: str, assumes: str, lifted_by: str = "") -> Source:
+    """A limit of a kernel entry we call (it assumes what the references do not); `lifted_by` names the
+    variant (e.g. inline C) that would lift it, empty when none is planned."""
+    return Source("kernel limit", entry, assumes, lifted_by)
+
+
+def helia_limit(why: str, lifted_by: str = "") -> Source:
+    """A limit of helia-aot itself (ahead-of-time code, a path not written yet)."""
+    return Source("helia-aot limit", "helia-aot", why, lifted_by)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule a variant enforces: its text (the catalog's words) and where it comes from. Declared
+    once beside the operator's code; validate() raises with it (OpContext.error takes a Rule), so the
+    refusal, the catalog and the provenance are the same object."""
+
+    text: str
+    source: Source
+
+    def __post_init__(self):
+        if not isinstance(self.source, Source):
+            raise TypeError(f"rule {self.text!r} needs a Source (litert, tflm, both, kernel_limit, helia_limit)")
+
+
+# check_axes's rule, for every operator that declares OpLowering.axes. Measured for MEAN (reduce.cc refuses an
+# axis out of range; TFLM's reduce runs it, reading past the shape).
+AXIS_RANGE_RULE = Rule("axis arguments within the rank of the tensor they index", litert(
+    "each axis-taking kernel's Prepare (reduce.cc ResizeOutputTensor, concatenation.cc, split.cc, gather.cc, ...)",
+    "the axis is checked against the rank (reduce.cc: \"Invalid axis index\")"))
+
+# The sources of the operand rules (Operand flags), unless an operand declares its own.
+CONSTANT_SOURCE = helia_limit("the value is compiled into the module (weights, shapes, axes): generated code has "
+                              "no path for it at run time")
+QUANTIZED_SOURCE = litert("kernel_util.cc PopulateConvolutionQuantizationParams and each integer kernel's Prepare",
+                          "integer kernels read the tensor's affine quantization (scale, zero point)")
+PER_TENSOR_SOURCE = helia_limit("the kernel takes one scale for this tensor (LiteRT's kernels read params.scale, "
+                                "the first); per-channel scales there would be ignored, not honoured")
+PER_CHANNEL_SOURCE = litert("kernel_util.cc PopulateConvolutionQuantizationParams",
+                            "TF_LITE_ENSURE_EQ(scale->size, filter->dims->data[quantized_dimension]) and the "
+                            "quantized_dimension of the output channels")
+# Measured where LiteRT refuses (tests/e2e/differential.py reads the failed check): add.cc:146, sub.cc:276,
+# mul.cc:285, activations.cc:562, quantize.cc:203, dequantize.cc:75. TFLM checks less (it runs an int16
+# QUANTIZE or DEQUANTIZE with a nonzero zero point), so the source is LiteRT's.
+INT16_ZERO_POINT_SOURCE = litert("each int16 kernel's Prepare (conv.cc, fully_connected.cc, add.cc, sub.cc, mul.cc, "
+                                 "pooling.cc, activations.cc, quantize.cc, dequantize.cc)",
+                                 "TF_LITE_ENSURE_EQ(context, input/output->params.zero_point, 0) for kTfLiteInt16")
+# Measured (tests/e2e/differential.py reads LiteRT's refusal): conv.cc refuses a nonzero filter zero point; an
+# operator whose LiteRT kernel runs one declares its own source on the operand (FULLY_CONNECTED int16).
+WEIGHTS_ZERO_POINT_SOURCE = litert("conv.cc Prepare (the convolutions' int8 filters)",
+                                   "TF_LITE_ENSURE_EQ(affine_quantization->zero_point->data[i], 0) for every channel")
+FC_WEIGHTS_ZERO_POINT_SOURCE = kernel_limit(
+    "arm_fully_connected_s16 / arm_fully_connected_per_channel_s8 / _s16", "take no weight offset; LiteRT's "
+    "fully_connected.cc runs int16 layers with one (measured)", "an inline-C variant subtracting the weight zero point")
+
+
 @dataclass(frozen=True)
 class Operand:
     """One input or output position of a variant and the rules its tensor must meet."""
@@ -61,6 +169,8 @@ class Operand:
     quantized: bool = False  # must carry a scale and zero point
     symmetric: bool = False  # zero points must be 0 (int16 activations, weights)
     per_channel_axis: int | None = None  # per-channel scales allowed along this axis (else per tensor)
+    # (rule word, Source) for a flag whose provenance differs from the defaults (Operand.rule_sources)
+    sources: tuple[tuple[str, Source], ...] = ()
 
     def accepts(self, tensor: Tensor | None) -> bool:
         if tensor is None:
@@ -85,6 +195,30 @@ class Operand:
             words.append("one or more")
         return words
 
+    def rule_sources(self) -> list[tuple[str, Source]]:
+        """The operand's refusing rules (constant, quantized, zero point 0), each with its provenance:
+        the operand's own `sources` entry, else the default for the flag. optional / one or more allow
+        more than they refuse and carry none."""
+        own = dict(self.sources)
+        found = []
+        for word in self.rules():
+            if word in ("optional", "one or more"):
+                continue
+            if word in own:
+                found.append((word, own[word]))
+            elif word == "constant":
+                found.append((word, CONSTANT_SOURCE))
+            elif word == "per-tensor quantized":
+                found.append((word, PER_TENSOR_SOURCE))
+            elif word.startswith("per-tensor or per-channel"):
+                found.append((word, PER_CHANNEL_SOURCE))
+            elif word == "zero point 0":
+                found.append((word, WEIGHTS_ZERO_POINT_SOURCE if self.constant else INT16_ZERO_POINT_SOURCE
+                              if "int16" in self.dtypes else None))
+            else:
+                found.append((word, None))
+        return found
+
 
 def q(role: str, *dtypes: str, **rules) -> Operand:
     """A quantized operand (activations of integer variants)."""
@@ -101,7 +235,10 @@ class Variant:
     entries: tuple[str, ...] = ()  # kernel entries it may call; empty: inline C or no code
     template: str | None = None  # under ops/templates; None for aliases
     lower: str = "lower"  # the operator module's method that lowers this variant
-    notes: tuple[str, ...] = ()  # further rules validate() enforces, in words (catalog)
+    notes: tuple[str, ...] = ()  # how the variant computes, in words (catalog); rules that refuse go in `rules`
+    # The rules validate() enforces beyond the operand rules, each with its provenance (Rule); the catalog
+    # prints them with their source, and tests/unit/test_rule_provenance.py walks them.
+    rules: tuple[Rule, ...] = ()
     # Native half-precision compute (the _f16 kernels or float16 arithmetic): only on targets that
     # support FP16 (Target.supports_fp16), checked for every variant by OpLowering.check_target.
     # Storage conversions and byte moves of float16 data leave it False and run everywhere.
@@ -285,10 +422,15 @@ class OpContext:
     def where(self) -> str:
         return f"operator {self.op_id} ({self.op.op_type}, index {self.op.index})"
 
-    def error(self, rule: str, tensor: Tensor | None = None, hint: str = "") -> UnsupportedModelError:
+    def error(self, rule: "str | Rule", tensor: Tensor | None = None, hint: str = "",
+              detail: str = "") -> UnsupportedModelError:
+        """The refusal of `rule`: a declared Rule (its text, or `detail` with the values at fault, and its
+        source, so the user reads whether a reference refuses it too), or a rule's text."""
         where = self.where()
         if tensor is not None:
             where += f", tensor '{tensor.name}'"
+        if isinstance(rule, Rule):
+            rule = f"{detail or rule.text} ({rule.source.tag})"
         return UnsupportedModelError(f"{where}: {rule}",
                                      hint or "Re-export the model so the operator meets this rule, or "
                                              "replace the operator")
@@ -419,8 +561,10 @@ class OpLowering:
                     raise ctx.error(f"per-channel {role} scales must run along axis {operand.per_channel_axis} "
                                     f"(one per channel)", tensor)
                 if operand.symmetric and any(z != 0 for z in quant.zero_points):
+                    source = dict(operand.rule_sources()).get("zero point 0")
                     raise ctx.error(f"{role} zero point must be 0 for {variant.name} (has "
-                                    f"{quant.zero_points[0] if len(set(quant.zero_points)) == 1 else 'mixed'})",
+                                    f"{quant.zero_points[0] if len(set(quant.zero_points)) == 1 else 'mixed'})"
+                                    + (f" ({source.tag})" if source else ""),
                                     tensor, "Re-quantize with symmetric quantization for this tensor")
 
     def check_axes(self, ctx: OpContext) -> None:
@@ -435,10 +579,11 @@ class OpLowering:
             for value in values:
                 if not -rank <= value < rank:
                     holder = ctx.inp(int(axis.source.split()[1])) if axis.source.startswith("input") else tensor
-                    raise ctx.error(f"axis {value} is outside [-{rank}, {rank}) for its {axis.of} of rank "
+                    raise ctx.error(AXIS_RANGE_RULE, holder,
+                                    "Re-export the model, or check that the file is not damaged",
+                                    detail=f"axis {value} is outside [-{rank}, {rank}) for its {axis.of} of rank "
                                     f"{len(tensor.shape)}" + (" plus the new axis" if axis.extra else "")
-                                    + f" ({axis.source})", holder,
-                                    "Re-export the model, or check that the file is not damaged")
+                                    + f" ({axis.source})")
 
     def validate(self, ctx: OpContext) -> None:
         """Semantic rules (shapes, options, scales) of the selected variant."""

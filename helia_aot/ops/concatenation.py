@@ -10,13 +10,24 @@ row at a running offset, which is arm_concatenation_s8_x with input_y = rows.
 from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import require_same_quant
+from helia_aot.ops.base import (Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, kernel_limit, litert,
+                                register)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, require_same_quant
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.fused_activation import fused_activation
 from helia_aot.ops.shared.operands import dtype_range, f16, fp32, int8_act, int16_act, is_float
 
-_RULES = ("all tensors share scale and zero point", "no fused activation")
+SAME_QUANT = Rule("all tensors share scale and zero point", litert(
+    "concatenation.cc Prepare (int8, int16)", "no re-scaling: TF_LITE_ENSURE_EQ(t->params.scale, "
+    "output->params.scale) and the same for the zero point, for every input"))
+NO_ACTIVATION = Rule("no fused activation (or one that clamps nothing)", litert(
+    "concatenation.cc Prepare", "TF_LITE_ENSURE_EQ(params->activation, kTfLiteActNone)"))
+SHAPES = Rule("inputs equal the output off the axis and add up to it on the axis", litert(
+    "concatenation.cc Prepare", "TF_LITE_ENSURE_EQ(t->dims->data[d], t0->dims->data[d]) off the axis; the output "
+    "is resized to the sum on the axis"))
+BLOCK_16BIT = Rule("rows and inner block size below 2^16 (int8)", kernel_limit(
+    "arm_concatenation_s8_x", "takes uint16_t sizes", "the inline-C row copy of the float32 variant"))
+_RULES = (SAME_QUANT, NO_ACTIVATION, SHAPES, OUTPUT_SHAPE_RULE)
 
 
 @register
@@ -27,18 +38,18 @@ class Concatenation(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act("inputs", repeated=True),), outputs=(int8_act("output"),),
                 entries=("arm_concatenation_s8_x",), template="concatenation.c.j2", lower="lower_int8",
-                notes=_RULES),
+                rules=_RULES + (BLOCK_16BIT,)),
         Variant("int16", inputs=(int16_act("inputs", repeated=True),), outputs=(int16_act("output"),),
                 entries=("arm_concatenation_s16",), template="concatenation_s16.c.j2", lower="lower_int16",
-                notes=_RULES),
+                rules=_RULES),
         Variant("float32", inputs=(fp32("inputs", repeated=True),), outputs=(fp32("output"),),
-                template="concatenation_f32.c.j2", lower="lower_float32", notes=_RULES[1:] + ("inline C",)),
+                template="concatenation_f32.c.j2", lower="lower_float32", rules=_RULES[1:], notes=("inline C",)),
         Variant("int32", inputs=(Operand("inputs", ("int32",), repeated=True),), outputs=(Operand("output", ("int32",)),),
                 template="concatenation_f32.c.j2", lower="lower_float32",
-                notes=("no fused activation", "quantization ignored: values are copied", "inline C")),
+                rules=_RULES[1:], notes=("quantization ignored: values are copied", "inline C")),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16("inputs", repeated=True),), outputs=(f16("output"),),
-                        template="concatenation_f16.c.j2", notes=("no fused activation", "inline C: row copies")),
+                        template="concatenation_f16.c.j2", rules=_RULES[1:], notes=("inline C: row copies",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -46,22 +57,23 @@ class Concatenation(OpLowering):
         axis = int(ctx.options("axis", 0))
         rank = len(y.shape)
         if not -rank <= axis < rank:
-            raise ctx.error(f"axis {axis} is out of range for rank {rank}", y)
+            raise ctx.error(SHAPES, y, detail=f"axis {axis} is out of range for rank {rank}")
         axis %= rank
         total = 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)
             if not is_float(x) and y.dtype != "int32":
-                require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION")
+                require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION", SAME_QUANT)
             if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
-                raise ctx.error(f"input {k} shape {list(x.shape)} does not fit output {list(y.shape)} on axis "
-                                f"{axis}", x)
+                raise ctx.error(SHAPES, x, detail=f"input {k} shape {list(x.shape)} does not fit output "
+                                                  f"{list(y.shape)} on axis {axis}")
             total += x.shape[axis]
         if total != y.shape[axis]:
-            raise ctx.error(f"inputs add up to {total} on axis {axis}, the output has {y.shape[axis]}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"inputs add up to {total} on axis {axis}, the output has "
+                                                         f"{y.shape[axis]}")
         if (ctx.options("fused_activation_function", "NONE") != "NONE" if is_float(y) or y.dtype == "int32"
                 else fused_activation(ctx, y) != dtype_range(y.dtype)):
-            raise ctx.error("a fused activation on CONCATENATION is not supported", y)
+            raise ctx.error(NO_ACTIVATION, y, detail="a fused activation on CONCATENATION is not supported")
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
         y = ctx.out(0)
@@ -71,7 +83,8 @@ class Concatenation(OpLowering):
             rows *= int(d)
         out_inner = y.num_elements // max(rows, 1)
         if rows > 0xFFFF or out_inner > 0xFFFF:
-            raise ctx.error(f"concatenation block {rows} x {out_inner} exceeds the kernel's 16-bit sizes", y)
+            raise ctx.error(BLOCK_16BIT, y, detail=f"concatenation block {rows} x {out_inner} exceeds the kernel's "
+                                                   "16-bit sizes")
         parts, offset = [], 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)

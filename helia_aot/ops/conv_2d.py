@@ -10,12 +10,13 @@ import numpy as np
 from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import per_channel_multipliers
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.accumulator import (check_accumulator, check_s64_shifts, offset_weight_sums,
-                                              requantization_kind)
-from helia_aot.ops.shared.checks import check_output_shape
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, kernel_limit, litert,
+                                register)
+from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
+                                              offset_weight_sums, requantization_kind)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, check_output_shape
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
-from helia_aot.ops.shared.fused_activation import fused_activation, hybrid_activation
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation, hybrid_activation
 from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
 from helia_aot.ops.shared.shapes import nhwc
 from helia_aot.ops.shared.window import geometry, windowed_output_shape
@@ -35,8 +36,20 @@ def _hybrid_per_channel(w) -> bool:
     return len(set(w.quant.scales)) > 1
 
 
-_SHAPE_RULES = ("input, filter and output 4-D (NHWC / OHWI)", "input channels a multiple of filter channels (groups)",
-                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+RANK = Rule("input, filter and output 4-D (NHWC / OHWI)", litert(
+    "conv.cc Prepare", "TF_LITE_ENSURE_EQ(input->dims->size, 4) and the same for the filter; the output is resized "
+    "to 4-D"))
+GROUPS = Rule("input channels a multiple of filter channels (groups)", litert(
+    "conv.cc Prepare", "TF_LITE_ENSURE_EQ(input_channel % filter_input_channel, 0)"))
+GROUP_OUTPUTS = Rule("output channels a multiple of the groups", litert(
+    "conv.cc Prepare", "TF_LITE_ENSURE_EQ(channels_out % groups, 0)"))
+FLOAT_ONE_GROUP = Rule("input channels equal filter channels (no groups)", kernel_limit(
+    "arm_convolve_wrapper_f32 / arm_convolve_wrapper_f16", "take one group (LiteRT's float reference runs groups)",
+    "an inline-C grouped float convolution"))
+HYBRID_GROUPS = Rule("groups only with per-channel weights (as LiteRT)", litert(
+    "conv.cc Prepare / EvalHybrid", "a grouped hybrid convolution runs only the per-channel hybrid kernel "
+    "(is_hybrid_per_channel: weight scales that differ)"))
+_SHAPE_RULES = (RANK, GROUPS, GROUP_OUTPUTS, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
 
 
 @register
@@ -48,7 +61,7 @@ class Conv2D(OpLowering):
                 outputs=(int8_act("output"),),
                 entries=("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8",
                          "arm_convolve_s8", "arm_convolve_wrapper_s8"),
-                template="conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES,
+                template="conv_2d.c.j2", lower="lower_int8", rules=_SHAPE_RULES + (ACCUMULATOR_RULE,),
                 helium_entries=(HELIUM_CONV_1X1, HELIUM_CONV),
                 cost_kinds=(*((e, CONV) for e in ("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8",
                                                   "arm_convolve_1_x_n_s8", "arm_convolve_s8",
@@ -57,41 +70,42 @@ class Conv2D(OpLowering):
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_convolve_wrapper_s16",),
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",
-                notes=_SHAPE_RULES + ("output channels a multiple of the groups",)),
+                rules=_SHAPE_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE)),
         Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_convolve_wrapper_f32",), template="conv_2d_f32.c.j2", lower="lower_float32",
-                notes=_SHAPE_RULES[:1] + ("input channels equal filter channels (no groups)", _SHAPE_RULES[2])),
+                rules=(RANK, FLOAT_ONE_GROUP, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(), f16("filter", constant=True), f16("bias", optional=True, constant=True)),
                         outputs=(f16("output"),), entries=("arm_convolve_wrapper_f16",),
                         template="conv_2d_f16.c.j2",
-                        notes=(_SHAPE_RULES[0], "input channels equal filter channels (no groups)", _SHAPE_RULES[2],
-                               "float16 accumulation (ns-cmsis-nn's _f16 kernels)")),
+                        rules=(RANK, FLOAT_ONE_GROUP, ACTIVATION_RULE, OUTPUT_SHAPE_RULE),
+                        notes=("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
         # -- hybrid (dynamic range) --
         hybrid_variant(weights(per_channel_axis=0),
-                       _SHAPE_RULES + ("groups only with per-channel weights (as LiteRT)",
-                                       "inline C: per-tensor weights quantize each batch's input symmetrically, "
-                                       "per-channel weights asymmetrically, at run time; int32 accumulation, "
-                                       "float rescale"),
-                       "conv_2d_hybrid.c.j2", helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
+                       ("inline C: per-tensor weights quantize each batch's input symmetrically, "
+                        "per-channel weights asymmetrically, at run time; int32 accumulation, float rescale",),
+                       "conv_2d_hybrid.c.j2", rules=_SHAPE_RULES + (HYBRID_GROUPS,),
+                       helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(x.shape) != 4 or len(w.shape) != 4 or len(y.shape) != 4:
-            raise ctx.error("input, filter and output must be 4-D (NHWC / OHWI)", x)
+            raise ctx.error(RANK, x, detail="input, filter and output must be 4-D (NHWC / OHWI)")
         if x.shape[3] % w.shape[3] != 0:
-            raise ctx.error(f"input channels {x.shape[3]} are not a multiple of filter channels {w.shape[3]}", w)
+            raise ctx.error(GROUPS, w, detail=f"input channels {x.shape[3]} are not a multiple of filter channels "
+                                              f"{w.shape[3]}")
         groups = x.shape[3] // w.shape[3]
         if w.shape[0] % groups != 0:
-            # LiteRT's rule too; ns-cmsis-nn's convolutions return an argument error otherwise.
-            raise ctx.error(f"{w.shape[0]} output channels do not split into {groups} groups", w)
+            # ns-cmsis-nn's convolutions return an argument error otherwise.
+            raise ctx.error(GROUP_OUTPUTS, w, detail=f"{w.shape[0]} output channels do not split into {groups} groups")
         if ctx.variant.name in ("float32", "float16") and x.shape[3] != w.shape[3]:
-            raise ctx.error(f"{ctx.variant.name} grouped convolution ({x.shape[3]} input channels, filter channels "
-                            f"{w.shape[3]}) is not supported: {ctx.variant.entries[0]} takes one group", w)
+            raise ctx.error(FLOAT_ONE_GROUP, w, detail=f"{ctx.variant.name} grouped convolution ({x.shape[3]} input "
+                                                       f"channels, filter channels {w.shape[3]}) is not supported: "
+                                                       f"{ctx.variant.entries[0]} takes one group")
         if ctx.variant.name == "hybrid" and x.shape[3] != w.shape[3] and not _hybrid_per_channel(w):
-            raise ctx.error("a hybrid grouped convolution needs per-channel weight scales (LiteRT's per-tensor "
-                            "hybrid kernel has no groups)", w)
+            raise ctx.error(HYBRID_GROUPS, w, detail="a hybrid grouped convolution needs per-channel weight scales "
+                                                     "(LiteRT's per-tensor hybrid kernel has no groups)")
         fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
         check_accumulator(ctx, x, w, ctx.inp(2), 0)

@@ -11,19 +11,31 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.library.cost_kinds import DEPTHWISE
 from helia_aot.library.helium_costs import MVE_DEPTHWISE
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.accumulator import (check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
-                                              requantization_kind)
-from helia_aot.ops.shared.checks import check_output_shape
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, kernel_limit, litert, register
+from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
+                                              int64_bias, offset_weight_sums, requantization_kind)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, check_output_shape
 from helia_aot.ops.shared.float_variants import float16_variant
-from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation
 from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
 from helia_aot.ops.shared.shapes import nhwc
 from helia_aot.ops.shared.window import geometry, windowed_output_shape
 
 HELIUM_DW_3X3 = "helia_mve_depthwise_conv_3x3_s8"
-_SHAPE_RULES = ("input NHWC, filter [1, H, W, C_out]", "output channels a multiple of input channels",
-                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+RANK = Rule("input NHWC, filter [1, H, W, C_out]", litert(
+    "depthwise_conv.cc Prepare", "TF_LITE_ENSURE_EQ(NumDimensions(input), 4), the same for the filter, and "
+    "TF_LITE_ENSURE_EQ(filter->dims->data[0], 1)"))
+MULTIPLIER = Rule("output channels a multiple of input channels", litert(
+    "depthwise_conv.cc Prepare", "TF_LITE_ENSURE_EQ(channels_out % input_channels, 0) (the depth multiplier; "
+    "depth_multiplier itself may be 0 in exported models)"))
+_SHAPE_RULES = (RANK, MULTIPLIER, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
+# LiteRT's depthwise_conv.cc runs a nonzero filter zero point (measured by tests/e2e/test_differential.py) but its
+# per-channel reference (DepthwiseConvPerChannel) reads no filter offset: the zero point is ignored, not honoured.
+WEIGHTS_ZERO_POINT = kernel_limit("arm_depthwise_conv_* (int8 filters)", "take no filter offset; LiteRT runs a "
+                                  "nonzero one and ignores it (DepthwiseConvPerChannel has no filter offset)",
+                                  "an inline-C depthwise convolution subtracting the zero points (which LiteRT would "
+                                  "then disagree with)")
+FILTER = weights(per_channel_axis=3, zero_point_source=WEIGHTS_ZERO_POINT)
 
 
 @register
@@ -31,35 +43,37 @@ class DepthwiseConv2D(OpLowering):
     op_types = ("DEPTHWISE_CONV_2D",)
     options_table = "DepthwiseConv2DOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(), weights(per_channel_axis=3), bias("int32")),
+        Variant("int8", inputs=(int8_act(), FILTER, bias("int32")),
                 outputs=(int8_act("output"),),
                 entries=("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
                          "arm_depthwise_conv_wrapper_s8"),
-                template="depthwise_conv_2d.c.j2", lower="lower_int8", notes=_SHAPE_RULES,
+                template="depthwise_conv_2d.c.j2", lower="lower_int8", rules=_SHAPE_RULES + (ACCUMULATOR_RULE,),
                 helium_entries=(HELIUM_DW_3X3,),
                 cost_kinds=(*((e, DEPTHWISE) for e in ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt",
                                                        "arm_depthwise_conv_s8", "arm_depthwise_conv_wrapper_s8")),
                             (HELIUM_DW_3X3, MVE_DEPTHWISE))),
-        Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=3), bias("int64", "int32")),
+        Variant("a16w8", inputs=(int16_act(), FILTER, bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
-                template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8", notes=_SHAPE_RULES),
+                template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8",
+                rules=_SHAPE_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE)),
         Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_depthwise_conv_wrapper_f32",), template="depthwise_conv_2d_f32.c.j2",
-                lower="lower_float32", notes=_SHAPE_RULES),
+                lower="lower_float32", rules=_SHAPE_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(), f16("filter", constant=True), f16("bias", optional=True, constant=True)),
                         outputs=(f16("output"),), entries=("arm_depthwise_conv_wrapper_f16",),
                         template="depthwise_conv_2d_f16.c.j2",
-                        notes=_SHAPE_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
+                        rules=_SHAPE_RULES, notes=("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(x.shape) != 4 or len(w.shape) != 4 or w.shape[0] != 1:
-            raise ctx.error("input must be NHWC and the filter [1, H, W, C_out]", w)
+            raise ctx.error(RANK, w, detail="input must be NHWC and the filter [1, H, W, C_out]")
         # The channel counts define the multiplier; some exporters leave depth_multiplier at 0.
         if w.shape[3] % x.shape[3] != 0:
-            raise ctx.error(f"filter channels {w.shape[3]} are not a multiple of input channels {x.shape[3]}", w)
+            raise ctx.error(MULTIPLIER, w, detail=f"filter channels {w.shape[3]} are not a multiple of input channels "
+                                                  f"{x.shape[3]}")
         fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
         check_accumulator(ctx, x, w, ctx.inp(2), 3)

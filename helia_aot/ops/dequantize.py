@@ -9,6 +9,7 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.operands import int8_act, int16_act
 
 
@@ -18,19 +19,20 @@ class Dequantize(OpLowering):
     options_table = "DequantizeOptions"
     variants = (
         Variant("int8_to_float32", inputs=(int8_act(),), outputs=(Operand("output", ("float32",)),),
-                template="dequantize.c.j2", notes=("inline C", "input and output shapes equal")),
+                template="dequantize.c.j2", notes=("inline C",), rules=(OUTPUT_SHAPE_RULE,)),
         Variant("int16_to_float32", inputs=(int16_act(),), outputs=(Operand("output", ("float32",)),),
-                template="dequantize.c.j2", notes=("inline C", "input and output shapes equal")),
+                template="dequantize.c.j2", notes=("inline C",), rules=(OUTPUT_SHAPE_RULE,)),
         Variant("float16_to_float32", inputs=(Operand("input", ("float16",)),),
                 outputs=(Operand("output", ("float32",)),), template="dequantize_f16.c.j2", lower="lower_float16",
-                notes=("a constant input folds at conversion", "inline C from the IEEE bits, every target",
-                       "input and output shapes equal")),
+                notes=("a constant input folds at conversion", "inline C from the IEEE bits, every target"),
+                rules=(OUTPUT_SHAPE_RULE,)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         if tuple(x.shape) != tuple(y.shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from the input shape "
+                                                         f"{list(x.shape)}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

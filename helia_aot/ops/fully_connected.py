@@ -11,11 +11,13 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.accumulator import (check_accumulator, check_s64_shifts, int64_bias, offset_weight_sums,
-                                              requantization_kind)
+from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand,
+                                Rule, Variant, helia_limit, kernel_limit, litert, register)
+from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
+                                              int64_bias, offset_weight_sums, requantization_kind)
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
-from helia_aot.ops.shared.fused_activation import fused_activation, hybrid_activation
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation, hybrid_activation
 from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
 
 # int32 dot products and the symmetric row quantization of the hybrid variant on cores with MVE
@@ -23,8 +25,29 @@ from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const
 HELIUM_CONV_S32 = "helia_mve_convolve_s8_s32"
 HELIUM_QUANTIZE = "helia_mve_quantize_symmetric_f32_s8"
 
-_RULES = ("weights 2-D [outputs, depth], DEFAULT format", "input size a multiple of the depth",
-          "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+WEIGHTS_2D = Rule("weights 2-D [outputs, depth]", litert("fully_connected.cc Prepare",
+                                                        "TF_LITE_ENSURE_EQ(NumDimensions(filter), 2)"))
+DEFAULT_FORMAT = Rule("weights format DEFAULT", litert(
+    "fully_connected.cc Eval", "SHUFFLED4x16INT8 weights run only with uint8 inputs; any other type reports an "
+                               "unsupported weights format"))
+# LiteRT runs a remainder (measured by tests/e2e/test_differential.py): its Prepare takes input size / depth
+# batches in integer division and ignores the trailing inputs (7 inputs over depth 8: 0 batches, an empty output).
+INPUT_MULTIPLE = Rule("input size a multiple of the depth", helia_limit(
+    "a remainder is inputs no batch reads; LiteRT's fully_connected.cc Prepare drops it (batch_size = input_size / "
+    "depth) and resizes the output to fewer batches than the model declares"))
+# LiteRT's FULLY_CONNECTED checks the fused activation itself (unlike CONV_2D or ADD, which run TANH unclamped).
+FC_ACTIVATION = Rule(ACTIVATION_RULE.text, litert(
+    "fully_connected.cc Prepare", "TF_LITE_ENSURE(params->activation == kTfLiteActNone || kTfLiteActRelu || "
+    "kTfLiteActReluN1To1 || kTfLiteActRelu6)"))
+_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, INPUT_MULTIPLE, FC_ACTIVATION, OUTPUT_SHAPE_RULE)
+# int8 weights quantized per tensor may have any zero point: LiteRT's FullyConnected reference subtracts it
+# (filter_offset), and so do arm_fully_connected_s8 (fc_params.filter_offset, every build; the MVE kernel
+# sums carry it) and the portable kernel. Per channel, LiteRT's kernel reads no filter offset.
+PER_CHANNEL_WEIGHT_ZP = Rule("per-channel int8 weights: zero point 0", kernel_limit(
+    "arm_fully_connected_per_channel_s8", "takes no filter offset; LiteRT's FullyConnectedPerChannel reference "
+    "reads none either (a nonzero one is ignored there, not honoured)", "an inline-C per-channel kernel "
+    "subtracting the zero points"))
+INT8_WEIGHTS = Operand("weights", ("int8",), constant=True, quantized=True, per_channel_axis=0)
 
 
 def fc_kernel_sums(weights: np.ndarray, bias: np.ndarray | None, input_offset: int, filter_offset: int) -> np.ndarray:
@@ -39,42 +62,55 @@ class FullyConnected(OpLowering):
     op_types = ("FULLY_CONNECTED",)
     options_table = "FullyConnectedOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(), weights("weights", per_channel_axis=0), bias("int32")),
+        Variant("int8", inputs=(int8_act(), INT8_WEIGHTS, bias("int32")),
                 outputs=(int8_act("output"),),
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
-                template="fully_connected.c.j2", lower="lower_int8", notes=_RULES,
+                template="fully_connected.c.j2", lower="lower_int8",
+                rules=_RULES + (PER_CHANNEL_WEIGHT_ZP, ACCUMULATOR_RULE),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
                             ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED))),
-        Variant("a16w8", inputs=(int16_act(), weights("weights", per_channel_axis=0), bias("int64", "int32")),
+        Variant("a16w8", inputs=(int16_act(), weights("weights", 0, FC_WEIGHTS_ZERO_POINT_SOURCE),
+                                 bias("int64", "int32")),
                 outputs=(int16_act("output"),),
                 entries=("arm_fully_connected_s16", "arm_fully_connected_per_channel_s16"),
-                template="fully_connected_s16.c.j2", lower="lower_a16w8", notes=_RULES),
+                template="fully_connected_s16.c.j2", lower="lower_a16w8",
+                rules=_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE)),
         Variant("float32", inputs=(fp32(), fp32_const("weights"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_fully_connected_f32",), template="fully_connected_f32.c.j2", lower="lower_float32",
-                notes=_RULES),
+                rules=_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(), f16("weights", constant=True), f16("bias", optional=True, constant=True)),
                         outputs=(f16("output"),), entries=("arm_fully_connected_f16",),
                         template="fully_connected_f16.c.j2",
-                        notes=_RULES + ("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
+                        rules=_RULES, notes=("float16 accumulation (ns-cmsis-nn's _f16 kernels)",)),
         # -- hybrid (dynamic range) --
         hybrid_variant(weights("weights", per_channel_axis=0),
-                       _RULES + ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
-                                 "picks asymmetric), int32 dot products, float rescale",),
-                       "fully_connected_hybrid.c.j2", helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
+                       ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
+                        "picks asymmetric), int32 dot products, float rescale",),
+                       "fully_connected_hybrid.c.j2", rules=_RULES, helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(w.shape) != 2:
-            raise ctx.error(f"weights must be 2-D [outputs, depth], got {list(w.shape)}", w)
+            raise ctx.error(WEIGHTS_2D, w, detail=f"weights must be 2-D [outputs, depth], got {list(w.shape)}")
         if ctx.options("weights_format", "DEFAULT") != "DEFAULT":
-            raise ctx.error("only the DEFAULT weights format is supported", w)
+            raise ctx.error(DEFAULT_FORMAT, w, detail="only the DEFAULT weights format is supported")
         if x.num_elements % w.shape[1] != 0:
-            raise ctx.error(f"input size {x.num_elements} is not a multiple of the weight depth {w.shape[1]}", x)
+            raise ctx.error(INPUT_MULTIPLE, x, detail=f"input size {x.num_elements} is not a multiple of the weight "
+                                                      f"depth {w.shape[1]}")
+        if ctx.variant.name == "int8" and w.quant.per_channel and any(z != 0 for z in w.quant.zero_points):
+            raise ctx.error(PER_CHANNEL_WEIGHT_ZP, w, "Re-quantize the weights symmetrically per channel",
+                            detail=f"per-channel weights must have zero point 0 (has "
+                                   f"{sorted(set(w.quant.zero_points))[:3]})")
+        act = ctx.options("fused_activation_function", "NONE")
+        if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
+            raise ctx.error(FC_ACTIVATION, y, detail=f"fused activation {act} is not supported (supported: NONE, RELU, "
+                                                     "RELU6, RELU_N1_TO_1)")
         fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
-            raise ctx.error(f"output shape {list(y.shape)} does not hold batches x {w.shape[0]} outputs", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not hold batches x "
+                                                         f"{w.shape[0]} outputs")
         check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:

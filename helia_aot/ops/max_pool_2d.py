@@ -16,14 +16,14 @@ class MaxPool2D(OpLowering):
     options_table = "Pool2DOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_max_pool_s8",),
-                template="pool_2d.c.j2", notes=POOL_RULES),
+                template="pool_2d.c.j2", rules=POOL_RULES),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_max_pool_s16",),
-                template="pool_2d.c.j2", notes=POOL_RULES),
+                template="pool_2d.c.j2", rules=POOL_RULES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_max_pool_f32",),
-                template="pool_2d_f32.c.j2", notes=FLOAT_POOL_RULES),
+                template="pool_2d_f32.c.j2", rules=FLOAT_POOL_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_max_pool_f16",),
-                        template="pool_2d_f16.c.j2", notes=FLOAT_POOL_RULES),
+                        template="pool_2d_f16.c.j2", rules=FLOAT_POOL_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -6,19 +6,26 @@ from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.base import (AXIS_RANGE_RULE, Axis, Lowered, OpContext, OpLowering, Rule, Variant, kernel_limit,
+                                register)
 from helia_aot.ops.shared.broadcast import broadcast_strides
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.operands import const_ints, f16, fp32, int8_act, int16_act
 from helia_aot.ops.shared.shapes import nhwc
+
+
+RANK = Rule("rank 1 to 4", kernel_limit("arm_mean_s8 / arm_mean_s16 (and the float variants' inline loop)",
+                                        "take 4-D dimensions; LiteRT's reduce.cc reduces higher ranks",
+                                        "an inline-C reduction over any rank"))
+_RULES = (RANK, AXIS_RANGE_RULE, OUTPUT_SHAPE_RULE)
 
 
 def _axes(ctx: OpContext) -> list[int]:
     rank = len(ctx.inp(0).shape)
     given = constant_ints(ctx, 1, "axis")
     if any(not -rank <= a < rank for a in given):
-        raise ctx.error(f"axis {given} is out of range for a rank-{rank} input", ctx.inp(1))
+        raise ctx.error(AXIS_RANGE_RULE, ctx.inp(1), detail=f"axis {given} is out of range for a rank-{rank} input")
     return sorted({a % rank for a in given})
 
 
@@ -39,27 +46,27 @@ class Mean(OpLowering):
     axes = (Axis("input 1"),)
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
-                entries=("arm_mean_s8",), template="mean.c.j2", notes=("rank 1 to 4", "axes within the rank")),
+                entries=("arm_mean_s8",), template="mean.c.j2", rules=_RULES),
         Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
-                entries=("arm_mean_s16",), template="mean.c.j2", notes=("rank 1 to 4", "axes within the rank")),
+                entries=("arm_mean_s16",), template="mean.c.j2", rules=_RULES),
         Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),), template="mean_f32.c.j2",
-                lower="lower_float32", notes=("rank 1 to 4", "axes within the rank", "inline C")),
+                lower="lower_float32", rules=_RULES, notes=("inline C",)),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(), const_ints("axis")), outputs=(f16("output"),), template="mean_f16.c.j2",
-                        notes=("rank 1 to 4", "axes within the rank",
-                               "inline C: float32 sums in row-major order, one rounding to float16")),
+                        rules=_RULES, notes=("inline C: float32 sums in row-major order, one rounding to float16",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         rank = len(x.shape)
         if not 1 <= rank <= 4:
-            raise ctx.error(f"rank {rank} input is not supported (1 to 4)", x)
+            raise ctx.error(RANK, x, detail=f"rank {rank} input is not supported (1 to 4)")
         axes = _axes(ctx)
         keep = bool(ctx.options("keep_dims", False))
         expected = tuple(1 if d in axes else x.shape[d] for d in range(rank) if keep or d not in axes)
         if y.num_elements != max(1, int(__import__("math").prod(expected))):
-            raise ctx.error(f"output shape {list(y.shape)} does not match the reduced {list(expected)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the reduced "
+                                                         f"{list(expected)}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

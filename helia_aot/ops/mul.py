@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_RULES, binary_validate, int32_validate,
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_NOTES, INT32_RULES, binary_validate, int32_validate,
                                                int32_wrapping_fold, int32_wrapping_params)
 from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
 from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
@@ -21,20 +21,20 @@ class Mul(OpLowering):
     options_table = "MulOptions"
     variants = (
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
-                entries=("arm_elementwise_mul_s8", "arm_mul_s8"), template="mul.c.j2", notes=BINARY_RULES),
+                entries=("arm_elementwise_mul_s8", "arm_mul_s8"), template="mul.c.j2", rules=BINARY_RULES),
         Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
                 entries=("arm_elementwise_mul_s16", "arm_mul_s16"), template="mul_s16.c.j2", lower="lower_int16",
-                notes=BINARY_RULES),
+                rules=BINARY_RULES),
         Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
                 entries=("arm_elementwise_mul_f32",), template="binary_f32.c.j2", lower="lower_float32",
-                notes=BINARY_RULES + ("broadcasting: inline C",)),
+                rules=BINARY_RULES, notes=("broadcasting: inline C",)),
         Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
                 outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
-                notes=INT32_RULES),
+                rules=INT32_RULES, notes=INT32_NOTES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16("input 0"), f16("input 1")), outputs=(f16("output"),),
                         entries=("arm_elementwise_mul_f16",), template="elementwise_f16.c.j2",
-                        notes=BINARY_RULES + ("equal shapes call the entry; broadcasting is inline C",)),
+                        rules=BINARY_RULES, notes=("equal shapes call the entry; broadcasting is inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -7,15 +7,21 @@ from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
 from helia_aot.ops.shared.operands import dtype_range, int8_act, int16_act
+
+
+# LiteRT's quantize.cc Prepare resizes the output to the input's dims; the model's must hold as many elements.
+ELEMENTS = Rule("input and output element counts equal", helia_limit(
+    "the module copies element for element into the model's output shape; LiteRT's quantize.cc Prepare resizes "
+    "the output to the input's dims instead (a model whose counts differ is malformed)"))
 
 
 def _rescale(name: str, src: str, dst: str) -> Variant:
     """An integer-to-integer rescale no library entry covers: inline C."""
     return Variant(name, inputs=(Operand("input", (src,), quantized=True),),
                    outputs=(Operand("output", (dst,), quantized=True),), template="requantize_inline.c.j2",
-                   lower="lower_inline_rescale", notes=("inline C",))
+                   lower="lower_inline_rescale", notes=("inline C",), rules=(ELEMENTS,))
 
 
 @register
@@ -24,13 +30,15 @@ class Quantize(OpLowering):
     options_table = "QuantizeOptions"
     variants = (
         Variant("float32_to_int8", inputs=(Operand("input", ("float32",)),), outputs=(int8_act("output"),),
-                template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",)),
+                template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",), rules=(ELEMENTS,)),
         Variant("float32_to_int16", inputs=(Operand("input", ("float32",)),), outputs=(int16_act("output"),),
-                template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",)),
+                template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",), rules=(ELEMENTS,)),
         Variant("int8_to_int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
-                entries=("arm_requantize_s8_s8",), template="requantize.c.j2", lower="lower_requantize"),
+                entries=("arm_requantize_s8_s8",), template="requantize.c.j2", lower="lower_requantize",
+                rules=(ELEMENTS,)),
         Variant("int16_to_int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
-                entries=("arm_requantize_s16_s16",), template="requantize.c.j2", lower="lower_requantize"),
+                entries=("arm_requantize_s16_s16",), template="requantize.c.j2", lower="lower_requantize",
+                rules=(ELEMENTS,)),
         _rescale("int8_to_int16", "int8", "int16"),
         _rescale("int16_to_int8", "int16", "int8"),
         _rescale("int16_to_int32", "int16", "int32"),
@@ -40,7 +48,7 @@ class Quantize(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         if x.num_elements != y.num_elements:
-            raise ctx.error("input and output element counts differ", y)
+            raise ctx.error(ELEMENTS, y, detail="input and output element counts differ")
 
     def lower_from_float(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

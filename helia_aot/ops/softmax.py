@@ -12,7 +12,9 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier, softmax_params
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both,
+                                kernel_limit, litert, register, tflm)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.lookup_tables import lut_int16
 from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
@@ -25,28 +27,49 @@ def _near(scale: float, target: float) -> bool:
     return abs(f32(scale) - f32(target)) <= f32(0.001 * target)
 
 
+# The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc); LiteRT's SoftmaxPrepare (activations.cc)
+# checks the int8 -> int8 and int16 forms too (scale within 0.1% for int8, where TFLM wants it exact) and not the
+# int8 -> int16 one, so TFLM's rules are the ones both accept.
+INT8_OUTPUT = Rule("int8 output zero point -128", both(
+    "activations.cc SoftmaxPrepare / micro softmax_common.cc CalculateSoftmaxParams",
+    "TF_LITE_ENSURE_EQ(output->params.zero_point, -128)"))
+# LiteRT takes the scale within 0.1% (TF_LITE_ENSURE_NEAR(scale, 1.f / 256, 0.001f / 256)): TFLM is the stricter.
+INT8_SCALE = Rule("int8 output scale 1/256", tflm("softmax_common.cc CalculateSoftmaxParams",
+                                                  "TF_LITE_ENSURE(output->params.scale == 1.f / 256)"))
+INT16_OUTPUT = Rule("int16 output scale 1/32768 (within 0.1%)", both(
+    "activations.cc SoftmaxPrepare / micro softmax_common.cc CalculateSoftmaxParams",
+    "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 32768, 0.001f / 32768)"))
+INT8_INT16_OUTPUT = Rule("int16 output of an int8 input: scale 1/65536 (within 0.1%), zero point -32768", tflm(
+    "softmax_common.cc CalculateSoftmaxParams", "TF_LITE_ENSURE_EQ(output->params.zero_point, -32768) and "
+    "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 65536, 0.001f / 65536)"))
+F16_BETA = Rule("beta 1", kernel_limit("arm_softmax_f16", "takes no beta (LiteRT's float softmax scales by beta)",
+                                       "inline C as the float32 variant's beta path"))
+RANK = Rule("input of rank 1 or more", litert("activations.cc SoftmaxPrepare",
+                                              "TF_LITE_ENSURE(NumDimensions(input) >= 1)"))
+
+
 @register
 class Softmax(OpLowering):
     op_types = ("SOFTMAX",)
     options_table = "SoftmaxOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_softmax_s8",), template="softmax.c.j2",
-                lower="lower_int8", notes=("output scale 1/256, zero point -128", "input and output shapes equal")),
+                lower="lower_int8", rules=(INT8_OUTPUT, INT8_SCALE, RANK, OUTPUT_SHAPE_RULE)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_softmax_s16",),
                 template="softmax_s16.c.j2", lower="lower_int16",
-                notes=("output scale 1/32768 (within 0.1%)", "input and output shapes equal",
-                       "two 513-entry int16 tables (exp, 1/(1+x)) stored per operator")),
+                rules=(INT16_OUTPUT, RANK, OUTPUT_SHAPE_RULE),
+                notes=("two 513-entry int16 tables (exp, 1/(1+x)) stored per operator",)),
         # The output is not symmetric: the kernel writes p * 65536 - 32768.
         Variant("int8_int16", inputs=(int8_act(),), outputs=(Operand("output", ("int16",), quantized=True),),
                 entries=("arm_softmax_s8_s16",), template="softmax_s8_s16.c.j2", lower="lower_int8_int16",
-                notes=("output scale 1/65536 (within 0.1%), zero point -32768", "input and output shapes equal")),
+                rules=(INT8_INT16_OUTPUT, RANK, OUTPUT_SHAPE_RULE)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_softmax_f32",),
                 template="softmax_f32.c.j2", lower="lower_float32",
-                notes=("input and output shapes equal", "beta other than 1: inline C (expf, link libm)")),
+                rules=(RANK, OUTPUT_SHAPE_RULE), notes=("beta other than 1: inline C (expf, link libm)",)),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_softmax_f16",),
                         template="softmax_f16.c.j2",
-                        notes=("beta 1 (the _f16 entry has no beta)", "input and output shapes equal")),
+                        rules=(F16_BETA, RANK, OUTPUT_SHAPE_RULE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -55,24 +78,30 @@ class Softmax(OpLowering):
         # The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc): LiteRT's SoftmaxPrepare
         # (activations.cc) checks only the int16 zero points, so TFLM's rules are the ones both accept.
         if name == "int8" and (y.quant.zero_point != -128 or abs(y.quant.scale - 1.0 / 256) > 1e-9):
-            # TFLM: zero point -128 and scale == 1.f / 256; the 1e-9 admits the float32 neighbours of 1/256,
-            # whose codes arm_softmax_s8 writes the same way.
-            raise ctx.error(f"int8 output must have scale 1/256 and zero point -128 (has {y.quant.scale:g}, "
-                            f"{y.quant.zero_point})", y)
+            # TFLM: scale == 1.f / 256; the 1e-9 admits the float32 neighbours of 1/256, whose codes
+            # arm_softmax_s8 writes the same way.
+            raise ctx.error(INT8_OUTPUT if y.quant.zero_point != -128 else INT8_SCALE, y,
+                            detail=f"int8 output must have scale 1/256 and zero point -128 (has {y.quant.scale:g}, "
+                                   f"{y.quant.zero_point})")
         if name == "int16" and not _near(y.quant.scale, 1.0 / 32768):
             # TFLM's TF_LITE_ENSURE_NEAR(scale, 1.f / 32768, 0.001f / 32768); the zero point 0 (both
             # references) is an operand rule.
-            raise ctx.error(f"int16 output must have scale 1/32768 within 0.1% (has {y.quant.scale:g})", y)
+            raise ctx.error(INT16_OUTPUT, y, detail=f"int16 output must have scale 1/32768 within 0.1% (has "
+                                                    f"{y.quant.scale:g})")
         if name == "int8_int16" and (y.quant.zero_point != -32768 or not _near(y.quant.scale, 1.0 / 65536)):
             # TFLM: zero point -32768, TF_LITE_ENSURE_NEAR(scale, 1.f / 65536, 0.001f / 65536). Both references
             # write p x 65536 - 32768 whatever scale within that band is declared, as arm_softmax_s8_s16 does.
-            raise ctx.error(f"int16 output of an int8 softmax must have scale 1/65536 within 0.1% and zero point "
-                            f"-32768 (has {y.quant.scale:g}, {y.quant.zero_point})", y)
+            raise ctx.error(INT8_INT16_OUTPUT, y, detail=f"int16 output of an int8 softmax must have scale 1/65536 "
+                                                         f"within 0.1% and zero point -32768 (has {y.quant.scale:g}, "
+                                                         f"{y.quant.zero_point})")
         if name == "float16" and float(ctx.options("beta", 1.0)) != 1.0:
-            raise ctx.error(f"float16 softmax needs beta 1 (has {ctx.options('beta', 1.0):g}): arm_softmax_f16 "
-                            "takes no beta", x, "Fold beta into the layer before the softmax")
-        if tuple(x.shape) != tuple(y.shape) or not x.shape:
-            raise ctx.error("input and output shapes must match", y)
+            raise ctx.error(F16_BETA, x, "Fold beta into the layer before the softmax",
+                            detail=f"float16 softmax needs beta 1 (has {ctx.options('beta', 1.0):g}): arm_softmax_f16 "
+                                   "takes no beta")
+        if not x.shape:
+            raise ctx.error(RANK, x, detail="a scalar input has no axis to normalize")
+        if tuple(x.shape) != tuple(y.shape):
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail="input and output shapes must match")
 
     def _rows(self, ctx: OpContext) -> tuple[int, int]:
         x = ctx.inp(0)

@@ -19,34 +19,51 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, helia_limit,
+                                litert, register, tflm)
 from helia_aot.ops.shared.accumulator import requantization_kind
-from helia_aot.ops.shared.fused_activation import FLT_MAX, float_activation
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, FLT_MAX, float_activation
 from helia_aot.ops.shared.operands import dtype_range, fp32, fp32_bias, fp32_const, int8_act
 
-_RULES = ("input [batches, input size]; weights_feature [units x rank, input size]; weights_time "
-          "[units x rank, memory]; bias [units]; state a variable tensor [batches, units x rank x memory]; "
-          "output [batches, units]",)
-_INT_RULES = _RULES + ("per-tensor scales; weights and time weights zero point 0",
-                       "fused activation RELU or NONE; neither is applied, as in LiteRT (the output is "
-                       "clamped to int8 only)")
+_PREPARES = "svdf.cc Prepare / micro svdf_common.cc PrepareSvdf"
+RANK = Rule("rank an integer >= 1 dividing the filters (units x rank)", both(
+    _PREPARES, "TF_LITE_ENSURE_EQ(num_filters % rank, 0); num_units = num_filters / rank"))
+SHAPES = Rule("input [batches, input size]; weights_feature [units x rank, input size]; weights_time [units x rank, "
+              "memory]; bias [units]; state [batches, units x rank x memory]; output [batches, units]", both(
+                  _PREPARES, "TF_LITE_ENSURE_EQ on each of these dims (NumDimensions 2, SizeOfDimension)"))
+STATE_VARIABLE = Rule("state a variable tensor", tflm("svdf_common.cc PrepareSvdf",
+                                                      "TF_LITE_ENSURE_EQ(activation_state->is_variable, true)"))
+INT_ACTIVATION = Rule("fused activation RELU or NONE; neither is applied, as in LiteRT (the output is clamped to "
+                      "int8 only)", litert("svdf.cc Eval (integer)", "takes RELU only and applies none (TFLM takes "
+                                           "any and applies none, so NONE is accepted too)"))
+# Neither reference reads the weights' zero points (both compute as if 0): a nonzero one is refused rather than
+# silently ignored. The int16 state's zero point 0 is the form LiteRT computes (EvalIntegerSVDF never reads it;
+# TFLM's does): where the references disagree, helia-aot refuses.
+WEIGHTS_ZP = helia_limit("LiteRT's and TFLM's integer SVDF read no weight zero point (a nonzero one is ignored "
+                         "there, not honoured)")
+STATE16_ZP = helia_limit("the references disagree on a nonzero int16 state zero point (LiteRT's EvalIntegerSVDF "
+                         "never reads it, TFLM's does)")
+_RULES = (RANK, SHAPES, STATE_VARIABLE)
+_INT_RULES = _RULES + (INT_ACTIVATION,)
 
 
 def _state(dtype: str) -> Operand:
     # TFLM's int8 state may have any zero point (its EvalIntegerSvdfReference uses it); the int16 state
     # keeps 0, the form LiteRT computes.
-    return Operand("state", (dtype,), quantized=True, symmetric=dtype == "int16")
+    return Operand("state", (dtype,), quantized=True, symmetric=dtype == "int16",
+                   sources=(("zero point 0", STATE16_ZP),) if dtype == "int16" else ())
 
 
 def _integer_variant(name: str, state: str, entry: str) -> Variant:
-    notes = _INT_RULES + (("int16 state zero point 0",) if state == "int16" else
-                          ("state zero point other than 0: inline C (arm_svdf_s8 assumes 0)",))
+    notes = () if state == "int16" else ("state zero point other than 0: inline C (arm_svdf_s8 assumes 0)",)
+    zp = (("zero point 0", WEIGHTS_ZP),)
     return Variant(name, inputs=(int8_act(), Operand("weights_feature", ("int8",), constant=True, quantized=True,
-                                                     symmetric=True),
-                                 Operand("weights_time", (state,), constant=True, quantized=True, symmetric=True),
+                                                     symmetric=True, sources=zp),
+                                 Operand("weights_time", (state,), constant=True, quantized=True, symmetric=True,
+                                         sources=zp),
                                  Operand("bias", ("int32",), optional=True, constant=True), _state(state)),
                    outputs=(int8_act("output"),), entries=(entry,), template="svdf_s8.c.j2", lower="lower_int",
-                   notes=notes)
+                   notes=notes, rules=_INT_RULES)
 
 
 @register
@@ -61,39 +78,39 @@ class Svdf(OpLowering):
                                    fp32("state")),
                 outputs=(fp32("output"),), entries=("arm_svdf_f32",), template="svdf_f32.c.j2",
                 lower="lower_float32",
-                notes=_RULES + ("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1",)),
+                rules=_RULES + (ACTIVATION_RULE,)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, wf, wt, b, state, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.inp(3), ctx.inp(4), ctx.out(0)
         rank = ctx.options("rank", 0)
         if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
-            raise ctx.error(f"rank {rank!r} must be an integer >= 1")
+            raise ctx.error(RANK, detail=f"rank {rank!r} must be an integer >= 1")
         for t, what in ((x, "input"), (wf, "weights_feature"), (wt, "weights_time"), (state, "state"), (y, "output")):
             if len(t.shape) != 2:
-                raise ctx.error(f"{what} must be 2-D, got {list(t.shape)}", t)
+                raise ctx.error(SHAPES, t, detail=f"{what} must be 2-D, got {list(t.shape)}")
         batches, input_size = x.shape
         features, memory = wt.shape
         if tuple(wf.shape) != (features, input_size):
-            raise ctx.error(f"weights_feature {list(wf.shape)} must be [{features}, {input_size}] (time weights' "
-                            f"filters, input size)", wf)
+            raise ctx.error(SHAPES, wf, detail=f"weights_feature {list(wf.shape)} must be [{features}, {input_size}] "
+                                               "(time weights' filters, input size)")
         if features % rank:
-            raise ctx.error(f"{features} filters are not a multiple of rank {rank}", wt)
+            raise ctx.error(RANK, wt, detail=f"{features} filters are not a multiple of rank {rank}")
         units = features // rank
         if b is not None and tuple(b.shape) != (units,):
-            raise ctx.error(f"bias {list(b.shape)} must be [{units}]", b)
+            raise ctx.error(SHAPES, b, detail=f"bias {list(b.shape)} must be [{units}]")
         if tuple(state.shape) != (batches, features * memory):
-            raise ctx.error(f"state {list(state.shape)} must be [{batches}, {features * memory}] (batches, filters x "
-                            "memory)", state)
+            raise ctx.error(SHAPES, state, detail=f"state {list(state.shape)} must be [{batches}, {features * memory}] "
+                                                  "(batches, filters x memory)")
         if not state.is_variable:
-            raise ctx.error("state must be a variable tensor (LiteRT keeps it between invocations)", state,
-                            "Export the model with the SVDF state as a variable tensor")
+            raise ctx.error(STATE_VARIABLE, state, "Export the model with the SVDF state as a variable tensor",
+                            detail="state must be a variable tensor (LiteRT keeps it between invocations)")
         if tuple(y.shape) != (batches, units):
-            raise ctx.error(f"output {list(y.shape)} must be [{batches}, {units}]", y)
+            raise ctx.error(SHAPES, y, detail=f"output {list(y.shape)} must be [{batches}, {units}]")
         act = ctx.options("fused_activation_function", "NONE")
         if ctx.variant.name != "float32" and act not in ("NONE", "RELU"):
-            raise ctx.error(f"fused activation {act} is not supported on the integer SVDF (LiteRT takes RELU and "
-                            "applies none)")
+            raise ctx.error(INT_ACTIVATION, detail=f"fused activation {act} is not supported on the integer SVDF "
+                                                   "(LiteRT takes RELU and applies none)")
         if ctx.variant.name == "float32":
             float_activation(ctx, y)  # refuses the others
 

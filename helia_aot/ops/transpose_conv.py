@@ -34,28 +34,44 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.quant import per_channel_multipliers
-from helia_aot.ops.base import INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.accumulator import check_accumulator, check_s64_shifts, requantization_kind
+from helia_aot.ops.base import (INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit,
+                                litert, register)
+from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
+                                              requantization_kind)
 from helia_aot.ops.shared.checks import constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
-from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation
 from helia_aot.ops.shared.operands import (bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act,
                                            weights)
-from helia_aot.ops.shared.window import check_filter_rank, check_window_extent, output_size
+from helia_aot.ops.shared.window import (FILTER_RANK_RULE, WINDOW_EXTENT_RULE, check_filter_rank, check_window_extent,
+                                        output_size)
 
 # int32 as both references read it; constant or a run-time input (see the module docstring).
 _OUTPUT_SHAPE = Operand("output_shape", INDEX)
 
-_RULES = ("output_shape a constant equal to the output's shape, or a run-time input checked against it "
-          "(the run returns an error status otherwise)", "filter [C_out, H, W, C_in]",
-          "a forward convolution of the output gives the input's size",
-          "no dilation (LiteRT's TRANSPOSE_CONV has none)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+OUTPUT_SHAPE = Rule("output_shape 4 values: a constant equal to the output's shape, or a run-time input checked "
+                    "against it (the run returns an error status otherwise)", litert(
+                        "transpose_conv.cc Prepare / ResizeTensor", "TF_LITE_ENSURE_EQ(NumElements(output_shape), 4); "
+                        "a constant output_shape resizes the output (TFLM takes the output tensor's shape)"))
+RANK = Rule("input and output 4-D NHWC", litert("transpose_conv.cc Prepare",
+                                                "TF_LITE_ENSURE_EQ(NumDimensions(input), 4)"))
+CHANNELS = Rule("filter [C_out, H, W, C_in]: C_in the input's channels, C_out and the batch the output's", litert(
+    "transpose_conv.cc Prepare", "TF_LITE_ENSURE_EQ(SizeOfDimension(input, 3), SizeOfDimension(weights, 3)); C_out "
+    "and the batch are the reference kernels' MatchingDim (TFLM sizes its per-channel data by C_out)"))
+STRIDES = Rule("strides at least 1", helia_limit("a stride below 1 has no transposed convolution (the verifier "
+                                                 "refuses it first)"))
+GEOMETRY = Rule("a forward convolution of the output gives the input's size", helia_limit(
+    "no check in either Prepare, both compute the padding that way (ComputePaddingHeightWidth on the output's "
+    "size); the module's padding and arm_transpose_conv_s8's row window assume it"))
+_RULES = (OUTPUT_SHAPE, FILTER_RANK_RULE, RANK, CHANNELS, STRIDES, WINDOW_EXTENT_RULE, GEOMETRY, ACTIVATION_RULE)
+_NOTES = ("no dilation (LiteRT's TRANSPOSE_CONV has none)",)
 
 
 def _int16(name: str, bias_operand: Operand, accumulator: str) -> Variant:
     return Variant(name, inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int16_act(), bias_operand),
                    outputs=(int16_act("output"),), template="transpose_conv_inline.c.j2",
-                   lower=f"lower_int16_{accumulator}", notes=_RULES + (f"inline C, {accumulator} accumulator",))
+                   lower=f"lower_int16_{accumulator}", rules=_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE),
+                   notes=_NOTES + (f"inline C, {accumulator} accumulator",))
 
 
 @register
@@ -65,45 +81,48 @@ class TransposeConv(OpLowering):
     variants = (
         Variant("int8", inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int8_act(), bias("int32")),
                 outputs=(int8_act("output"),), entries=("arm_transpose_conv_s8",),
-                template="transpose_conv.c.j2", lower="lower_int8", notes=_RULES),
+                template="transpose_conv.c.j2", lower="lower_int8", rules=_RULES + (ACCUMULATOR_RULE,), notes=_NOTES),
         _int16("a16w8", bias("int64"), "int64"),
         # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
         _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32"),
         Variant("float32", inputs=(_OUTPUT_SHAPE, fp32_const("filter"), fp32(), fp32_bias()),
                 outputs=(fp32("output"),), entries=("arm_transpose_conv_wrapper_f32",),
-                template="transpose_conv_f32.c.j2", lower="lower_float32", notes=_RULES),
+                template="transpose_conv_f32.c.j2", lower="lower_float32", rules=_RULES, notes=_NOTES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(_OUTPUT_SHAPE, f16("filter", constant=True), f16(),
                                 f16("bias", optional=True, constant=True)),
                         outputs=(f16("output"),), entries=("arm_transpose_conv_wrapper_f16",),
                         template="transpose_conv_f16.c.j2",
-                        notes=_RULES + ("float16 accumulation in the output (ns-cmsis-nn's _f16 kernel)",)),
+                        rules=_RULES,
+                        notes=_NOTES + ("float16 accumulation in the output (ns-cmsis-nn's _f16 kernel)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         w, x, y = ctx.inp(1), ctx.inp(2), ctx.out(0)
         check_filter_rank(ctx, w)
         if len(x.shape) != 4 or len(y.shape) != 4:
-            raise ctx.error("input and output must be 4-D NHWC", x)
+            raise ctx.error(RANK, x, detail="input and output must be 4-D NHWC")
         shape = ctx.inp(0)
         if shape.is_constant and constant_ints(ctx, 0, "output_shape") != [int(d) for d in y.shape]:
-            raise ctx.error(f"output_shape {constant_ints(ctx, 0, 'output_shape')} differs from the output's "
-                            f"shape {list(y.shape)}", y)
+            raise ctx.error(OUTPUT_SHAPE, y, detail=f"output_shape {constant_ints(ctx, 0, 'output_shape')} differs "
+                                                    f"from the output's shape {list(y.shape)}")
         if tuple(int(d) for d in shape.shape) != (4,):
-            raise ctx.error(f"output_shape {list(shape.shape)} must be 4 values (the output's N, H, W, C)", shape)
+            raise ctx.error(OUTPUT_SHAPE, shape, detail=f"output_shape {list(shape.shape)} must be 4 values (the "
+                                                        "output's N, H, W, C)")
         if w.shape[3] != x.shape[3] or w.shape[0] != y.shape[3] or x.shape[0] != y.shape[0]:
-            raise ctx.error(f"filter {list(w.shape)} does not map input channels {x.shape[3]} to output channels "
-                            f"{y.shape[3]}", w)
+            raise ctx.error(CHANNELS, w, detail=f"filter {list(w.shape)} does not map input channels {x.shape[3]} to "
+                                                f"output channels {y.shape[3]}")
         padding = ctx.options("padding", "SAME")
         for axis, name in ((1, "stride_h"), (2, "stride_w")):
             stride = int(ctx.options(name, 1))
             if stride < 1:
-                raise ctx.error(f"{name} {stride} must be at least 1", y)
+                raise ctx.error(STRIDES, y, detail=f"{name} {stride} must be at least 1")
             check_window_extent(ctx, int(x.shape[axis]), int(w.shape[axis]), stride)
             # Ours, not a reference check (see the module docstring): the padding assumes it.
             if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
-                raise ctx.error(f"output shape {list(y.shape)} is not a {padding} transposed convolution of "
-                                f"input {list(x.shape)} with filter {list(w.shape)} and {name} {stride}", y)
+                raise ctx.error(GEOMETRY, y, detail=f"output shape {list(y.shape)} is not a {padding} transposed "
+                                                    f"convolution of input {list(x.shape)} with filter {list(w.shape)} "
+                                                    f"and {name} {stride}")
         fused_activation(ctx, y)
         check_accumulator(ctx, x, w, ctx.inp(3), 0)
 

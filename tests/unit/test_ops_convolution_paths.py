@@ -24,7 +24,8 @@ class _Refused(Exception):
     pass
 
 
-CTX = SimpleNamespace(error=lambda message, *args: _Refused(message))
+# OpContext.error's signature: a rule (its text, or a declared Rule with the values at fault in `detail`).
+CTX = SimpleNamespace(error=lambda rule, *args, detail="", **kwargs: _Refused(detail or getattr(rule, "text", rule)))
 
 
 def test_broadcast_pads_the_shorter_shape_with_ones():

@@ -20,7 +20,8 @@ class _Refused(Exception):
     pass
 
 
-CTX = SimpleNamespace(error=lambda message, *args: _Refused(message))
+# OpContext.error's signature: a rule (its text, or a declared Rule with the values at fault in `detail`).
+CTX = SimpleNamespace(error=lambda rule, *args, detail="", **kwargs: _Refused(detail or getattr(rule, "text", rule)))
 
 
 def _windows(padding, in_size, filter_size, stride, dilation):

@@ -8,7 +8,18 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.graph import Tensor
-from helia_aot.ops.base import ConstArray, OpContext
+from helia_aot.ops.base import ConstArray, OpContext, Rule, kernel_limit
+
+
+ACCUMULATOR_RULE = Rule("no output channel can overflow the kernel's accumulator (|bias| + input span x sum of "
+                        "|weights|)", kernel_limit(
+    "ns-cmsis-nn convolution / fully connected entries", "accumulate in int32 (int8 inputs, int32 bias) or int64 "
+    "without saturation; LiteRT's reference accumulates in the same widths with no check (overflow is undefined "
+    "there), so such a model has no defined reference output"))
+S64_SHIFT_RULE = Rule("int16 requantization scale below 2^14 (left shift at most 14)", kernel_limit(
+    "arm_nn_requantize_s64 (ns-cmsis-nn int16 kernels)", "shifts right by 14 - shift: a larger left shift is a "
+    "negative shift count; LiteRT's MultiplyByQuantizedMultiplier(int64) has the same limit (15 - shift) and "
+    "checks shift below 8"))
 
 
 def requantization_kind(multipliers, shifts) -> str:
@@ -26,16 +37,20 @@ def check_accumulator(ctx: OpContext, x: Tensor, w: Tensor, b: Tensor | None, ch
         return
     span = 255 if x.dtype == "int8" else 1 << 15  # |q - zero point|; int16 is symmetric
     limit = (1 << 31) - 1 if x.dtype == "int8" or (b is not None and b.dtype == "int32") else (1 << 63) - 1
-    weights = np.abs(np.asarray(w.data, dtype=np.int64))
+    # The kernels accumulate (weight - zero point): nonzero only for a per-tensor int8 FULLY_CONNECTED.
+    weight_zp = w.quant.zero_point if w.quant is not None and not w.quant.per_channel else 0
+    weights = np.abs(np.asarray(w.data, dtype=np.int64) - weight_zp)
     per_channel = np.moveaxis(weights, channel_axis, 0).reshape(weights.shape[channel_axis], -1)
     bound = [int(v) * span for v in per_channel.sum(axis=1).tolist()]
     if b is not None:
         bound = [v + abs(int(c)) for v, c in zip(bound, np.asarray(b.data).reshape(-1).tolist())]
     worst = max(range(len(bound)), key=bound.__getitem__, default=None)
     if worst is not None and bound[worst] > limit:
-        raise ctx.error(f"output channel {worst} can accumulate {bound[worst]} (|bias| + input span x sum of "
-                        f"|weights|), past the kernel's {'int32' if limit < 1 << 32 else 'int64'} accumulator",
-                        b if b is not None else w, "Check the bias and weight values: no exporter writes these")
+        raise ctx.error(ACCUMULATOR_RULE, detail=f"output channel {worst} can accumulate {bound[worst]} (|bias| + "
+                        f"input span x sum of |weights|), past the kernel's "
+                        f"{'int32' if limit < 1 << 32 else 'int64'} accumulator",
+                        tensor=b if b is not None else w,
+                        hint="Check the bias and weight values: no exporter writes these")
 
 
 def offset_weight_sums(channel_weight_sums: np.ndarray, bias: np.ndarray | None, input_offset: int) -> np.ndarray:
@@ -60,10 +75,10 @@ def check_s64_shifts(ctx: OpContext, shifts, out: Tensor) -> None:
     scale, e.g. calibrated on outputs a fused RELU zeroed, gets there."""
     worst = max(int(v) for v in shifts)
     if worst > S64_MAX_LEFT_SHIFT:
-        raise ctx.error(f"requantization scale 2^{worst - 1} or more (input scale x weight scale / output scale "
-                        f"{out.quant.scale:g}) is beyond the int16 kernels' int64 requantization (left shift at most "
-                        f"{S64_MAX_LEFT_SHIFT}; LiteRT checks below 8)", out,
-                        "Re-calibrate the layer: its output scale is degenerate")
+        raise ctx.error(S64_SHIFT_RULE, detail=f"requantization scale 2^{worst - 1} or more (input scale x weight "
+                        f"scale / output scale {out.quant.scale:g}) is beyond the int16 kernels' int64 requantization "
+                        f"(left shift at most {S64_MAX_LEFT_SHIFT}; LiteRT checks below 8)", tensor=out,
+                        hint="Re-calibrate the layer: its output scale is degenerate")
 
 
 def int64_bias(b: Tensor | None) -> list[ConstArray]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import operator
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, Operand, OpLowering, Variant
-from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_RULES, binary_validate, int32_validate,
+from helia_aot.ops.base import Lowered, OpContext, Operand, OpLowering, Rule, Variant, litert
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_NOTES, INT32_RULES, binary_validate, int32_validate,
                                                int32_wrapping_fold, int32_wrapping_params)
 from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
 from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
@@ -20,11 +20,18 @@ from helia_aot.ops.shared.fused_activation import fused_activation
 from helia_aot.ops.shared.int16_arithmetic import Q31_HALF, checked_log2
 from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
 
-_POT_RULE = "pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is no coarser"
+POT_SHIFTS = Rule("pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is "
+                  "no coarser", litert("add.cc / sub.cc Prepare (int16, pot_scale_int16)",
+                                       "TF_LITE_ENSURE(input1_shift == 0 || input2_shift == 0) and both shifts <= 0"))
+POT_SAME_SHAPE = Rule("pot_scale_int16 true with power-of-two scales: same input shapes (ADD)", litert(
+    "add.cc Eval (int16, pot_scale_int16)", "the power-of-two path has no broadcast: a broadcast reports "
+    "\"Unsupported combination of input and output types\""))
+ADD_OUTPUT_SCALE = Rule("general int16 scales: 2 x larger input scale < 2^15 x output scale (ADD)", litert(
+    "add.cc Prepare (int16, general scales)", "QuantizeMultiplierSmallerThanOneExp(real_output_multiplier): "
+    "TFLITE_CHECK_LT(multiplier, 1)"))
 # ADD alone refuses a broadcast on the power-of-two path and too fine an output scale (add_sub_s16_params).
-_INT16_RULES = {"add": BINARY_RULES + (_POT_RULE + ", same shapes",
-                                       "general scales: 2 x larger input scale < 2^15 x output scale"),
-                "sub": BINARY_RULES + (_POT_RULE,)}
+_INT16_RULES = {"add": BINARY_RULES + (POT_SHIFTS, POT_SAME_SHAPE, ADD_OUTPUT_SCALE),
+                "sub": BINARY_RULES + (POT_SHIFTS,)}
 _OPERATION = {"add": ("+", operator.add), "sub": ("-", operator.sub)}
 
 
@@ -68,20 +75,24 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
     if ctx.options("pot_scale_int16", False) is True and all(pot for pot, _ in logs):
         shifts = [logs[0][1] - logs[2][1], logs[1][1] - logs[2][1]]
         if 0 not in shifts or max(shifts) > 0 or min(shifts) < -31:
-            raise ctx.error(f"pot_scale_int16 with power-of-two scales: one input must share the output scale and "
-                            f"the other be no coarser (input scales 2^{logs[0][1]}, 2^{logs[1][1]}, output "
-                            f"2^{logs[2][1]})", y, "Export with pot_scale_int16 false (general int16 scales)")
+            raise ctx.error(POT_SHIFTS, detail=f"pot_scale_int16 with power-of-two scales: one input must share the "
+                            f"output scale and the other be no coarser (input scales 2^{logs[0][1]}, "
+                            f"2^{logs[1][1]}, output 2^{logs[2][1]})", tensor=y,
+                            hint="Export with pot_scale_int16 false (general int16 scales)")
         if op == "ADD" and tuple(a.shape) != tuple(b.shape):
-            raise ctx.error("pot_scale_int16 with power-of-two scales takes LiteRT's same-shape path, which does "
-                            "not broadcast", b, "Export with pot_scale_int16 false (general int16 scales)")
+            raise ctx.error(POT_SAME_SHAPE, b, "Export with pot_scale_int16 false (general int16 scales)",
+                            detail="pot_scale_int16 with power-of-two scales takes LiteRT's same-shape path, which "
+                                   "does not broadcast")
         return dict(p, pot_scale=True, left_shift=1, input1_mult=Q31_HALF, input1_shift=shifts[0],
                     input2_mult=Q31_HALF, input2_shift=shifts[1], out_mult=Q31_HALF, out_shift=1)
     left_shift = 15
     twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))
     real_out = twice_max / ((1 << left_shift) * float(y.quant.scale))
     if op == "ADD" and real_out >= 1.0:
-        raise ctx.error(f"output scale {y.quant.scale:g} is too fine for LiteRT's int16 ADD: twice the larger input "
-                        f"scale over 2^15 x output scale must be below 1 (is {real_out:g})", y)
+        raise ctx.error(ADD_OUTPUT_SCALE, y, detail=f"output scale {y.quant.scale:g} is too fine for LiteRT's int16 "
+                                                    "ADD: "
+                                                    f"twice the larger input scale over 2^15 x output scale must be "
+                                                    f"below 1 (is {real_out:g})")
     m1, s1 = quantize_multiplier(float(a.quant.scale) / twice_max)
     m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
     mo, so = quantize_multiplier(real_out)
@@ -103,21 +114,21 @@ class AddSubLowering(OpLowering):
         return (
             Variant("int8", inputs=_two_inputs(int8_act), outputs=(int8_act("output"),),
                     entries=(f"arm_elementwise_{which}_s8", f"arm_{which}_s8"), template="add_sub.c.j2",
-                    notes=BINARY_RULES),
+                    rules=BINARY_RULES),
             Variant("int16", inputs=_two_inputs(int16_act), outputs=(int16_act("output"),),
                     entries=(f"arm_elementwise_{which}_s16", f"arm_{which}_s16"), template="add_sub_s16.c.j2",
-                    lower="lower_int16", notes=_INT16_RULES[which]),
+                    lower="lower_int16", rules=_INT16_RULES[which]),
             Variant("float32", inputs=_two_inputs(fp32), outputs=(fp32("output"),),
                     entries=(f"arm_elementwise_{which}_f32",), template="binary_f32.c.j2", lower="lower_float32",
-                    notes=BINARY_RULES + ("broadcasting: inline C",),
+                    rules=BINARY_RULES, notes=("broadcasting: inline C",),
                     fallbacks=((f"arm_elementwise_{which}_f32", None),)),
             Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
                     outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
-                    notes=INT32_RULES),
+                    rules=INT32_RULES, notes=INT32_NOTES),
             # -- float16 (native FP16) --
             float16_variant(inputs=_two_inputs(f16), outputs=(f16("output"),),
                             entries=(f"arm_elementwise_{which}_f16",), template="elementwise_f16.c.j2",
-                            notes=BINARY_RULES + ("equal shapes call the entry; broadcasting is inline C",)),
+                            rules=BINARY_RULES, notes=("equal shapes call the entry; broadcasting is inline C",)),
         )
 
     def validate(self, ctx: OpContext) -> None:

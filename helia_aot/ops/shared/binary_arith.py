@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import OpContext
-from helia_aot.ops.shared.broadcast import check_broadcast, loop_params
-from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.base import OpContext, Rule, litert
+from helia_aot.ops.shared.broadcast import BROADCAST_RANK4_RULE, BROADCAST_RULE, check_broadcast, loop_params
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation
 
-BINARY_RULES = ("input shapes broadcast (NumPy rules) up to rank 4",
-                "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1")
+BINARY_RULES = (BROADCAST_RULE, BROADCAST_RANK4_RULE, ACTIVATION_RULE)
 
 
 def binary_validate(ctx: OpContext) -> None:
@@ -37,15 +36,17 @@ def inline_params(ctx: OpContext, body: list[str], in_ctype: str, out_ctype: str
 # The fused activation's clamp range on int32, as LiteRT's CalculateActivationRange<int32_t>.
 INT32_ACTIVATION_RANGE = {"NONE": (-(1 << 31), (1 << 31) - 1), "RELU": (0, (1 << 31) - 1), "RELU6": (0, 6),
                           "RELU_N1_TO_1": (-1, 1)}
-INT32_RULES = ("input shapes broadcast (NumPy rules, any rank)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1",
-               "wraps modulo 2^32, then clamps (as LiteRT); quantization ignored", "inline C")
+INT32_ACTIVATION_RULE = Rule("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1", litert(
+    "kernel_util.h CalculateActivationRange<int32_t>", "the int32 kernels clamp to these ranges only"))
+INT32_RULES = (BROADCAST_RULE, INT32_ACTIVATION_RULE)
+INT32_NOTES = ("wraps modulo 2^32, then clamps (as LiteRT); quantization ignored", "inline C", "broadcasts at any rank")
 
 
 def int32_activation(ctx: OpContext) -> tuple[int, int]:
     act = ctx.options("fused_activation_function", "NONE")
     if act not in INT32_ACTIVATION_RANGE:
-        raise ctx.error(f"fused activation {act} is not supported on int32 (supported: "
-                        f"{', '.join(INT32_ACTIVATION_RANGE)})", ctx.out(0))
+        raise ctx.error(INT32_ACTIVATION_RULE, ctx.out(0), detail=f"fused activation {act} is not supported on int32 "
+                                                                  f"(supported: {', '.join(INT32_ACTIVATION_RANGE)})")
     return INT32_ACTIVATION_RANGE[act]
 
 

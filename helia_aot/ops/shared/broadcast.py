@@ -7,8 +7,16 @@ input with (0 along the axes it is broadcast on)."""
 from __future__ import annotations
 
 from helia_aot.ir.graph import Tensor
-from helia_aot.ops.base import OpContext
+from helia_aot.ops.base import OpContext, Rule, kernel_limit, litert
 from helia_aot.ops.shared.shapes import nhwc
+
+BROADCAST_RULE = Rule("input shapes broadcast (NumPy rules) to the output's shape", litert(
+    "add.cc / sub.cc / mul.cc / maximum_minimum.cc Prepare", "CalculateShapeForBroadcast fails on shapes that do not "
+    "broadcast; the output is resized to the broadcast shape"))
+BROADCAST_RANK4_RULE = Rule("broadcasting up to rank 4", kernel_limit(
+    "arm_add_s8 / arm_sub_s8 / arm_mul_s8 (and _s16; the float variants share the check)",
+    "take 4-D dimensions; LiteRT broadcasts up to rank 6 "
+    "(BroadcastAdd6DSlow)", "the inline broadcasting loop (binary_broadcast.c.j2) for ranks 5 and 6"))
 
 
 def broadcast_shape(a, b) -> tuple[int, ...] | None:
@@ -87,12 +95,15 @@ def loop_params(a, b) -> dict:
 
 
 def check_broadcast(ctx: OpContext, a: Tensor, b: Tensor, y: Tensor, max_rank: int | None = None) -> tuple[int, ...]:
-    """The two inputs broadcast (NumPy rules) to the output's shape, of rank at most max_rank if given."""
+    """The two inputs broadcast (NumPy rules) to the output's shape, of rank at most max_rank if given.
+    The operators that call it declare BROADCAST_RULE (and BROADCAST_RANK4_RULE with max_rank 4)."""
     shape = broadcast_shape(a.shape, b.shape)
     if shape is None:
-        raise ctx.error(f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast", b)
+        raise ctx.error(BROADCAST_RULE, b, detail=f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast")
     if max_rank is not None and len(shape) > max_rank:
-        raise ctx.error(f"broadcasting is supported up to rank {max_rank}, got rank {len(shape)}", y)
+        raise ctx.error(BROADCAST_RANK4_RULE, y, detail=f"broadcasting is supported up to rank {max_rank}, got rank "
+                                                        f"{len(shape)}")
     if tuple(y.shape) != shape:
-        raise ctx.error(f"output shape {list(y.shape)} does not match the broadcast shape {list(shape)}", y)
+        raise ctx.error(BROADCAST_RULE, y, detail=f"output shape {list(y.shape)} does not match the broadcast shape "
+                                                  f"{list(shape)}")
     return shape

@@ -7,21 +7,30 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.graph import Tensor
-from helia_aot.ops.base import OpContext
+from helia_aot.ops.base import OpContext, Rule, helia_limit
 
 
-def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str) -> None:
+# Declared by the operators whose output shape validate() computes (check_output_shape).
+OUTPUT_SHAPE_RULE = Rule("output shape as the operator computes it from its inputs and options", helia_limit(
+    "the memory plan and the generated loops use the model's static shapes; LiteRT's Prepare resizes the output "
+    "to the computed shape instead, TFLM computes with the model's (a model whose shapes disagree is malformed: "
+    "re-export it)"))
+
+
+def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str, rule: Rule | None = None) -> None:
+    """`rule`: the operator's declared Rule for it (its source goes into the refusal), where it has one."""
     if abs(a.quant.scale - b.quant.scale) > 1e-6 * max(abs(a.quant.scale), 1e-30) or \
             a.quant.zero_point != b.quant.zero_point:
-        raise ctx.error(f"{what}: input and output must share scale and zero point "
-                        f"(input {a.quant.scale:g}/{a.quant.zero_point}, output {b.quant.scale:g}/"
-                        f"{b.quant.zero_point})", b)
+        detail = (f"{what}: input and output must share scale and zero point (input {a.quant.scale:g}/"
+                  f"{a.quant.zero_point}, output {b.quant.scale:g}/{b.quant.zero_point})")
+        raise ctx.error(rule, b, detail=detail) if rule is not None else ctx.error(detail, b)
 
 
 def unary_validate(ctx: OpContext, same_quant: bool = False) -> None:
     x, y = ctx.inp(0), ctx.out(0)
     if tuple(x.shape) != tuple(y.shape):
-        raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+        raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from the input shape "
+                                                     f"{list(x.shape)}")
     if same_quant:
         require_same_quant(ctx, x, y, ctx.op.op_type)
 
@@ -36,4 +45,5 @@ def constant_ints(ctx: OpContext, k: int, role: str) -> list[int]:
 
 def check_output_shape(ctx: OpContext, y: Tensor, expected: tuple) -> None:
     if tuple(y.shape) != tuple(expected):
-        raise ctx.error(f"output shape {list(y.shape)} does not match the computed {list(expected)}", y)
+        raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the computed "
+                                                    f"{list(expected)}")

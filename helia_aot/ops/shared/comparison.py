@@ -14,8 +14,9 @@ they differ (its 4-D broadcast walk); equal shapes at any rank."""
 from __future__ import annotations
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides, kernel_broadcast_dims
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, kernel_limit, litert
+from helia_aot.ops.shared.broadcast import BROADCAST_RULE, broadcast_shape, broadcast_strides, kernel_broadcast_dims
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 
 # op type -> (entry name part, C operator, ns-cmsis-nn's arm_nn_compare_operation)
 COMPARISONS = {
@@ -28,7 +29,18 @@ COMPARISONS = {
 }
 LEFT_SHIFT = 8  # LiteRT's ComparisonQuantized
 IDENTITY = (0, 1 << 30, 1)  # offset, multiplier, shift: (2x * 2^30) / 2^31 = x exactly
-_RULES = ("input shapes broadcast (NumPy rules); rank up to 4 when they differ, any rank when equal",)
+# LiteRT broadcasts comparisons past rank 4 (measured by tests/e2e/test_differential.py): the limit is ours.
+RANK4 = Rule("rank up to 4 when the input shapes differ (any rank when equal)", kernel_limit(
+    "arm_<op>_s8 / _s16 and the inline comparison loop", "walk 4-D broadcast dimensions; LiteRT's comparisons.cc "
+    "broadcasts higher ranks", "a broadcast loop over any rank"))
+SCALE_PER_TENSOR = Rule("quantized inputs per tensor, scale above 0", litert(
+    "comparisons.cc ComparisonQuantized", "reads params.scale and params.zero_point (one per tensor) and "
+    "QuantizeMultiplier(scale), which needs a positive scale"))
+INT16_QUANT_PAIR = Rule("int16 EQUAL / NOT_EQUAL inputs both quantized or both not", helia_limit(
+    "LiteRT picks the rescaled or the raw-code comparison from the first input alone; the module asks both to agree"))
+NOT_EQUAL_RAW = Rule("NOT_EQUAL: quantized only (int16)", helia_limit(
+    "LiteRT's NOT_EQUAL has no unquantized int16 path and leaves the output unwritten: there is no result to match"))
+_RULES = (BROADCAST_RULE, RANK4, OUTPUT_SHAPE_RULE)
 _CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}
 
 
@@ -43,17 +55,18 @@ def comparison_variants(op_type: str) -> tuple[Variant, ...]:
         Variant("int8", inputs=(Operand("input1", ("int8",), quantized=True),
                                 Operand("input2", ("int8",), quantized=True)),
                 outputs=(_out(),), entries=(f"arm_{name}_s8",), template="comparison.c.j2",
-                notes=_RULES + ("input scales below 1 (LiteRT rescales each input by its scale)",)),
+                rules=_RULES + (SCALE_PER_TENSOR,)),
         Variant("int16", inputs=(Operand("input1", ("int16",)), Operand("input2", ("int16",))),
                 outputs=(_out(),), entries=(f"arm_{name}_s16",), template="comparison.c.j2",
-                notes=_RULES + (("quantized: rescaled as int8, scales below 1; unquantized: raw codes"
-                                 + (" (NOT_EQUAL: quantized only)" if op_type == "NOT_EQUAL" else ""))
-                                if scaled else "raw codes compared, whatever the scales (as LiteRT)",)),
+                rules=_RULES + ((SCALE_PER_TENSOR, INT16_QUANT_PAIR) + ((NOT_EQUAL_RAW,) if op_type == "NOT_EQUAL" else ())
+                                if scaled else ()),
+                notes=("quantized: rescaled as int8; unquantized: raw codes",) if scaled
+                else ("raw codes compared, whatever the scales (as LiteRT)",)),
     ]
     for dtype in ("float32", "int32", "int64") + (("bool",) if scaled else ()):
         variants.append(Variant(dtype, inputs=(Operand("input1", (dtype,)), Operand("input2", (dtype,))),
                                 outputs=(_out(),), template="comparison_inline.c.j2", lower="lower_inline",
-                                notes=_RULES + ("inline C",)))
+                                rules=_RULES, notes=("inline C",)))
     return tuple(variants)
 
 
@@ -68,24 +81,29 @@ class ComparisonLowering(OpLowering):
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         shape = broadcast_shape(a.shape, b.shape)
         if shape is None:
-            raise ctx.error(f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast", b)
+            raise ctx.error(BROADCAST_RULE, b, detail=f"input shapes {list(a.shape)} and {list(b.shape)} do not "
+                                                      "broadcast")
         if tuple(a.shape) != tuple(b.shape) and len(shape) > 4:
-            raise ctx.error(f"broadcasting is supported up to rank 4 (LiteRT's limit), got rank {len(shape)}", y)
+            raise ctx.error(RANK4, y, detail=f"broadcasting is supported up to rank 4 (LiteRT's limit), got rank "
+                                             f"{len(shape)}")
         if tuple(y.shape) != shape:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the broadcast shape {list(shape)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the broadcast "
+                                                         f"shape {list(shape)}")
         name = ctx.variant.name
         if name == "int16" and ctx.op.op_type in ("EQUAL", "NOT_EQUAL") and (a.quant is None) != (b.quant is None):
-            raise ctx.error("int16 inputs must both be quantized or both not", a if a.quant is None else b)
+            raise ctx.error(INT16_QUANT_PAIR, a if a.quant is None else b,
+                            detail="int16 inputs must both be quantized or both not")
         if name == "int16" and ctx.op.op_type == "NOT_EQUAL" and a.quant is None:
-            raise ctx.error("unquantized int16 NOT_EQUAL is not computed by LiteRT (it leaves the output unwritten); "
-                            "quantize the inputs", a)
+            raise ctx.error(NOT_EQUAL_RAW, a, detail="unquantized int16 NOT_EQUAL is not computed by LiteRT (it leaves "
+                                                     "the output unwritten); quantize the inputs")
         if name == "int8" or (name == "int16" and _scaled_int16(ctx)):
             for t in (a, b):
                 if t.quant.per_channel:
-                    raise ctx.error("input must be quantized per tensor", t)
-                if not 0.0 < float(t.quant.scale) < 1.0:
-                    raise ctx.error(f"input scale {t.quant.scale:g} must be below 1 (LiteRT's comparison rescales "
-                                    "each input by its scale as a multiplier smaller than one)", t)
+                    raise ctx.error(SCALE_PER_TENSOR, t, detail="input must be quantized per tensor")
+                # LiteRT rescales each input by its own scale as a Q31 multiplier and shift; a scale of 1 or
+                # more is a left shift, which it runs (measured) and the kernels take.
+                if not 0.0 < float(t.quant.scale):
+                    raise ctx.error(SCALE_PER_TENSOR, t, detail=f"input scale {t.quant.scale:g} must be above 0")
 
     def lower(self, ctx: OpContext) -> Lowered:
         """int8 / int16: the ns-cmsis-nn entry, dims merged so its broadcast walk stays on the rows it handles."""

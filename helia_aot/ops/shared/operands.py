@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.graph import Tensor
-from helia_aot.ops.base import INDEX, Operand
+from helia_aot.ops.base import INDEX, Operand, Source
 
 FLOAT_DTYPES = ("float16", "float32")
 
@@ -20,9 +20,11 @@ def int16_act(role: str = "input", **rules) -> Operand:
     return Operand(role, ("int16",), quantized=True, symmetric=True, **rules)
 
 
-def weights(role: str = "filter", per_channel_axis: int | None = 0) -> Operand:
-    """Constant symmetric int8 weights."""
-    return Operand(role, ("int8",), constant=True, quantized=True, symmetric=True, per_channel_axis=per_channel_axis)
+def weights(role: str = "filter", per_channel_axis: int | None = 0, zero_point_source: Source | None = None) -> Operand:
+    """Constant symmetric int8 weights (zero_point_source: the zero-point rule's provenance where it is not the
+    convolutions' LiteRT check)."""
+    return Operand(role, ("int8",), constant=True, quantized=True, symmetric=True, per_channel_axis=per_channel_axis,
+                   sources=(("zero point 0", zero_point_source),) if zero_point_source else ())
 
 
 def bias(*dtypes: str) -> Operand:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helia_aot.ir.graph import Tensor
 from helia_aot.library.ns_cmsis_nn_scratch import ConvGeometry
-from helia_aot.ops.base import OpContext
+from helia_aot.ops.base import OpContext, Rule, helia_limit, litert
 
 
 def output_size(padding: str, in_size: int, filter_size: int, stride: int, dilation: int = 1) -> int:
@@ -34,18 +34,28 @@ def geometry(ctx: OpContext, in_hw, filter_hw, out_hw) -> ConvGeometry:
     return ConvGeometry(stride_w=sw, stride_h=sh, pad_w=pw, pad_h=ph, dilation_w=dw, dilation_h=dh)
 
 
+FILTER_RANK_RULE = Rule("filter 4-D", litert("transpose_conv.cc Prepare (as conv.cc)",
+                                             "TF_LITE_ENSURE_EQ(NumDimensions(weights), 4)"))
+
+
 def check_filter_rank(ctx: OpContext, w: Tensor) -> None:
     if len(w.shape) != 4:
-        raise ctx.error("filter must be 4-D", w)
+        raise ctx.error(FILTER_RANK_RULE, w, detail="filter must be 4-D")
+
+
+WINDOW_EXTENT_RULE = Rule("the window's last input position fits int32 (stride x outputs + dilation x taps)",
+                          helia_limit("the kernels index the input in int32 arithmetic; no exporter writes such "
+                                      "strides"))
 
 
 def check_window_extent(ctx: OpContext, out_size: int, filter_size: int, stride: int, dilation: int = 1) -> None:
     """The kernels index the input at out * stride + tap * dilation in int32 arithmetic."""
     extent = (max(out_size, 1) - 1) * stride + (filter_size - 1) * dilation
     if extent > (1 << 31) - 1:
-        raise ctx.error(f"the window reaches input position {extent} (stride {stride}, dilation {dilation}, filter "
-                        f"{filter_size}), past the kernels' int32 index arithmetic", None,
-                        "Check the operator's strides and dilations (no exporter writes these)")
+        raise ctx.error(WINDOW_EXTENT_RULE, detail=f"the window reaches input position {extent} (stride {stride}, "
+                                                   f"dilation {dilation}, filter {filter_size}), past the kernels' "
+                                                   "int32 index arithmetic",
+                        hint="Check the operator's strides and dilations (no exporter writes these)")
 
 
 def windowed_output_shape(ctx: OpContext, x: Tensor, w: Tensor, out_channels: int) -> tuple:

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Differential validation of operator rules (tests/e2e/differential.py): per operator, CASES_PER_OPERATOR
+generated cases around its rules' boundaries, each asked of LiteRT (TFLM where LiteRT cannot load it) and
+of helia-aot. Where a reference runs a case helia-aot converts it and matches (host build, portable kernels,
+ASan/UBSan), or refuses it by a rule whose declared source is a documented limit; where the references
+refuse it helia-aot refuses it in one line. More cases: tools/differential --cases N."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e import differential
+
+CASES_PER_OPERATOR = 12
+
+
+@pytest.mark.parametrize("op", list(differential.GENERATORS))
+def test_operator_rules_agree_with_the_references(e2e, op):
+    outcomes = differential.run_operator(op, CASES_PER_OPERATOR, e2e, e2e.portable_host_library())
+    counts = differential.tally(outcomes)
+    print("\n" + "\n".join(differential.table({op: counts})))
+    for limit in sorted(counts.limits):
+        print(f"{op}: refused as a documented limit: {limit}")
+    e2e.record("differential", op, **{name: value for name, value in zip(differential.HEADER[1:], counts.row())})
+    broken = [f"{o.case.name} ({o.case.boundary}): {o.problem}" for o in outcomes if o.problem]
+    assert not broken, "\n".join(broken)
+    # A small grid (DEQUANTIZE) has fewer points than the bound; a generator may skip an empty output.
+    assert counts.generated >= min(CASES_PER_OPERATOR, 8), f"{op}: generated {counts.generated} cases"
+    # Not vacuous: some case ran on a reference and matched, and the walk reached a refusal too.
+    assert counts.converted_and_matched >= 1, f"{op}: no case converted and matched"
+    assert counts.refused_by_both_and_us + counts.reference_runs_we_refuse_as_limit \
+        + counts.litert_runs_we_refuse_as_tflm + counts.tflm_runs_we_refuse_as_litert >= 1, \
+        f"{op}: the walk reached no rule boundary"
+
+
+def test_int8_fully_connected_weights_with_a_zero_point_match_litert(e2e):
+    # The rule this replaced refused any nonzero weight zero point; LiteRT subtracts it (filter_offset), and
+    # so do arm_fully_connected_s8 and the portable kernel. Per-tensor weights, zero point -3.
+    import numpy as np
+    from tests.modelgen import ModelBuilder
+    rng = np.random.default_rng(5)
+    b = ModelBuilder()
+    x = b.input("x", (2, 8), dtype="int8", scale=0.05, zero_point=4)
+    w = b.const("w", rng.integers(-127, 128, size=(5, 8)), dtype="int8", scale=0.01, zero_point=-3)
+    bias = b.const("b", rng.integers(-500, 500, size=5), dtype="int32", scale=0.05 * 0.01, zero_point=0)
+    y = b.tensor("y", (2, 5), dtype="int8", scale=0.2, zero_point=-2)
+    b.op("FULLY_CONNECTED", [x, w, bias], [y], {"fused_activation_function": "RELU"})
+    b.output(y)
+    case = differential.Case("FULLY_CONNECTED", "fc_weight_zero_point", b.build(), "int8 weights zero point -3")
+    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=5)
+    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
+    assert not outcome.problem, outcome.problem
+    assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND
