@@ -5,8 +5,9 @@ the host against TFLM's interpreter (and LiteRT's reference kernels) on NUM_SAMP
 
 Bit-identical to TFLM is the bar wherever TFLM and LiteRT agree: they compute these int8 operators with
 the arithmetic ns-cmsis-nn uses. Found this way (issue #30 item 4): int8 MEAN rounded the 1/count into a
-fresh multiplier, one code off both references on 14 of 40 global poolings; LiteRT's and TFLM's mean
-multiplier now makes every drawn MEAN exact.
+fresh multiplier, one code off both references on 14 of 40 drawn global poolings; the 224x224 network
+then first departed from TFLM at its MEAN (pool), by one code, and its logits by one code (799 of 20 x
+1000). LiteRT's and TFLM's mean multiplier now makes every drawn MEAN, and the network, exact.
 
 CI runs one batch of OP_BATCH_COUNT copies per operator and the 96x96, width 0.35 network. More:
   HELIA_OP_BATCHES=5 HELIA_OP_BATCH_COUNT=60 pytest tests/e2e/test_mobilenet_v2.py -k op_batch
