@@ -23,7 +23,7 @@ import pytest
 from tests.e2e import harness, tflm
 from tests.modelgen import mobilenet_v2, op_batches
 
-OP_BATCH_SEED = 30_4
+OP_BATCH_SEED = 304  # issue #30 item 4
 OP_BATCHES = int(os.environ.get("HELIA_OP_BATCHES", 1))
 OP_BATCH_COUNT = int(os.environ.get("HELIA_OP_BATCH_COUNT", 24))
 MOBILENET_SIZE = int(os.environ.get("HELIA_MOBILENET_SIZE", 96))
