@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""MEAN, int8 and int16 up to rank 4, lowered to arm_mean_s8 / _s16 with the 1/count folded into the multiplier;
+"""MEAN, int8 and int16 up to rank 4, lowered to arm_mean_s8 / _s16 with LiteRT's mean multiplier (the 1/count
+divided into the input/output multiplier as LiteRT and TFLM do it, so the outputs are theirs bit for bit);
 float32 as inline C (sum in row-major order, then divide, as LiteRT's reference)."""
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ def _axes(ctx: OpContext) -> list[int]:
 
 
 def litert_mean_multiplier(input_scale: float, output_scale: float, count: int) -> tuple[int, int]:
-    """LiteRT's int16 MEAN (QuantizedMeanOrSum): the input/output multiplier, shifted left by
-    floor(log2(count)) (at most 32, and no further than a total shift of -31), divided by the count
-    with truncation. Its sum is then requantized as arm_mean_s16 does, so these parameters make the
-    kernel exact; the count folded into a freshly rounded multiplier is one code off now and then."""
+    """LiteRT's int8 and int16 MEAN (QuantizedMeanOrSum; TFLM's computes the same): the input/output
+    multiplier, shifted left by floor(log2(count)) (at most 32, and no further than a total shift of
+    -31), divided by the count with truncation. Its sum is then requantized as arm_mean_s8/_s16 do, so
+    these parameters make the kernel exact; the count folded into a freshly rounded multiplier is one
+    code off now and then."""
     mult, shift = quantize_multiplier(input_scale / output_scale)
     up = min(count.bit_length() - 1, 32, 31 + shift)
     return ((mult << up) // count), shift - up
@@ -80,10 +82,9 @@ class Mean(OpLowering):
         for d in range(4):
             if axis_dims[d]:
                 count *= in_dims[d]
-        if ctx.variant.name == "int16":
-            mult, shift = litert_mean_multiplier(float(x.quant.scale), float(y.quant.scale), count)
-        else:
-            mult, shift = quantize_multiplier(float(x.quant.scale) / (float(y.quant.scale) * count))
+        # Not quantize_multiplier(in / (out * count)): rounding that product afresh is one code off LiteRT and
+        # TFLM on about a third of int8 global poolings (tests/e2e/test_tflm_op_sweeps.py).
+        mult, shift = litert_mean_multiplier(float(x.quant.scale), float(y.quant.scale), count)
         return Lowered(entry=ctx.variant.entries[0],
                        fixed={"division": "folded_into_multiplier"},
                        params=dict(input=x.index, output=y.index, input_dims=in_dims, axis_dims=axis_dims,
