@@ -360,7 +360,8 @@ CASES: list[tuple[str, str, Callable[[Path], Run]]] = [
     ("planner: 20,000 tensors live", "-", live_tensors(20000)),
     *[(f"{'/dev/zero' if kind == 'zero' else 'FIFO'} as {where}",
        ("reads until out of memory" if kind == "zero" else ("hangs" if where == "plan" else "-")),
-       unbounded_read(kind, where)) for kind in ("zero", "fifo") for where in ("model", "plan", "config", "target.file")],
+       unbounded_read(kind, where))
+      for kind in ("zero", "fifo") for where in ("model", "plan", "config", "target.file")],
     ("scratch arena past 2^31 (2.4 GB)", "accepted, int32_t offsets wrapped", arena_past_int32),
     ("memories A.B and A_B", "one C array for both, 255 codes off", colliding_memories),
     ("-o over a project folder (src/main.c, include/app.h, test/, CMakeLists.txt)", "all four deleted, exit 0",

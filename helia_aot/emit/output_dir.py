@@ -7,8 +7,9 @@ every file written) must list every file it holds, unchanged; empty folders (Baz
 `include/` and `src/` before the action runs) are no one's work. Anything else is refused before a
 byte is written: a file the manifest does not list or that changed since, a symbolic link, an OUTDIR
 holding one of the conversion's inputs (model, configuration, plan, target file), a filesystem root. A
-manifest naming any path outside OUTDIR (absolute, or through `..`) is not one a conversion wrote. Temporary folders carry the writing
-process's id, so the next conversion into the same OUTDIR removes those a killed run left behind.
+manifest naming any path outside OUTDIR (absolute, or through `..`) is not one a conversion wrote.
+Temporary folders carry the writing process's id, so the next conversion into the same OUTDIR removes
+those a killed run left behind.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ Every outcome is a typed refusal (a HeliaError subclass with a message, no outpu
 behind) or a conversion whose C files compile with -Werror on the host compiler; one successful
 conversion in SAMPLE_ONE_IN is also built and run on the host under ASan/UBSan (tests/e2e/harness.py
 builds and runs it). Each conversion runs under a time and a memory budget the harness enforces: past
-HANG_SECONDS it is a hang; its address space may grow by MEMORY_BUDGET at most (RLIMIT_AS, lowered
-for the conversion only), past that it is over_budget.
+HANG_SECONDS of CPU time (or WALL_FACTOR times that of wall time, blocked) it is a hang; its address
+space may grow by MEMORY_BUDGET at most (RLIMIT_AS, lowered for the conversion only), past that it is
+over_budget.
 
 A case is (model name, mutation class, seed): everything about it (the damage, the target, whether
 it is run) follows from those three, so `Case.replay_id` replays it exactly (tools/fuzz --replay).
@@ -48,7 +49,8 @@ PORTABLE_INCLUDE = REPO / "kernels" / "portable" / "include"
 HELIUM_INCLUDE = REPO / "kernels" / "helium" / "include"
 # The shared models (every .tflite below it is fuzzed); the variable overrides ../shared/models.
 MODELS_ENV = "HELIA_FUZZ_MODELS_DIR"
-HANG_SECONDS = 10.0
+HANG_SECONDS = 10.0  # of CPU time (see deadline)
+WALL_FACTOR = 6  # a conversion blocked for HANG_SECONDS x this of wall time is a hang too
 MEMORY_BUDGET = 3 << 29  # 1.5 GiB of address space on top of what the worker held before the conversion
 SAMPLE_ONE_IN = 50
 TARGETS = ("host", "corstone300")
@@ -170,20 +172,27 @@ def decisions(case: Case) -> tuple[str, bool]:
 
 
 class Hang(BaseException):
-    """The conversion ran past HANG_SECONDS (a BaseException so no `except Exception` swallows it)."""
+    """The conversion ran past its budget (a BaseException so no `except Exception` swallows it)."""
 
 
 @contextlib.contextmanager
 def deadline(seconds: float):
+    """`seconds` of the process's CPU time (ITIMER_PROF: the work the input caused, whatever else the
+    machine runs; a wall-clock budget turns a loaded machine's slowness into hangs), and
+    WALL_FACTOR x `seconds` of wall time for a conversion blocked without using CPU (a read that
+    never returns)."""
     def expire(signum, frame):
-        raise Hang()
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+        raise Hang("CPU" if signum == signal.SIGPROF else "wall")
+    previous = {s: signal.signal(s, expire) for s in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _address_space() -> int:
@@ -278,8 +287,10 @@ class Runner:
             if left:
                 return Outcome(case, "partial_output", f"{type(exc).__name__} left {left}", seconds)
             return Outcome(case, type(exc).__name__, str(exc)[:300], seconds)
-        except Hang:
-            return Outcome(case, "hang", f"conversion ran past {HANG_SECONDS:g} s", time.perf_counter() - start)
+        except Hang as exc:
+            budget = (f"{HANG_SECONDS:g} s of CPU" if exc.args == ("CPU",)
+                      else f"{HANG_SECONDS * WALL_FACTOR:g} s of wall time")
+            return Outcome(case, "hang", f"conversion ran past {budget}", time.perf_counter() - start)
         except MemoryError:
             return Outcome(case, "over_budget", f"conversion grew its address space past {MEMORY_BUDGET >> 20} MiB",
                            time.perf_counter() - start)

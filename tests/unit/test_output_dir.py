@@ -368,4 +368,5 @@ def test_conversions_killed_at_random_points_leave_no_temporary_folder(tmp_path)
     helia_aot.convert(conv_model().build(), out, prefix="m")
     assert _stale(tmp_path) == []
     assert (out / "include" / "m_model.h").is_file()
-    print(f"{KILLS} kills over {duration:.2f} s conversions; {left_by_sigkill} SIGKILLs left a folder the next run removed")
+    print(f"{KILLS} kills over {duration:.2f} s conversions; {left_by_sigkill} SIGKILL(s) left a folder the next "
+          "run removed")
