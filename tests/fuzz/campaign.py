@@ -392,6 +392,8 @@ def _model_under_test(case: Case, data: bytes):
         for info in infos[0]:
             if info.dtype.kind == "f":
                 sample.append(rng.uniform(-1, 1, info.shape).astype(info.dtype))
+            elif info.dtype.kind == "b":  # numpy gives bool no integer limits
+                sample.append(rng.integers(0, 1, info.shape, endpoint=True).astype(bool))
             else:
                 limits = np.iinfo(info.dtype)
                 sample.append(rng.integers(limits.min, limits.max, info.shape, dtype=info.dtype, endpoint=True))
