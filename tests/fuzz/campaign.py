@@ -372,9 +372,18 @@ def _missing_api(compiler_output: str) -> set[str]:
     return {n for n in names if not re.search(rf"\b{n}\b", declared)}
 
 
+def _declared_ranges(case: Case) -> dict[str, tuple[int, int]]:
+    """The value intervals a test-builder case declares for its integer inputs (indices, axes): a
+    module refuses an index out of range at run time (a status, as TFLM does), which is no failure."""
+    from tests.modelgen.cases import all_case_paths, integer_sample_ranges, load_case
+    paths = {f"modelgen/case/{path.stem}": path for path in all_case_paths()}  # as corpus() names them
+    return integer_sample_ranges(load_case(paths[case.model])) if case.model in paths else {}
+
+
 def _model_under_test(case: Case, data: bytes):
     """The harness's view of a damaged model: I/O from helia_aot's own front end (LiteRT's
-    interpreter need not accept the model), two seeded full-range samples."""
+    interpreter need not accept the model), two seeded samples: full range, except for the integer
+    inputs whose case declares their values (_declared_ranges)."""
     from helia_aot.lowering import verifier
     from helia_aot.frontend import litert, resources
     from tests.e2e import harness
@@ -386,6 +395,7 @@ def _model_under_test(case: Case, data: bytes):
     model = harness.ModelUnderTest(name=case.replay_id, kind="fuzz", model_bytes=data, seed=case.seed & 0xFFFF,
                                    tolerance=0)
     rng = np.random.default_rng(case.seed)
+    declared = _declared_ranges(case)
     samples = []
     for _ in range(2):
         sample = []
@@ -396,7 +406,9 @@ def _model_under_test(case: Case, data: bytes):
                 sample.append(rng.integers(0, 1, info.shape, endpoint=True).astype(bool))
             else:
                 limits = np.iinfo(info.dtype)
-                sample.append(rng.integers(limits.min, limits.max, info.shape, dtype=info.dtype, endpoint=True))
+                low, high = declared.get(info.name, (limits.min, limits.max))
+                low, high = max(int(low), int(limits.min)), min(int(high), int(limits.max))
+                sample.append(rng.integers(low, max(low, high), info.shape, dtype=info.dtype, endpoint=True))
         samples.append(sample)
     model.__dict__.update(input_infos=infos[0], output_infos=infos[1], samples=samples)
     return model
