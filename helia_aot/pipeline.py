@@ -247,7 +247,7 @@ def convert(model, output_dir, *, prefix: str | None = None, target: str | None 
                                   plan=plan, goal=goal)
     stage_done("options")
     # Replacing OUTDIR must not delete the user's files or this conversion's inputs: refused before any work.
-    inputs = [p for p in (model, config, options.plan) if isinstance(p, (str, os.PathLike))]
+    inputs = [p for p in (model, config, options.plan, options.target_file) if isinstance(p, (str, os.PathLike))]
     out = outdir.check_destination(output_dir, inputs)
     planned = plan_reader.load(options.plan) if options.plan else None
     model_file = read_model(model)

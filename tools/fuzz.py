@@ -9,9 +9,9 @@ Damages models (every .tflite under DIR, default <repo>/../shared/models or $HEL
 and the test builder's models) with N seeded mutations, the classes in turn, and converts each with
 helia_aot.convert in process. Every outcome must be a typed refusal (a HeliaError, no output
 directory left) or a module whose C files compile with -Werror; one successful conversion in 50
-(every one, for --replay) is also run on the host under ASan/UBSan; a conversion over 10 s is a
-hang, one whose address space grows by more than 1.5 GiB is over_budget (RLIMIT_AS). The hostile
-classes (shared_tables, deep_custom_options, many_call_once, huge_pooling_window, hostile_yaml,
+(every one, for --replay) is also run on the host under ASan/UBSan; a conversion over 10 s of CPU
+(or 60 s of wall time, blocked) is a hang, one whose address space grows by more than 1.5 GiB is
+over_budget (RLIMIT_AS). The hostile classes (shared_tables, deep_custom_options, many_call_once, huge_pooling_window, hostile_yaml,
 hostile_plan) craft inputs that test those bounds. Prints the count of each outcome per mutation
 class, then every failure with the line that replays it; exits 1 if there was any."""
 

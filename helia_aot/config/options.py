@@ -65,6 +65,8 @@ class ConversionOptions:
     operators: tuple = ()
     # optimization.plan (or --plan): the absolute path of a plan to convert by (helia_aot/record/plan_reader.py).
     plan: str | None = None
+    # target.file as read (relative to the configuration): an input an OUTDIR must not hold.
+    target_file: str | None = None
 
 
 def check_prefix(prefix) -> str:
@@ -78,14 +80,21 @@ def check_prefix(prefix) -> str:
     return prefix
 
 
+def target_file(cfg: config_mod.Config) -> Path | None:
+    """target.file, relative to the configuration's folder; None without one."""
+    name = cfg.values["target"].get("file")
+    if not name:
+        return None
+    path = Path(name)
+    return cfg.base_dir / path if not path.is_absolute() and cfg.base_dir is not None else path
+
+
 def custom_targets(cfg: config_mod.Config) -> list[Target]:
     """Targets the configuration defines (target.file and target.custom)."""
     section = cfg.values["target"]
     found: list[Target] = []
-    if section.get("file"):
-        path = Path(section["file"])
-        if not path.is_absolute() and cfg.base_dir is not None:
-            path = cfg.base_dir / path
+    path = target_file(cfg)
+    if path is not None:
         found += load_custom_targets(path)
     if section.get("custom"):
         found.append(target_from_dict(section["custom"], "target.custom"))
@@ -175,5 +184,6 @@ def resolve(config=None, *, prefix: str | None = None, target: str | None = None
         placement=parse_placement(values["memory"], resolved_target, values["module"]["arena"]),
         operators=tuple(values["operators"]),
         plan=config_mod.plan_path(plan, "override") if plan is not None else opt["plan"],
+        target_file=str(target_file(cfg)) if target_file(cfg) is not None else None,
     )
 

@@ -6,8 +6,10 @@ An existing OUTDIR is replaced only when a conversion wrote it: its manifest (MA
 every file written) must list every file it holds, unchanged; empty folders (Bazel creates the declared
 `include/` and `src/` before the action runs) are no one's work. Anything else is refused before a
 byte is written: a file the manifest does not list or that changed since, a symbolic link, an OUTDIR
-holding the model or the configuration, a filesystem root. Temporary folders carry the writing
-process's id, so the next conversion into the same OUTDIR removes those a killed run left behind.
+holding one of the conversion's inputs (model, configuration, plan, target file), a filesystem root. A
+manifest naming any path outside OUTDIR (absolute, or through `..`) is not one a conversion wrote.
+Temporary folders carry the writing process's id, so the next conversion into the same OUTDIR removes
+those a killed run left behind.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import shutil
 import signal
 import stat
 import tempfile
+import threading
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -54,9 +57,15 @@ def _read_manifest(final: Path) -> dict[str, str] | None:
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     files = doc.get("files") if isinstance(doc, dict) else None
-    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-        return None
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) and _inside(k)
+                                              for k, v in files.items()):
+        return None  # a conversion lists only the relative paths it wrote inside OUTDIR
     return files
+
+
+def _inside(rel: str) -> bool:
+    """A relative path that stays inside the folder it is relative to, spelled as a manifest spells it."""
+    return bool(rel) and not rel.startswith("/") and all(part not in ("", ".", "..") for part in rel.split("/"))
 
 
 def _refuse(final: Path, found: list[str], why: str) -> None:
@@ -155,17 +164,37 @@ def remove_stale(out: Path) -> list[str]:
     return left
 
 
+_HELD = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
 @contextlib.contextmanager
 def _signals_held():
     """SIGTERM, SIGHUP and SIGINT wait until the block is done: a temporary folder is created and named
-    in one step, and the old OUTDIR swapped out and the new one in as another, so a caught signal never
-    leaves a folder no exit path knows about."""
-    held = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    in one step, and the old OUTDIR swapped out and the new one in as another, so a signal never leaves
+    a folder no exit path knows about (nor OUTDIR moved aside for good).
+
+    Masking the signals in this thread is not enough: another thread (the golden reference's, a math
+    library's) takes a process-directed signal, and Python then runs the handler in this thread at the
+    next bytecode, inside the block. So, in the main thread, each handler (Python's or the default) is
+    also replaced by one that only notes the signal, and the signal is raised again after the block,
+    under the handler it had."""
+    noted: list[int] = []
+    replaced = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in _HELD:
+            handler = signal.getsignal(signum)
+            if handler is not None and handler != signal.SIG_IGN:
+                replaced[signum] = handler
+                signal.signal(signum, lambda number, _frame: noted.append(number))
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, set(_HELD))
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in replaced.items():
+            signal.signal(signum, handler)
+        if noted:
+            signal.raise_signal(noted[0])
 
 
 def _replace_dir(tmp: Path, final: Path) -> None:

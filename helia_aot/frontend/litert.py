@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 
 import numpy as np
@@ -11,7 +12,7 @@ from ai_edge_litert import schema_py_generated as schema
 from flatbuffers import flexbuffers
 
 from helia_aot.errors import HeliaError, InvalidModelError, UnsupportedModelError, brief
-from helia_aot.ir.graph import Graph, Operator, Quantization, Tensor
+from helia_aot.ir.graph import Graph, LazyOptions, Operator, Quantization, Tensor
 
 
 def _enum_names(enum_cls) -> dict[int, str]:
@@ -120,25 +121,35 @@ def _flex_value(ref, budget: list[int], depth: int):
     return ref.Value  # a scalar, string, blob or typed vector: as large as its bytes, no more
 
 
-def _custom_options(op, spend) -> tuple[bytes | None, dict, str | None]:
-    """(raw custom options, the FlexBuffer map they hold, why they are not one). TFLM's kernels read
-    their attributes from a FlexBuffer map; no bytes at all is an empty map."""
+def _custom_options(op, spend) -> tuple[bytes | None, LazyOptions]:
+    """(raw custom options, the FlexBuffer map they hold, decoded on first use). Only the bytes are
+    read here (counted against the data budget): a custom operator no module lowers is refused by
+    name without its options ever being expanded."""
     if op.CustomOptionsIsNone() or op.CustomOptionsLength() == 0:
-        return (None if op.CustomOptionsIsNone() else b""), {}, None
-    spend(op.CustomOptionsLength())
-    raw = op.CustomOptionsAsNumpy().tobytes()
+        raw = None if op.CustomOptionsIsNone() else b""
+    else:
+        spend(op.CustomOptionsLength())
+        raw = op.CustomOptionsAsNumpy().tobytes()
+    return raw, LazyOptions(functools.partial(_decode_custom_options, raw))
+
+
+def _decode_custom_options(raw: bytes | None) -> tuple[dict, str | None]:
+    """(the FlexBuffer map `raw` holds, why it is not one within FLEX_DEPTH / FLEX_VALUES or None).
+    TFLM's kernels read their attributes from a FlexBuffer map; no bytes at all is an empty map."""
+    if not raw:
+        return {}, None
     try:
         decoded = _flex_value(flexbuffers.GetRoot(raw), [FLEX_VALUES], 0)
     except _FlexTooLarge as exc:
-        return raw, {}, f"its {len(raw)} bytes of custom options {exc}"
+        return {}, f"its {len(raw)} bytes of custom options {exc}"
     except MemoryError:
         raise
     except Exception as exc:  # the FlexBuffer reader raises many types on bytes that are not one
-        return raw, {}, f"its {len(raw)} bytes of custom options are not a FlexBuffer ({type(exc).__name__})"
+        return {}, f"its {len(raw)} bytes of custom options are not a FlexBuffer ({type(exc).__name__})"
     if not isinstance(decoded, dict):
-        return raw, {}, (f"its {len(raw)} bytes of custom options hold a FlexBuffer {type(decoded).__name__}, "
-                         "not the map of attributes its kernel reads")
-    return raw, decoded, None
+        return {}, (f"its {len(raw)} bytes of custom options hold a FlexBuffer {type(decoded).__name__}, "
+                    "not the map of attributes its kernel reads")
+    return decoded, None
 
 
 # What the front end hands to later stages, counted once per tensor or operator that references it:
@@ -337,12 +348,11 @@ class LiteRTModel:
             if op.BuiltinOptions() is not None:
                 table = _OPTIONS_TABLE_NAMES.get(int(op.BuiltinOptionsType()), f"#{int(op.BuiltinOptionsType())}")
             intermediates = _ints(op.IntermediatesAsNumpy()) if op.IntermediatesLength() else []
-            options, custom, custom_error = _options(op, budget.spend_structure), None, None
+            options, custom = _options(op, budget.spend_structure), None
             if op_type.startswith("CUSTOM:"):
-                custom, options, custom_error = _custom_options(op, budget.spend_data)
+                custom, options = _custom_options(op, budget.spend_data)
             operators.append(Operator(i, op_type, inputs, outputs, options, version, opcode_index=opcode_index,
-                                      options_table=table, intermediates=intermediates, custom_options=custom,
-                                      custom_options_error=custom_error))
+                                      options_table=table, intermediates=intermediates, custom_options=custom))
 
         budget.where = f"subgraph {brief(sg_name)}"
         budget.spend_structure(sg.InputsLength() + sg.OutputsLength())

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,44 @@ class Tensor:
         return self.num_elements * DTYPE_BYTES[self.dtype]
 
 
+class LazyOptions(Mapping):
+    """A custom operator's attributes, decoded from its stored bytes on first use: a model may carry
+    custom options that would take hours to expand, and only an operator that lowers needs them read.
+    `decode` returns (the attribute map, why the bytes are not one or None); it runs at most once."""
+
+    def __init__(self, decode: Callable[[], tuple[dict[str, Any], str | None]]):
+        self._decode: Callable[[], tuple[dict[str, Any], str | None]] | None = decode
+        self._value: dict[str, Any] = {}
+        self._error: str | None = None
+
+    @property
+    def decoded(self) -> bool:
+        return self._decode is None
+
+    def _load(self) -> dict[str, Any]:
+        if self._decode is not None:
+            self._value, self._error = self._decode()
+            self._decode = None
+        return self._value
+
+    @property
+    def error(self) -> str | None:
+        self._load()
+        return self._error
+
+    def __getitem__(self, key: str) -> Any:
+        return self._load()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __repr__(self) -> str:
+        return repr(self._value) if self.decoded else "LazyOptions(<not decoded>)"
+
+
 @dataclass
 class Operator:
     index: int  # position in the source subgraph's operator list
@@ -77,12 +116,17 @@ class Operator:
     opcode_index: int = 0  # into the model's operator codes
     options_table: str | None = None  # the schema's options table name (e.g. "Conv2DOptions"); None: absent
     intermediates: list[int] = field(default_factory=list)  # tensor indices (LSTM-style internals)
-    # A custom operator ("CUSTOM:<code>") keeps its custom options as stored; `options` holds them decoded
-    # from the FlexBuffer map TFLM's kernels read (keys as they spell them), `options_table` is None.
+    # A custom operator ("CUSTOM:<code>") keeps its custom options as stored; `options` is a LazyOptions
+    # that decodes them, on first use, from the FlexBuffer map TFLM's kernels read (keys as they spell
+    # them); `options_table` is None.
     custom_options: bytes | None = None
-    # Why those bytes are not a FlexBuffer map (None: they are, or there are none); the verifier refuses
-    # the operator with it when a module lowers the operator, an unknown one is refused by name first.
-    custom_options_error: str | None = None
+
+    @property
+    def custom_options_error(self) -> str | None:
+        """Why the custom options are not a FlexBuffer map within the decoding limits (None: they are,
+        or there are none). Reading it decodes them: the verifier asks only for an operator a module
+        lowers (an unknown one is refused by name without decoding)."""
+        return self.options.error if isinstance(self.options, LazyOptions) else None
 
 
 @dataclass

@@ -211,8 +211,9 @@ class _Verifier:
 
     def check_operator(self, op: Operator) -> None:
         where = self.op_where(op)
-        for key, value in op.options.items():
-            if key.endswith("subgraph_index") and not op.op_type.startswith("CUSTOM:"):
+        # A custom operator's options are read only once a module is known to lower it (below).
+        for key, value in (() if op.op_type.startswith("CUSTOM:") else op.options.items()):
+            if key.endswith("subgraph_index"):
                 g = self.graph
                 if not isinstance(value, int) or not 0 <= value < g.subgraph_count or value == g.subgraph_index:
                     raise self.fail(where, f"option {key} = {value} does not name another of the model's "

@@ -12,9 +12,9 @@ index. tools/bench_planner.py measures it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field, replace
 
-from sortedcontainers import SortedList
 
 
 @dataclass
@@ -73,38 +73,40 @@ def _overlaps(a: Buffer, b: Buffer) -> bool:
 
 
 class _Blocks:
-    """The union of the byte ranges [start, end) added, as disjoint blocks (touching ones merged)."""
+    """The union of the byte ranges [start, end) added, as disjoint blocks (touching ones merged), in
+    two parallel lists sorted by start. Plain lists searched with `bisect` rather than a SortedList: a
+    node holds few blocks (first fit packs placed buffers against each other, and touching blocks
+    merge), so a C-level insert beats a balanced structure's Python-level bookkeeping many times over
+    (tools/bench_planner.py: 20,000 live tensors in a fraction of the time, the same layouts)."""
 
-    __slots__ = ("starts", "end")
+    __slots__ = ("starts", "ends")
 
     def __init__(self):
-        self.starts = SortedList()
-        self.end: dict[int, int] = {}  # block start -> block end
+        self.starts: list[int] = []
+        self.ends: list[int] = []  # ends[k]: the end of the block starting at starts[k]
 
     def add(self, start: int, end: int) -> None:
-        starts, ends = self.starts, self.end
-        i = starts.bisect_right(start)
-        if i:
-            before = starts[i - 1]
-            if ends[before] >= start:
-                if ends[before] >= end:
-                    return
-                start, i = before, i - 1
-        while i < len(starts):  # absorb every block starting inside (or touching) the new one
-            next_start = starts[i]
-            if next_start > end:
-                break
-            end = max(end, ends.pop(next_start))
-            del starts[i]
-        if start not in ends:
-            starts.add(start)
-        ends[start] = end
+        starts, ends = self.starts, self.ends
+        i = bisect_right(starts, start)
+        if i and ends[i - 1] >= start:  # the block before reaches (or touches) the new one
+            if ends[i - 1] >= end:
+                return
+            i -= 1
+            start = starts[i]
+        j = bisect_right(starts, end, i)  # blocks i .. j - 1 start inside (or touch) the new one: absorbed
+        if j > i:
+            end = max(end, ends[j - 1])
+            starts[i:j] = (start,)
+            ends[i:j] = (end,)
+        else:
+            starts.insert(i, start)
+            ends.insert(i, end)
 
     def end_of_block_meeting(self, start: int, end: int) -> int | None:
         """The end of the block sharing a byte with [start, end), None when none does."""
-        i = self.starts.bisect_left(end)  # blocks before i start below `end`; only the last can reach `start`
+        i = bisect_left(self.starts, end)  # blocks before i start below `end`; only the last can reach `start`
         if i:
-            block_end = self.end[self.starts[i - 1]]
+            block_end = self.ends[i - 1]
             if block_end > start:
                 return block_end
         return None

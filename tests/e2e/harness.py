@@ -25,6 +25,7 @@ import helia_aot
 from tests.modelgen import ModelBuilder, quant
 from tests.modelgen.cases import Case, build_case_model, float_sample_ranges, integer_sample_ranges, load_case
 from tests.modelgen.litert import io_details, make_interpreter, random_inputs
+from tests import sanitizers
 from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -73,9 +74,7 @@ NS_CMSIS_NN_SKIP_REASON = NS_CMSIS_NN_NOT_CONFIGURED
 HOST_CC = "gcc"
 HOST_AR = "ar"
 WARNINGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
-# float-cast-overflow is not part of `undefined`: a float converted to an integer it does not fit (NaN, an
-# infinity, a huge value) is undefined behaviour all the same.
-SANITIZERS = ["-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
+SANITIZERS = sanitizers.SANITIZERS  # with float-cast-overflow, which `undefined` leaves out
 HOST_CFLAGS = WARNINGS + SANITIZERS + ["-O1", "-g"]
 # ns-cmsis-nn is a reference, not our code: built as its own project builds it, without our
 # warning or sanitizer flags (the module and harness linked against it keep theirs).

@@ -5,8 +5,9 @@ Every outcome is a typed refusal (a HeliaError subclass with a message, no outpu
 behind) or a conversion whose C files compile with -Werror on the host compiler; one successful
 conversion in SAMPLE_ONE_IN is also built and run on the host under ASan/UBSan (tests/e2e/harness.py
 builds and runs it). Each conversion runs under a time and a memory budget the harness enforces: past
-HANG_SECONDS it is a hang; its address space may grow by MEMORY_BUDGET at most (RLIMIT_AS, lowered
-for the conversion only), past that it is over_budget.
+HANG_SECONDS of CPU time (or WALL_FACTOR times that of wall time, blocked) it is a hang; its address
+space may grow by MEMORY_BUDGET at most (RLIMIT_AS, lowered for the conversion only), past that it is
+over_budget.
 
 A case is (model name, mutation class, seed): everything about it (the damage, the target, whether
 it is run) follows from those three, so `Case.replay_id` replays it exactly (tools/fuzz --replay).
@@ -48,7 +49,8 @@ PORTABLE_INCLUDE = REPO / "kernels" / "portable" / "include"
 HELIUM_INCLUDE = REPO / "kernels" / "helium" / "include"
 # The shared models (every .tflite below it is fuzzed); the variable overrides ../shared/models.
 MODELS_ENV = "HELIA_FUZZ_MODELS_DIR"
-HANG_SECONDS = 10.0
+HANG_SECONDS = 10.0  # of CPU time (see deadline)
+WALL_FACTOR = 6  # a conversion blocked for HANG_SECONDS x this of wall time is a hang too
 MEMORY_BUDGET = 3 << 29  # 1.5 GiB of address space on top of what the worker held before the conversion
 SAMPLE_ONE_IN = 50
 TARGETS = ("host", "corstone300")
@@ -170,20 +172,27 @@ def decisions(case: Case) -> tuple[str, bool]:
 
 
 class Hang(BaseException):
-    """The conversion ran past HANG_SECONDS (a BaseException so no `except Exception` swallows it)."""
+    """The conversion ran past its budget (a BaseException so no `except Exception` swallows it)."""
 
 
 @contextlib.contextmanager
 def deadline(seconds: float):
+    """`seconds` of the process's CPU time (ITIMER_PROF: the work the input caused, whatever else the
+    machine runs; a wall-clock budget turns a loaded machine's slowness into hangs), and
+    WALL_FACTOR x `seconds` of wall time for a conversion blocked without using CPU (a read that
+    never returns)."""
     def expire(signum, frame):
-        raise Hang()
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+        raise Hang("CPU" if signum == signal.SIGPROF else "wall")
+    previous = {s: signal.signal(s, expire) for s in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _address_space() -> int:
@@ -278,8 +287,10 @@ class Runner:
             if left:
                 return Outcome(case, "partial_output", f"{type(exc).__name__} left {left}", seconds)
             return Outcome(case, type(exc).__name__, str(exc)[:300], seconds)
-        except Hang:
-            return Outcome(case, "hang", f"conversion ran past {HANG_SECONDS:g} s", time.perf_counter() - start)
+        except Hang as exc:
+            budget = (f"{HANG_SECONDS:g} s of CPU" if exc.args == ("CPU",)
+                      else f"{HANG_SECONDS * WALL_FACTOR:g} s of wall time")
+            return Outcome(case, "hang", f"conversion ran past {budget}", time.perf_counter() - start)
         except MemoryError:
             return Outcome(case, "over_budget", f"conversion grew its address space past {MEMORY_BUDGET >> 20} MiB",
                            time.perf_counter() - start)
@@ -361,9 +372,18 @@ def _missing_api(compiler_output: str) -> set[str]:
     return {n for n in names if not re.search(rf"\b{n}\b", declared)}
 
 
+def _declared_ranges(case: Case) -> dict[str, tuple[int, int]]:
+    """The value intervals a test-builder case declares for its integer inputs (indices, axes): a
+    module refuses an index out of range at run time (a status, as TFLM does), which is no failure."""
+    from tests.modelgen.cases import all_case_paths, integer_sample_ranges, load_case
+    paths = {f"modelgen/case/{path.stem}": path for path in all_case_paths()}  # as corpus() names them
+    return integer_sample_ranges(load_case(paths[case.model])) if case.model in paths else {}
+
+
 def _model_under_test(case: Case, data: bytes):
     """The harness's view of a damaged model: I/O from helia_aot's own front end (LiteRT's
-    interpreter need not accept the model), two seeded full-range samples."""
+    interpreter need not accept the model), two seeded samples: full range, except for the integer
+    inputs whose case declares their values (_declared_ranges)."""
     from helia_aot.lowering import verifier
     from helia_aot.frontend import litert, resources
     from tests.e2e import harness
@@ -375,15 +395,20 @@ def _model_under_test(case: Case, data: bytes):
     model = harness.ModelUnderTest(name=case.replay_id, kind="fuzz", model_bytes=data, seed=case.seed & 0xFFFF,
                                    tolerance=0)
     rng = np.random.default_rng(case.seed)
+    declared = _declared_ranges(case)
     samples = []
     for _ in range(2):
         sample = []
         for info in infos[0]:
             if info.dtype.kind == "f":
                 sample.append(rng.uniform(-1, 1, info.shape).astype(info.dtype))
+            elif info.dtype.kind == "b":  # numpy gives bool no integer limits
+                sample.append(rng.integers(0, 1, info.shape, endpoint=True).astype(bool))
             else:
                 limits = np.iinfo(info.dtype)
-                sample.append(rng.integers(limits.min, limits.max, info.shape, dtype=info.dtype, endpoint=True))
+                low, high = declared.get(info.name, (limits.min, limits.max))
+                low, high = max(int(low), int(limits.min)), min(int(high), int(limits.max))
+                sample.append(rng.integers(low, max(low, high), info.shape, dtype=info.dtype, endpoint=True))
         samples.append(sample)
     model.__dict__.update(input_infos=infos[0], output_infos=infos[1], samples=samples)
     return model

@@ -35,6 +35,33 @@ def many_call_once(count: int, init_index: int | None = None) -> bytes:
     return b.build()
 
 
+def expanding_flexbuffer(levels: int, width: int = 2) -> bytes:
+    """A FlexBuffer of `levels` nested `width`-element vectors whose elements all point at the one vector
+    below: 2 * width + 1 bytes a level, width^levels values once expanded (14 levels of 3 in about 100
+    bytes stand for 4.8 million values)."""
+    out = bytearray([width, *[1] * width, *[1 << 2] * width])  # the leaf: [size][1 ...][INT ...]
+    child = 1
+    vector8 = 10 << 2  # FBT_VECTOR, children 8 bits wide
+    for _ in range(levels):
+        start = len(out) + 1
+        out += bytes([width, *(start + i - child for i in range(width)), *[vector8] * width])
+        child = start
+    root = len(out)
+    out += bytes([root - child, vector8, 1])
+    return bytes(out)
+
+
+def custom_operator(code: str, raw_options: bytes) -> bytes:
+    """One custom operator `code` (e.g. "SignalWindow", or a code no module lowers) from an int16 1x16
+    input to an int16 1x16 output, its custom options exactly `raw_options`."""
+    b = ModelBuilder(f"custom {code}")
+    x = b.input("x", (1, 16), "int16")
+    y = b.tensor("y", (1, 16), "int16")
+    b.custom_op(code, [x], [y], raw_options=raw_options)
+    b.output(y)
+    return b.build()
+
+
 def pooling(code: int) -> bytes:
     """One int8 AVERAGE_POOL_2D or MAX_POOL_2D (a BuiltinOperator code), 2x2 on 1x8x8x4."""
     name = "AVERAGE_POOL_2D" if code == schema.BuiltinOperator.AVERAGE_POOL_2D else "MAX_POOL_2D"

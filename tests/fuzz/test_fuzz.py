@@ -116,7 +116,20 @@ def test_runner_reports_a_hang(monkeypatch, tmp_path):
     def convert(data, out, **kwargs):
         time.sleep(5)
     outcome = _probe(monkeypatch, tmp_path, convert)
-    assert outcome.result == "hang" and outcome.seconds < 2
+    assert outcome.result == "hang" and outcome.seconds < 2 and "s of wall time" in outcome.detail
+
+
+def test_runner_counts_cpu_time_against_the_budget(monkeypatch, tmp_path):
+    """Work the input causes is measured in CPU seconds: a busy conversion is a hang after HANG_SECONDS
+    of CPU, however long a loaded machine takes to give it them."""
+    monkeypatch.setattr(campaign, "HANG_SECONDS", 0.2)
+    monkeypatch.setattr(campaign, "WALL_FACTOR", 1000)  # the wall-clock limit out of the way
+
+    def convert(data, out, **kwargs):
+        while True:
+            pass
+    outcome = _probe(monkeypatch, tmp_path, convert)
+    assert outcome.result == "hang" and "0.2 s of CPU" in outcome.detail
 
 
 def test_runner_reports_output_left_by_a_refusal(monkeypatch, tmp_path):

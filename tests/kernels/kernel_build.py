@@ -17,6 +17,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from tests.sanitizers import SANITIZERS
 from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +31,7 @@ NS_SKIP_REASON = NS_CMSIS_NN_NOT_CONFIGURED
 
 CC = os.environ.get("CC", "gcc")
 STRICT_C99 = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
-SANITIZE = ["-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all"]  # see tests/e2e/harness.py
+SANITIZE = SANITIZERS
 DEBUG_OPT = ["-O1", "-g"]
 JOBS = 2  # the machine is shared; never more than two compiles at once
 # The float kernels are built like ns-cmsis-nn's: only with the float switches. Bit-identical float

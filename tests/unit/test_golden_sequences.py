@@ -11,10 +11,11 @@ import pytest
 import helia_aot
 from helia_aot.errors import InvalidConfigError
 from tests.modelgen import ModelBuilder, stateful
+from tests.sanitizers import SANITIZERS
 
 from .helpers import REPO, compile_c, require_gcc
 
-SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+SANITIZE = SANITIZERS
 
 
 def _run_harness(tmp_path, out, caller: bool = False, kernel_dirs=("elementwise", "support")) -> str:

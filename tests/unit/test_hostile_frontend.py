@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The front end in bounded time and memory on crafted models (tests/unit/hostile_models.py): many
-CALL_ONCE, one table shared by thousands of tensors, sparse tensors."""
+"""The front end in bounded time and memory on crafted models (tests/fuzz/hostile.py): many CALL_ONCE,
+one table shared by thousands of tensors, sparse tensors, custom options that expand without bound."""
 
 from __future__ import annotations
 
+import time
 import tracemalloc
 
 import numpy as np
 import pytest
 
-from helia_aot.errors import InvalidModelError, UnsupportedModelError
+import helia_aot
+from helia_aot.errors import HeliaError, InvalidModelError, UnsupportedModelError
 from helia_aot.frontend import litert, resources
 from tests.modelgen.builder import ModelBuilder
 from tests.fuzz import hostile as hostile_models
@@ -88,3 +90,49 @@ def test_a_corrupt_vector_length_is_refused_not_walked():
     data[at:at + 4] = (0x7FFFFFFF).to_bytes(4, "little")
     with pytest.raises(InvalidModelError, match="claims 2147483647 tensors"):
         litert.load(bytes(data))
+
+
+# 14 levels of 3 children, all one: about 100 bytes that stand for 3^14 (4.8 million) values once
+# expanded, within the depth limit so the value budget stops them.
+_EXPANDING = hostile_models.expanding_flexbuffer(14, width=3)
+
+
+def _count_decodes(monkeypatch) -> list[bytes]:
+    decoded: list[bytes] = []
+    original = litert._decode_custom_options
+    monkeypatch.setattr(litert, "_decode_custom_options", lambda raw: decoded.append(raw) or original(raw))
+    return decoded
+
+
+def test_custom_options_are_not_decoded_by_the_front_end(monkeypatch):
+    decoded = _count_decodes(monkeypatch)
+    (op,) = litert.load(hostile_models.custom_operator("SignalWindow", _EXPANDING)).operators
+    assert op.custom_options == _EXPANDING and not op.options.decoded and decoded == []
+    assert "expand to more than" in op.custom_options_error and decoded == [_EXPANDING]  # on first use, once
+    assert op.options == {} and decoded == [_EXPANDING]
+
+
+def test_an_unknown_custom_operator_is_refused_without_decoding_its_options(tmp_path, monkeypatch):
+    decoded = _count_decodes(monkeypatch)
+    start = time.monotonic()
+    with pytest.raises(UnsupportedModelError) as info:
+        helia_aot.convert(hostile_models.custom_operator("NotAnOperator", _EXPANDING), tmp_path / "out")
+    assert time.monotonic() - start < 10
+    message = str(info.value)
+    assert "custom operator CUSTOM:NotAnOperator, which helia_aot does not lower" in message and "\n" not in message
+    assert decoded == [] and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("raw, reason", [
+    (_EXPANDING, f"expand to more than {litert.FLEX_VALUES} values"),
+    (hostile_models.expanding_flexbuffer(20, width=1), f"nest deeper than {litert.FLEX_DEPTH} levels"),
+])
+def test_a_lowered_custom_operator_with_hostile_options_is_refused_by_the_budget(tmp_path, monkeypatch, raw, reason):
+    decoded = _count_decodes(monkeypatch)
+    start = time.monotonic()
+    with pytest.raises(HeliaError) as info:
+        helia_aot.convert(hostile_models.custom_operator("SignalWindow", raw), tmp_path / "out")
+    assert time.monotonic() - start < 10
+    message = str(info.value)
+    assert "CUSTOM:SignalWindow" in message and reason in message and "\n" not in message
+    assert decoded == [raw] and not (tmp_path / "out").exists()

@@ -18,11 +18,11 @@ from helia_aot.ops.base import Lowered, OpLowering, Operand, StateBuffer, Varian
 from helia_aot.record.plan_model import plan_schema
 from helia_aot.record.schema import validate
 from tests.modelgen import ModelBuilder
+from tests.sanitizers import SANITIZERS
 
 from .helpers import REPO, compile_c, require_gcc
 
-FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-         "-O1", "-g"]
+FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", *SANITIZERS, "-O1", "-g"]
 FAKE_OP = "CUMSUM"  # a builtin no module lowers; the tests lend it a stateful module of their own
 N = 6
 TEMPLATE = """\

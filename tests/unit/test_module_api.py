@@ -13,6 +13,7 @@ import pytest
 import helia_aot
 from tests.e2e import harness
 from tests.modelgen.cases import CASES_DIR
+from tests.sanitizers import SANITIZERS
 
 from .helpers import portable_kernels_dir, require_gcc
 
@@ -80,8 +81,8 @@ def api_program(tmp_path_factory):
     sources = [str(p) for p in sorted(out.glob("src/*.c"))] + [str(work / "main.c")]
     sources += [str(p) for p in sorted((kernels / "src").rglob("*.c"))]
     exe = work / "api"
-    proc = subprocess.run([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined",
-                           "-fno-sanitize-recover=all", *sources, "-I", str(out / "include"),
+    proc = subprocess.run([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", *SANITIZERS,
+                           *sources, "-I", str(out / "include"),
                            "-I", str(kernels / "include"), "-I", str(kernels / "src"), "-o", str(exe), "-lm"],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-4000:]

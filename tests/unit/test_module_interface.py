@@ -28,11 +28,12 @@ from helia_aot.record.schema import validate
 from tests.e2e import harness
 from tests.modelgen.builder import ModelBuilder
 from tests.modelgen.cases import CASES_DIR
+from tests.sanitizers import SANITIZERS
 
 from .helpers import REPO, portable_kernels_dir, require_gcc
 
 FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
-SANITIZE = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+SANITIZE = ["-O1", "-g", *SANITIZERS]
 KWS = REPO / "models" / "kws.tflite"
 # Names a model may carry: C string and comment syntax, a trigraph, a newline, Markdown table
 # syntax, HTML, non-ASCII and a backslash before a digit (an octal escape must not swallow it).

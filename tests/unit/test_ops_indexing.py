@@ -12,6 +12,7 @@ import helia_aot
 from helia_aot.errors import UnsupportedModelError
 from tests.modelgen import ModelBuilder
 from tests.modelgen.litert import run_reference
+from tests.sanitizers import SANITIZERS
 
 from .helpers import compile_c, portable_kernels_dir, require_gcc
 
@@ -109,8 +110,8 @@ def host_build(tmp_path_factory):
         sources += [str(p) for d in ("gather", "scatter", "pad", "reverse_sequence", "dynamic_update_slice")
                     for p in (kernels / "src" / d).glob("*.c")]
         exe = out / "run"
-        proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined",
-                          "-fno-sanitize-recover=all", *sources, "-I", str(out / "include"), "-I",
+        proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", *SANITIZERS,
+                          *sources, "-I", str(out / "include"), "-I",
                           str(kernels / "include"), "-o", str(exe)])
         assert proc.returncode == 0, proc.stderr[-3000:]
         return exe

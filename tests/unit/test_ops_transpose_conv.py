@@ -17,6 +17,7 @@ from helia_aot.errors import UnsupportedModelError
 from helia_aot.golden.references import TflmRunner
 from tests.modelgen import ModelBuilder
 from tests.modelgen.litert import run_reference
+from tests.sanitizers import SANITIZERS
 
 from .helpers import compile_c, function_body, portable_kernels_dir, require_gcc
 from .test_ops_indexing import HOST_MAIN, KERNEL_ERROR, run_host
@@ -64,8 +65,8 @@ def host_build(tmp_path_factory):
                     if p.parent.name in ("transpose_conv", "convolution", "fully_connected", "support")]
         exe = out / "run"
         # ARM_NN_ENABLE_F32: the float32 entry is compiled only with it (the module's common.h says so).
-        proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined",
-                          "-fno-sanitize-recover=all", "-DARM_NN_ENABLE_F32=1", *sources, "-I", str(out / "include"),
+        proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", *SANITIZERS,
+                          "-DARM_NN_ENABLE_F32=1", *sources, "-I", str(out / "include"),
                           "-I", str(kernels / "include"), "-o", str(exe), "-lm"])
         assert proc.returncode == 0, proc.stderr[-3000:]
         return exe

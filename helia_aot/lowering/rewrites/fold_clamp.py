@@ -96,7 +96,9 @@ def consider(graph: Graph, op: Operator):
     t = graph.tensors[source]
     if t.dtype != y.dtype or tuple(t.shape) != tuple(y.shape) or not same_quant(t, y) or t.quant is None:
         return "its input and output differ in dtype, shape or quantization"
-    maker = producer(graph, source)
+    # Answered before producer(), a walk over every operator: a graph of thousands of clamps of its
+    # input would otherwise cost operators x clamps.
+    maker = None if t.is_constant or source in graph.inputs else producer(graph, source)
     if maker is None:
         return "its input is a graph input or constant"
     if maker.op_type not in PRODUCERS:
