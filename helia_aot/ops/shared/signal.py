@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Shared rules of TensorFlow Lite Micro's Signal operators (custom operators "CUSTOM:Signal...").
 
-Their attributes come in the operator's custom options, a FlexBuffer map the front end decodes into
+Their attributes come in the operator's custom options, a FlexBuffer map decoded on first use into
 `Operator.options`. TFLM's kernels read that map by POSITION (FlexbufferWrapper::ElementAs*(index)),
 keys sorted alphabetically, never by name: a map with another set of keys would make TFLM read other
 values than the names say. So a module states the exact keys its kernel reads and `read_options`
