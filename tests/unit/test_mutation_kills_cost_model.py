@@ -43,3 +43,18 @@ def test_a_stated_stride_and_padding_win_over_what_the_dims_suggest():
     assert stated["edge_work"] == 2 * min(90 * 3 * 3, 50 * 22)
     # By the dims: 3 x 8 inside, 6 edge pixels, 1 x 3 shift pairs.
     assert inferred["edge_work"] == 2 * min(90 * 1 * 3, 50 * 6)
+
+
+def test_an_estimate_is_the_rounded_model_and_never_below_one_instruction(tmp_path):
+    """A model predicting under half an instruction (a tiny or negative fit) still costs the call one; any
+    other prediction is rounded to the nearest count."""
+    entry, dims = "arm_convolve_s8", ((1, 4, 4, 2), (2, 1, 1, 2), (1, 4, 4, 2))
+    assert cost_model.kind_of(entry) is not None
+
+    def table(calls: float) -> cost_model.CostTable:
+        return cost_model.CostTable(tmp_path / "t.json", "portable", "plain", "cortex-m4",
+                                    {entry: {"coefficients": {"calls": calls}, "max_relative_error": 0.0}}, {})
+    assert table(0.4).estimate(entry, *dims) == 1
+    assert table(-3.0).estimate(entry, *dims) == 1
+    assert table(1.6).estimate(entry, *dims) == 2
+    assert table(2.4).estimate(entry, *dims) == 2
