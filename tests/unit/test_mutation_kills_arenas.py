@@ -46,3 +46,17 @@ def test_a_block_past_the_limit_is_refused_naming_it(layout, constants, what):
     assert info.value.message == (f"{what} would be {size} B, more than {LARGEST_BLOCK} B, the largest block a module "
                                   "addresses (offsets are int32_t)")
     assert info.value.hint == _HINT
+
+
+def test_the_kernel_choice_plans_arenas_under_activation_rules(tmp_path):
+    """The kernel choice weighs each option's arena by plan_arenas without the conversion's placer: the rules
+    are applied afresh to this graph (the choice is still made, the activations land where the rule says)."""
+    import helia_aot
+
+    from .test_operator_overrides import MODEL
+    rules = {"tensors": [{"type": "activation", "attributes": {"memory": "SRAM"}}]}
+    result = helia_aot.convert(MODEL, tmp_path / "o", target="corstone300", config={"memory": rules})
+    reasons = [op["kernel"]["choice"]["reason"] for op in result.plan["operators"] if op["kernel"]["choice"]]
+    assert reasons and set(reasons) == {"cost_model"}
+    arenas = {a["memory"]: a for a in result.plan["memory"]["arenas"]}
+    assert arenas["SRAM"]["kind"] == "activation" and arenas["SRAM"]["buffers"]
