@@ -33,3 +33,16 @@ def test_an_array_option_reaches_the_graph_as_a_list():
     b.output(y)
     (op,) = litert.load(b.build(), "m", 0).operators
     assert op.options["squeeze_dims"] == [1] and type(op.options["squeeze_dims"]) is list
+
+
+@pytest.mark.parametrize("build", ["plain", "dsp"])
+def test_a_3x3_depthwise_with_one_pixel_of_padding_takes_the_scratch_free_3x3_kernel(build):
+    """arm_depthwise_conv_wrapper_s8 calls arm_depthwise_conv_3x3_s8 (no buffer) off MVE for a 3x3 filter
+    with padding up to 1 on each axis: the wrapper's size is the DSP helper's, 0."""
+    g = ns_cmsis_nn_scratch.ConvGeometry(1, 1, 1, 1)
+    dims = (1, 8, 8, 4), (1, 3, 3, 4), (1, 8, 8, 4)
+    assert ns_cmsis_nn_scratch.depthwise_wrapper_s8(build, g, *dims) == 0
+    assert ns_cmsis_nn_scratch.depthwise_wrapper_s8_dsp_variant(g, *dims) == 0
+    # Two pixels of padding leave the 3x3 kernel: the optimised kernel's buffer.
+    wide = ns_cmsis_nn_scratch.ConvGeometry(1, 1, 2, 2)
+    assert ns_cmsis_nn_scratch.depthwise_wrapper_s8("dsp", wide, (1, 8, 8, 4), (1, 3, 3, 4), (1, 10, 10, 4)) > 0
