@@ -59,4 +59,5 @@ def test_a_padv2_value_at_tensor_index_0_is_read():
     graph, _ = verifier.verify(litert.load(model, "m", 0), "m")
     (pad,) = [op for op in graph.operators if op.op_type == "PADV2"]
     assert pad.inputs[2] == 0
-    assert fold_pad.consider(graph, pad) == f"pad value {rm.X_ZP + 5} is not the input zero point {rm.X_ZP} (SAME pads with real 0)"
+    assert fold_pad.consider(graph, pad) == (f"pad value {rm.X_ZP + 5} is not the input zero point {rm.X_ZP} "
+                                             "(SAME pads with real 0)")
