@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Plan writer and HTML report (helia_aot/record/) cases that mutants showed untested (tests/MUTATION.md,
+2026-12-02): the report's arenas of a placed module follow the report schema (an activation arena's kind
+included), and the arena picture's peak line stands on the peak operator's column."""
+
+from __future__ import annotations
+
+import pytest
+
+import helia_aot
+from helia_aot.record import report_html
+from helia_aot.record.plan_model import report_schema
+from helia_aot.record.schema import validate
+
+from .test_operator_overrides import MODEL
+
+
+@pytest.fixture(scope="module")
+def placed(tmp_path_factory):
+    rules = {"tensors": [{"type": "activation", "attributes": {"memory": "SRAM"}}]}
+    return helia_aot.convert(MODEL, tmp_path_factory.mktemp("placed") / "o", target="corstone300",
+                             config={"memory": rules})
+
+
+def test_the_report_of_a_placed_module_lists_its_activation_arena(placed):
+    assert validate(placed.report, report_schema()) == []
+    sram = [a for a in placed.report["arenas"] if a["memory"] == "SRAM" and a["kind"] == "activation"]
+    planned = [a for a in placed.plan["memory"]["arenas"] if a["memory"] == "SRAM"]
+    assert len(sram) == len(planned) == 1 and sram[0]["bytes"] == planned[0]["bytes"] > 0
+
+
+def test_the_peak_line_stands_on_the_peak_operators_column(placed):
+    picture = report_html.memory_picture(placed.plan, placed.report)
+    peak = next(o["index"] for o in placed.report["operators"] if o["id"] == placed.report["memory"]["peak_operator"])
+    ticks = {t["label"]: t["x"] for t in picture["x_ticks"]}
+    assert len(ticks) == len(placed.plan["operators"])  # one label per operator in a small model
+    assert picture["peak_x"] == ticks[peak]
