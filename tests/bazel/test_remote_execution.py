@@ -93,7 +93,8 @@ def _bazel(workspace: Path, output_root: Path, *args: str) -> subprocess.Complet
 
 
 def _remote_flags(port: str) -> list[str]:
-    return ["--config=remote", f"--remote_executor=grpc://127.0.0.1:{port}", "--jobs=2"]
+    # --config=remote's --jobs=8: more actions in flight than workers, as their round trips dominate.
+    return ["--config=remote", f"--remote_executor=grpc://127.0.0.1:{port}"]
 
 
 def _processes(stderr: str) -> dict[str, int]:
