@@ -7,6 +7,8 @@ applies it to each pytest case under Bazel, failing any other skip, and tools/li
 to the whole run of tools/run_tests, Bazel's skipped targets included):
 - ns-cmsis-nn is not configured (it is on no registry and CI never has it);
 - a tool the README names as optional is missing;
+- the local remote execution deployment is not set up (it is opt-in: HELIA_REMOTE_EXECUTION=1
+  tools/bootstrap);
 - a model the test needs is not available (../shared/models, or TFLM's files from @tflm_models),
   except where the run requires the models (HELIA_REQUIRE_MODELS=1, as .ci/run sets: CI has them).
 """
@@ -18,7 +20,8 @@ import os  # and nothing else: tools/run_tests' summary imports this module with
 NS_CMSIS_NN_NOT_CONFIGURED = "ns-cmsis-nn not configured (set HELIA_NS_CMSIS_NN_DIR)"
 OPTIONAL_TOOL = "optional tool missing:"  # prefix of a skip reason for an optional tool
 MODELS_NOT_AVAILABLE = "models not available:"  # prefix of a skip reason for a missing model
-ALLOWED_PREFIXES = (NS_CMSIS_NN_NOT_CONFIGURED, OPTIONAL_TOOL, MODELS_NOT_AVAILABLE)
+REMOTE_EXECUTION_NOT_SET_UP = "remote execution not set up (run HELIA_REMOTE_EXECUTION=1 tools/bootstrap)"
+ALLOWED_PREFIXES = (NS_CMSIS_NN_NOT_CONFIGURED, OPTIONAL_TOOL, MODELS_NOT_AVAILABLE, REMOTE_EXECUTION_NOT_SET_UP)
 
 # Set to 1 where the models must be there: a skip for a missing model is then not allowed.
 REQUIRE_MODELS_ENV = "HELIA_REQUIRE_MODELS"

@@ -11,6 +11,10 @@ HELIA_OUTPUT_ROOT="${HELIA_OUTPUT_ROOT:-$HELIA_HOME/bazel-output-root}"
 # Paths as seen inside the rootfs.
 HELIA_VENV=/opt/helia-python
 HELIA_STUBS=/opt/helia-bazel-stubs
+# Remote execution (opt-in: HELIA_REMOTE_EXECUTION=1 tools/bootstrap): BuildGrid's own environment and
+# the Debian packages of the workers (buildbox) and of BuildGrid's scheduler database, pinned.
+HELIA_REMOTE_VENV=/opt/helia-remote
+HELIA_REMOTE_PACKAGES="buildbox=1.4.30+dfsg-1+b1 postgresql-18=18.6-3"
 # Bump when the rootfs recipe changes; a rootfs made by another recipe is rebuilt.
 HELIA_ROOTFS_RECIPE=1
 # zip and file: Bazel's test-setup.sh zips what tests keep (TEST_UNDECLARED_OUTPUTS_DIR) and types it.
