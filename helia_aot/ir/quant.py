@@ -68,6 +68,10 @@ def quantize_value(value: float, scale: float, zero_point: int) -> int:
     return zero_point + tflite_round(quotient)
 
 
+# The fused activations that clamp (activation_range knows their bounds); TANH and SIGN_BIT are not.
+CLAMPING_ACTIVATIONS = ("NONE", None, "RELU", "RELU6", "RELU_N1_TO_1")
+
+
 def activation_range(activation: str, scale: float, zero_point: int, qmin: int = -128, qmax: int = 127) -> tuple[int, int]:
     """CalculateActivationRangeQuantized for a fused activation on an integer output."""
     if activation in ("NONE", None):

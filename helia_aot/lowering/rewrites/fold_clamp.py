@@ -24,7 +24,7 @@ import numpy as np
 
 from helia_aot import ops
 from helia_aot.ir.graph import Graph, Operator, Tensor
-from helia_aot.ir.quant import activation_range
+from helia_aot.ir.quant import CLAMPING_ACTIVATIONS, activation_range
 from helia_aot.lowering.rewrites.graph_edit import (Record, bypass, is_boundary, producer, readers, reads_once,
                                                     same_quant)
 from helia_aot.ops.base import OpLowering
@@ -108,6 +108,9 @@ def consider(graph: Graph, op: Operator):
     users = readers(graph, source)
     if len(users) != 1 or not reads_once(op, source):
         return "its input has other readers"
+    activation = maker.options.get("fused_activation_function", "NONE")
+    if activation not in CLAMPING_ACTIVATIONS:
+        return f"its producer's fused activation {activation} is no clamp"
     p_lo, p_hi = producer_range(graph, maker, t)
     new_lo, new_hi = max(p_lo, lo), min(p_hi, hi)
     if new_lo > new_hi:
