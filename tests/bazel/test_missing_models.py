@@ -5,9 +5,10 @@ A copy of this clone with no models anywhere (no ../shared beside it, HELIA_MODE
 folder, TFLM's GitHub blocked) under a nested Bazel of its own:
 - `bazel build --nobuild //...` analyses every target: @tflm_models exists without TFLM's files,
   each of which is a target no platform is compatible with;
-- `bazel test //models/...` runs the KWS tests and skips every micro_speech test (Bazel's summary:
-  skipped, not passed);
-- each micro_speech test carries the reason as its skip tag, and tools/run_tests' summary
+- `bazel test //models/...` runs the KWS tests and skips every micro_speech test and every test of
+  //models/suite (Bazel's summary: skipped, not passed);
+- each of them carries the reason as its skip tag (the suite's: the model file it lacks), and
+  tools/run_tests' summary
   (tools/lib/summarize_tests.py, fed the query as run_tests feeds it) counts them as skipped for that
   reason: allowed on a developer's machine, a failure where the models are required (CI).
 """
@@ -35,6 +36,15 @@ _MICRO_SPEECH_TESTS = {
     "//models/micro_speech:speech_golden",
     "//models/micro_speech:speech_golden_host",
 }
+# //models/suite (helia_aot_model_suite): two golden tests per model and the summary, which needs them all.
+_SUITE_MLPERF = ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8", "person_detect")
+_SUITE_TESTS = {f"//models/suite:{model}{suffix}" for model in (*_SUITE_MLPERF, "micro_speech_quantized")
+                for suffix in ("_golden", "_golden_host")} | {"//models/suite:suite_summary"}
+# The suite's tests that need TFLM's micro_speech classifier share @tflm_models' reason; so does the
+# summary, which needs every model: of its reasons the summary counts the first in Bazel's (sorted) order.
+_TFLM_TESTS = _MICRO_SPEECH_TESTS | {"//models/suite:micro_speech_quantized_golden",
+                                     "//models/suite:micro_speech_quantized_golden_host",
+                                     "//models/suite:suite_summary"}
 
 pytestmark = pytest.mark.skipif(
     shutil.which("bazel") is None or not _LAUNCHER_RC.exists(),
@@ -92,12 +102,12 @@ def test_every_target_is_analysed_without_the_models(clone):
 def test_micro_speech_tests_are_skipped_with_the_reason_and_the_rest_runs(clone):
     result = clone.bazel("test", "//models/...")
     assert result.returncode == 0, result.stderr[-4000:]
-    # Bazel's own summary (on stdout): the seven are skipped, not passed.
-    assert "Executed 3 out of 10 tests: 3 tests pass and 7 were skipped." in result.stdout, result.stdout[-3000:]
+    # Bazel's own summary (on stdout): the seven micro_speech tests and the suite's 13 are skipped, not passed.
+    assert "Executed 3 out of 23 tests: 3 tests pass and 20 were skipped." in result.stdout, result.stdout[-3000:]
 
     tagged = clone.bazel("query", f'attr(tags, "{SKIP_TAG}{MODELS_NOT_AVAILABLE}", tests(//models/...))')
     assert tagged.returncode == 0, tagged.stderr[-2000:]
-    assert set(tagged.stdout.split()) == _MICRO_SPEECH_TESTS, tagged.stdout
+    assert set(tagged.stdout.split()) == _MICRO_SPEECH_TESTS | _SUITE_TESTS, tagged.stdout
 
     # The closing summary of tools/run_tests over this run, fed the query as run_tests feeds it.
     query = clone.bazel("query", "tests(//models/...)", "--output=xml")
@@ -106,14 +116,21 @@ def test_micro_speech_tests_are_skipped_with_the_reason_and_the_rest_runs(clone)
     summary = _summary(clone, query.stdout, environ)
     lines = summary.stdout.splitlines()
     assert summary.returncode == 0, summary.stdout + summary.stderr
-    assert lines[-1] == "tests: 3 passed, 0 failed, 7 skipped", summary.stdout
+    assert lines[-1] == "tests: 3 passed, 0 failed, 20 skipped", summary.stdout
     skipped = [line for line in lines if line.startswith("skipped ")]
-    assert len(skipped) == 1, summary.stdout
-    assert skipped[0].startswith(f"skipped 7: {MODELS_NOT_AVAILABLE} TFLM's micro_speech models and clips (set "
-                                 "HELIA_TFLM_MODELS_DIR"), skipped[0]
-    assert all(f"{label} 1" in skipped[0] for label in _MICRO_SPEECH_TESTS), skipped[0]
+    # One line for TFLM's files, one per missing suite model.
+    assert len(skipped) == 1 + len(_SUITE_MLPERF), summary.stdout
+    tflm_line = next(line for line in skipped if "TFLM's micro_speech" in line)
+    assert tflm_line.startswith(f"skipped 10: {MODELS_NOT_AVAILABLE} TFLM's micro_speech models and clips (set "
+                                "HELIA_TFLM_MODELS_DIR"), tflm_line
+    assert all(f"{label} 1" in tflm_line for label in _TFLM_TESTS), tflm_line
+    for model in _SUITE_MLPERF:
+        line = next(line for line in skipped if f" {model}.tflite for //models/suite " in line)
+        assert line.startswith(f"skipped 2: {MODELS_NOT_AVAILABLE} "), line
+        assert f"//models/suite:{model}_golden 1" in line and f"//models/suite:{model}_golden_host 1" in line, line
 
     # Where the models are required (CI), the same run fails, naming the reason and the count.
     strict = _summary(clone, query.stdout, environ | {REQUIRE_MODELS_ENV: "1"})
     assert strict.returncode == 1, strict.stdout + strict.stderr
-    assert f"skip not allowed: 7 skipped for '{MODELS_NOT_AVAILABLE} TFLM's micro_speech" in strict.stdout
+    assert f"skip not allowed: 10 skipped for '{MODELS_NOT_AVAILABLE} TFLM's micro_speech" in strict.stdout
+    assert f"skip not allowed: 2 skipped for '{MODELS_NOT_AVAILABLE} vww_96_int8.tflite" in strict.stdout
