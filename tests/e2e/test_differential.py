@@ -16,7 +16,8 @@ CASES_PER_OPERATOR = 12
 
 @pytest.mark.parametrize("op", list(differential.GENERATORS))
 def test_operator_rules_agree_with_the_references(e2e, op):
-    outcomes = differential.run_operator(op, CASES_PER_OPERATOR, e2e, e2e.portable_host_library())
+    cases = differential.CI_CASES.get(op, CASES_PER_OPERATOR)
+    outcomes = differential.run_operator(op, cases, e2e, e2e.portable_host_library())
     counts = differential.tally(outcomes)
     print("\n" + "\n".join(differential.table({op: counts})))
     for limit in sorted(counts.limits):
@@ -25,7 +26,7 @@ def test_operator_rules_agree_with_the_references(e2e, op):
     broken = [f"{o.case.name} ({o.case.boundary}): {o.problem}" for o in outcomes if o.problem]
     assert not broken, "\n".join(broken)
     # A small grid (DEQUANTIZE) has fewer points than the bound; a generator may skip an empty output.
-    assert counts.generated >= min(CASES_PER_OPERATOR, 8), f"{op}: generated {counts.generated} cases"
+    assert counts.generated >= min(cases, 8), f"{op}: generated {counts.generated} cases"
     # Not vacuous: some case ran on a reference and matched, and the walk reached a refusal too.
     assert counts.converted_and_matched >= 1, f"{op}: no case converted and matched"
     assert counts.refused_by_both_and_us + counts.reference_runs_we_refuse_as_limit \
