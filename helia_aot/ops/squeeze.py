@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from helia_aot.ops.base import Axis, register
-from helia_aot.ops.shared.alias import AliasLowering
+from helia_aot.ops.shared.alias import AXIS_VARIANTS, AliasLowering
 
 
 @register
@@ -12,3 +12,4 @@ class Squeeze(AliasLowering):
     op_types = ("SQUEEZE",)
     options_table = "SqueezeOptions"
     axes = (Axis("option squeeze_dims"),)
+    variants = AXIS_VARIANTS
