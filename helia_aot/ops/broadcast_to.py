@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, both, register
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, both, register, tflm
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.shapes import row_major_strides
 from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants, walk_params
 
 _ENTRIES = {"int8": "arm_broadcast_to_s8", "int16": "arm_broadcast_to_s16"}
-RANKS = Rule("shape of rank 1 to 8, at least the input's", both(
-    "broadcast_to.cc Prepare / ResizeOutputTensor (LiteRT and micro)", "\"Output shape must be broadcastable from input "
-    "shape\" (input rank <= output rank) and output rank <= kMaxDims (8)"))
+RANKS = Rule("shape of rank 1 to 8, at least the input's", tflm(
+    "broadcast_to.cc ValidateOutputTensor", "\"Output shape must be broadcastable from input shape\" (input rank <= "
+    "output rank) and output rank <= kMaxDims (8); LiteRT's broadcast_to.cc checks the first only (a rank-9 model is "
+    "refused when loaded here)"))
 BROADCASTS = Rule("each input dimension 1 or equal to the shape's (ranks aligned on the right)", both(
     "broadcast_to.cc ResizeOutputTensor (LiteRT and micro)", "every input dimension is 1 or the output's (\"Output "
     "shape must be broadcastable from input shape\")"))

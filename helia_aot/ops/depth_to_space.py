@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""DEPTH_TO_SPACE, int8 and float32 (LiteRT's kernel takes no int16), 4-D NHWC: arm_depth_to_space_s8 for int8,
-inline C for float32. TFLite's order: output pixel (h * b + i, w * b + j) of DEPTH_TO_SPACE takes
+"""DEPTH_TO_SPACE, int8, float32, uint8, int32 and int64 (LiteRT's kernel takes no int16), 4-D NHWC: arm_depth_to_space_s8 for int8,
+inline C for the others (float32's loop moving any element type). TFLite's order: output pixel (h * b + i, w * b + j) of DEPTH_TO_SPACE takes
 channels [(i * b + j) * C, +C) of input pixel (h, w); SPACE_TO_DEPTH is its inverse. Codes are copied
 whatever the output's quantization says, as LiteRT's kernel does."""
 
@@ -32,7 +32,8 @@ class DepthToSpace(OpLowering):
                 template="depth_to_space.c.j2", rules=_RULES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="depth_to_space_f32.c.j2",
                 lower="lower_float32", rules=_RULES),
-    )
+    ) + tuple(Variant(d, inputs=(data(d),), outputs=(data(d, "output"),), template="depth_to_space_f32.c.j2",
+                      lower="lower_float32", rules=_RULES, notes=("inline C",)) for d in ("uint8", "int32", "int64"))
 
     def _geometry(self, ctx: OpContext):
         x = ctx.inp(0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, both, helia_limit, register
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, both, helia_limit, litert, register
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.indexing import (NOT_EMPTY, NOT_SCALAR, check_not_empty, ctype, data, data_variant, entry_for,
                                            prod)
@@ -23,9 +23,15 @@ MODE = Rule("mode REFLECT (0) or SYMMETRIC (1)", helia_limit(
 PADDINGS_SHAPE = Rule("paddings [rank, 2]", both(
     "mirror_pad.cc Prepare (LiteRT and micro)", "NumDimensions(padding_matrix) == 2 and SizeOfDimension("
     "padding_matrix, 0) == NumDimensions(input)"))
-PAD_WIDTH = Rule("each pad in [0, axis - 1] (REFLECT) or [0, axis] (SYMMETRIC)", helia_limit(
-    "a wider pad has no mirror image (TensorFlow's MirrorPad refuses it); LiteRT's mirror_pad.cc does not check and "
-    "clamps its source index instead", "reproducing that clamped index in the inline C"))
+# Measured (ai-edge-litert's mirror_pad.cc Prepare; TFLM runs wider pads without a check, reading past the input).
+PAD_WIDTH = Rule("each pad in [0, axis - 1] (REFLECT) or [0, axis] (SYMMETRIC)", litert(
+    "mirror_pad.cc Prepare", "\"MirrorPad paddings must be no greater than the input dimension size minus the mode "
+    "offset\""))
+# Measured: LiteRT checks the scale and zero point of int8 and int16 (mirror_pad.cc:383-389), TFLM runs int8 under
+# any (it copies codes, as helia-aot does) and has no int16 MIRROR_PAD: int16 follows LiteRT.
+INT16_QUANT = Rule("int16: input and output share scale, zero points 0", litert(
+    "mirror_pad.cc Prepare", "input_tensor->params.scale == output_tensor->params.scale, zero points equal and 0 for "
+    "int16"))
 _RULES = (MODE, PADDINGS_SHAPE, PAD_WIDTH, NOT_SCALAR, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 _MODES = {0: "REFLECT", 1: "SYMMETRIC"}
 _ENTRY_MAX_RANK = 8
@@ -33,7 +39,8 @@ _ENTRY_MAX_RANK = 8
 
 def _variant(name: str):
     entry = {"int8": "arm_mirror_pad_s8", "int16": "arm_mirror_pad_s16"}.get(name)
-    return data_variant(name, (data(name), const_ints("paddings")), "mirror_pad.c.j2", entry, _NOTES, _RULES)
+    return data_variant(name, (data(name), const_ints("paddings")), "mirror_pad.c.j2", entry, _NOTES,
+                        _RULES + ((INT16_QUANT,) if name == "int16" else ()))
 
 
 def _pads(ctx: OpContext) -> tuple[list[int], list[int], int]:
@@ -73,6 +80,12 @@ class MirrorPad(OpLowering):
             raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the padded "
                                                          f"{list(expected)}")
         check_not_empty(ctx, x)
+        if x.dtype == "int16":
+            xs, xz = (float(x.quant.scale), x.quant.zero_point) if x.quant is not None else (0.0, 0)
+            ys, yz = (float(y.quant.scale), y.quant.zero_point) if y.quant is not None else (0.0, 0)
+            if xs != ys or xz != yz or xz != 0:
+                raise ctx.error(INT16_QUANT, y, detail=f"int16 input {xs:g}/{xz} and output {ys:g}/{yz} must share "
+                                                       f"scale and a zero point 0")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

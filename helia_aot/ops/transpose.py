@@ -7,20 +7,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, both, kernel_limit, register
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, both, helia_limit,
+                                kernel_limit, register)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.operands import const_ints, f16, fp32
 from helia_aot.ops.shared.shapes import nhwc
 from helia_aot.ops.shared.shaping import data
 
-PERMUTATION = Rule("perm a permutation of the input's axes", both(
+PERM_RANGE = Rule("perm: one entry per input dimension, each in [0, rank)", both(
     "transpose.cc Prepare / micro transpose_common.cc TransposePrepare",
-    "perm has one entry per input dimension, each in [0, rank) (TFLM: perm_data[idx] >= 0 && < dims)"))
+    "NumElements(perm) == rank and each entry >= 0 and < rank (TFLM: perm_data[idx] >= 0 && < dims)"))
+# Measured: LiteRT runs a perm that repeats an axis (its check is the range only).
+PERMUTATION = Rule("perm names each axis once", helia_limit(
+    "the transpose kernels take a permutation; LiteRT's transpose.cc runs a repeated axis as a strided gather",
+    "an inline-C gather for repeated axes"))
 RANK = Rule("rank <= 4", kernel_limit(
     "arm_transpose_s8 / _s16 / _f32 / _f16", "take 4-D dims; LiteRT's transpose.cc runs up to rank 6, TFLM's up to 5",
     "an inline-C transpose over any rank"))
-_RULES = (PERMUTATION, RANK, OUTPUT_SHAPE_RULE)
+_RULES = (PERM_RANGE, PERMUTATION, RANK, OUTPUT_SHAPE_RULE)
 
 
 @register
@@ -44,6 +49,9 @@ class Transpose(OpLowering):
         x, y = ctx.inp(0), ctx.out(0)
         perm = constant_ints(ctx, 1, "perm")
         rank = len(x.shape)
+        if len(perm) != rank or any(not 0 <= p < rank for p in perm):
+            raise ctx.error(PERM_RANGE, ctx.inp(1), detail=f"perm {perm} does not name {rank} axes of the rank-{rank} "
+                                                           f"input")
         if sorted(perm) != list(range(rank)):
             raise ctx.error(PERMUTATION, ctx.inp(1), detail=f"perm {perm} is not a permutation of the rank-{rank} "
                                                             f"input's axes")

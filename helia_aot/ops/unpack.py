@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import AXIS_RANGE_RULE, Axis, Lowered, OpContext, OpLowering, Rule, Variant, both, register
+from helia_aot.ops.base import AXIS_RANGE_RULE, Axis, Lowered, OpContext, OpLowering, Rule, Variant, litert, register
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, split_copies
 
 UNPACKABLE = ("int8", "uint8", "int16", "int32", "float32", "bool")  # LiteRT's unpack.cc
-NUM = Rule("num (or, when 0, the output count) equals the axis size and the output count", both(
-    "unpack.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE_EQ(NumOutputs(node), data->num) and the axis size "
-    "(LiteRT: TF_LITE_ENSURE_EQ(input_shape->data[axis], data->num); TFLM: output sizes times num equal the input's)"))
+# Measured: LiteRT refuses num 0 (NumOutputs(node) != data->num); TFLM runs it and writes no output.
+NUM = Rule("num equals the output count and the axis size", litert(
+    "unpack.cc Prepare", "TF_LITE_ENSURE_EQ(NumOutputs(node), data->num) and TF_LITE_ENSURE_EQ(input_shape->data[axis], "
+    "data->num)"))
 _RULES = (AXIS_RANGE_RULE, NUM, OUTPUT_SHAPE_RULE)
 
 
@@ -40,7 +41,7 @@ class Unpack(OpLowering):
         x, outputs = ctx.inp(0), ctx.outputs()
         axis = self._axis(ctx)
         n = int(x.shape[axis])
-        num = int(ctx.options("num", 0)) or len(outputs)
+        num = int(ctx.options("num", 0))
         if num != n or len(outputs) != n:
             raise ctx.error(NUM, x, detail=f"num {ctx.options('num', 0)} and the {len(outputs)} outputs must equal the "
                                            f"size {n} of axis {axis}")

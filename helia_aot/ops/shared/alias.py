@@ -59,4 +59,4 @@ class AliasLowering(OpLowering):
         return [np.asarray(ctx.inp(0).data).reshape(ctx.out(0).shape)]
 
 
-AXIS_VARIANTS = alias_variants(AXIS_RANGE_RULE)
+AXIS_VARIANTS = alias_variants(AXIS_RANGE_RULE)  # EXPAND_DIMS
