@@ -22,7 +22,7 @@ RANK = Rule("rank 1 to 8", kernel_limit(
     "an inline walk over more dims (and a scalar copy for rank 0)"))
 MULTIPLES = Rule("multiples: one per input dimension, non-negative", litert(
     "tile.cc Prepare / MultiplyShapeDims", "TF_LITE_ENSURE_EQ(NumDimensions(input), NumElements(multiples)) and "
-    "non-negative multiples (\"Tile multiples must be non-negative\")"))
+    "non-negative multiples (\"Multipliers must be non-negative.\")"))
 _RULES = (RANK, MULTIPLES, OUTPUT_SHAPE_RULE)
 
 
