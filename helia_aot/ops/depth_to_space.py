@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
-"""DEPTH_TO_SPACE, int8, float32, uint8, int32 and int64 (LiteRT's kernel takes no int16), 4-D NHWC: arm_depth_to_space_s8 for int8,
-inline C for the others (float32's loop moving any element type). TFLite's order: output pixel (h * b + i, w * b + j) of DEPTH_TO_SPACE takes
-channels [(i * b + j) * C, +C) of input pixel (h, w); SPACE_TO_DEPTH is its inverse. Codes are copied
-whatever the output's quantization says, as LiteRT's kernel does."""
+"""DEPTH_TO_SPACE, int8, float32, uint8, int32 and int64 (LiteRT's kernel takes no int16), 4-D NHWC:
+arm_depth_to_space_s8 for int8, inline C for the others (float32's loop moving any element type). TFLite's
+order: output pixel (h * b + i, w * b + j) of DEPTH_TO_SPACE takes channels [(i * b + j) * C, +C) of input pixel
+(h, w); SPACE_TO_DEPTH is its inverse. Codes are copied whatever the output's quantization says, as LiteRT's
+kernel does."""
 
 from __future__ import annotations
 

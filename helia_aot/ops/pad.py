@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_float, c_type
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, kernel_limit, litert, register
+from helia_aot.ops.base import (Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, kernel_limit, litert,
+                                register)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.fused_activation import f16_literal

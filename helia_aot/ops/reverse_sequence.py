@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, litert, register
+from helia_aot.ops.base import (AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, litert,
+                                register)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
-from helia_aot.ops.shared.indexing import NOT_EMPTY, check_not_empty, ctype, data, data_variant, entry_for, index_input, prod
+from helia_aot.ops.shared.indexing import (NOT_EMPTY, check_not_empty, ctype, data, data_variant, entry_for, index_input,
+                                           prod)
 from helia_aot.ops.shared.shapes import row_major_strides
 
 _NOTES = ("seq_lengths int32 or int64, constant or run-time, one per batch_dim index; a run-time length above the "

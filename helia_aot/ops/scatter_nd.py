@@ -14,7 +14,8 @@ import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, litert, register
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
-from helia_aot.ops.shared.indexing import NOT_EMPTY, check_not_empty, ctype, data, data_variant, entry_for, index_input, prod
+from helia_aot.ops.shared.indexing import (NOT_EMPTY, check_not_empty, ctype, data, data_variant, entry_for, index_input,
+                                           prod)
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.shapes import row_major_strides
 

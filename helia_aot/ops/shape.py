@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import ANY, ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.base import (ANY, ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit,
+                                register)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 
 # The schema's TensorType codes of the two output types LiteRT's SHAPE writes.

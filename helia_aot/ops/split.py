@@ -7,7 +7,8 @@ row copies. Codes are copied, so integer outputs equal LiteRT's whatever the qua
 
 from __future__ import annotations
 
-from helia_aot.ops.base import AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, both, register
+from helia_aot.ops.base import (AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, both,
+                                register)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.base import litert
 from helia_aot.ops.shared.shaping import (SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants,
@@ -31,7 +32,8 @@ class Split(OpLowering):
     op_types = ("SPLIT",)
     options_table = "SplitOptions"
     axes = (Axis("input 0", of="input 1"),)
-    variants = dtype_variants(SPLITTABLE, lambda d, e: split_variant(_inputs, d, e, ("axis constant",), _RULES), SPLIT_ENTRIES)
+    variants = dtype_variants(SPLITTABLE, lambda d, e: split_variant(_inputs, d, e, ("axis constant",), _RULES),
+                              SPLIT_ENTRIES)
 
     def _geometry(self, ctx: OpContext) -> tuple[int, list[int]]:
         x = ctx.inp(1)

@@ -33,7 +33,8 @@ class SplitV(OpLowering):
     op_types = ("SPLIT_V",)
     options_table = "SplitVOptions"
     axes = (Axis("input 2"),)
-    variants = dtype_variants(SPLITTABLE, lambda d, e: split_variant(_inputs, d, e, ("size_splits and axis constant",), _RULES), SPLIT_ENTRIES)
+    variants = dtype_variants(SPLITTABLE, lambda d, e: split_variant(_inputs, d, e, ("size_splits and axis constant",),
+                                                                     _RULES), SPLIT_ENTRIES)
 
     def _geometry(self, ctx: OpContext) -> tuple[int, list[int]]:
         x = ctx.inp(0)
