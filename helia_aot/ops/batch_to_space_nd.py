@@ -9,13 +9,21 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import require_same_quant
-from helia_aot.ops.shared.operands import fp32, int8_act, int16_act, is_float
-from helia_aot.ops.shared.spatial import batch_to_space, block_and_pairs, check_shape, const_int32, nhwc_of
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.indexing import NOT_EMPTY
+from helia_aot.ops.shared.operands import fp32
+from helia_aot.ops.shared.shaping import data
+from helia_aot.ops.shared.spatial import (ND_INT16_ZERO_POINT, ND_RANK, ND_SAME_QUANT, ND_SHAPES, ND_VALUES,
+                                          batch_to_space, block_and_pairs, check_nd_quantization, check_shape,
+                                          const_int32, nhwc_of)
 
-_RULES = ("input rank 3 or 4", "block_shape >= 1, crops >= 0 (constant int32)",
-          "batch divisible by the block size", "input and output share scale and zero point")
+BATCH = Rule("batch divisible by the block size", litert(
+    "batch_to_space_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE_EQ(output_batch_size % block product, 0)"))
+CROPS = Rule("crops no larger than the block-scaled dimension", litert(
+    "batch_to_space_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE(final_dim_size >= 0) after the crops"))
+_RULES = (ND_RANK, ND_SHAPES, ND_VALUES, BATCH, CROPS, NOT_EMPTY, OUTPUT_SHAPE_RULE)
+_INT_RULES = _RULES + (ND_SAME_QUANT, ND_INT16_ZERO_POINT)
 
 
 def _inputs(act):
@@ -27,12 +35,12 @@ class BatchToSpaceND(OpLowering):
     op_types = ("BATCH_TO_SPACE_ND",)
     options_table = "BatchToSpaceNDOptions"
     variants = (
-        Variant("int8", inputs=_inputs(int8_act()), outputs=(int8_act("output"),),
-                entries=("arm_batch_to_space_nd_s8",), template="batch_to_space_nd.c.j2", notes=_RULES),
-        Variant("int16", inputs=_inputs(int16_act()), outputs=(int16_act("output"),),
-                entries=("arm_batch_to_space_nd_s16",), template="batch_to_space_nd.c.j2", notes=_RULES),
+        Variant("int8", inputs=_inputs(data("int8")), outputs=(data("int8", "output"),),
+                entries=("arm_batch_to_space_nd_s8",), template="batch_to_space_nd.c.j2", rules=_INT_RULES),
+        Variant("int16", inputs=_inputs(data("int16")), outputs=(data("int16", "output"),),
+                entries=("arm_batch_to_space_nd_s16",), template="batch_to_space_nd.c.j2", rules=_INT_RULES),
         Variant("float32", inputs=_inputs(fp32()), outputs=(fp32("output"),),
-                template="batch_to_space_nd_f32.c.j2", lower="lower_float32", notes=_RULES[:3]),
+                template="batch_to_space_nd_f32.c.j2", lower="lower_float32", rules=_RULES),
     )
 
     def _geometry(self, ctx: OpContext):
@@ -40,7 +48,7 @@ class BatchToSpaceND(OpLowering):
         (bh, bw), crop = block_and_pairs(ctx, "crops")
         n, h, w, c = nhwc_of(x.shape)
         if n % (bh * bw) != 0:
-            raise ctx.error(f"input batch {n} is not a multiple of the block size {bh} x {bw}", x)
+            raise ctx.error(BATCH, x, detail=f"input batch {n} is not a multiple of the block size {bh} x {bw}")
         out = (n // (bh * bw), h * bh - crop[0] - crop[2], w * bw - crop[1] - crop[3], c)
         return (n, h, w, c), (bh, bw), crop, out
 
@@ -48,10 +56,10 @@ class BatchToSpaceND(OpLowering):
         x, y = ctx.inp(0), ctx.out(0)
         _, _, _, out = self._geometry(ctx)
         if any(d < 1 for d in out):
-            raise ctx.error(f"crops {list(self._geometry(ctx)[2])} leave an empty output {list(out)}", ctx.inp(2))
-        check_shape(ctx, y, out if len(x.shape) == 4 else (out[0], out[1], out[3]))
-        if not is_float(x):
-            require_same_quant(ctx, x, y, f"{x.dtype} BATCH_TO_SPACE_ND")
+            raise ctx.error(CROPS if min(out) < 0 else NOT_EMPTY, ctx.inp(2),
+                            detail=f"crops {list(self._geometry(ctx)[2])} leave an empty output {list(out)}")
+        check_shape(ctx, y, out if len(x.shape) == 4 else (out[0], out[1], out[3]), NOT_EMPTY)
+        check_nd_quantization(ctx)
 
     def _params(self, ctx: OpContext) -> dict:
         x, y = ctx.inp(0), ctx.out(0)

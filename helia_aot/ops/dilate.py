@@ -10,18 +10,26 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
+from helia_aot.ops.shared.indexing import NOT_EMPTY, NOT_SCALAR
 from helia_aot.ops.shared.operands import fp32
 from helia_aot.ops.shared.spatial import check_shape, const_int32
 
-_RULES = ("dilations constant int32, one per input dimension, each >= 1", "padding value: one element")
+# LiteRT's dilate.cc only (TFLM has no DILATE).
+DILATIONS = Rule("dilations: one per input dimension, each >= 1", litert(
+    "dilate.cc Prepare / SetupDilationParams", "NumElements(dilations) == NumDimensions(input) and every dilation "
+    ">= 1 (\"Dilation must be strictly positive\")"))
+ONE_VALUE = Rule("padding value: one element", litert(
+    "dilate.cc Prepare", "the padding value tensor holds one element of the input's type"))
+_RULES = (NOT_SCALAR, DILATIONS, ONE_VALUE, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 
 
 def _variant(dtype: str) -> Variant:
     operand = fp32 if dtype == "float32" else (lambda role, **kw: Operand(role, (dtype,), **kw))
     return Variant(dtype, inputs=(operand("input"), const_int32("dilations"), operand("padding_value")),
-                   outputs=(operand("output"),), template="dilate.c.j2", notes=_RULES)
+                   outputs=(operand("output"),), template="dilate.c.j2", rules=_RULES,
+                   notes=("dilations constant int32",))
 
 
 @register
@@ -34,21 +42,21 @@ class Dilate(OpLowering):
         x, t = ctx.inp(0), ctx.inp(1)
         rank = len(x.shape)
         if rank < 1:
-            raise ctx.error("input must have at least one dimension", x)
+            raise ctx.error(NOT_SCALAR, x, detail="input must have at least one dimension")
         dilations = constant_ints(ctx, 1, "dilations")
         if tuple(t.shape) != (rank,) or len(dilations) != rank:
-            raise ctx.error(f"dilations must be 1-D with {rank} values (one per input dimension), has shape "
-                            f"{list(t.shape)}", t)
+            raise ctx.error(DILATIONS, t, detail=f"dilations must be 1-D with {rank} values (one per input dimension), "
+                                                 f"has shape {list(t.shape)}")
         if any(d < 1 for d in dilations):
-            raise ctx.error(f"dilations {dilations} must be at least 1", t)
+            raise ctx.error(DILATIONS, t, detail=f"dilations {dilations} must be at least 1")
         return dilations
 
     def validate(self, ctx: OpContext) -> None:
         x, pad = ctx.inp(0), ctx.inp(2)
         dilations = self._dilations(ctx)
         if pad.num_elements != 1:
-            raise ctx.error(f"padding value must hold one element, has shape {list(pad.shape)}", pad)
-        check_shape(ctx, ctx.out(0), [(int(s) - 1) * d + 1 for s, d in zip(x.shape, dilations)])
+            raise ctx.error(ONE_VALUE, pad, detail=f"padding value must hold one element, has shape {list(pad.shape)}")
+        check_shape(ctx, ctx.out(0), [(int(s) - 1) * d + 1 for s, d in zip(x.shape, dilations)], NOT_EMPTY)
 
     def lower(self, ctx: OpContext) -> Lowered:
         """Trailing dimensions with dilation 1 are contiguous in input and output: one block per copy

@@ -11,20 +11,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, entry_for, prod
+from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, Rule, both, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.indexing import (NOT_EMPTY, NOT_SCALAR, check_not_empty, ctype, data, data_variant, entry_for,
+                                           prod)
 from helia_aot.ops.shared.shapes import row_major_strides
 
-_NOTES = ("start indices int32 or int64, constant or run-time, clamped so the update fits (LiteRT's rule)",
-          "update rank = operand rank, each update axis <= the operand's",
-          "operand, update and output share quantization")
+_NOTES = ("start indices int32 or int64, constant or run-time, clamped so the update fits (LiteRT's rule)",)
+UPDATE_FITS = Rule("update rank = operand rank, each update axis <= the operand's", both(
+    "dynamic_update_slice.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE_EQ(NumDimensions(update), "
+    "NumDimensions(operand)) and each update dim <= the operand's"))
+START_SHAPE = Rule("start_indices a vector of operand-rank values", both(
+    "dynamic_update_slice.cc Prepare (LiteRT and micro)", "NumDimensions(start_indices) == 1 and "
+    "SizeOfDimension(start_indices, 0) == NumDimensions(operand)"))
+_RULES = (UPDATE_FITS, START_SHAPE, NOT_SCALAR, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 _ENTRY_MAX_RANK = 8
 
 
 def _variant(name: str):
     entry = {"int8": "arm_dynamic_update_slice_s8", "int16": "arm_dynamic_update_slice_s16"}.get(name)
     return data_variant(name, (data(name, "operand"), data(name, "update"), Operand("start_indices", INDEX)),
-                        "dynamic_update_slice.c.j2", entry, _NOTES if entry else _NOTES[:2])
+                        "dynamic_update_slice.c.j2", entry, _NOTES, _RULES)
 
 
 def _clamped(ctx: OpContext) -> list[int]:
@@ -42,17 +49,17 @@ class DynamicUpdateSlice(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, u, s, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         if len(u.shape) != len(x.shape) or any(b > a for a, b in zip(x.shape, u.shape)):
-            raise ctx.error(f"update {list(u.shape)} must have the operand's rank and fit inside the operand "
-                            f"{list(x.shape)}", u)
+            raise ctx.error(UPDATE_FITS, u, detail=f"update {list(u.shape)} must have the operand's rank and fit inside "
+                                                   f"the operand {list(x.shape)}")
         if tuple(s.shape) != (len(x.shape),):
-            raise ctx.error(f"start_indices must be a vector of {len(x.shape)} values (one per operand axis), has "
-                            f"shape {list(s.shape)}", s)
+            raise ctx.error(START_SHAPE, s, detail=f"start_indices must be a vector of {len(x.shape)} values (one per "
+                                                   f"operand axis), has shape {list(s.shape)}")
         if tuple(y.shape) != tuple(x.shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the operand's {list(x.shape)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from the operand's "
+                                                         f"{list(x.shape)}")
         if len(x.shape) < 1:
-            raise ctx.error("operand must have at least one axis", x)
+            raise ctx.error(NOT_SCALAR, x, detail="operand must have at least one axis")
         check_not_empty(ctx, x, u)
-        check_same_quant(ctx, x, u)
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, u, s, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from helia_aot.ops.base import Axis, register
-from helia_aot.ops.shared.alias import AliasLowering
+from helia_aot.ops.shared.alias import AXIS_VARIANTS, AliasLowering
 
 
 @register
@@ -12,3 +12,4 @@ class ExpandDims(AliasLowering):
     op_types = ("EXPAND_DIMS",)
     options_table = "ExpandDimsOptions"
     axes = (Axis("input 1", extra=1),)
+    variants = AXIS_VARIANTS

@@ -11,19 +11,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import INDEX, Axis, Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, dims4,
-                                           entry_for, index_input, prod)
+from helia_aot.ops.base import (AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, both,
+                                litert, register)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.indexing import (NOT_EMPTY, check_not_empty, ctype, data, data_variant, dims4, entry_for,
+                                           index_input, prod)
 
 _NOTES = ("indices int32 or int64, constant or run-time; a run-time index outside the axis fails model_run",
-          "axis and batch_dims may be negative; batch_dims <= axis",
-          "input and output share quantization")
+          "axis and batch_dims may be negative; batch_dims <= axis")
+BATCH_DIMS = Rule("batch_dims in [0, min(axis, indices rank)] once made non-negative", both(
+    "gather.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE(batch_dims <= axis), 0 <= batch_dims < rank of input, "
+    "batch_dims <= NumDimensions(positions)"))
+BATCH_AXES = Rule("input and indices agree on the batch_dims leading axes", both(
+    "gather.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE_EQ(input->dims->data[i], positions->dims->data[i]) for "
+    "i < batch_dims"))
+INDEX_RANGE = Rule("constant indices within [0, input[axis])", litert(
+    "gather.cc Gather", "an index outside the axis fails the invoke (\"Gather index out of bounds\")"))
+_RULES = (AXIS_RANGE_RULE, BATCH_DIMS, BATCH_AXES, INDEX_RANGE, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 
 
 def _variant(name: str):
     entry = {"int8": "arm_gather_s8", "int16": "arm_gather_s16"}.get(name)
-    return data_variant(name, (data(name), Operand("indices", INDEX)), "gather.c.j2", entry,
-                        _NOTES if entry else _NOTES[:2])
+    return data_variant(name, (data(name), Operand("indices", INDEX)), "gather.c.j2", entry, _NOTES, _RULES)
 
 
 def _geometry(ctx: OpContext) -> tuple[int, int]:
@@ -35,13 +44,13 @@ def _geometry(ctx: OpContext) -> tuple[int, int]:
     axis = axis + rank if axis < 0 else axis
     batch_dims = batch_dims + idx_rank if batch_dims < 0 else batch_dims
     if not 0 <= axis < rank:
-        raise ctx.error(f"axis {ctx.options('axis', 0)} is outside the rank-{rank} input", x)
+        raise ctx.error(AXIS_RANGE_RULE, x, detail=f"axis {ctx.options('axis', 0)} is outside the rank-{rank} input")
     if not 0 <= batch_dims <= min(axis, idx_rank):
-        raise ctx.error(f"batch_dims {ctx.options('batch_dims', 0)} must be in [0, min(axis {axis}, indices rank "
-                        f"{idx_rank})] once made non-negative", idx)
+        raise ctx.error(BATCH_DIMS, idx, detail=f"batch_dims {ctx.options('batch_dims', 0)} must be in [0, min(axis "
+                                                f"{axis}, indices rank {idx_rank})] once made non-negative")
     if tuple(x.shape[:batch_dims]) != tuple(idx.shape[:batch_dims]):
-        raise ctx.error(f"the {batch_dims} batch axes of input {list(x.shape)} and indices {list(idx.shape)} differ",
-                        idx)
+        raise ctx.error(BATCH_AXES, idx, detail=f"the {batch_dims} batch axes of input {list(x.shape)} and indices "
+                                                f"{list(idx.shape)} differ")
     return axis, batch_dims
 
 
@@ -55,19 +64,19 @@ class Gather(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, idx, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         if len(x.shape) < 1:
-            raise ctx.error("input must have at least one axis", x)
+            raise ctx.error(AXIS_RANGE_RULE, x, detail="input must have at least one axis")
         axis, batch_dims = _geometry(ctx)
         expected = tuple(x.shape[:axis]) + tuple(idx.shape[batch_dims:]) + tuple(x.shape[axis + 1:])
         if tuple(y.shape) != expected:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the gathered {list(expected)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the gathered "
+                                                         f"{list(expected)}")
         check_not_empty(ctx, x, idx, y)
-        check_same_quant(ctx, x)
-        index_input(ctx, 1, "indices", [int(x.shape[axis])])
+        index_input(ctx, 1, "indices", [int(x.shape[axis])], INDEX_RANGE)
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, idx, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         axis, batch_dims = _geometry(ctx)
-        ix, constants, scratch = index_input(ctx, 1, "indices", [int(x.shape[axis])])
+        ix, constants, scratch = index_input(ctx, 1, "indices", [int(x.shape[axis])], INDEX_RANGE)
         idx_shape = tuple(idx.shape) or (1,)  # a scalar index is one index; the entry keeps a 1 for it
         kernel_out = tuple(x.shape[:axis]) + idx_shape[batch_dims:] + tuple(x.shape[axis + 1:])
         entry = entry_for(ctx, "arm_gather")

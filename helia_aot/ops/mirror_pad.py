@@ -10,22 +10,37 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, register
-from helia_aot.ops.shared.checks import constant_ints
-from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, entry_for, prod
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, both, helia_limit, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
+from helia_aot.ops.shared.indexing import (NOT_EMPTY, NOT_SCALAR, check_not_empty, ctype, data, data_variant, entry_for,
+                                           prod)
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.shapes import row_major_strides
 
-_NOTES = ("paddings constant, [rank, 2]; mode REFLECT (pad <= axis - 1) or SYMMETRIC (pad <= axis)",
-          "input and output share quantization")
+_NOTES = ("paddings constant",)
+MODE = Rule("mode REFLECT (0) or SYMMETRIC (1)", helia_limit(
+    "the schema's MirrorPadMode has these two values; another is a damaged file (LiteRT reads any other as REFLECT)"))
+PADDINGS_SHAPE = Rule("paddings [rank, 2]", both(
+    "mirror_pad.cc Prepare (LiteRT and micro)", "NumDimensions(padding_matrix) == 2 and SizeOfDimension("
+    "padding_matrix, 0) == NumDimensions(input)"))
+# Measured (ai-edge-litert's mirror_pad.cc Prepare; TFLM runs wider pads without a check, reading past the input).
+PAD_WIDTH = Rule("each pad in [0, axis - 1] (REFLECT) or [0, axis] (SYMMETRIC)", litert(
+    "mirror_pad.cc Prepare", "\"MirrorPad paddings must be no greater than the input dimension size minus the mode "
+    "offset\""))
+# Measured: LiteRT checks the scale and zero point of int8 and int16 (mirror_pad.cc:383-389), TFLM runs int8 under
+# any (it copies codes, as helia-aot does) and has no int16 MIRROR_PAD: int16 follows LiteRT.
+INT16_QUANT = Rule("int16: input and output share scale, zero points 0", litert(
+    "mirror_pad.cc Prepare", "input_tensor->params.scale == output_tensor->params.scale, zero points equal and 0 for "
+    "int16"))
+_RULES = (MODE, PADDINGS_SHAPE, PAD_WIDTH, NOT_SCALAR, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 _MODES = {0: "REFLECT", 1: "SYMMETRIC"}
 _ENTRY_MAX_RANK = 8
 
 
 def _variant(name: str):
     entry = {"int8": "arm_mirror_pad_s8", "int16": "arm_mirror_pad_s16"}.get(name)
-    return data_variant(name, (data(name), const_ints("paddings")), "mirror_pad.c.j2", entry,
-                        _NOTES if entry else _NOTES[:1])
+    return data_variant(name, (data(name), const_ints("paddings")), "mirror_pad.c.j2", entry, _NOTES,
+                        _RULES + ((INT16_QUANT,) if name == "int16" else ()))
 
 
 def _pads(ctx: OpContext) -> tuple[list[int], list[int], int]:
@@ -33,18 +48,19 @@ def _pads(ctx: OpContext) -> tuple[list[int], list[int], int]:
     mode = ctx.options("mode", 0)
     mode = {"REFLECT": 0, "SYMMETRIC": 1}.get(mode, mode)
     if mode not in _MODES:
-        raise ctx.error(f"mode {mode} is not REFLECT (0) or SYMMETRIC (1)")
+        raise ctx.error(MODE, detail=f"mode {mode} is not REFLECT (0) or SYMMETRIC (1)")
     pads = constant_ints(ctx, 1, "paddings")
     rank = len(x.shape)
-    if len(pads) != 2 * rank:
-        raise ctx.error(f"paddings must be [{rank}, 2] for a rank-{rank} input", ctx.inp(1))
+    if tuple(ctx.inp(1).shape) != (rank, 2):
+        raise ctx.error(PADDINGS_SHAPE, ctx.inp(1), detail=f"paddings must be [{rank}, 2] for a rank-{rank} input, has "
+                                                           f"shape {list(ctx.inp(1).shape)}")
     before, after = pads[0::2], pads[1::2]
     reflect = 1 if mode == 0 else 0
     for d in range(rank):
         limit = int(x.shape[d]) - reflect
         if not (0 <= before[d] <= limit and 0 <= after[d] <= limit):
-            raise ctx.error(f"{_MODES[mode]} paddings ({before[d]}, {after[d]}) on axis {d} of size {x.shape[d]} must "
-                            f"be in [0, {limit}] (wider ones read outside the input)", ctx.inp(1))
+            raise ctx.error(PAD_WIDTH, ctx.inp(1), detail=f"{_MODES[mode]} paddings ({before[d]}, {after[d]}) on axis "
+                                                          f"{d} of size {x.shape[d]} must be in [0, {limit}]")
     return before, after, mode
 
 
@@ -57,13 +73,19 @@ class MirrorPad(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         if len(x.shape) < 1:
-            raise ctx.error("input must have at least one axis", x)
+            raise ctx.error(NOT_SCALAR, x, detail="input must have at least one axis")
         before, after, _ = _pads(ctx)
         expected = tuple(int(d) + b + a for d, b, a in zip(x.shape, before, after))
         if tuple(y.shape) != expected:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the padded {list(expected)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the padded "
+                                                         f"{list(expected)}")
         check_not_empty(ctx, x)
-        check_same_quant(ctx, x)
+        if x.dtype == "int16":
+            xs, xz = (float(x.quant.scale), x.quant.zero_point) if x.quant is not None else (0.0, 0)
+            ys, yz = (float(y.quant.scale), y.quant.zero_point) if y.quant is not None else (0.0, 0)
+            if xs != ys or xz != yz or xz != 0:
+                raise ctx.error(INT16_QUANT, y, detail=f"int16 input {xs:g}/{xz} and output {ys:g}/{yz} must share "
+                                                       f"scale and a zero point 0")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

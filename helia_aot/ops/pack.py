@@ -10,16 +10,23 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.dtypes import DTYPE_BYTES
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.base import AXIS_RANGE_RULE, Axis, Lowered, OpContext, OpLowering, Rule, Variant, both, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, row_copy
 
 PACKABLE = ("int8", "uint8", "int16", "int32", "int64", "float32")  # LiteRT's pack.cc
-_RULES = ("inputs of one shape and dtype", "axis in [-(rank + 1), rank + 1)", "values_count equals the input count")
+COUNT = Rule("values_count equals the input count", both(
+    "pack.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE_EQ(NumInputs(node), data->values_count) (TFLM reads "
+    "values_count inputs)"))
+SAME_SHAPES = Rule("inputs of one shape", both(
+    "pack.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE(HaveSameShapes(input0, input)) for every input (TFLM: the "
+    "copy sizes agree)"))
+_RULES = (COUNT, SAME_SHAPES, AXIS_RANGE_RULE, OUTPUT_SHAPE_RULE)
 
 
 def _variant(dtype: str, entry: str | None) -> Variant:
     return Variant(dtype, inputs=(data(dtype, "values", repeated=True),), outputs=(data(dtype, "output"),),
-                   template="copy_rows.c.j2", notes=_RULES)
+                   template="copy_rows.c.j2", rules=_RULES)
 
 
 @register
@@ -38,16 +45,16 @@ class Pack(OpLowering):
         x = inputs[0]
         count = int(ctx.options("values_count", len(inputs)))
         if count != len(inputs):
-            raise ctx.error(f"values_count {count} differs from the operator's {len(inputs)} inputs", x)
+            raise ctx.error(COUNT, x, detail=f"values_count {count} differs from the operator's {len(inputs)} inputs")
         for t in inputs[1:]:
             if t is None or tuple(t.shape) != tuple(x.shape):
-                raise ctx.error(f"input shape {list(t.shape) if t is not None else None} differs from the first "
-                                f"input's {list(x.shape)}", t)
+                raise ctx.error(SAME_SHAPES, t, detail=f"input shape {list(t.shape) if t is not None else None} differs "
+                                                       f"from the first input's {list(x.shape)}")
         axis = self._axis(ctx)
         want = [int(d) for d in x.shape]
         want.insert(axis, len(inputs))
         if list(y.shape) != want:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the packed {want}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the packed {want}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         inputs, y = ctx.inputs(), ctx.out(0)

@@ -12,13 +12,22 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
-from helia_aot.ops.shared.spatial import (bilinear_axis_float, bilinear_axis_int, check_shape, const_int32, require_4d,
-                                          resize_size)
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, both, helia_limit, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.indexing import NOT_EMPTY
+from helia_aot.ops.shared.operands import fp32
+from helia_aot.ops.shared.shaping import data
+from helia_aot.ops.shared.spatial import (INPUT_4D, RESIZE_SIZE, bilinear_axis_float, bilinear_axis_int, check_shape,
+                                          const_int32, require_4d, resize_size)
 
-_RULES = ("input 4-D NHWC", "size constant int32 [2], positive", "not both align_corners and half_pixel_centers",
-          "no sampling position past the input (LiteRT's 10-bit scale can overshoot for some sizes)")
+FLAGS = Rule("not both align_corners and half_pixel_centers", both(
+    "resize_bilinear.cc Prepare (LiteRT and micro)", "\"If half_pixel_centers is True, align_corners must be False.\""))
+IN_BOUNDS = Rule("no sampling position past the input, no int32 overflow of the 10-bit positions", helia_limit(
+    "LiteRT's integer kernel (ResizeBilinearInteger) rounds its scale to 10 bits, which for some sizes puts the last "
+    "sample past the input; it reads outside the tensor there, helia-aot refuses rather than copy that",
+    "clamping the sample as TensorFlow's float kernel does (a result LiteRT does not compute)"))
+_RULES = (INPUT_4D, RESIZE_SIZE, FLAGS, NOT_EMPTY, OUTPUT_SHAPE_RULE)
+_INT_RULES = _RULES + (IN_BOUNDS,)
 INT32_MAX = (1 << 31) - 1
 
 
@@ -27,12 +36,12 @@ class ResizeBilinear(OpLowering):
     op_types = ("RESIZE_BILINEAR",)
     options_table = "ResizeBilinearOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(), const_int32("size")), outputs=(int8_act("output"),),
-                template="resize_bilinear.c.j2", notes=_RULES),
-        Variant("int16", inputs=(int16_act(), const_int32("size")), outputs=(int16_act("output"),),
-                template="resize_bilinear.c.j2", notes=_RULES),
+        Variant("int8", inputs=(data("int8"), const_int32("size")), outputs=(data("int8", "output"),),
+                template="resize_bilinear.c.j2", rules=_INT_RULES),
+        Variant("int16", inputs=(data("int16"), const_int32("size")), outputs=(data("int16", "output"),),
+                template="resize_bilinear.c.j2", rules=_INT_RULES),
         Variant("float32", inputs=(fp32(), const_int32("size")), outputs=(fp32("output"),),
-                template="resize_bilinear_f32.c.j2", lower="lower_float32", notes=_RULES[:3]),
+                template="resize_bilinear_f32.c.j2", lower="lower_float32", rules=_RULES + (IN_BOUNDS,)),
     )
 
     def _geometry(self, ctx: OpContext):
@@ -40,7 +49,7 @@ class ResizeBilinear(OpLowering):
         out_h, out_w = resize_size(ctx)
         align, half = bool(ctx.options("align_corners", False)), bool(ctx.options("half_pixel_centers", False))
         if align and half:
-            raise ctx.error("align_corners and half_pixel_centers are both set; LiteRT takes at most one")
+            raise ctx.error(FLAGS, detail="align_corners and half_pixel_centers are both set; LiteRT takes at most one")
         return (n, h, w, c), (n, out_h, out_w, c), align, half
 
     def _int_axes(self, ctx: OpContext):
@@ -49,16 +58,17 @@ class ResizeBilinear(OpLowering):
         for name, in_size, out_size in (("height", h, out_h), ("width", w, out_w)):
             scale, samples = bilinear_axis_int(in_size, out_size, align, half)
             if out_size * scale > INT32_MAX:
-                raise ctx.error(f"output {name} {out_size} times the 10-bit scale {scale} overflows LiteRT's int32 "
-                                f"position arithmetic", ctx.inp(1))
+                raise ctx.error(IN_BOUNDS, ctx.inp(1), detail=f"output {name} {out_size} times the 10-bit scale {scale} "
+                                                              f"overflows LiteRT's int32 position arithmetic")
             if max(s[0] for s in samples) > in_size - 1:
-                raise ctx.error(f"resizing {name} {in_size} to {out_size}: LiteRT's 10-bit scale {scale} puts the last "
-                                f"sample past the input (its kernel reads outside the tensor)", ctx.inp(1))
+                raise ctx.error(IN_BOUNDS, ctx.inp(1), detail=f"resizing {name} {in_size} to {out_size}: LiteRT's 10-bit "
+                                                              f"scale {scale} puts the last sample past the input (its "
+                                                              f"kernel reads outside the tensor)")
             axes.append(samples)
         return axes
 
     def validate(self, ctx: OpContext) -> None:
-        check_shape(ctx, ctx.out(0), self._geometry(ctx)[1])
+        check_shape(ctx, ctx.out(0), self._geometry(ctx)[1], NOT_EMPTY)
         if ctx.inp(0).dtype != "float32":
             self._int_axes(ctx)
 
@@ -85,7 +95,7 @@ class ResizeBilinear(OpLowering):
         rows = bilinear_axis_float(h, out_dims[1], align, half)
         cols = bilinear_axis_float(w, out_dims[2], align, half)
         if max(r[0] for r in rows) > h - 1 or max(r[0] for r in cols) > w - 1:
-            raise ctx.error("a sampling position falls past the input", ctx.inp(1))
+            raise ctx.error(IN_BOUNDS, ctx.inp(1), detail="a sampling position falls past the input")
         return Lowered(entry=None, fixed={"implementation": "inline"},
                        macs=4 * int(np.prod(out_dims)),
                        constants=[

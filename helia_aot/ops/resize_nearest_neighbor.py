@@ -11,10 +11,14 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
-from helia_aot.ops.shared.spatial import check_shape, const_int32, nearest_indices, require_4d, resize_size
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.indexing import NOT_EMPTY
+from helia_aot.ops.shared.operands import fp32
+from helia_aot.ops.shared.shaping import data
+from helia_aot.ops.shared.spatial import (INPUT_4D, RESIZE_SIZE, check_shape, const_int32, nearest_indices, require_4d,
+                                          resize_size)
 
-_RULES = ("input 4-D NHWC", "size constant int32 [2], positive")
+_RULES = (INPUT_4D, RESIZE_SIZE, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 
 
 def _scratch(_build: str, out_h: int, out_w: int) -> int:
@@ -27,12 +31,12 @@ class ResizeNearestNeighbor(OpLowering):
     op_types = ("RESIZE_NEAREST_NEIGHBOR",)
     options_table = "ResizeNearestNeighborOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(), const_int32("size")), outputs=(int8_act("output"),),
-                entries=("arm_resize_nearest_neighbor_s8",), template="resize_nearest_neighbor.c.j2", notes=_RULES),
-        Variant("int16", inputs=(int16_act(), const_int32("size")), outputs=(int16_act("output"),),
-                entries=("arm_resize_nearest_neighbor_s16",), template="resize_nearest_neighbor.c.j2", notes=_RULES),
+        Variant("int8", inputs=(data("int8"), const_int32("size")), outputs=(data("int8", "output"),),
+                entries=("arm_resize_nearest_neighbor_s8",), template="resize_nearest_neighbor.c.j2", rules=_RULES),
+        Variant("int16", inputs=(data("int16"), const_int32("size")), outputs=(data("int16", "output"),),
+                entries=("arm_resize_nearest_neighbor_s16",), template="resize_nearest_neighbor.c.j2", rules=_RULES),
         Variant("float32", inputs=(fp32(), const_int32("size")), outputs=(fp32("output"),),
-                template="resize_nearest_neighbor_f32.c.j2", lower="lower_float32", notes=_RULES),
+                template="resize_nearest_neighbor_f32.c.j2", lower="lower_float32", rules=_RULES),
     )
 
     def _geometry(self, ctx: OpContext):
@@ -44,7 +48,7 @@ class ResizeNearestNeighbor(OpLowering):
         return bool(ctx.options("align_corners", False)), bool(ctx.options("half_pixel_centers", False))
 
     def validate(self, ctx: OpContext) -> None:
-        check_shape(ctx, ctx.out(0), self._geometry(ctx)[1])
+        check_shape(ctx, ctx.out(0), self._geometry(ctx)[1], NOT_EMPTY)
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, register
-from helia_aot.ops.shared.checks import constant_ints
-from helia_aot.ops.shared.indexing import check_not_empty, check_same_quant, ctype, data, data_variant, prod
+from helia_aot.ops.base import AXIS_RANGE_RULE, Axis, Lowered, OpContext, OpLowering, Rule, both, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
+from helia_aot.ops.shared.indexing import NOT_EMPTY, check_not_empty, ctype, data, data_variant, prod
 from helia_aot.ops.shared.operands import const_ints
 
-_NOTES = ("axis constant, one or more contiguous axes (negative allowed)", "input and output share quantization")
+_NOTES = ("axis constant, negative allowed",)
+AXES = Rule("axis: distinct, contiguous axes of the input", both(
+    "reverse.cc Prepare / Eval (LiteRT and micro)", "each axis in [0, rank), no more axes than the rank, and "
+    "\"Non-contiguous `axes` not supported\""))
+_RULES = (AXIS_RANGE_RULE, AXES, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 
 
 def _variant(name: str):
-    return data_variant(name, (data(name), const_ints("axis")), "reverse_v2.c.j2", None,
-                        _NOTES if name in ("int8", "int16") else _NOTES[:1])
+    return data_variant(name, (data(name), const_ints("axis")), "reverse_v2.c.j2", None, _NOTES, _RULES)
 
 
 def _axes(ctx: OpContext) -> list[int]:
@@ -29,9 +32,10 @@ def _axes(ctx: OpContext) -> list[int]:
     raw = constant_ints(ctx, 1, "axis")
     axes = sorted({a + rank if a < 0 else a for a in raw})
     if any(not 0 <= a < rank for a in axes) or len(axes) != len(raw):
-        raise ctx.error(f"axis {raw} must name distinct axes of the rank-{rank} input", ctx.inp(1))
+        raise ctx.error(AXES, ctx.inp(1), detail=f"axis {raw} must name distinct axes of the rank-{rank} input")
     if axes and axes != list(range(axes[0], axes[-1] + 1)):
-        raise ctx.error(f"axis {raw} are not contiguous (LiteRT reverses contiguous axes only)", ctx.inp(1))
+        raise ctx.error(AXES, ctx.inp(1), detail=f"axis {raw} are not contiguous (LiteRT reverses contiguous axes "
+                                                 f"only)")
     return axes
 
 
@@ -46,9 +50,9 @@ class ReverseV2(OpLowering):
         x, y = ctx.inp(0), ctx.out(0)
         _axes(ctx)
         if tuple(y.shape) != tuple(x.shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the input's {list(x.shape)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from the input's "
+                                                         f"{list(x.shape)}")
         check_not_empty(ctx, x)
-        check_same_quant(ctx, x)
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

@@ -12,23 +12,32 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.shared.checks import constant_ints
-from helia_aot.ops.shared.indexing import (check_not_empty, check_same_quant, ctype, data, data_variant, entry_for,
-                                           index_input, prod)
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
+from helia_aot.ops.shared.indexing import (NOT_EMPTY, check_not_empty, ctype, data, data_variant, entry_for, index_input,
+                                           prod)
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.shapes import row_major_strides
 
 # How repeated positions combine: LiteRT adds (integers wrap); bool addition is a logical or.
 _COMBINE = {"int32": "wrap32", "int64": "wrap64", "bool": "or"}
 _NOTES = ("indices int32, constant or run-time; a run-time index outside its axis fails model_run",
-          "shape constant; updates = indices[:-1] + shape[depth:]", "updates and output share quantization")
+          "shape constant")
+# LiteRT's scatter_nd.cc only (TFLM has no SCATTER_ND).
+DEPTH = Rule("index depth (last indices axis) in [1, output rank]", litert(
+    "scatter_nd.cc CheckShapes", "indices' last dimension <= NumElements(shape) (\"Indices and updates specified for "
+    "outer dimensions\")"))
+UPDATES_SHAPE = Rule("updates shape = indices[:-1] + shape[depth:]", litert(
+    "scatter_nd.cc CheckShapes", "updates dims equal indices' outer dims, then shape's inner dims"))
+INDEX_RANGE = Rule("constant indices within the output", litert(
+    "scatter_nd.cc ScatterNd", "an index outside the output fails the invoke (reference_ops::ScatterNd's bound check)"))
+_RULES = (DEPTH, UPDATES_SHAPE, INDEX_RANGE, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 
 
 def _variant(name: str):
     entry = "arm_scatter_nd_s8" if name == "int8" else None
     return data_variant(name, (Operand("indices", ("int32",)), data(name, "updates"), const_ints("shape")),
-                        "scatter_nd.c.j2", entry, _NOTES if entry else _NOTES[:2])
+                        "scatter_nd.c.j2", entry, _NOTES, _RULES)
 
 
 @register
@@ -41,24 +50,24 @@ class ScatterNd(OpLowering):
         idx, upd, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         shape = constant_ints(ctx, 2, "shape")
         if tuple(y.shape) != tuple(shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the shape input {shape}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from the shape input "
+                                                         f"{shape}")
         if len(idx.shape) < 1 or not 1 <= int(idx.shape[-1]) <= len(shape):
-            raise ctx.error(f"index depth (last axis of indices {list(idx.shape)}) must be in [1, output rank "
-                            f"{len(shape)}]", idx)
+            raise ctx.error(DEPTH, idx, detail=f"index depth (last axis of indices {list(idx.shape)}) must be in [1, "
+                                               f"output rank {len(shape)}]")
         depth = int(idx.shape[-1])
         expected = tuple(idx.shape[:-1]) + tuple(shape[depth:])
         if tuple(upd.shape) != expected:
-            raise ctx.error(f"updates shape {list(upd.shape)} must be indices[:-1] + shape[{depth}:] = "
-                            f"{list(expected)}", upd)
+            raise ctx.error(UPDATES_SHAPE, upd, detail=f"updates shape {list(upd.shape)} must be indices[:-1] + "
+                                                       f"shape[{depth}:] = {list(expected)}")
         check_not_empty(ctx, idx, upd, y)
-        check_same_quant(ctx, upd)
-        index_input(ctx, 0, "indices", shape[:depth])
+        index_input(ctx, 0, "indices", shape[:depth], INDEX_RANGE)
 
     def lower(self, ctx: OpContext) -> Lowered:
         idx, upd, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         shape = constant_ints(ctx, 2, "shape")
         depth = int(idx.shape[-1])
-        ix, constants, scratch = index_input(ctx, 0, "indices", shape[:depth])
+        ix, constants, scratch = index_input(ctx, 0, "indices", shape[:depth], INDEX_RANGE)
         entry = entry_for(ctx, "arm_scatter_nd")
         p = dict(updates=upd.index, output=y.index, ctype=ctype(ctx), ix=ix, depth=depth,
                  updates_count=prod(idx.shape[:-1]), slice=prod(shape[depth:]), size=prod(shape),

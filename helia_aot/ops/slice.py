@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, both, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.shapes import nhwc, row_major_strides
 from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants, walk_params
@@ -19,14 +19,22 @@ from helia_aot.ops.strided_slice import FLOAT32_AS_WORDS, slice_params
 
 _ENTRIES = {"int8": "arm_strided_slice_s8", "int16": "arm_strided_slice_s16", "float32": "arm_strided_slice_f32",
             "int32": "arm_strided_slice_s32"}
-_RULES = ("rank 1 to 5", "begin and size constant, 0 <= begin, begin + size <= dimension (size -1: to the end)")
+RANK = Rule("rank 1 to 5", both("slice.cc Prepare (LiteRT and micro)",
+                                "NumDimensions(input) <= kMaxDim (5); TFLM: TFLITE_DCHECK the same"))
+ENTRIES = Rule("begin and size hold one entry per input dimension", both(
+    "slice.cc Prepare / ResizeOutputShape (LiteRT and micro)",
+    "NumElements(begin) == NumElements(size) == NumDimensions(input)"))
+BOX = Rule("0 <= begin, begin + size <= dimension (size -1: to the end)", litert(
+    "slice.cc CalculateOutputShapeVector", "\"Invalid begin value\" / \"Invalid size\" (begin + size past the "
+    "dimension, or a size below -1)"))
+_RULES = (RANK, ENTRIES, BOX, OUTPUT_SHAPE_RULE)
 
 
 def _variant(dtype: str, entry: str | None) -> Variant:
     return Variant(dtype, inputs=(data(dtype), const_ints("begin"), const_ints("size")),
                    outputs=(data(dtype, "output"),),
                    entries=(entry,) if entry else (), template="strided_slice.c.j2" if entry else "gather_walk.c.j2",
-                   notes=_RULES + (("rank 5 is inline C",) if entry else ()),
+                   rules=_RULES, notes=("begin and size constant",) + (("rank 5 is inline C",) if entry else ()),
                    fallbacks=FLOAT32_AS_WORDS if dtype == "float32" else ())
 
 
@@ -37,14 +45,14 @@ def box(ctx: OpContext) -> tuple[list[int], list[int]]:
     begin = constant_ints(ctx, 1, "begin")
     size = constant_ints(ctx, 2, "size")
     if len(begin) != rank or len(size) != rank:
-        raise ctx.error(f"begin and size must have {rank} entries (the input's rank), have {len(begin)} and "
-                        f"{len(size)}", ctx.inp(1))
+        raise ctx.error(ENTRIES, ctx.inp(1), detail=f"begin and size must have {rank} entries (the input's rank), "
+                                                    f"have {len(begin)} and {len(size)}")
     sizes = []
     for d, (b, s) in enumerate(zip(begin, size)):
         n = int(x.shape[d])
         s = n - b if s == -1 else s
         if b < 0 or s < 0 or b + s > n:
-            raise ctx.error(f"axis {d}: begin {b} and size {size[d]} leave the dimension of {n}", ctx.inp(2))
+            raise ctx.error(BOX, ctx.inp(2), detail=f"axis {d}: begin {b} and size {size[d]} leave the dimension of {n}")
         sizes.append(s)
     return begin, sizes
 
@@ -58,10 +66,10 @@ class Slice(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         if not 1 <= len(x.shape) <= 5:
-            raise ctx.error(f"rank {len(x.shape)} input is not supported (1 to 5, as LiteRT)", x)
+            raise ctx.error(RANK, x, detail=f"rank {len(x.shape)} input is not supported (1 to 5, as LiteRT)")
         _, sizes = box(ctx)
         if list(y.shape) != sizes:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the slice {sizes}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the slice {sizes}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

@@ -9,13 +9,19 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import require_same_quant
-from helia_aot.ops.shared.operands import fp32, int8_act, int16_act, is_float
-from helia_aot.ops.shared.spatial import block_and_pairs, check_shape, const_int32, nhwc_of, space_to_batch
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.indexing import NOT_EMPTY
+from helia_aot.ops.shared.operands import fp32, is_float
+from helia_aot.ops.shared.shaping import data
+from helia_aot.ops.shared.spatial import (ND_INT16_ZERO_POINT, ND_RANK, ND_SAME_QUANT, ND_SHAPES, ND_VALUES,
+                                          block_and_pairs, check_nd_quantization, check_shape, const_int32, nhwc_of,
+                                          space_to_batch)
 
-_RULES = ("input rank 3 or 4", "block_shape >= 1, paddings >= 0 (constant int32)",
-          "padded height and width divisible by the block", "input and output share scale and zero point")
+DIVISIBLE = Rule("padded height and width divisible by the block", litert(
+    "space_to_batch_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE_EQ(final_dim_size % block_shape[dim], 0)"))
+_RULES = (ND_RANK, ND_SHAPES, ND_VALUES, DIVISIBLE, NOT_EMPTY, OUTPUT_SHAPE_RULE)
+_INT_RULES = _RULES + (ND_SAME_QUANT, ND_INT16_ZERO_POINT)
 
 
 def _inputs(act):
@@ -27,12 +33,12 @@ class SpaceToBatchND(OpLowering):
     op_types = ("SPACE_TO_BATCH_ND",)
     options_table = "SpaceToBatchNDOptions"
     variants = (
-        Variant("int8", inputs=_inputs(int8_act()), outputs=(int8_act("output"),),
-                entries=("arm_space_to_batch_nd_s8",), template="space_to_batch_nd.c.j2", notes=_RULES),
-        Variant("int16", inputs=_inputs(int16_act()), outputs=(int16_act("output"),),
-                entries=("arm_space_to_batch_nd_s16",), template="space_to_batch_nd.c.j2", notes=_RULES),
+        Variant("int8", inputs=_inputs(data("int8")), outputs=(data("int8", "output"),),
+                entries=("arm_space_to_batch_nd_s8",), template="space_to_batch_nd.c.j2", rules=_INT_RULES),
+        Variant("int16", inputs=_inputs(data("int16")), outputs=(data("int16", "output"),),
+                entries=("arm_space_to_batch_nd_s16",), template="space_to_batch_nd.c.j2", rules=_INT_RULES),
         Variant("float32", inputs=_inputs(fp32()), outputs=(fp32("output"),),
-                template="space_to_batch_nd_f32.c.j2", lower="lower_float32", notes=_RULES[:3]),
+                template="space_to_batch_nd_f32.c.j2", lower="lower_float32", rules=_RULES),
     )
 
     def _geometry(self, ctx: OpContext):
@@ -41,21 +47,20 @@ class SpaceToBatchND(OpLowering):
         n, h, w, c = nhwc_of(x.shape)
         padded = (h + pad[0] + pad[2], w + pad[1] + pad[3])
         if padded[0] % bh or padded[1] % bw:
-            raise ctx.error(f"padded height and width {list(padded)} are not multiples of the block {bh} x {bw}",
-                            ctx.inp(2))
+            raise ctx.error(DIVISIBLE, ctx.inp(2), detail=f"padded height and width {list(padded)} are not multiples of "
+                                                          f"the block {bh} x {bw}")
         return (n, h, w, c), (bh, bw), pad, (n * bh * bw, padded[0] // bh, padded[1] // bw, c)
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         _, _, _, out = self._geometry(ctx)
-        check_shape(ctx, y, out if len(x.shape) == 4 else (out[0], out[1], out[3]))
-        if not is_float(x):
-            require_same_quant(ctx, x, y, f"{x.dtype} SPACE_TO_BATCH_ND")
+        check_shape(ctx, y, out if len(x.shape) == 4 else (out[0], out[1], out[3]), NOT_EMPTY)
+        check_nd_quantization(ctx)
 
     def _params(self, ctx: OpContext) -> dict:
         x, y = ctx.inp(0), ctx.out(0)
         in_dims, block, pad, out_dims = self._geometry(ctx)
-        pad_value = 0 if is_float(y) else int(y.quant.zero_point)
+        pad_value = 0 if is_float(y) or y.quant is None else int(y.quant.zero_point)
         return dict(input=x.index, output=y.index, input_dims=in_dims, block=block, pad=pad, output_dims=out_dims,
                     pad_value=pad_value, ctype=c_type(y.dtype))
 
@@ -69,5 +74,5 @@ class SpaceToBatchND(OpLowering):
     def fold(self, ctx: OpContext):
         x, y = ctx.inp(0), ctx.out(0)
         in_dims, block, pad, _ = self._geometry(ctx)
-        value = 0 if is_float(y) else int(y.quant.zero_point)
+        value = 0 if is_float(y) or y.quant is None else int(y.quant.zero_point)
         return [space_to_batch(np.asarray(x.data).reshape(in_dims), block, pad, value).reshape(y.shape)]

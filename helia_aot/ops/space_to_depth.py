@@ -1,19 +1,27 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SPACE_TO_DEPTH, int8 and float32 (LiteRT's kernel takes no int16), 4-D NHWC: arm_space_to_depth_s8 for int8,
-inline C for float32. TFLite's order: output pixel (h * b + i, w * b + j) of DEPTH_TO_SPACE takes
-channels [(i * b + j) * C, +C) of input pixel (h, w); SPACE_TO_DEPTH is its inverse. Codes are copied
-whatever the output's quantization says, as LiteRT's kernel does."""
+"""SPACE_TO_DEPTH, int8, float32, uint8, int32 and int64 (LiteRT's kernel takes no int16), 4-D NHWC:
+arm_space_to_depth_s8 for int8, inline C for the others (float32's loop moving any element type). TFLite's
+order: output pixel (h * b + i, w * b + j) of DEPTH_TO_SPACE takes channels [(i * b + j) * C, +C) of input pixel
+(h, w); SPACE_TO_DEPTH is its inverse. Codes are copied whatever the output's quantization says, as LiteRT's
+kernel does."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.operands import fp32, int8_act
-from helia_aot.ops.shared.spatial import check_shape, require_4d
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, both, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.indexing import NOT_EMPTY
+from helia_aot.ops.shared.operands import fp32
+from helia_aot.ops.shared.shaping import data
+from helia_aot.ops.shared.spatial import INPUT_4D, check_shape, require_4d
 
-_RULES = ("input 4-D NHWC", "block_size >= 1", "height and width divisible by block_size")
+BLOCK = Rule("block_size >= 1", both("space_to_depth.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE(block_size > 0)"))
+DIVISIBLE = Rule("height and width divisible by block_size", both(
+    "space_to_depth.cc Prepare (LiteRT and micro)", "input height and width % block_size == 0 (LiteRT: "
+    "TF_LITE_ENSURE_EQ; TFLM: output height and width times block_size equal the input's)"))
+_RULES = (INPUT_4D, BLOCK, DIVISIBLE, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 
 
 @register
@@ -21,24 +29,25 @@ class SpaceToDepth(OpLowering):
     op_types = ("SPACE_TO_DEPTH",)
     options_table = "SpaceToDepthOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_space_to_depth_s8",),
-                template="space_to_depth.c.j2", notes=_RULES),
+        Variant("int8", inputs=(data("int8"),), outputs=(data("int8", "output"),), entries=("arm_space_to_depth_s8",),
+                template="space_to_depth.c.j2", rules=_RULES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="space_to_depth_f32.c.j2",
-                lower="lower_float32", notes=_RULES),
-    )
+                lower="lower_float32", rules=_RULES),
+    ) + tuple(Variant(d, inputs=(data(d),), outputs=(data(d, "output"),), template="space_to_depth_f32.c.j2",
+                      lower="lower_float32", rules=_RULES, notes=("inline C",)) for d in ("uint8", "int32", "int64"))
 
     def _geometry(self, ctx: OpContext):
         x = ctx.inp(0)
         n, h, w, c = require_4d(ctx)
         b = int(ctx.options("block_size", 0))
         if b < 1:
-            raise ctx.error(f"block_size {b} must be at least 1", x)
+            raise ctx.error(BLOCK, x, detail=f"block_size {b} must be at least 1")
         if h % b or w % b:
-            raise ctx.error(f"input height and width {h} x {w} are not multiples of block_size {b}", x)
+            raise ctx.error(DIVISIBLE, x, detail=f"input height and width {h} x {w} are not multiples of block_size {b}")
         return (n, h, w, c), b, (n, h // b, w // b, c * b * b)
 
     def validate(self, ctx: OpContext) -> None:
-        check_shape(ctx, ctx.out(0), self._geometry(ctx)[2])
+        check_shape(ctx, ctx.out(0), self._geometry(ctx)[2], NOT_EMPTY)
 
     def _params(self, ctx: OpContext) -> dict:
         in_dims, b, out_dims = self._geometry(ctx)

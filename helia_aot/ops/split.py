@@ -7,13 +7,20 @@ row copies. Codes are copied, so integer outputs equal LiteRT's whatever the qua
 
 from __future__ import annotations
 
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, register
-from helia_aot.ops.base import INDEX
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.base import (AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, both,
+                                register)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
+from helia_aot.ops.base import litert
 from helia_aot.ops.shared.shaping import (SPLIT_ENTRIES, SPLITTABLE, check_split_outputs, data, dtype_variants,
                                           normalized_axis, split_fold, split_lowered, split_variant)
 
-_RULES = ("axis constant, in [-rank, rank)", "num_splits outputs, dividing the axis evenly")
+SCALAR_AXIS = Rule("axis: one value", both(
+    "split.cc Prepare (LiteRT and micro)", "NumElements(axis) == 1 (the axis is read as a scalar)"))
+OUTPUT_COUNT = Rule("num_splits equals the output count", both(
+    "split.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE_EQ(NumOutputs(node), num_splits)"))
+EVEN = Rule("num_splits divides the axis evenly", litert(
+    "split.cc ResizeOutputTensors", "TF_LITE_ENSURE_MSG(input_size % num_splits == 0, \"Not an even split\")"))
+_RULES = (SCALAR_AXIS, AXIS_RANGE_RULE, OUTPUT_COUNT, EVEN, OUTPUT_SHAPE_RULE)
 
 
 def _inputs(dtype: str):
@@ -25,21 +32,23 @@ class Split(OpLowering):
     op_types = ("SPLIT",)
     options_table = "SplitOptions"
     axes = (Axis("input 0", of="input 1"),)
-    variants = dtype_variants(SPLITTABLE, lambda d, e: split_variant(_inputs, d, e, _RULES), SPLIT_ENTRIES)
+    variants = dtype_variants(SPLITTABLE, lambda d, e: split_variant(_inputs, d, e, ("axis constant",), _RULES),
+                              SPLIT_ENTRIES)
 
     def _geometry(self, ctx: OpContext) -> tuple[int, list[int]]:
         x = ctx.inp(1)
         axis_values = constant_ints(ctx, 0, "axis")
         if len(axis_values) != 1:
-            raise ctx.error(f"axis must be a scalar, has {len(axis_values)} values", ctx.inp(0))
+            raise ctx.error(SCALAR_AXIS, ctx.inp(0), detail=f"axis must be a scalar, has {len(axis_values)} values")
         axis = normalized_axis(ctx, axis_values[0], len(x.shape), ctx.inp(0))
         count = len(ctx.op.outputs)
         num = int(ctx.options("num_splits", count))
         if num != count:
-            raise ctx.error(f"num_splits {num} differs from the operator's {count} outputs", ctx.out(0))
+            raise ctx.error(OUTPUT_COUNT, ctx.out(0), detail=f"num_splits {num} differs from the operator's {count} "
+                                                             f"outputs")
         n = int(x.shape[axis])
         if n % count:
-            raise ctx.error(f"axis {axis} of size {n} does not split into {count} equal pieces", x)
+            raise ctx.error(EVEN, x, detail=f"axis {axis} of size {n} does not split into {count} equal pieces")
         return axis, [n // count] * count
 
     def validate(self, ctx: OpContext) -> None:

@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, kernel_limit, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.operands import const_ints
 from helia_aot.ops.shared.shapes import row_major_strides
 from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants, walk_params
 
 _ENTRIES = {"int8": "arm_tile_s8", "int16": "arm_tile_s16"}
-_RULES = ("rank 1 to 8", "multiples constant, one per dimension, non-negative")
+RANK = Rule("rank 1 to 8", kernel_limit(
+    "arm_tile_s8 / _s16 (and the inline walk of the other dtypes)", "take 1 to 8 dims; LiteRT's tile.cc tiles any rank",
+    "an inline walk over more dims (and a scalar copy for rank 0)"))
+MULTIPLES = Rule("multiples: one per input dimension, non-negative", litert(
+    "tile.cc Prepare / MultiplyShapeDims", "TF_LITE_ENSURE_EQ(NumDimensions(input), NumElements(multiples)) and "
+    "non-negative multiples (\"Multipliers must be non-negative.\")"))
+_RULES = (RANK, MULTIPLES, OUTPUT_SHAPE_RULE)
 
 
 def _variant(dtype: str, entry: str | None) -> Variant:
     return Variant(dtype, inputs=(data(dtype), const_ints("multiples")), outputs=(data(dtype, "output"),),
                    entries=(entry,) if entry else (), template="tile.c.j2" if entry else "gather_walk.c.j2",
-                   notes=_RULES)
+                   rules=_RULES, notes=("multiples constant",))
 
 
 @register
@@ -36,17 +42,17 @@ class Tile(OpLowering):
         x = ctx.inp(0)
         multiples = constant_ints(ctx, 1, "multiples")
         if len(multiples) != len(x.shape) or any(m < 0 for m in multiples):
-            raise ctx.error(f"multiples {multiples} must hold one non-negative count per input dimension "
-                            f"({len(x.shape)})", ctx.inp(1))
+            raise ctx.error(MULTIPLES, ctx.inp(1), detail=f"multiples {multiples} must hold one non-negative count per "
+                                                          f"input dimension ({len(x.shape)})")
         return multiples
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         if not 1 <= len(x.shape) <= 8:
-            raise ctx.error(f"rank {len(x.shape)} input is not supported (1 to 8)", x)
+            raise ctx.error(RANK, x, detail=f"rank {len(x.shape)} input is not supported (1 to 8)")
         want = [int(d) * m for d, m in zip(x.shape, self._multiples(ctx))]
         if list(y.shape) != want:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the tiled {want}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the tiled {want}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

@@ -1,16 +1,31 @@
 # SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE, int8, int16 and float32 up to rank 4, lowered to arm_transpose_s8 / _s16 / _f32 (ranks below 4
-padded to 4-D)."""
+padded to 4-D). Codes are moved whatever the quantization says (LiteRT's transpose.cc compares none), so the
+integer variants take any scale and zero point on either side."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, both, helia_limit,
+                                kernel_limit, register)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
-from helia_aot.ops.shared.operands import const_ints, f16, fp32, int8_act, int16_act
+from helia_aot.ops.shared.operands import const_ints, f16, fp32
 from helia_aot.ops.shared.shapes import nhwc
+from helia_aot.ops.shared.shaping import data
+
+PERM_RANGE = Rule("perm: one entry per input dimension, each in [0, rank)", both(
+    "transpose.cc Prepare / micro transpose_common.cc TransposePrepare",
+    "NumElements(perm) == rank and each entry >= 0 and < rank (TFLM: perm_data[idx] >= 0 && < dims)"))
+# Measured: LiteRT runs a perm that repeats an axis (its check is the range only).
+PERMUTATION = Rule("perm names each axis once", helia_limit(
+    "the transpose kernels take a permutation; LiteRT's transpose.cc runs a repeated axis as a strided gather",
+    "an inline-C gather for repeated axes"))
+RANK = Rule("rank <= 4", kernel_limit(
+    "arm_transpose_s8 / _s16 / _f32 / _f16", "take 4-D dims; LiteRT's transpose.cc runs up to rank 6, TFLM's up to 5",
+    "an inline-C transpose over any rank"))
+_RULES = (PERM_RANGE, PERMUTATION, RANK, OUTPUT_SHAPE_RULE)
 
 
 @register
@@ -18,26 +33,33 @@ class Transpose(OpLowering):
     op_types = ("TRANSPOSE",)
     options_table = "TransposeOptions"
     variants = (
-        Variant("int8", inputs=(int8_act(), const_ints("perm")), outputs=(int8_act("output"),),
-                entries=("arm_transpose_s8",), template="transpose.c.j2", notes=("rank <= 4",)),
-        Variant("int16", inputs=(int16_act(), const_ints("perm")), outputs=(int16_act("output"),),
-                entries=("arm_transpose_s16",), template="transpose.c.j2", notes=("rank <= 4",)),
+        Variant("int8", inputs=(data("int8"), const_ints("perm")), outputs=(data("int8", "output"),),
+                entries=("arm_transpose_s8",), template="transpose.c.j2", rules=_RULES),
+        Variant("int16", inputs=(data("int16"), const_ints("perm")), outputs=(data("int16", "output"),),
+                entries=("arm_transpose_s16",), template="transpose.c.j2", rules=_RULES),
         Variant("float32", inputs=(fp32(), const_ints("perm")), outputs=(fp32("output"),),
                 entries=("arm_transpose_f32",), template="transpose_f32.c.j2", lower="lower_float32",
-                notes=("rank <= 4",)),
+                rules=_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(), const_ints("perm")), outputs=(f16("output"),), entries=("arm_transpose_f16",),
-                        template="transpose_f16.c.j2", notes=("rank <= 4",)),
+                        template="transpose_f16.c.j2", rules=_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         perm = constant_ints(ctx, 1, "perm")
         rank = len(x.shape)
-        if rank > 4 or sorted(perm) != list(range(rank)):
-            raise ctx.error(f"perm {perm} is not a permutation of a rank <= 4 input", ctx.inp(1))
+        if len(perm) != rank or any(not 0 <= p < rank for p in perm):
+            raise ctx.error(PERM_RANGE, ctx.inp(1), detail=f"perm {perm} does not name {rank} axes of the rank-{rank} "
+                                                           f"input")
+        if sorted(perm) != list(range(rank)):
+            raise ctx.error(PERMUTATION, ctx.inp(1), detail=f"perm {perm} is not a permutation of the rank-{rank} "
+                                                            f"input's axes")
+        if rank > 4:
+            raise ctx.error(RANK, x, detail=f"rank {rank} input is not supported (up to 4)")
         if tuple(y.shape) != tuple(x.shape[p] for p in perm):
-            raise ctx.error(f"output shape {list(y.shape)} does not match the permuted input", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the permuted "
+                                                         f"input")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

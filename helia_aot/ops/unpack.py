@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.base import AXIS_RANGE_RULE, Axis, Lowered, OpContext, OpLowering, Rule, Variant, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.shaping import data, dtype_variants, normalized_axis, split_copies
 
 UNPACKABLE = ("int8", "uint8", "int16", "int32", "float32", "bool")  # LiteRT's unpack.cc
-_RULES = ("axis in [-rank, rank)", "num (or, when 0, the output count) equals the axis size")
+# Measured: LiteRT refuses num 0 (NumOutputs(node) != data->num); TFLM runs it and writes no output.
+NUM = Rule("num equals the output count and the axis size", litert(
+    "unpack.cc Prepare", "TF_LITE_ENSURE_EQ(NumOutputs(node), data->num) and TF_LITE_ENSURE_EQ(input_shape->data[axis], "
+    "data->num)"))
+_RULES = (AXIS_RANGE_RULE, NUM, OUTPUT_SHAPE_RULE)
 
 
 def _variant(dtype: str, entry: str | None) -> Variant:
     return Variant(dtype, inputs=(data(dtype),), outputs=(data(dtype, "output", repeated=True),),
-                   template="copy_rows.c.j2", notes=_RULES)
+                   template="copy_rows.c.j2", rules=_RULES)
 
 
 @register
@@ -36,14 +41,15 @@ class Unpack(OpLowering):
         x, outputs = ctx.inp(0), ctx.outputs()
         axis = self._axis(ctx)
         n = int(x.shape[axis])
-        num = int(ctx.options("num", 0)) or len(outputs)
+        num = int(ctx.options("num", 0))
         if num != n or len(outputs) != n:
-            raise ctx.error(f"num {ctx.options('num', 0)} and the {len(outputs)} outputs must equal the size {n} of "
-                            f"axis {axis}", x)
+            raise ctx.error(NUM, x, detail=f"num {ctx.options('num', 0)} and the {len(outputs)} outputs must equal the "
+                                           f"size {n} of axis {axis}")
         want = [int(d) for k, d in enumerate(x.shape) if k != axis]
         for k, y in enumerate(outputs):
             if list(y.shape) != want:
-                raise ctx.error(f"output {k} shape {list(y.shape)} does not match the unpacked {want}", y)
+                raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output {k} shape {list(y.shape)} does not match the "
+                                                             f"unpacked {want}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, outputs = ctx.inp(0), ctx.outputs()

@@ -78,14 +78,6 @@ def test_gather_nd_output_shape_mismatch_names_the_output(tmp_path):
     assert "output shape [2, 3] does not match the gathered [2, 4]" in message
 
 
-def test_gather_nd_int8_output_with_other_quantization_names_the_output(tmp_path):
-    b = one_op("GATHER_ND", [("x", (3, 4), "int8", 0.5, 1), ("idx", [[0], [2]], "int32", "const")],
-               [("y", (2, 4), "int8", 0.25, 1)])
-    message = refusal(b, tmp_path)
-    assert "GATHER_ND" in message and "tensor 'y'" in message
-    assert "input and output must share scale and zero point (input 0.5/1, output 0.25/1)" in message
-
-
 def test_int16_equal_per_channel_input_names_the_input(tmp_path):
     b = one_op("EQUAL", [("a", (2, 3), "int16", [0.5, 0.25], [0, 0]), ("b", (2, 3), "int16", 0.5, 0)],
                [("y", (2, 3), "bool")])

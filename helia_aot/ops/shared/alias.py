@@ -1,37 +1,53 @@
 # SPDX-License-Identifier: Apache-2.0
-"""RESHAPE, SQUEEZE and EXPAND_DIMS's base class: the output is the input's bytes under another shape."""
+"""RESHAPE, SQUEEZE and EXPAND_DIMS's base class: the output is the input's bytes under another shape.
+
+Quantization is not compared: LiteRT's reshape.cc, squeeze.cc and expand_dims.cc (and TFLM's) hand the
+input's bytes to the output whatever the output's scale and zero point say, so an output quantized
+otherwise holds the input's codes there and here alike (tests/e2e/differential_ops/shaping.py walks it)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import ANY, INDEX, Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.shared.operands import is_float
+from helia_aot.ops.base import (ANY, AXIS_RANGE_RULE, INDEX, Lowered, OpContext, OpLowering, Operand, Rule, Variant,
+                                both)
+
+DATA_INPUT = Rule("a data input (input 0)", both(
+    "reshape.cc / squeeze.cc / expand_dims.cc Prepare (LiteRT and micro)",
+    "GetInputSafe / GetInput of input 0 (the node's first input must exist)"))
+SAME_DTYPE = Rule("output dtype equals the input's", both(
+    "reshape.cc / squeeze.cc / expand_dims.cc Prepare (LiteRT and micro)",
+    "TF_LITE_ENSURE_TYPES_EQ(input->type, output->type) (squeeze, expand_dims) and the byte-size check of reshape"))
+SAME_COUNT = Rule("output element count equals the input's", both(
+    "reshape.cc ResizeOutput / micro reshape_common.cc ReshapeOutput, squeeze.cc, expand_dims.cc",
+    "NumElements(input) == NumElements(output) (TFLM: input and output byte sizes equal)"))
+
+
+def alias_variants(*extra_rules: Rule) -> tuple[Variant, ...]:
+    return (
+        Variant("any", inputs=(Operand("input", ANY), Operand("shape", INDEX, optional=True)),
+                outputs=(Operand("output", ANY),), rules=(DATA_INPUT, SAME_DTYPE, SAME_COUNT) + extra_rules,
+                notes=("output dtype and element count equal the input's; the input's codes whatever the output's "
+                       "quantization (as LiteRT)",)),
+    )
 
 
 def alias_validate(ctx: OpContext) -> None:
     x, y = ctx.inp(0), ctx.out(0)
     if x is None:
-        raise ctx.error("has no data input")
+        raise ctx.error(DATA_INPUT)
     if x.dtype != y.dtype:
-        raise ctx.error(f"input dtype {x.dtype} and output dtype {y.dtype} differ", y)
+        raise ctx.error(SAME_DTYPE, y, detail=f"input dtype {x.dtype} and output dtype {y.dtype} differ")
     if x.num_elements != y.num_elements:
-        raise ctx.error(f"output shape {list(y.shape)} holds {y.num_elements} elements, the input "
-                        f"{list(x.shape)} holds {x.num_elements}", y)
-    if not is_float(x) and x.quant != y.quant and x.quant is not None and y.quant is not None and \
-            (x.quant.scales != y.quant.scales or x.quant.zero_points != y.quant.zero_points):
-        raise ctx.error("a reshape cannot change quantization parameters", y)
+        raise ctx.error(SAME_COUNT, y, detail=f"output shape {list(y.shape)} holds {y.num_elements} elements, the "
+                                              f"input {list(x.shape)} holds {x.num_elements}")
 
 
 class AliasLowering(OpLowering):
     """RESHAPE, SQUEEZE, EXPAND_DIMS: row-major layout is unchanged, so the output aliases the
     input: no code, no copy. Subclasses name their op_types."""
 
-    variants = (
-        Variant("any", inputs=(Operand("input", ANY), Operand("shape", INDEX, optional=True)),
-                outputs=(Operand("output", ANY),),
-                notes=("output dtype, element count and quantization equal the input's",)),
-    )
+    variants = alias_variants()
 
     def validate(self, ctx: OpContext) -> None:
         alias_validate(ctx)
@@ -41,3 +57,6 @@ class AliasLowering(OpLowering):
 
     def fold(self, ctx: OpContext):
         return [np.asarray(ctx.inp(0).data).reshape(ctx.out(0).shape)]
+
+
+AXIS_VARIANTS = alias_variants(AXIS_RANGE_RULE)  # EXPAND_DIMS

@@ -18,7 +18,8 @@ from __future__ import annotations
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.dtypes import DTYPE_BYTES
 from helia_aot.ir.graph import Tensor
-from helia_aot.ops.base import Lowered, OpContext, Operand, Variant
+from helia_aot.ops.base import AXIS_RANGE_RULE, Lowered, OpContext, Operand, Rule, Variant
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 
 # The dtypes LiteRT's reference data-movement kernels take (no float16 variants in this group).
 MOVABLE = ("int8", "uint8", "int16", "int32", "int64", "float32", "bool")
@@ -39,7 +40,8 @@ def dtype_variants(dtypes, build, entries: dict[str, str] | None = None) -> tupl
 def normalized_axis(ctx: OpContext, axis: int, rank: int, tensor: Tensor | None, what: str = "axis") -> int:
     """A LiteRT axis in [-rank, rank) as a non-negative one; outside: refused naming the tensor."""
     if not -rank <= axis < rank:
-        raise ctx.error(f"{what} {axis} is outside [-{rank}, {rank}) for a rank-{rank} tensor", tensor)
+        raise ctx.error(AXIS_RANGE_RULE, tensor, detail=f"{what} {axis} is outside [-{rank}, {rank}) for a rank-{rank} "
+                                                        f"tensor")
     return axis + rank if axis < 0 else axis
 
 
@@ -90,11 +92,11 @@ SPLITTABLE = ("int8", "uint8", "int16", "int32", "int64", "float32")  # LiteRT's
 SPLIT_ENTRIES = {"int8": "arm_split_s8", "int16": "arm_split_s16"}
 
 
-def split_variant(inputs, dtype: str, entry: str | None, notes) -> Variant:
+def split_variant(inputs, dtype: str, entry: str | None, notes, rules: tuple[Rule, ...]) -> Variant:
     """A SPLIT / SPLIT_V variant: inputs(dtype) are its input operands, one or more outputs of dtype."""
     return Variant(dtype, inputs=inputs(dtype), outputs=(data(dtype, "output", repeated=True),),
                    entries=(entry,) if entry else (), template="split.c.j2" if entry else "copy_rows.c.j2",
-                   notes=notes)
+                   notes=notes, rules=rules)
 
 
 def check_split_outputs(ctx: OpContext, x: Tensor, axis: int, sizes: list[int]) -> None:
@@ -103,7 +105,8 @@ def check_split_outputs(ctx: OpContext, x: Tensor, axis: int, sizes: list[int]) 
         want = [int(d) for d in x.shape]
         want[axis] = n
         if list(y.shape) != want:
-            raise ctx.error(f"output {s} shape {list(y.shape)} does not match the piece {want}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output {s} shape {list(y.shape)} does not match the piece "
+                                                         f"{want}")
 
 
 def split_lowered(ctx: OpContext, x: Tensor, axis: int, sizes: list[int]) -> Lowered:
