@@ -40,7 +40,7 @@ from helia_aot.golden import references, test_data
 from helia_aot.ir.graph import Graph
 from helia_aot.lowering import kernel_choice, lower, verifier
 from helia_aot.lowering.lower import Step
-from helia_aot.memory import placement
+from helia_aot.memory import patches, placement
 from helia_aot.memory.arena_planner import MemoryLayout
 from helia_aot.memory.arenas import check_addressable, placer_for, plan_arenas
 from helia_aot.record import plan_reader, plan_writer, report_html
@@ -111,6 +111,7 @@ class Placed:
     constants: ConstantTable
     placement: placement.ConstantPlacement | None  # None without placement rules
     warnings: tuple[str, ...]
+    patching: patches.Patching | None = None  # the patch chain the memory planner took (None: layer by layer)
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,10 @@ def place(lowered: Lowered, options: ConversionOptions, given_schedule=None) -> 
                                  "Configure memory.stream_pool as the conversion that wrote the plan did")
     placer = placer_for(graph, steps, options)
     layout = plan_arenas(graph, steps, options, placer)
-    code = emit_module.render_operators(graph, steps, layout, options)
+    patching = patches.choose(graph, steps, options, layout, placer)
+    if patching is not None:
+        layout = patching.layout
+    code = emit_module.render_operators(graph, steps, layout, options, patching=patching)
     table = emit_module.constant_table(graph, steps, code, options.prefix, layout.persistent)
     check_addressable(layout, table.total_bytes, options)
     placed = None
@@ -170,7 +174,8 @@ def place(lowered: Lowered, options: ConversionOptions, given_schedule=None) -> 
         if symbols:
             code = emit_module.render_operators(graph, steps, layout, options, symbols)
     placement.check_budgets(options, placement.memory_use(options, layout, table, placed, layout.persistent_memory))
-    return Placed(layout, tuple(code), table, placed, tuple(placed.warnings) if placed is not None else ())
+    return Placed(layout, tuple(code), table, placed, tuple(placed.warnings) if placed is not None else (),
+                  patching)
 
 
 def record(model: ModelFile, lowered: Lowered, placed: Placed, options: ConversionOptions,
@@ -178,10 +183,10 @@ def record(model: ModelFile, lowered: Lowered, placed: Placed, options: Conversi
     """The plan (every choice) and the report (why, and what it costs)."""
     graph, steps = lowered.graph, list(lowered.steps)
     plan = plan_writer.build_plan(graph, steps, placed.layout, placed.constants, options, model.file_name,
-                                  model.sha256, placed.placement)
+                                  model.sha256, placed.placement, placed.patching)
     report = plan_writer.build_report(plan, steps, list(placed.code), placed.layout, placed.constants, options,
                                       [*lowered.warnings, *extra_warnings, *placed.warnings], graph,
-                                      placed.placement, lowered.kernel_choice)
+                                      placed.placement, lowered.kernel_choice, placed.patching)
     return Records(plan, report)
 
 
