@@ -357,7 +357,7 @@ class PlanPatchChain:
     patches: int = doc("bands of the output rows (the patch grid: patches x 1)")
     band_rows: int = doc("output rows per patch (the last may have fewer)")
     halo: Literal["recompute"] = doc("recompute: halo rows are computed again on each patch, never cached")
-    reason: Literal["goal size", "goal balanced", "memory.constraints"] = doc(
+    reason: Literal["goal size", "memory.constraints"] = doc(
         "what took the chain: optimization.goal, or a memory.constraints budget the layer-by-layer arena exceeds")
     bands: list[PlanBand]
 
