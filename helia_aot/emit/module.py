@@ -268,6 +268,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
         signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
         helium=calls_helium(code),
+        patched=any(c.functions for c in code),  # a patch chain runs (helia_aot.memory.patches)
         # Stateful modules only (a stateless module's files do not change): the persistent arena and
         # what <prefix>_model_reset writes into each of its buffers.
         persistent_bytes=layout.persistent_bytes,

@@ -277,8 +277,9 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
     best: tuple | None = None
     for shapes in candidate_chains(graph, steps, options.kernels.needs_scratch):
         height = graph.tensors[shapes[-1].output].shape[1]
-        counts = sorted({min(height, n) for n in (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, MAX_PATCHES)})
-        for n in counts:
+        # Patch counts by distinct band heights (several counts give the same grid).
+        bands = sorted({-(-height // n) for n in (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, MAX_PATCHES)}, reverse=True)
+        for n in (-(-height // band) for band in bands):
             chain = schedule(graph, shapes, n)
             if chain.patches < 2:
                 continue

@@ -159,3 +159,59 @@ def test_memory_budget_takes_patching(e2e):
     config = {"memory": {"constraints": {plain["memory"]["scratch_memory"]: budget}}}
     chain = _check(e2e, model, config, goal="latency", tag="budget")
     assert chain["arena_after_bytes"] <= budget
+
+
+# -- Cortex-M55 on QEMU: the same bytes, and what the halos cost in instructions ---------------------------
+
+def _qemu_model(e2e, name: str) -> harness.ModelUnderTest:
+    if name == "mobilenet_v2":
+        key = f"mobilenet_v2_{MOBILENET_SIZE}_w{MOBILENET_WIDTH:g}"
+        return e2e._once(("mobilenet_v2", key), lambda: harness.ModelUnderTest(
+            name=key, kind="mobilenet_v2", model_bytes=mobilenet_v2.build(MOBILENET_SIZE, MOBILENET_WIDTH),
+            seed=mobilenet_v2.SEED, tolerance=1, classifier=True))
+    if name == "person_detect":
+        from tests.e2e import tflm
+        path = tflm.models_dir() / "person_detect.tflite"
+        if not path.is_file():
+            pytest.skip(models_not_available(f"TFLM model {path}", f"{tflm.TFLM_MODELS_ENV} to the folder holding "
+                                             "person_detect.tflite"))
+        return e2e.tflm_model(name)
+    return mlperf_model_or_skip(e2e, name)
+
+
+def _qemu_run(e2e, model, lib, cc, qemu, goal: str) -> tuple[harness.QemuRun, dict]:
+    def make():
+        out = e2e.root / "modules" / "corstone300-patch" / f"{model.name}_{goal}"
+        helia_aot.convert(model.model_bytes, out, prefix=harness.PREFIX, target="corstone300", goal=goal)
+        report = json.loads((out / f"{harness.PREFIX}_report.json").read_text())
+        fw_dir = e2e.root / "firmware" / lib.name
+        fw_dir.mkdir(parents=True, exist_ok=True)
+        data = e2e._once(("test-data", model.name), lambda: harness.write_test_data(
+            model, e2e.root / "firmware" / f"{model.name}_test_data.c"))
+        elf = harness.build_firmware(out, lib, data, fw_dir / f"{model.name}_{goal}.elf", cc)
+        return harness.run_firmware(elf, model, qemu), report
+    return e2e._once(("patch-qemu", model.name, goal, lib.name), make)
+
+
+@pytest.mark.parametrize("library", ["portable", "ns-cmsis-nn"])
+@pytest.mark.parametrize("name", ["mobilenet_v2", "vww_96_int8", "person_detect"])
+def test_corstone300_patched_matches_layer_by_layer(e2e, arm_tools, request, name, library):
+    """goal size (patched) against goal latency (layer by layer) on the Cortex-M55: the same output bytes,
+    and one model_run's instructions each (the figure the halos' recomputation costs)."""
+    cc, ar, qemu = arm_tools
+    model = _qemu_model(e2e, name)
+    if library == "portable":
+        lib = e2e.portable_arm_library(cc, ar)
+    else:
+        lib = e2e.ns_cmsis_nn_arm_library(request.getfixturevalue("ns_cmsis_nn_root"), cc, ar)
+    plain, _ = _qemu_run(e2e, model, lib, cc, qemu, "latency")
+    patched, report = _qemu_run(e2e, model, lib, cc, qemu, "size")
+    assert len(report["patches"]) == 1, f"{model.name}: goal size took no patch chain for corstone300"
+    chain = report["patches"][0]
+    differences = harness.bit_differences(patched.outputs, plain.outputs)
+    e2e.record("patch-based execution on corstone300 (QEMU)", f"{model.name} ({lib.name})",
+               arena_before=chain["arena_before_bytes"], arena_after=chain["arena_after_bytes"],
+               instructions_before=plain.instructions, instructions_after=patched.instructions,
+               recomputed_macs=chain["recomputed_macs"], differ=len(differences))
+    assert not differences, f"{model.name}: patched Cortex-M55 outputs differ: {differences}"
+    assert chain["arena_after_bytes"] < chain["lower_bound_before_bytes"]

@@ -192,3 +192,13 @@ def test_band_code_is_the_same_run_to_run(mobilenet, tmp_path):
     a = (tmp_path / "a" / "src" / "model_model.c").read_text()
     assert a == (tmp_path / "b" / "src" / "model_model.c").read_text()
     assert "_band0(uint8_t *arena" in a and "bands[i].run(" in a
+
+
+def test_placement_rules_keep_layer_by_layer(mobilenet, tmp_path):
+    """A stream pool schedules constants per operator; a chain would read them across its whole span, so
+    with placement rules goal size keeps the layer-by-layer plan (and says nothing of patches)."""
+    config = {"memory": {"tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+                         "stream_pool": {"memory": "DTCM", "bytes": 65536}}}
+    result = helia_aot.convert(mobilenet, tmp_path / "streamed", target="corstone300", goal="size", config=config)
+    assert result.plan["patches"] == [] and result.report["patches"] == []
+    assert result.plan["schedule"]["units"], "the stream pool must still schedule units"
