@@ -67,7 +67,9 @@ class StepShape:
 
 
 def _nhwc(tensor) -> bool:
-    return len(tensor.shape) == 4 and tensor.shape[0] == 1 and tensor.dtype == "int8"
+    """An int8 batch-1 NHWC activation (a band of it is a contiguous run of rows)."""
+    return (len(tensor.shape) == 4 and tensor.shape[0] == 1 and tensor.dtype == "int8" and not tensor.is_constant
+            and not tensor.is_variable)
 
 
 def step_shape(graph, step, needs_scratch: bool) -> StepShape | None:
@@ -281,8 +283,8 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
         bands = sorted({-(-height // n) for n in (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, MAX_PATCHES)}, reverse=True)
         for n in (-(-height // band) for band in bands):
             chain = schedule(graph, shapes, n)
-            if chain.patches < 2:
-                continue
+            if chain.patches < 2 or any(b <= a for calls in chain.calls for c in calls for a, b in c.in_rows):
+                continue  # one band is no patching; a band reading no rows (all padding) is not worth a kernel call
             full, recomputed = chain_macs(steps, chain)
             planned = replace(_plan(graph, steps, alignment, options.optimization.rewrites, chain),
                               persistent_memory=layout.persistent_memory)
