@@ -7,7 +7,8 @@ replaced: what a stage decides travels in its record.
     read the model        read_model                         ModelFile
     front end             helia_aot/frontend/                Graph (resource variables as variable tensors)
     lowering              helia_aot/lowering/                Lowered: verified, prepared graph; steps; kernel choice
-    memory and code       helia_aot/memory/, helia_aot/emit/ Placed: layout, operator code, constants, placement
+    memory and code       helia_aot/memory/, helia_aot/emit/ Placed: layout, operator code, constants, placement,
+                                                             patch chain
     plan and report       helia_aot/record/                  Records: plan, report
     module files          helia_aot/emit/                    file name -> text (C, headers, JSON, README.md)
     write OUTDIR          helia_aot/emit/output_dir.py       (whole or not at all)
@@ -172,7 +173,7 @@ def place(lowered: Lowered, options: ConversionOptions, given_schedule=None) -> 
         placed = placer.place_constants(table, code, given_schedule)
         symbols = placement.expressions(options.prefix, table, placed)
         if symbols:
-            code = emit_module.render_operators(graph, steps, layout, options, symbols)
+            code = emit_module.render_operators(graph, steps, layout, options, symbols, patching)
     placement.check_budgets(options, placement.memory_use(options, layout, table, placed, layout.persistent_memory))
     return Placed(layout, tuple(code), table, placed, tuple(placed.warnings) if placed is not None else (),
                   patching)

@@ -304,6 +304,3 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
     _, chain, planned, reason, full, recomputed = best
     return Patching(chain, planned, reason, before, layout.arena.lower_bound, full, recomputed, total)
 
-
-def with_layout(patching: Patching, layout: MemoryLayout) -> Patching:
-    return replace(patching, layout=layout)
