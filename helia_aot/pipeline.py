@@ -7,7 +7,8 @@ replaced: what a stage decides travels in its record.
     read the model        read_model                         ModelFile
     front end             helia_aot/frontend/                Graph (resource variables as variable tensors)
     lowering              helia_aot/lowering/                Lowered: verified, prepared graph; steps; kernel choice
-    memory and code       helia_aot/memory/, helia_aot/emit/ Placed: layout, operator code, constants, placement
+    memory and code       helia_aot/memory/, helia_aot/emit/ Placed: layout, operator code, constants, placement,
+                                                             patch chain
     plan and report       helia_aot/record/                  Records: plan, report
     module files          helia_aot/emit/                    file name -> text (C, headers, JSON, README.md)
     write OUTDIR          helia_aot/emit/output_dir.py       (whole or not at all)
@@ -40,7 +41,7 @@ from helia_aot.golden import references, test_data
 from helia_aot.ir.graph import Graph
 from helia_aot.lowering import kernel_choice, lower, verifier
 from helia_aot.lowering.lower import Step
-from helia_aot.memory import placement
+from helia_aot.memory import patches, placement
 from helia_aot.memory.arena_planner import MemoryLayout
 from helia_aot.memory.arenas import check_addressable, placer_for, plan_arenas
 from helia_aot.record import plan_reader, plan_writer, report_html
@@ -111,6 +112,7 @@ class Placed:
     constants: ConstantTable
     placement: placement.ConstantPlacement | None  # None without placement rules
     warnings: tuple[str, ...]
+    patching: patches.Patching | None = None  # the patch chain the memory planner took (None: layer by layer)
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,10 @@ def place(lowered: Lowered, options: ConversionOptions, given_schedule=None) -> 
                                  "Configure memory.stream_pool as the conversion that wrote the plan did")
     placer = placer_for(graph, steps, options)
     layout = plan_arenas(graph, steps, options, placer)
-    code = emit_module.render_operators(graph, steps, layout, options)
+    patching = patches.choose(graph, steps, options, layout, placer)
+    if patching is not None:
+        layout = patching.layout
+    code = emit_module.render_operators(graph, steps, layout, options, patching=patching)
     table = emit_module.constant_table(graph, steps, code, options.prefix, layout.persistent)
     check_addressable(layout, table.total_bytes, options)
     placed = None
@@ -168,9 +173,10 @@ def place(lowered: Lowered, options: ConversionOptions, given_schedule=None) -> 
         placed = placer.place_constants(table, code, given_schedule)
         symbols = placement.expressions(options.prefix, table, placed)
         if symbols:
-            code = emit_module.render_operators(graph, steps, layout, options, symbols)
+            code = emit_module.render_operators(graph, steps, layout, options, symbols, patching)
     placement.check_budgets(options, placement.memory_use(options, layout, table, placed, layout.persistent_memory))
-    return Placed(layout, tuple(code), table, placed, tuple(placed.warnings) if placed is not None else ())
+    return Placed(layout, tuple(code), table, placed, tuple(placed.warnings) if placed is not None else (),
+                  patching)
 
 
 def record(model: ModelFile, lowered: Lowered, placed: Placed, options: ConversionOptions,
@@ -178,10 +184,10 @@ def record(model: ModelFile, lowered: Lowered, placed: Placed, options: Conversi
     """The plan (every choice) and the report (why, and what it costs)."""
     graph, steps = lowered.graph, list(lowered.steps)
     plan = plan_writer.build_plan(graph, steps, placed.layout, placed.constants, options, model.file_name,
-                                  model.sha256, placed.placement)
+                                  model.sha256, placed.placement, placed.patching)
     report = plan_writer.build_report(plan, steps, list(placed.code), placed.layout, placed.constants, options,
                                       [*lowered.warnings, *extra_warnings, *placed.warnings], graph,
-                                      placed.placement, lowered.kernel_choice)
+                                      placed.placement, lowered.kernel_choice, placed.patching)
     return Records(plan, report)
 
 

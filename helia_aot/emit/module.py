@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helia_aot.emit import c_syntax as codegen
+from helia_aot.emit import c_syntax as codegen, patch_code
 from helia_aot.emit.interface import API_VERSION, model_interface
 from helia_aot.library import kernel_library
 from helia_aot.ir.dtypes import CTYPE_BYTES, CTYPE_NUMPY, DTYPES
@@ -55,6 +55,7 @@ class OperatorCode:
     calls: tuple[str, ...]  # kernel symbols the body calls, in order of first call
     tensor_constants: tuple[int, ...]  # constant tensors the body reads, in order of first read
     uses_persistent: bool = False  # the body addresses a variable tensor or internal state (persistent arena)
+    functions: tuple[str, ...] = ()  # C functions the module defines before the operators (patch chain bands)
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,11 @@ class ConstantTable:
 
 
 def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
-                     options: ConversionOptions, symbols: dict[str, str] | None = None) -> list[OperatorCode]:
+                     options: ConversionOptions, symbols: dict[str, str] | None = None,
+                     patching=None) -> list[OperatorCode]:
     """`symbols` maps a constant's symbol to the expression its readers use instead (a staged copy
-    or a stream pool slot; placement.expressions)."""
+    or a stream pool slot; placement.expressions). `patching` (helia_aot.memory.patches) runs its
+    chain's steps on bands of rows, the whole chain in its last step's body."""
     prefix = options.prefix
     symbols = symbols or {}
     result = []
@@ -123,21 +126,33 @@ def render_operators(graph: Graph, steps: list[Step], layout: MemoryLayout,
 
         body = None
         notes = []
+        scratch_off = layout.arena.scratch_offset(s.position)
+
+        def render(params, tensor, _low=low, _d=derived, _off=scratch_off, _state=state_expr):
+            return codegen.render(
+                _low.template, p=params, entry=_low.entry, tensor=tensor,
+                const=lambda suffix: _d[suffix],
+                const_ptr=lambda suffix: f"HELIA_UNCONST(void *, {_d[suffix]})" if suffix in _d else "NULL",
+                const_bytes=lambda suffix: f"(int32_t)sizeof({_d[suffix]})" if suffix in _d else "0",
+                scratch_ptr=f"arena + {_off}" if _off is not None else "NULL",
+                scratch_bytes=_low.scratch_bytes, prefix=prefix, state=_state,
+            ).rstrip("\n")
+
+        if patching is not None and s.position in patching.chain.positions:
+            functions, body, band_notes = patch_code.step_code(
+                graph, layout, patching, prefix, s.position, low.params,
+                lambda params, names, _render=render, _t=tensor_expr: _render(
+                    params, lambda t, *a: names.get(t) or _t(t, *a)))
+            calls = tuple(dict.fromkeys(_CALL.findall("\n".join(functions))))
+            result.append(OperatorCode(s.position, body, band_notes, True, calls, tuple(reads), False, functions))
+            continue
         if low.alias:
             notes.append(f"alias: output '{graph.tensors[s.op.outputs[0]].name}' reuses the input's bytes "
                          f"at arena offset {layout.tensor_offset(s.op.outputs[0])}; no code")
         else:
-            scratch_off = layout.arena.scratch_offset(s.position)
             if scratch_off is not None:
                 uses_arena[0] = True
-            body = codegen.render(
-                low.template, p=low.params, entry=low.entry, tensor=tensor_expr,
-                const=lambda suffix, _d=derived: _d[suffix],
-                const_ptr=lambda suffix, _d=derived: f"HELIA_UNCONST(void *, {_d[suffix]})" if suffix in _d else "NULL",
-                const_bytes=lambda suffix, _d=derived: f"(int32_t)sizeof({_d[suffix]})" if suffix in _d else "0",
-                scratch_ptr=f"arena + {scratch_off}" if scratch_off is not None else "NULL",
-                scratch_bytes=low.scratch_bytes, prefix=prefix, state=state_expr,
-            ).rstrip("\n")
+            body = render(low.params, tensor_expr)
             notes.append(f"entry: {low.entry or 'inline C'}; scratch {low.scratch_bytes} B"
                          + (f" at arena offset {scratch_off}" if scratch_off is not None else ""))
         calls = tuple(dict.fromkeys(_CALL.findall(body or "")))
@@ -253,6 +268,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
         signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
         helium=calls_helium(code),
+        patched=any(c.functions for c in code),  # a patch chain runs (helia_aot.memory.patches)
         # Stateful modules only (a stateless module's files do not change): the persistent arena and
         # what <prefix>_model_reset writes into each of its buffers.
         persistent_bytes=layout.persistent_bytes,
@@ -277,7 +293,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
             constants=constants + extras["stream_sources"], **common),
         f"src/{prefix}_model.c": codegen.render(
             "model.c.j2", file_role=f"{prefix}_model.c: arena plan and operator schedule", ops=ops_out,
-            output_copies=[], **common),
+            output_copies=[], band_functions=[f for c in code for f in c.functions], **common),
     }
 
 

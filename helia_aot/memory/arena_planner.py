@@ -442,22 +442,27 @@ def in_place_aliases(graph, steps, alias_root: dict[int, int]) -> dict[int, int]
     return found
 
 
-def plan_memory(graph, steps, alignment: int, memory_for=None, in_place: bool = True) -> MemoryLayout:
+def plan_memory(graph, steps, alignment: int, memory_for=None, in_place: bool = True, adjust=None,
+                keep_in_place=None) -> MemoryLayout:
     """Lifetimes (aliases share one buffer) and scratch blocks, placed in one arena; with
     `memory_for(root, members)` naming another memory for some activations, those go to one arena
     per memory (kernel scratch stays in the scratch arena). With `in_place` (optimization.rewrites)
-    and no placement rules, in_place_aliases share too when that gives a smaller arena."""
+    and no placement rules, in_place_aliases share too when that gives a smaller arena.
+    `adjust(buffers)` may resize and extend buffers before placing, and `keep_in_place(out, input)`
+    veto in-place pairs (patch-based execution, helia_aot.memory.patches)."""
     alias_root = {s.op.outputs[0]: s.op.inputs[0] for s in steps if s.lowering.alias}
-    layout = _layout(graph, steps, alignment, alias_root, memory_for)
+    layout = _layout(graph, steps, alignment, alias_root, memory_for, adjust)
     shared = in_place_aliases(graph, steps, alias_root) if in_place and memory_for is None else {}
+    if keep_in_place is not None:
+        shared = {out: inp for out, inp in shared.items() if keep_in_place(out, inp)}
     if shared:
-        merged = _layout(graph, steps, alignment, {**alias_root, **shared})
+        merged = _layout(graph, steps, alignment, {**alias_root, **shared}, None, adjust)
         if merged.arena.arena_bytes < layout.arena.arena_bytes:
             return replace(merged, in_place=tuple(sorted(shared.items())))
     return layout
 
 
-def _layout(graph, steps, alignment: int, alias_root: dict[int, int], memory_for=None) -> MemoryLayout:
+def _layout(graph, steps, alignment: int, alias_root: dict[int, int], memory_for=None, adjust=None) -> MemoryLayout:
     roots = resolve_roots(alias_root)
     n = len(steps)
     first: dict[int, int] = {}
@@ -489,6 +494,8 @@ def _layout(graph, steps, alignment: int, alias_root: dict[int, int], memory_for
     buffers += [Buffer(name=f"scratch{s.position}", size=s.lowering.scratch_bytes, first=s.position,
                        last=s.position, kind="scratch", op_position=s.position)
                 for s in steps if s.lowering.scratch_bytes > 0]
+    if adjust is not None:
+        adjust(buffers)
     persistent, persistent_bytes = plan_persistent(graph, alignment, steps)
     placed: dict[int, str] = {}
     if memory_for is not None:

@@ -337,6 +337,32 @@ class PlanRewrite:
 
 
 @dataclass
+class PlanBand:
+    """A tensor of a patch chain that only exists a band at a time."""
+
+    tensor: str
+    rows: list[list[int]] = doc("per patch, the [first, end) rows of the tensor the band holds")
+    band_rows: int = doc("rows of the largest band (its buffer's height)")
+    bytes: int = doc("bytes of the band buffer in the scratch arena")
+    halo_rows: int = doc("rows computed more than once over the patches (halos recomputed)")
+
+
+@dataclass
+class PlanPatchChain:
+    """Operators run one band of output rows at a time (patch-based execution)."""
+
+    operators: list[str] = doc("operators[].id of the chain, in execution order")
+    output: str = doc("the tensor the chain fills whole, patch by patch")
+    inputs: list[str] = doc("tensors the chain reads whole")
+    patches: int = doc("bands of the output rows (the patch grid: patches x 1)")
+    band_rows: int = doc("output rows per patch (the last may have fewer)")
+    halo: Literal["recompute"] = doc("recompute: halo rows are computed again on each patch, never cached")
+    reason: Literal["goal size", "memory.constraints"] = doc(
+        "what took the chain: optimization.goal, or a memory.constraints budget the layer-by-layer arena exceeds")
+    bands: list[PlanBand]
+
+
+@dataclass
 class Plan:
     """Every choice of one conversion."""
 
@@ -354,6 +380,8 @@ class Plan:
     memory: MemoryPlan
     schedule: Schedule
     rewrites: list[PlanRewrite] = doc("whole-graph rewrites that fired, in the order they were applied")
+    patches: list[PlanPatchChain] = doc("patch-based execution chains the memory planner took (empty: layer by "
+                                        "layer)")
 
 
 @dataclass
@@ -447,6 +475,21 @@ class MemorySummary:
 
 
 @dataclass
+class ReportPatchChain:
+    """What a patch chain saves and costs."""
+
+    operators: list[str]
+    patches: int
+    arena_before_bytes: int = doc("scratch arena of the layer-by-layer plan")
+    lower_bound_before_bytes: int = doc("its lower bound (largest sum of buffers live at one step)")
+    arena_after_bytes: int = doc("scratch arena with the chain run patch by patch")
+    lower_bound_after_bytes: int
+    chain_macs: int = doc("MACs of the chain's operators, layer by layer")
+    recomputed_macs: int = doc("MACs the halos add")
+    total_macs: int = doc("MACs of the network, layer by layer")
+
+
+@dataclass
 class Report:
     """Facts about a plan; never changes it."""
 
@@ -470,6 +513,7 @@ class Report:
     warnings: list[str]
     kernel_choice: KernelChoiceSummary | None = doc("the arena / instructions trade of the kernel choice "
                                                     "(null: no operator had a choice)")
+    patches: list[ReportPatchChain] = doc("patch-based execution: arena before and after, recomputed MACs")
 
 
 def plan_schema() -> dict:

@@ -326,11 +326,26 @@ def _compare_memory(plan: dict, now: dict) -> None:
             _same(f"memory.{key}", memory[key], now["memory"][key], fold_case=is_memory_name)
 
 
-_COMPARE = {"model": _compare_model, "interface": _compare_interface, "platform": _compare_platform, "kernel_library": _compare_kernel_library,
+def _compare_patches(plan: dict, now: dict) -> None:
+    """Patch chains are chosen from the model and the configuration: a plan stating them must state this
+    conversion's (a plan without the section predates patch-based execution)."""
+    if "patches" not in plan:
+        return
+    planned, current = _section(plan, "patches", list, "patches"), now["patches"]
+    if len(planned) != len(current):
+        raise _Mismatch("patches", _Said(f"{len(planned)} chains"), _Said(f"{len(current)} chains"), _OTHER_SETTINGS)
+    for i, (a, b) in enumerate(zip(planned, current)):
+        if not isinstance(a, dict):
+            raise _Mismatch(f"patches[{i}]", a, _Said("an object"), _OTHER_SETTINGS)
+        for key in ("operators", "patches", "band_rows", "halo", "output", "inputs", "bands"):
+            _same(f"patches[{i}].{key}", a.get(key), b[key])
+
+
+_COMPARE = {"patches": _compare_patches, "model": _compare_model, "interface": _compare_interface, "platform": _compare_platform, "kernel_library": _compare_kernel_library,
             "operators": _compare_operators, "tensors": _compare_tensors, "memory": _compare_memory}
 # What can be compared once the operators are lowered, and what needs the finished plan.
 LOWERED = ("model", "interface", "platform", "kernel_library", "operators")
-PLANNED = ("tensors", "memory")
+PLANNED = ("tensors", "memory", "patches")
 
 
 @functools.lru_cache(maxsize=None)

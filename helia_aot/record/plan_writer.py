@@ -15,8 +15,8 @@ from helia_aot.memory import placement as placement_mod
 from helia_aot.record.plan_model import (SCHEMA_VERSION, Arena, ConstantPlacementFact, MemoryHolding, MemoryUse,
                                          Generator, Kernel, KernelCall, KernelLibraryInfo, MemoryPlan, MemorySummary,
                                          ModelInfo, Optimization, Plan, PlanArena, PlanBuffer, PlanConstant,
-                                         PlanOperator, PlanPersistentBuffer, PlanRewrite, Platform, Report,
-                                         ReportOperator, Schedule, SchedulePool, ScheduleUnit, StreamPoolReport,
+                                         PlanBand, PlanOperator, PlanPatchChain, PlanPersistentBuffer,
+                                         PlanRewrite, Platform, Report, ReportOperator, ReportPatchChain, Schedule, SchedulePool, ScheduleUnit, StreamPoolReport,
                                          StreamPoolUnit, TargetMemory)
 from helia_aot.memory.arena_planner import MemoryLayout
 from helia_aot.memory.streaming import pool_high_water
@@ -86,8 +86,26 @@ def lowered_facts(graph: Graph, steps: list[Step], options: ConversionOptions, f
     })
 
 
+def _patch_chains(graph: Graph, steps: list[Step], layout: MemoryLayout, patching) -> list[PlanPatchChain]:
+    """The plan's record of patch-based execution (helia_aot.memory.patches): chain, grid and halos."""
+    if patching is None:
+        return []
+    chain = patching.chain
+    ids = {s.position: s.op_id for s in steps}
+    bands = []
+    for t, (rows, per_patch) in chain.band_of.items():
+        tensor = graph.tensors[t]
+        bands.append(PlanBand(tensor=tensor.name, rows=[[a, b] for a, b in per_patch], band_rows=rows,
+                              bytes=rows * tensor.nbytes // tensor.shape[1],
+                              halo_rows=sum(b - a for a, b in per_patch) - tensor.shape[1]))
+    return [PlanPatchChain(operators=[ids[p] for p in chain.positions], output=graph.tensors[chain.output].name,
+                           inputs=[graph.tensors[t].name for t in chain.external], patches=chain.patches,
+                           band_rows=chain.band_rows, halo="recompute", reason=patching.reason, bands=bands)]
+
+
 def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: ConstantTable,
-               options: ConversionOptions, file_name: str | None, sha256: str, placed=None) -> Plan:
+               options: ConversionOptions, file_name: str | None, sha256: str, placed=None,
+               patching=None) -> Plan:
     target, kernels = options.target, options.kernels
     operators = plan_operators(graph, steps)
     tensors = []
@@ -131,7 +149,8 @@ def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: Con
         optimization=Optimization(goal=opt.goal, allow_approximate=opt.allow_approximate, kernel=opt.kernel,
                                   knobs={}, rewrites=opt.rewrites),
         operators=operators, tensors=tensors, memory=memory, schedule=_schedule(steps, options, placed),
-        rewrites=[PlanRewrite(**r) for r in graph.rewrites] + _in_place_records(graph, steps, layout))
+        rewrites=[PlanRewrite(**r) for r in graph.rewrites] + _in_place_records(graph, steps, layout),
+        patches=_patch_chains(graph, steps, layout, patching))
 
 
 def _arenas(layout: MemoryLayout, table: ConstantTable, options: ConversionOptions, placed) -> list[Arena]:
@@ -197,7 +216,7 @@ def _in_place_records(graph: Graph, steps: list[Step], layout: MemoryLayout) -> 
 
 def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout: MemoryLayout,
                  table: ConstantTable, options: ConversionOptions, model_warnings: list[str] = (),
-                 graph: Graph | None = None, placed=None, kernel_choice=None) -> Report:
+                 graph: Graph | None = None, placed=None, kernel_choice=None, patching=None) -> Report:
     """The report; `model_warnings` (what the verifier repaired) come first among its warnings."""
 
     def dtypes(indices) -> list[str]:
@@ -266,4 +285,10 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
         stream_pool=stream_report, constants=stream_facts,
         memory_use=_memory_use(layout, table, options, placed),
         kernel_choice=kernel_choice,
+        patches=[] if patching is None else [ReportPatchChain(
+            operators=[s.op_id for s in steps if s.position in patching.chain.positions],
+            patches=patching.chain.patches, arena_before_bytes=patching.arena_before,
+            lower_bound_before_bytes=patching.lower_bound_before, arena_after_bytes=arena,
+            lower_bound_after_bytes=bound, chain_macs=patching.macs_chain, recomputed_macs=patching.macs_recomputed,
+            total_macs=patching.macs_total)],
     )

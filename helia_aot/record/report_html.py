@@ -60,7 +60,8 @@ def memory_picture(plan: dict, report: dict) -> dict:
     memory = plan["memory"]
     positions = max(len(plan["operators"]), 1)
     arena, bound = memory["scratch_arena_bytes"], memory["lower_bound_bytes"]
-    top = max(arena, bound, 1)
+    chains = report.get("patches") or []
+    top = max([arena, bound, 1] + [c["arena_before_bytes"] for c in chains])
     plot_w, plot_h = _WIDTH - _LEFT - _RIGHT, _HEIGHT - _TOP - _BOTTOM
 
     def x(pos: float) -> float:
@@ -69,16 +70,31 @@ def memory_picture(plan: dict, report: dict) -> dict:
     def y(addr: float) -> float:
         return _TOP + plot_h - addr * plot_h / top
 
+    bands = {band["tensor"]: band for c in plan.get("patches") or [] for band in c["bands"]}
     rects = []
     for i, b in enumerate(memory["buffers"]):
         height = b["bytes"] * plot_h / top
         what = ", ".join(b["tensors"]) if b["tensors"] else f"scratch of operator {b['first']}"
+        band = next((bands[t] for t in b["tensors"] if t in bands), None)
         rects.append({
             "x": _num(x(b["first"])), "y": _num(y(b["offset"] + b["bytes"])),
             "w": _num(x(b["last"] + 1) - x(b["first"])), "h": _num(max(height, 0.5)),
-            "kind": b["kind"], "hue": (i * 47) % 360,
+            "kind": b["kind"] + (" band" if band else ""), "hue": (i * 47) % 360,
             "title": f"{b['name']}: {what}; bytes {b['offset']}..{b['offset'] + b['bytes'] - 1} ({b['bytes']} B), "
-                     f"operators {b['first']}..{b['last']}",
+                     f"operators {b['first']}..{b['last']}"
+                     + (f"; a band of {band['band_rows']} rows at a time ({band['halo_rows']} rows recomputed)"
+                        if band else ""),
+        })
+    index_of = {o["id"]: o["index"] for o in plan["operators"]}
+    patch_chains = []
+    for plan_chain, c in zip(plan.get("patches") or [], chains):
+        first, last = index_of[c["operators"][0]], index_of[c["operators"][-1]]
+        patch_chains.append({
+            "x": _num(x(first)), "w": _num(x(last + 1) - x(first)), "top": _TOP, "h": plot_h,
+            "before_y": _num(y(c["arena_before_bytes"])), "before": c["arena_before_bytes"],
+            "patches": c["patches"], "band_rows": plan_chain["band_rows"], "first": first, "last": last,
+            "recomputed": c["recomputed_macs"], "total": c["total_macs"],
+            "bound_before": c["lower_bound_before_bytes"],
         })
     peak_index = next((o["index"] for o in report["operators"] if o["id"] == report["memory"]["peak_operator"]), None)
     step = max(1, -(-positions // 20))  # at most about 20 position labels
@@ -90,6 +106,7 @@ def memory_picture(plan: dict, report: dict) -> dict:
         "peak_x": None if peak_index is None else _num(x(peak_index + 0.5)),
         "x_ticks": [{"x": _num(x(p + 0.5)), "label": p} for p in range(0, positions, step)],
         "zero_y": _num(y(0)),
+        "chains": patch_chains,
     }
 
 

@@ -1,0 +1,306 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Patch-based execution (issue #31 item 1): a chain of int8 spatial operators at the start of a network
+run one band of output rows at a time, so the large intermediate tensors never exist whole.
+
+A patch is a band of rows of the chain's last output. Walking the chain backwards, each operator's
+input rows follow from its window (kernel, stride, dilation, top padding); a tensor read by several
+operators of the chain (a residual block's input) holds the hull of their rows. Halo rows are
+recomputed, never cached, so no band outlives its patch and band buffers of different patches share
+bytes. The chain's inputs and its last output stay whole; each operator is called on its band through
+its own kernel entry, with the band's height and top padding (a band of an NHWC tensor is contiguous).
+
+The arena planner places the band buffers (lifetimes as in the layer-by-layer plan, sizes of the largest
+band), the chain's inputs living to its end and its output from its start. `choose` weighs every chain
+end and patch count by optimization.goal: size takes the smallest arena when it beats the layer-by-layer
+one; balanced and latency keep the layer-by-layer plan (balanced's 10 % rule is not on yet); a
+memory.constraints budget on the scratch memory the layer-by-layer arena exceeds takes the cheapest
+patching that fits it. Activation placement rules and a stream pool keep the layer-by-layer plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from helia_aot.memory import arena_planner
+from helia_aot.memory.arena_planner import Buffer, MemoryLayout
+
+# Entries whose scratch does not depend on the input height (a band calls them with its own), and which
+# compute each output pixel from its window alone.
+WINDOW_ENTRIES = {
+    "CONV_2D": ("arm_convolve_s8", "arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8",
+                "helia_mve_convolve_1x1_s8", "helia_mve_convolve_s8"),
+    "DEPTHWISE_CONV_2D": ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
+                          "helia_mve_depthwise_conv_3x3_s8"),
+    "AVERAGE_POOL_2D": ("arm_avgpool_s8",),
+    "MAX_POOL_2D": ("arm_max_pool_s8",),
+}
+# Without kernel scratch the wrappers are safe too: whatever path they take on a band needs no buffer.
+WRAPPERS = {"CONV_2D": "arm_convolve_wrapper_s8", "DEPTHWISE_CONV_2D": "arm_depthwise_conv_wrapper_s8"}
+ELEMENTWISE = {"ADD": "arm_elementwise_add_s8"}
+PAD_TYPES = ("PAD", "PADV2")
+MAX_PATCHES = 64
+
+
+@dataclass(frozen=True)
+class Window:
+    """How output rows of a step map to rows of one activation input."""
+
+    tensor: int
+    kernel: int
+    stride: int
+    dilation: int
+    pad: int  # rows of padding above the input
+
+    def rows(self, out0: int, out1: int, height: int) -> tuple[int, int]:
+        start = out0 * self.stride - self.pad
+        end = (out1 - 1) * self.stride - self.pad + (self.kernel - 1) * self.dilation + 1
+        return max(start, 0), min(end, height)
+
+
+@dataclass(frozen=True)
+class StepShape:
+    position: int
+    kind: str  # "window", "pad" or "elementwise"
+    inputs: tuple[Window, ...]
+    output: int
+    out_height: int
+
+
+def _nhwc(tensor) -> bool:
+    """An int8 batch-1 NHWC activation (a band of it is a contiguous run of rows)."""
+    return (len(tensor.shape) == 4 and tensor.shape[0] == 1 and tensor.dtype == "int8" and not tensor.is_constant
+            and not tensor.is_variable)
+
+
+def step_shape(graph, step, needs_scratch: bool) -> StepShape | None:
+    """The step's row geometry, or None when it cannot run on bands."""
+    op, low = step.op, step.lowering
+    if step.variant.name != "int8" or low.alias or len(op.outputs) != 1:
+        return None
+    out = graph.tensors[op.outputs[0]]
+    if not _nhwc(out):
+        return None
+    p = low.params
+    kind = op.op_type
+    if kind in WINDOW_ENTRIES:
+        allowed = WINDOW_ENTRIES[kind] + ((WRAPPERS[kind],) if kind in WRAPPERS and not needs_scratch else ())
+        if low.entry not in allowed or not _nhwc(graph.tensors[p["input"]]):
+            return None
+        kernel = p["filter_dims"][1]
+        return StepShape(step.position, "window", (Window(p["input"], kernel, p["stride"][1], p.get("dilation", (1, 1))[1],
+                                                          p["padding"][1]),), out.index, out.shape[1])
+    if kind in ELEMENTWISE:
+        if low.entry != ELEMENTWISE[kind] or p.get("broadcast"):
+            return None
+        ins = (p["input1"], p["input2"])
+        if any(graph.tensors[t].is_constant or tuple(graph.tensors[t].shape) != tuple(out.shape) for t in ins):
+            return None
+        return StepShape(step.position, "elementwise", tuple(Window(t, 1, 1, 1, 0) for t in dict.fromkeys(ins)),
+                         out.index, out.shape[1])
+    if kind in PAD_TYPES and low.entry == "arm_pad_s8" and _nhwc(graph.tensors[p["input"]]):
+        if p["before"][0] or p["after"][0]:
+            return None
+        return StepShape(step.position, "pad", (Window(p["input"], 1, 1, 1, p["before"][1]),), out.index,
+                         out.shape[1])
+    return None
+
+
+@dataclass(frozen=True)
+class Call:
+    """One step on one patch: rows of its output, and per input the rows it reads."""
+
+    out_rows: tuple[int, int]
+    in_rows: tuple[tuple[int, int], ...]  # per StepShape.inputs
+
+
+@dataclass(frozen=True)
+class Chain:
+    shapes: tuple[StepShape, ...]
+    patches: int
+    band_rows: int  # rows of the last output per patch (the last patch may have fewer)
+    calls: tuple[tuple[Call, ...], ...]  # [patch][step]
+    band_of: dict  # intermediate tensor -> (rows of its largest band, its rows per patch)
+    external: tuple[int, ...]  # tensors the chain reads whole
+    output: int
+
+    @property
+    def first(self) -> int:
+        return self.shapes[0].position
+
+    @property
+    def last(self) -> int:
+        return self.shapes[-1].position
+
+    @property
+    def positions(self) -> tuple[int, ...]:
+        return tuple(s.position for s in self.shapes)
+
+
+def schedule(graph, shapes: tuple[StepShape, ...], patches: int) -> Chain:
+    """The rows every step computes and reads on each of `patches` bands of the last output."""
+    out = shapes[-1].output
+    height = graph.tensors[out].shape[1]
+    band = -(-height // patches)
+    produced = {s.output for s in shapes}
+    calls, rows_of = [], {}
+    for p in range(patches):
+        o0, o1 = p * band, min(height, (p + 1) * band)
+        if o0 >= o1:
+            break
+        need = {out: (o0, o1)}
+        per_step = []
+        for s in reversed(shapes):
+            r = need[s.output]
+            ins = []
+            for w in s.inputs:
+                i = w.rows(r[0], r[1], graph.tensors[w.tensor].shape[1])
+                ins.append(i)
+                if w.tensor in produced:
+                    have = need.get(w.tensor)
+                    need[w.tensor] = i if have is None else (min(have[0], i[0]), max(have[1], i[1]))
+            per_step.append(Call(r, tuple(ins)))
+        calls.append(tuple(reversed(per_step)))
+        for t, r in need.items():
+            if t != out:
+                rows_of.setdefault(t, []).append(r)
+    band_of = {t: (max(b - a for a, b in rs), tuple(rs)) for t, rs in rows_of.items()}
+    external = tuple(dict.fromkeys(w.tensor for s in shapes for w in s.inputs if w.tensor not in produced))
+    return Chain(shapes, len(calls), band, tuple(calls), band_of, external, out)
+
+
+def candidate_chains(graph, steps, needs_scratch: bool) -> list[tuple[StepShape, ...]]:
+    """Prefixes of the first run of band-capable steps whose intermediate tensors only the chain reads
+    (at least two steps, ending where the chain's output is its only tensor read beyond it)."""
+    readers: dict[int, list[int]] = {}
+    for s in steps:
+        for t in s.op.inputs:
+            if t >= 0:
+                readers.setdefault(t, []).append(s.position)
+    outputs = set(graph.outputs)
+    run: list[StepShape] = []
+    found = []
+    for s in steps:
+        shape = step_shape(graph, s, needs_scratch)
+        if shape is None:
+            if run:
+                break
+            continue
+        run.append(shape)
+        positions = {r.position for r in run}
+        inner = [r.output for r in run[:-1]]
+        closed = all(t not in outputs and set(readers.get(t, ())) <= positions for t in inner)
+        # Every input is produced in the run or before it (execution order guarantees the latter).
+        if len(run) >= 2 and closed and shape.out_height >= 2:
+            found.append(tuple(run))
+    return found
+
+
+def chain_macs(steps, chain: Chain) -> tuple[int, int]:
+    """(MACs of the chain's steps layer by layer, MACs recomputed on halos)."""
+    by_position = {s.position: s for s in steps}
+    full = recomputed = 0
+    for i, shape in enumerate(chain.shapes):
+        macs = int(by_position[shape.position].lowering.macs)
+        done = sum(c[i].out_rows[1] - c[i].out_rows[0] for c in chain.calls)
+        full += macs
+        recomputed += macs * done // shape.out_height - macs
+    return full, recomputed
+
+
+def adjust_buffers(graph, chain: Chain, roots: dict[int, int]):
+    """The planner hook: band sizes for the chain's intermediates, the inputs kept to the chain's end,
+    the output kept from its start (it fills patch by patch)."""
+
+    def adjust(buffers: list[Buffer]) -> None:
+        bands = {roots.get(t, t): t for t in chain.band_of}
+        external = {roots.get(t, t) for t in chain.external}
+        output = roots.get(chain.output, chain.output)
+        for b in buffers:
+            if b.kind != "tensor":
+                continue
+            if b.tensor in bands:
+                t = bands[b.tensor]
+                tensor = graph.tensors[t]
+                b.size = chain.band_of[t][0] * tensor.nbytes // tensor.shape[1]
+            if b.tensor in external:
+                b.last = max(b.last, chain.last)
+            if b.tensor == output:
+                b.first = min(b.first, chain.first)
+
+    return adjust
+
+
+@dataclass(frozen=True)
+class Patching:
+    """The chosen chain, its layout, and what it costs against the layer-by-layer plan."""
+
+    chain: Chain
+    layout: MemoryLayout
+    reason: str  # "goal size" or "memory.constraints"
+    arena_before: int
+    lower_bound_before: int
+    macs_chain: int
+    macs_recomputed: int
+    macs_total: int
+
+
+def _tensors_touching(chain: Chain) -> set[int]:
+    return set(chain.band_of) | set(chain.external) | {chain.output}
+
+
+def _plan(graph, steps, alignment: int, in_place: bool, chain: Chain) -> MemoryLayout:
+    alias_root = {s.op.outputs[0]: s.op.inputs[0] for s in steps if s.lowering.alias}
+    roots = arena_planner.resolve_roots(alias_root)
+    touching = _tensors_touching(chain)
+    return arena_planner.plan_memory(graph, steps, alignment, None, in_place,
+                                     adjust=adjust_buffers(graph, chain, roots),
+                                     keep_in_place=lambda out, inp: out not in touching and inp not in touching)
+
+
+def _budget(options) -> int | None:
+    placement = getattr(options, "placement", None)
+    if placement is None:
+        return None
+    return dict(placement.constraints).get(options.target.scratch_memory)
+
+
+def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | None:
+    """The patching optimization.goal (or a scratch-memory budget) takes, None for layer by layer."""
+    goal = options.optimization.goal
+    budget = _budget(options)
+    before = layout.arena.arena_bytes
+    over_budget = budget is not None and before > budget
+    # balanced (the default) stays layer by layer in this first version: its 10 % rule would change
+    # every default conversion's module; it is for the lead to turn on.
+    if placer is not None or layout.extra or (goal != "size" and not over_budget):
+        return None
+    total = sum(int(s.lowering.macs) for s in steps)
+    alignment = options.target.arena_alignment
+    best: tuple | None = None
+    for shapes in candidate_chains(graph, steps, options.kernels.needs_scratch):
+        height = graph.tensors[shapes[-1].output].shape[1]
+        # Patch counts by distinct band heights (several counts give the same grid).
+        bands = sorted({-(-height // n) for n in (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, MAX_PATCHES)}, reverse=True)
+        for n in (-(-height // band) for band in bands):
+            chain = schedule(graph, shapes, n)
+            if chain.patches < 2 or any(b <= a for calls in chain.calls for c in calls for a, b in c.in_rows):
+                continue  # one band is no patching; a band reading no rows (all padding) is not worth a kernel call
+            full, recomputed = chain_macs(steps, chain)
+            planned = replace(_plan(graph, steps, alignment, options.optimization.rewrites, chain),
+                              persistent_memory=layout.persistent_memory)
+            arena = planned.arena.arena_bytes
+            if arena >= before:
+                continue
+            if over_budget:
+                key = (arena > budget, recomputed if arena <= budget else arena, arena, chain.patches)
+                reason = "memory.constraints"
+            else:
+                key = (arena, recomputed, chain.patches)
+                reason = "goal size"
+            if best is None or key < best[0]:
+                best = (key, chain, planned, reason, full, recomputed)
+    if best is None:
+        return None
+    _, chain, planned, reason, full, recomputed = best
+    return Patching(chain, planned, reason, before, layout.arena.lower_bound, full, recomputed, total)
+

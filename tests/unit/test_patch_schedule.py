@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Patch-based execution's schedule and records (helia_aot/memory/patches.py, helia_aot/emit/patch_code.py):
+the band geometry against a whole-tensor computation, the planner's choice per goal and budget, the plan
+and report fields against their schemas, and the plan replaying. The generated C against the
+layer-by-layer module runs in tests/e2e/test_patch_execution.py."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import helia_aot
+from helia_aot.emit.patch_code import band_params
+from helia_aot.errors import InvalidConfigError
+from helia_aot.memory.patches import StepShape, Window, schedule
+from helia_aot.record.plan_model import plan_schema, report_schema
+from helia_aot.record.schema import validate
+from tests.modelgen import mobilenet_v2
+
+# -- band geometry, numerically -------------------------------------------------------------------------
+
+
+def _rows_conv(x: np.ndarray, kernel: int, stride: int, dilation: int, pad: int, out_h: int) -> np.ndarray:
+    """A window operator along rows as a kernel computes it: output row r sums the input rows
+    r * stride - pad + k * dilation that exist (padding reads nothing), each weighted by k + 1."""
+    out = np.zeros((out_h,) + x.shape[1:], dtype=np.int64)
+    for r in range(out_h):
+        for k in range(kernel):
+            i = r * stride - pad + k * dilation
+            if 0 <= i < x.shape[0]:
+                out[r] += (k + 1) * x[i]
+    return out
+
+
+class _Tensor:
+    def __init__(self, index, height, width=3):
+        self.index, self.shape = index, (1, height, width, 1)
+        self.nbytes = height * width
+        self.num_elements = height * width
+
+
+class _Graph:
+    def __init__(self, heights):
+        self.tensors = [_Tensor(i, h) for i, h in enumerate(heights)]
+
+
+def _chain(rng):
+    """A random chain of 2..5 window operators (kernel, stride, dilation, SAME-like or VALID padding)."""
+    heights, shapes, specs = [int(rng.integers(9, 40))], [], []
+    for position in range(int(rng.integers(2, 6))):
+        kernel, stride, dilation = int(rng.integers(1, 6)), int(rng.integers(1, 3)), int(rng.integers(1, 3))
+        extent = (kernel - 1) * dilation + 1
+        if heights[-1] < extent:
+            kernel, dilation, extent = 1, 1, 1
+        pad = int(rng.integers(0, extent))
+        out_h = (heights[-1] + 2 * pad - extent) // stride + 1
+        if out_h < 2:
+            break
+        shapes.append(StepShape(position, "window", (Window(len(heights) - 1, kernel, stride, dilation, pad),),
+                                len(heights), out_h))
+        specs.append((kernel, stride, dilation, pad, out_h))
+        heights.append(out_h)
+    return _Graph(heights), tuple(shapes), specs
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bands_compute_the_whole_tensor(seed):
+    """Running each step on its band (band_params' height and top padding, the input read from the
+    band's first row) and stitching the last step's bands gives the layer-by-layer result, for random
+    chains and patch counts: the halo rows, the clipping at both edges and the padding per band agree."""
+    rng = np.random.default_rng(seed)
+    graph, shapes, specs = _chain(rng)
+    while len(shapes) < 2:
+        graph, shapes, specs = _chain(rng)
+    x = rng.integers(-50, 50, (graph.tensors[0].shape[1], 3)).astype(np.int64)
+    whole = x
+    for kernel, stride, dilation, pad, out_h in specs:
+        whole = _rows_conv(whole, kernel, stride, dilation, pad, out_h)
+    patches = int(rng.integers(2, shapes[-1].out_height + 1))
+    chain = schedule(graph, shapes, patches)
+    stitched = np.zeros_like(whole)
+    for p, calls in enumerate(chain.calls):
+        bands = {0: (x, 0)}  # tensor -> (rows held, first row held)
+        for shape, call in zip(shapes, calls):
+            (w,), ((i0, i1),) = shape.inputs, call.in_rows
+            held, first = bands[w.tensor]
+            assert first <= i0 and i1 <= first + held.shape[0], "a step reads rows its input band lacks"
+            params = band_params(graph, shape, {"input_dims": (1, 0, 3, 1), "output_dims": (1, 0, 3, 1),
+                                                "padding": (0, w.pad)}, call)
+            out_h = params["output_dims"][1]
+            assert params["input_dims"][1] == i1 - i0
+            band = _rows_conv(held[i0 - first:i1 - first], w.kernel, w.stride, w.dilation, params["padding"][1],
+                              out_h)
+            bands[shape.output] = (band, call.out_rows[0])
+        out, first = bands[shapes[-1].output]
+        stitched[first:first + out.shape[0]] = out
+    covered = sorted(r for calls in chain.calls for r in [calls[-1].out_rows])
+    assert covered[0][0] == 0 and covered[-1][1] == whole.shape[0]
+    assert all(a[1] == b[0] for a, b in zip(covered, covered[1:])), "the last output's bands must tile it"
+    np.testing.assert_array_equal(stitched, whole)
+
+
+def test_two_readers_hold_the_hull_of_their_rows():
+    """A tensor read by a 3-row window and by an element-wise step (a residual block's input) holds the
+    rows both need on every patch."""
+    graph = _Graph([12, 12, 12, 12])
+    shapes = (StepShape(0, "window", (Window(0, 1, 1, 1, 0),), 1, 12),
+              StepShape(1, "window", (Window(1, 3, 1, 1, 1),), 2, 12),
+              StepShape(2, "elementwise", (Window(2, 1, 1, 1, 0), Window(1, 1, 1, 1, 0)), 3, 12))
+    chain = schedule(graph, shapes, 3)
+    for p, calls in enumerate(chain.calls):
+        held = chain.band_of[1][1][p]
+        for call, shape in zip(calls, shapes):
+            for w, rows in zip(shape.inputs, call.in_rows):
+                if w.tensor == 1:
+                    assert held[0] <= rows[0] and rows[1] <= held[1]
+    assert chain.band_of[1][0] == 6  # 4 rows and a halo row on each side
+    assert chain.external == (0,)
+
+
+# -- the planner's choice, the records, replay ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def mobilenet(tmp_path_factory):
+    return mobilenet_v2.build(64, 0.35)
+
+
+def _convert(model, out, **kwargs):
+    result = helia_aot.convert(model, out, target="host", kernel_library="portable", **kwargs)
+    return result.plan, result.report
+
+
+def test_goal_size_patches_and_records_it(mobilenet, tmp_path):
+    plan, report = _convert(mobilenet, tmp_path / "size", goal="size")
+    plain, plain_report = _convert(mobilenet, tmp_path / "latency", goal="latency")
+    assert plain["patches"] == [] and plain_report["patches"] == []
+    (chain,), (facts,) = plan["patches"], report["patches"]
+    assert facts["arena_before_bytes"] == plain["memory"]["scratch_arena_bytes"]
+    assert facts["arena_after_bytes"] == plan["memory"]["scratch_arena_bytes"] < facts["lower_bound_before_bytes"]
+    assert facts["recomputed_macs"] > 0 and facts["total_macs"] == plain_report["total_macs"]
+    assert chain["reason"] == "goal size" and chain["halo"] == "recompute"
+    ids = [o["id"] for o in plan["operators"]]
+    assert chain["operators"] == ids[ids.index(chain["operators"][0]):][:len(chain["operators"])]
+    buffers = {name: b for b in plan["memory"]["buffers"] for name in b["tensors"]}
+    for band in chain["bands"]:
+        # The band buffer in the arena is the largest band, not the whole tensor.
+        assert buffers[band["tensor"]]["bytes"] == band["bytes"]
+        assert band["band_rows"] == max(b - a for a, b in band["rows"])
+        assert band["halo_rows"] >= 0
+    assert validate(plan, plan_schema()) == [] and validate(report, report_schema()) == []
+
+
+def test_balanced_and_latency_keep_layer_by_layer(mobilenet, tmp_path):
+    for goal in ("latency", "balanced"):
+        plan, _ = _convert(mobilenet, tmp_path / goal, goal=goal)
+        assert plan["patches"] == [], goal
+
+
+def test_budget_takes_the_cheapest_patching_that_fits(mobilenet, tmp_path):
+    plain, _ = _convert(mobilenet, tmp_path / "plain", goal="latency")
+    smallest, smallest_report = _convert(mobilenet, tmp_path / "size", goal="size")
+    budget = (plain["memory"]["scratch_arena_bytes"] + smallest["memory"]["scratch_arena_bytes"]) // 2
+    config = {"memory": {"constraints": {plain["memory"]["scratch_memory"]: budget}}}
+    plan, report = _convert(mobilenet, tmp_path / "budget", goal="latency", config=config)
+    (chain,), (facts,) = plan["patches"], report["patches"]
+    assert chain["reason"] == "memory.constraints"
+    assert plan["memory"]["scratch_arena_bytes"] <= budget
+    # Cheapest that fits: never more recomputation than goal size's smallest arena.
+    assert facts["recomputed_macs"] <= smallest_report["patches"][0]["recomputed_macs"]
+
+
+def test_plan_replays_and_a_changed_grid_is_refused(mobilenet, tmp_path):
+    plan, _ = _convert(mobilenet, tmp_path / "first", goal="size")
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    again, _ = _convert(mobilenet, tmp_path / "again", goal="size", plan=str(path))
+    assert again["patches"] == plan["patches"]
+    assert again["memory"] == plan["memory"]
+    first_c = (tmp_path / "first" / "src" / "model_model.c").read_bytes()
+    assert (tmp_path / "again" / "src" / "model_model.c").read_bytes() == first_c
+    plan["patches"][0]["patches"] += 1
+    path.write_text(json.dumps(plan))
+    with pytest.raises(InvalidConfigError, match=r"patches\[0\]\.patches"):
+        _convert(mobilenet, tmp_path / "refused", goal="size", plan=str(path))
+
+
+def test_band_code_is_the_same_run_to_run(mobilenet, tmp_path):
+    _convert(mobilenet, tmp_path / "a", goal="size")
+    _convert(mobilenet, tmp_path / "b", goal="size")
+    a = (tmp_path / "a" / "src" / "model_model.c").read_text()
+    assert a == (tmp_path / "b" / "src" / "model_model.c").read_text()
+    assert "_band0(uint8_t *arena" in a and "bands[i].run(" in a
+
+
+def test_placement_rules_keep_layer_by_layer(mobilenet, tmp_path):
+    """A stream pool schedules constants per operator; a chain would read them across its whole span, so
+    with placement rules goal size keeps the layer-by-layer plan (and says nothing of patches)."""
+    config = {"memory": {"tensors": [{"type": "constant", "attributes": {"residency": "stream"}}],
+                         "stream_pool": {"memory": "DTCM", "bytes": 65536}}}
+    result = helia_aot.convert(mobilenet, tmp_path / "streamed", target="corstone300", goal="size", config=config)
+    assert result.plan["patches"] == [] and result.report["patches"] == []
+    assert result.plan["schedule"]["units"], "the stream pool must still schedule units"
