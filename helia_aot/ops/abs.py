@@ -10,10 +10,12 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
 from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
+from helia_aot.ops.shared.unary_math import elementwise_int16_zero_point, left_shift_rule
 
-_SAME = ("input and output shapes equal",)
+_SHIFT = {"int8": left_shift_rule("arm_abs_s8", "|q - zero point| (up to 255)"),
+          "int16": left_shift_rule("arm_abs_s16", "|q - zero point| (up to 32768)")}
 
 
 @register
@@ -22,14 +24,16 @@ class Abs(OpLowering):
     options_table = "AbsOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_abs_s8",),
-                template="abs.c.j2", notes=_SAME + ("input / output scale ratio below 2^23",)),
-        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_abs_s16",),
-                template="abs.c.j2", notes=_SAME + ("input / output scale ratio below 2^15",)),
+                template="abs.c.j2", rules=(OUTPUT_SHAPE_RULE, _SHIFT["int8"])),
+        Variant("int16", inputs=(int16_act(sources=elementwise_int16_zero_point("ABS")),),
+                outputs=(int16_act("output", sources=elementwise_int16_zero_point("ABS")),), entries=("arm_abs_s16",),
+                template="abs.c.j2", rules=(OUTPUT_SHAPE_RULE, _SHIFT["int16"])),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_nn_abs_f32",),
-                template="abs.c.j2", lower="lower_float32", notes=_SAME, fallbacks=(("arm_nn_abs_f32", None),)),
+                template="abs.c.j2", lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,),
+                fallbacks=(("arm_nn_abs_f32", None),)),
         Variant("int32", inputs=(Operand("input", ("int32",)),), outputs=(Operand("output", ("int32",)),),
-                template="unary_inline.c.j2", lower="lower_int32",
-                notes=_SAME + ("inline C; |INT32_MIN| stays INT32_MIN (two's complement, as LiteRT on Arm)",)),
+                template="unary_inline.c.j2", lower="lower_int32", rules=(OUTPUT_SHAPE_RULE,),
+                notes=("inline C; |INT32_MIN| stays INT32_MIN (two's complement, as LiteRT on Arm)",)),
     )
 
     @staticmethod
@@ -52,8 +56,9 @@ class Abs(OpLowering):
         largest = 255 if ctx.variant.name == "int8" else 32768
         if needs and shift > 0 and largest << shift > (1 << 31) - 1:
             x, y = ctx.inp(0), ctx.out(0)
-            raise ctx.error(f"input scale {x.quant.scale:g} over output scale {y.quant.scale:g} needs a left shift "
-                            f"of {shift}, which overflows int32 for |q - zero point| up to {largest}", y)
+            raise ctx.error(_SHIFT[ctx.variant.name], y, detail=f"input scale {x.quant.scale:g} over output scale "
+                            f"{y.quant.scale:g} needs a left shift of {shift}, which overflows int32 for |q - zero "
+                            f"point| up to {largest}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert, register
 from helia_aot.ops.shared.broadcast import broadcast_shape
 
-_RULES = ("condition bool", "the three shapes broadcast (NumPy rules); rank up to 5 when they differ",
-          "codes copied as they are (no rescaling, as LiteRT)")
+BROADCAST = Rule("condition, x and y broadcast (NumPy rules) to the output's shape", litert(
+    "select.cc SelectPrepare", "CalculateShapeForBroadcast of the three shapes; the output is resized to it"))
+RANK5 = Rule("rank up to 5 when the shapes differ (any rank when equal)", litert(
+    "select.cc SelectEval", "BroadcastSelect5DSlow extends the shapes to 5-D (TF_LITE_ENSURE / RuntimeShape "
+    "check on the rank)"))
+_RULES = (BROADCAST, RANK5)
+_NOTES = ("codes copied as they are (no rescaling, as LiteRT)",)
 _CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}
 
 
@@ -23,7 +28,8 @@ def _variant(dtype: str) -> Variant:
     return Variant(dtype, inputs=(Operand("condition", ("bool",)), Operand("x", (dtype,)), Operand("y", (dtype,))),
                    outputs=(Operand("output", (dtype,)),), entries=entry,
                    template="select_v2.c.j2" if entry else "select_v2_inline.c.j2",
-                   lower="lower" if entry else "lower_inline", notes=_RULES + (() if entry else ("inline C",)))
+                   lower="lower" if entry else "lower_inline", rules=_RULES,
+                   notes=_NOTES + (() if entry else ("inline C",)))
 
 
 def _strides(shape, out_shape) -> list[int]:
@@ -47,13 +53,15 @@ class SelectV2(OpLowering):
         shape = broadcast_shape(c.shape, x.shape)
         shape = broadcast_shape(shape, y.shape) if shape is not None else None
         if shape is None:
-            raise ctx.error(f"condition {list(c.shape)}, x {list(x.shape)} and y {list(y.shape)} do not broadcast",
-                            y)
+            raise ctx.error(BROADCAST, y, detail=f"condition {list(c.shape)}, x {list(x.shape)} and y {list(y.shape)} "
+                                                 "do not broadcast")
         same = tuple(c.shape) == tuple(x.shape) == tuple(y.shape)
         if not same and len(shape) > 5:
-            raise ctx.error(f"broadcasting is supported up to rank 5 (LiteRT's limit), got rank {len(shape)}", out)
+            raise ctx.error(RANK5, out, detail=f"broadcasting is supported up to rank 5 (LiteRT's limit), got rank "
+                                               f"{len(shape)}")
         if tuple(out.shape) != shape:
-            raise ctx.error(f"output shape {list(out.shape)} does not match the broadcast shape {list(shape)}", out)
+            raise ctx.error(BROADCAST, out, detail=f"output shape {list(out.shape)} does not match the broadcast shape "
+                                                   f"{list(shape)}")
 
     def _params(self, ctx: OpContext) -> tuple[dict, list[ConstArray]]:
         c, x, y = ctx.inp(0), ctx.inp(1), ctx.inp(2)

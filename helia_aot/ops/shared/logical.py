@@ -5,19 +5,26 @@ does (NumPy rules, up to rank 4 when the shapes differ, any rank when equal)."""
 
 from __future__ import annotations
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert
 from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 
 LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
+BROADCAST = Rule("input shapes broadcast (NumPy rules) to the output's shape", litert(
+    "logical.cc Prepare", "CalculateShapeForBroadcast fails on shapes that do not broadcast; the output is resized to "
+    "the broadcast shape"))
+RANK4 = Rule("rank up to 4 when the input shapes differ (any rank when equal)", litert(
+    "logical.cc LogicalImpl", "BroadcastBinaryFunction4DSlow extends both shapes to 4-D (RuntimeShape::ExtendedShape "
+    "checks the rank, aborting past 4)"))
 
 
 def logical_variants(op_type: str) -> tuple[Variant, ...]:
     if op_type == "LOGICAL_NOT":
         return (Variant("bool", inputs=(Operand("input", ("bool",)),), outputs=(Operand("output", ("bool",)),),
-                        template="logical.c.j2", notes=("input and output shapes equal", "inline C")),)
+                        template="logical.c.j2", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C",)),)
     return (Variant("bool", inputs=(Operand("input1", ("bool",)), Operand("input2", ("bool",))),
                     outputs=(Operand("output", ("bool",)),), template="logical.c.j2",
-                    notes=("input shapes broadcast (NumPy rules); rank up to 4 when they differ", "inline C")),)
+                    rules=(BROADCAST, RANK4), notes=("inline C",)),)
 
 
 class LogicalLowering(OpLowering):
@@ -28,11 +35,14 @@ class LogicalLowering(OpLowering):
         shapes = [t.shape for t in ctx.inputs()]
         shape = tuple(shapes[0]) if len(shapes) == 1 else broadcast_shape(*shapes)
         if shape is None:
-            raise ctx.error(f"input shapes {list(shapes[0])} and {list(shapes[1])} do not broadcast", ctx.inp(1))
+            raise ctx.error(BROADCAST, ctx.inp(1), detail=f"input shapes {list(shapes[0])} and {list(shapes[1])} do "
+                                                          "not broadcast")
         if len(shapes) == 2 and tuple(shapes[0]) != tuple(shapes[1]) and len(shape) > 4:
-            raise ctx.error(f"broadcasting is supported up to rank 4 (LiteRT's limit), got rank {len(shape)}", y)
+            raise ctx.error(RANK4, y, detail=f"broadcasting is supported up to rank 4 (LiteRT's limit), got rank "
+                                             f"{len(shape)}")
         if tuple(y.shape) != shape:
-            raise ctx.error(f"output shape {list(y.shape)} does not match {list(shape)}", y)
+            raise ctx.error(BROADCAST if len(shapes) == 2 else OUTPUT_SHAPE_RULE, y,
+                            detail=f"output shape {list(y.shape)} does not match {list(shape)}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         y = ctx.out(0)
