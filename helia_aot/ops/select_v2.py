@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SELECT_V2: output = condition ? x : y with the three inputs broadcast (NumPy rules; LiteRT's reference
-broadcasts up to rank 5, equal shapes at any rank). int8 / int16 on ns-cmsis-nn's arm_select_v2_s8 / _s16
-(each input read through its strides, 0 along broadcast axes), float32 / int32 / int64 / bool in inline C.
+"""SELECT_V2: output = condition ? x : y with the three inputs broadcast (NumPy rules, any rank: LiteRT runs a
+rank-6 broadcast, measured). int8 / int16 on ns-cmsis-nn's arm_select_v2_s8 / _s16 (each input read through its
+strides, 0 along broadcast axes; ranks 1 to 8, every rank the model verifier admits), float32 / int32 / int64 / bool in inline C.
 
 LiteRT copies the chosen codes as they are: it neither requires x, y and the output to share quantization
 nor rescales, so neither does this (the same codes come out)."""
@@ -15,12 +15,10 @@ from helia_aot.ops.shared.broadcast import broadcast_shape
 
 BROADCAST = Rule("condition, x and y broadcast (NumPy rules) to the output's shape", litert(
     "select.cc SelectPrepare", "CalculateShapeForBroadcast of the three shapes; the output is resized to it"))
-RANK5 = Rule("rank up to 5 when the shapes differ (any rank when equal)", litert(
-    "select.cc SelectEval", "BroadcastSelect5DSlow extends the shapes to 5-D (TF_LITE_ENSURE / RuntimeShape "
-    "check on the rank)"))
-_RULES = (BROADCAST, RANK5)
-_NOTES = ("codes copied as they are (no rescaling, as LiteRT)",)
-_CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}
+_RULES = (BROADCAST,)
+_NOTES = ("codes copied as they are (no rescaling, as LiteRT)", "broadcasts at any rank")
+_CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t",
+           "bool": "uint8_t"}
 
 
 def _variant(dtype: str) -> Variant:
@@ -55,10 +53,6 @@ class SelectV2(OpLowering):
         if shape is None:
             raise ctx.error(BROADCAST, y, detail=f"condition {list(c.shape)}, x {list(x.shape)} and y {list(y.shape)} "
                                                  "do not broadcast")
-        same = tuple(c.shape) == tuple(x.shape) == tuple(y.shape)
-        if not same and len(shape) > 5:
-            raise ctx.error(RANK5, out, detail=f"broadcasting is supported up to rank 5 (LiteRT's limit), got rank "
-                                               f"{len(shape)}")
         if tuple(out.shape) != shape:
             raise ctx.error(BROADCAST, out, detail=f"output shape {list(out.shape)} does not match the broadcast shape "
                                                    f"{list(shape)}")

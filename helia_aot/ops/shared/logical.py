@@ -13,6 +13,9 @@ LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
 BROADCAST = Rule("input shapes broadcast (NumPy rules) to the output's shape", litert(
     "logical.cc Prepare", "CalculateShapeForBroadcast fails on shapes that do not broadcast; the output is resized to "
     "the broadcast shape"))
+BOOL_ONLY = Rule("bool inputs and output", litert(
+    "logical.cc LogicalImpl / elementwise.cc GenericPrepare (NOT)", "\"Logical ops only support bool type\" (TFLM's "
+    "logical_common.cc has no type check and reads other types as bool)"))
 RANK4 = Rule("rank up to 4 when the input shapes differ (any rank when equal)", litert(
     "logical.cc LogicalImpl", "BroadcastBinaryFunction4DSlow extends both shapes to 4-D (RuntimeShape::ExtendedShape "
     "checks the rank, aborting past 4)"))
@@ -21,14 +24,22 @@ RANK4 = Rule("rank up to 4 when the input shapes differ (any rank when equal)", 
 def logical_variants(op_type: str) -> tuple[Variant, ...]:
     if op_type == "LOGICAL_NOT":
         return (Variant("bool", inputs=(Operand("input", ("bool",)),), outputs=(Operand("output", ("bool",)),),
-                        template="logical.c.j2", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C",)),)
+                        template="logical.c.j2", rules=(BOOL_ONLY, OUTPUT_SHAPE_RULE), notes=("inline C",)),)
     return (Variant("bool", inputs=(Operand("input1", ("bool",)), Operand("input2", ("bool",))),
                     outputs=(Operand("output", ("bool",)),), template="logical.c.j2",
-                    rules=(BROADCAST, RANK4), notes=("inline C",)),)
+                    rules=(BOOL_ONLY, BROADCAST, RANK4), notes=("inline C",)),)
 
 
 class LogicalLowering(OpLowering):
     """One logical operator; subclasses set op_types, options_table and variants."""
+
+    def select(self, ctx: OpContext) -> Variant:
+        tensors = [t for t in (*ctx.inputs(), *ctx.outputs()) if t is not None]
+        wrong = next((t for t in tensors if t.dtype != "bool"), None)
+        if wrong is not None:
+            raise ctx.error(BOOL_ONLY, wrong, "Cast the operands to bool", detail=f"{ctx.op.op_type} takes bool "
+                            f"tensors, tensor '{wrong.name}' is {wrong.dtype}")
+        return super().select(ctx)
 
     def validate(self, ctx: OpContext) -> None:
         y = ctx.out(0)
