@@ -87,8 +87,8 @@ REFUSALS = {
     "FILL dims at run time": (lambda: _fill(dims_constant=False), "dims (input 0) must be a constant",
                               "(TFLM: fill.cc Prepare)"),
     "WHERE condition at run time": (_where_at_run_time, "condition must be a constant", "(helia-aot limit)"),
-    "LOGICAL_AND rank 5": (lambda: _binary("LOGICAL_AND", "bool", (2, 1, 2, 1, 3), (1, 2, 1, 2, 3), (2, 2, 2, 2, 3)),
-                           "up to rank 4", "(LiteRT: logical.cc LogicalImpl)"),
+    "LOGICAL_AND int8": (lambda: _binary("LOGICAL_AND", "int8", (4,), (4,), (4,), (0.1, 0)),
+                         "takes bool tensors", "(LiteRT: logical.cc LogicalImpl"),
     "NEG output shape": (lambda: _unary("NEG", "float32", out_shape=(1, 9)), "differs from the input shape",
                          "(helia-aot limit)"),
     "DIV int8": (lambda: _binary("DIV", "int8", (4,), (4,), (4,), (0.05, 0)), "int8 DIV is not supported",
@@ -126,6 +126,14 @@ def test_div_takes_tanh_and_sign_bit_as_no_clamp(activation, tmp_path):
     body = (tmp_path / "out" / "src" / "model_model.c").read_text()
     # NONE's clamp: [lowest, max] of float, as LiteRT's CalculateActivationRange<float> gives for these
     assert "v < -3.4028234663852886e+38f ? -3.4028234663852886e+38f : (v > 3.4028234663852886e+38f" in body
+
+
+def test_logical_and_broadcasts_past_rank_4(tmp_path):
+    # LiteRT runs a rank-5 bool broadcast (measured); the merged-dimension loop takes it
+    helia_aot.convert(_binary("LOGICAL_AND", "bool", (2, 1, 2, 1, 3), (1, 2, 1, 2, 3), (2, 2, 2, 2, 3)).build(),
+                      tmp_path / "out", target="host")
+    body = (tmp_path / "out" / "src" / "model_model.c").read_text()
+    assert "*out++ = (uint8_t)(a && b);" in body and "i4 < 3" in body
 
 
 def test_unquantized_int16_abs_takes_the_raw_codes(tmp_path):
