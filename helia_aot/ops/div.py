@@ -14,19 +14,31 @@ int8 / int16 (LiteRT's quantized DIV) are refused: its reference kernel rounds t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, litert, register
 from helia_aot.ops.shared.binary_arith import inline_params
-from helia_aot.ops.shared.broadcast import check_broadcast
-from helia_aot.ops.shared.fused_activation import FLT_MAX, activation_bounds
+from helia_aot.ops.shared.broadcast import BROADCAST_RULE, check_broadcast
+from helia_aot.ops.shared.fused_activation import FLT_MAX
 from helia_aot.ops.shared.operands import fp32
 
-_RULES = ("input shapes broadcast (NumPy rules, any rank)", "fused activation NONE, RELU, RELU6 or RELU_N1_TO_1",
-          "inline C")
 _INT32_RANGE = {"NONE": (-(1 << 31), (1 << 31) - 1), "RELU": (0, (1 << 31) - 1), "RELU6": (0, 6),
                 "RELU_N1_TO_1": (-1, 1)}
+# LiteRT's div.cc clamps with CalculateActivationRange<float / int32_t> (kernel_util.h), which bounds RELU, RELU6
+# and RELU_N1_TO_1 and leaves every other activation (TANH, SIGN_BIT) at the type's full range: no clamp.
+_FLOAT_RANGE = {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf), "RELU6": (0.0, 6.0),
+                "RELU_N1_TO_1": (-1.0, 1.0)}
+ACTIVATION = Rule("fused activation NONE, RELU, RELU6, RELU_N1_TO_1 (clamped) or TANH, SIGN_BIT (no clamp)", litert(
+    "div.cc EvalDiv / kernel_util.h CalculateActivationRange", "clamps to RELU, RELU6 and RELU_N1_TO_1's ranges; any "
+    "other activation value leaves the type's whole range"))
+QUANTIZED = Rule("int8 / int16 DIV refused", helia_limit(
+    "LiteRT's quantized DIV (div.cc EvalQuantized) rounds the quotient with a shift of 32 or more when the dividend is "
+    "near its zero point (undefined behaviour; its outputs there cannot be reproduced)",
+    "an int8 variant following TFLM's div.cc, checked where both references define the result"))
+_RULES = (BROADCAST_RULE, ACTIVATION)
 
 
 @register
@@ -35,28 +47,40 @@ class Div(OpLowering):
     options_table = "DivOptions"
     variants = (
         Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
-                template="binary_broadcast.c.j2", lower="lower_float32", notes=_RULES),
+                template="binary_broadcast.c.j2", lower="lower_float32", rules=_RULES,
+                notes=("input shapes broadcast at any rank", "inline C")),
         Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
                 outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
-                notes=_RULES + ("a zero divisor fails the invocation (ARM_CMSIS_NN_ARG_ERROR), as in LiteRT",)),
+                rules=_RULES, notes=("input shapes broadcast at any rank", "inline C",
+                                     "a zero divisor fails the invocation (ARM_CMSIS_NN_ARG_ERROR), as in LiteRT")),
     )
 
     def select(self, ctx: OpContext) -> Variant:
         y = ctx.out(0)
         if y.dtype in ("int8", "int16"):
-            raise ctx.error(f"{y.dtype} DIV is not supported: LiteRT's quantized DIV rounds the quotient with a shift "
-                            "of 32 or more when the dividend is near its zero point (undefined behaviour; its outputs "
-                            "there cannot be reproduced)", y,
-                            "Keep DIV in float32 (or int32), or rewrite x / c with a constant c as MUL by 1 / c")
+            raise ctx.error(QUANTIZED, y, "Keep DIV in float32 (or int32), or rewrite x / c with a constant c as MUL by "
+                                          "1 / c", detail=f"{y.dtype} DIV is not supported: LiteRT's quantized DIV "
+                            "rounds the quotient with a shift of 32 or more when the dividend is near its zero point "
+                            "(undefined behaviour; its outputs there cannot be reproduced)")
         return super().select(ctx)
 
     def validate(self, ctx: OpContext) -> None:
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         check_broadcast(ctx, a, b, y)
-        activation_bounds(ctx)  # refuses an unsupported fused activation
+        self._activation(ctx)
+
+    @staticmethod
+    def _activation(ctx: OpContext) -> str:
+        """The fused activation as DIV clamps it: TANH and SIGN_BIT clamp nothing, as NONE (LiteRT)."""
+        act = ctx.options("fused_activation_function", "NONE")
+        if act in ("TANH", "SIGN_BIT"):
+            return "NONE"
+        if act not in _FLOAT_RANGE:
+            raise ctx.error(ACTIVATION, ctx.out(0), detail=f"fused activation {act} is not one LiteRT's DIV takes")
+        return act
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
-        low, high = activation_bounds(ctx)
+        low, high = _FLOAT_RANGE[self._activation(ctx)]
         lo, hi = c_float(max(low, -FLT_MAX)), c_float(min(high, FLT_MAX))
         body = ["const float v = a / b;", f"*out++ = v < {lo} ? {lo} : (v > {hi} ? {hi} : v);"]
         return Lowered(entry=None, params=inline_params(ctx, body, "float", "float",
@@ -65,7 +89,7 @@ class Div(OpLowering):
 
     def lower_int32(self, ctx: OpContext) -> Lowered:
         b = ctx.inp(1)
-        lo, hi = _INT32_RANGE[ctx.options("fused_activation_function", "NONE")]
+        lo, hi = _INT32_RANGE[self._activation(ctx)]
         precheck = ["int32_t k;", f"for (k = 0; k < {b.num_elements}; k++)", "{",
                     "    if (in2[k] == 0)", "    {",
                     "        return ARM_CMSIS_NN_ARG_ERROR; /* LiteRT fails the invocation on a zero divisor */",
@@ -81,7 +105,7 @@ class Div(OpLowering):
 
     def fold(self, ctx: OpContext):
         a, b = np.asarray(ctx.inp(0).data), np.asarray(ctx.inp(1).data)
-        if a.dtype != np.float32 or ctx.options("fused_activation_function", "NONE") != "NONE":
+        if a.dtype != np.float32 or self._activation(ctx) != "NONE":
             return None
         with np.errstate(divide="ignore", invalid="ignore"):
             q = (a / b).astype(np.float32)

@@ -8,17 +8,22 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import constant_ints
-from helia_aot.ops.shared.operands import const_ints
+from helia_aot.ops.base import INDEX, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, litert, register, tflm
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants
 
-_RULES = ("dims constant (the output shape)", "value a scalar of the output's dtype (run-time or constant)")
+DIMS_CONSTANT = Rule("dims constant (the output shape)", tflm(
+    "fill.cc Prepare", "TF_LITE_ENSURE_MSG(IsConstantTensor(dims)); LiteRT's fill.cc resizes a dynamic output "
+    "instead, which the memory plan (static sizes) cannot hold"))
+VALUE_SCALAR = Rule("value a scalar (rank 0) of the output's dtype (run-time or constant)", both(
+    "fill.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE_EQ(NumDimensions(value), 0)"))
+DIMS_NON_NEGATIVE = Rule("dims at least 0", litert("fill.cc ResizeOutputImpl", "\"Fill dimensions must be >= 0\""))
+_RULES = (DIMS_CONSTANT, VALUE_SCALAR, DIMS_NON_NEGATIVE, OUTPUT_SHAPE_RULE)
 
 
 def _variant(dtype: str, entry: str | None) -> Variant:
-    return Variant(dtype, inputs=(const_ints("dims"), data(dtype, "value")), outputs=(data(dtype, "output"),),
-                   template="fill.c.j2", notes=_RULES)
+    return Variant(dtype, inputs=(Operand("dims", INDEX), data(dtype, "value")), outputs=(data(dtype, "output"),),
+                   template="fill.c.j2", rules=_RULES)
 
 
 @register
@@ -28,12 +33,22 @@ class Fill(OpLowering):
     variants = dtype_variants(MOVABLE, _variant)
 
     def validate(self, ctx: OpContext) -> None:
-        dims = constant_ints(ctx, 0, "dims")
+        if not ctx.inp(0).is_constant:
+            raise ctx.error(DIMS_CONSTANT, ctx.inp(0), "Export the model with static shapes so dims is folded to a "
+                                                       "constant", detail="dims (input 0) must be a constant tensor")
+        dims = self._dims(ctx)
         value, y = ctx.inp(1), ctx.out(0)
-        if value.num_elements != 1 or len(value.shape) > 1:
-            raise ctx.error(f"value must be a scalar, has shape {list(value.shape)}", value)
-        if any(d < 0 for d in dims) or list(y.shape) != dims:
-            raise ctx.error(f"output shape {list(y.shape)} differs from dims {dims}", y)
+        if len(value.shape) != 0:
+            raise ctx.error(VALUE_SCALAR, value, detail=f"value must be a scalar (rank 0), has shape "
+                                                        f"{list(value.shape)}")
+        if any(d < 0 for d in dims):
+            raise ctx.error(DIMS_NON_NEGATIVE, ctx.inp(0), detail=f"dims {dims} has a negative dimension")
+        if list(y.shape) != dims:
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from dims {dims}")
+
+    @staticmethod
+    def _dims(ctx: OpContext) -> list[int]:
+        return [int(v) for v in np.asarray(ctx.inp(0).data).reshape(-1).tolist()]
 
     def lower(self, ctx: OpContext) -> Lowered:
         value, y = ctx.inp(1), ctx.out(0)
@@ -41,4 +56,4 @@ class Fill(OpLowering):
 
     def fold(self, ctx: OpContext):
         value = np.asarray(ctx.inp(1).data).reshape(-1)[0]
-        return [np.full(constant_ints(ctx, 0, "dims"), value, dtype=np.asarray(ctx.inp(1).data).dtype)]
+        return [np.full(self._dims(ctx), value, dtype=np.asarray(ctx.inp(1).data).dtype)]

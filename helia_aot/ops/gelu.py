@@ -17,11 +17,14 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
 from helia_aot.ops.shared.operands import fp32, int8_act
-from helia_aot.ops.shared.unary_math import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, float_lowered,
-                                             fold_unary, gelu_approximate_transform, gelu_transform, quantized_dtype)
+from helia_aot.ops.shared.unary_math import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TABLE_RANGE_RULE,
+                                             float_lowered, fold_unary, gelu_approximate_transform, gelu_transform,
+                                             quantized_dtype)
+
+_TABLE_RULES = (OUTPUT_SHAPE_RULE, TABLE_RANGE_RULE)
 
 
 def _int16(role: str) -> Operand:
@@ -46,13 +49,13 @@ class Gelu(OpLowering):
     options_table = "GeluOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
-                notes=("input and output shapes equal", "approximate false or true", "256-entry table, inline C")),
+                rules=_TABLE_RULES, notes=("approximate false or true", "256-entry table, inline C")),
         Variant("int16", inputs=(_int16("input"),), outputs=(_int16("output"),), template="lut_s16.c.j2",
-                lower="lower_int16", notes=("input and output shapes equal", "approximate false or true",
-                                            "513-entry interpolated table, inline C")),
+                lower="lower_int16", rules=_TABLE_RULES,
+                notes=("approximate false or true", "513-entry interpolated table, inline C")),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="gelu_f32.c.j2",
-                lower="lower_float32", notes=("input and output shapes equal", "approximate false or true",
-                                              "inline C (erfcf or tanhf, link libm)")),
+                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,),
+                notes=("approximate false or true", "inline C (erfcf or tanhf, link libm)")),
     )
 
     @staticmethod
@@ -64,7 +67,8 @@ class Gelu(OpLowering):
         try:
             return lut_of(ctx.inp(0).dtype, transform, *table_args(ctx))
         except TableRangeError as exc:
-            raise ctx.error(f"LiteRT's GELU table is undefined for these scales: {exc}", ctx.out(0))
+            raise ctx.error(TABLE_RANGE_RULE, ctx.out(0),
+                            detail=f"LiteRT's GELU table is undefined for these scales: {exc}")
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)

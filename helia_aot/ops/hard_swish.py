@@ -8,11 +8,16 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                         activation_variant)
 from helia_aot.ops.shared.operands import int8_act
+
+
+# arm_hard_swish_compat_s8 returns ARM_CMSIS_NN_ARG_ERROR past it too.
+OUTPUT_EXPONENT = Rule("input scale / 128 below the output scale (output multiplier exponent <= 0)", litert(
+    "activations.cc HardSwishPrepare", "TF_LITE_ENSURE(params->output_multiplier_exponent <= 0)"))
 
 
 def downscale_to_int16(multiplier: int) -> int:
@@ -28,8 +33,7 @@ class HardSwish(OpLowering):
     options_table = "HardSwishOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
-                template="hard_swish.c.j2",
-                notes=("input and output shapes equal", "input scale below 128 x output scale")),
+                template="hard_swish.c.j2", rules=(OUTPUT_SHAPE_RULE, OUTPUT_EXPONENT)),
         activation_variant(("x * clamp(x / 6 + 1/2, 0, 1): rounds a few ulp from x * relu6(x + 3) / 6",)),
         # -- float16 (native FP16) --
         activation_f16_variant("x * relu6(x + 3) / 6 in float16"),
@@ -52,8 +56,9 @@ class HardSwish(OpLowering):
         # TFLite and the kernel (ARM_CMSIS_NN_ARG_ERROR) take an output multiplier exponent <= 0 only.
         out_e = self._multipliers(ctx)[1]
         if out_e > 0:
-            raise ctx.error(f"input scale / 128 over output scale needs a multiplier exponent of {out_e}; "
-                            "HARD_SWISH takes at most 0 (input scale below 128 x output scale)", ctx.out(0))
+            raise ctx.error(OUTPUT_EXPONENT, ctx.out(0), detail=f"input scale / 128 over output scale needs a "
+                            f"multiplier exponent of {out_e}; HARD_SWISH takes at most 0 (input scale below 128 x "
+                            "output scale)")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

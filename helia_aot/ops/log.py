@@ -9,10 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
-from helia_aot.ops.shared.unary_math import F32, f32, float_lowered, fold_unary, log_transform, quantized_dtype
+from helia_aot.ops.shared.unary_math import (F32, TABLE_RANGE_RULE, elementwise_int16_zero_point, f32, float_lowered,
+                                             fold_unary, log_transform, quantized_dtype)
+
+_TABLE_RULES = (OUTPUT_SHAPE_RULE, TABLE_RANGE_RULE)
+_ZP = elementwise_int16_zero_point("LOG")
 
 
 @register
@@ -21,13 +25,12 @@ class Log(OpLowering):
     options_table = None
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
-                notes=("input and output shapes equal", "256-entry table, inline C",
-                       "inputs <= 0 give the output's lowest code")),
-        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), template="lut_s16.c.j2",
-                lower="lower_int16",
-                notes=("input and output shapes equal", "513-entry interpolated table, inline C")),
+                rules=_TABLE_RULES, notes=("256-entry table, inline C", "inputs <= 0 give the output's lowest code")),
+        Variant("int16", inputs=(int16_act(sources=_ZP),), outputs=(int16_act("output", sources=_ZP),),
+                template="lut_s16.c.j2", lower="lower_int16", rules=_TABLE_RULES,
+                notes=("513-entry interpolated table, inline C",)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="log_f32.c.j2",
-                lower="lower_float32", notes=("input and output shapes equal", "inline C (logf, link libm)")),
+                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C (logf, link libm)",)),
     )
 
     def _table(self, ctx: OpContext) -> np.ndarray:
@@ -37,7 +40,7 @@ class Log(OpLowering):
         try:
             return lut_of(y.dtype, log_transform(output_min), *table_args(ctx))
         except TableRangeError as exc:
-            raise ctx.error(f"LiteRT's LOG table is undefined for these scales: {exc}", y)
+            raise ctx.error(TABLE_RANGE_RULE, y, detail=f"LiteRT's LOG table is undefined for these scales: {exc}")
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)

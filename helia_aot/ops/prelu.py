@@ -14,12 +14,23 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, kernel_limit,
+                                litert, register)
 from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides, kernel_broadcast_dims
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
+from helia_aot.ops.shared.unary_math import left_shift_rule
 
-_RULES = ("alpha broadcasts onto the input (NumPy rules); output shape equals the input's",
-          "at most four merged broadcast dimensions")
+ALPHA_BROADCAST = Rule("alpha broadcasts onto the input (NumPy rules); output shape equals the input's", litert(
+    "activations.cc PreluPrepare", "CalculateShapeForBroadcast(input, alpha), then HaveSameShapes(input, output)"))
+MERGED_DIMS = Rule("at most four merged broadcast dimensions", kernel_limit(
+    "arm_prelu_s8 / arm_prelu_s16 / arm_prelu_f32", "take 4-D (n, h, w, c) dimensions (LiteRT's BroadcastPrelu4DSlow "
+    "extends both shapes to 4-D as well)", "an inline loop over the broadcast's own rank"))
+SHIFT = left_shift_rule("arm_prelu_s8 / _s16", "|x - zero point| (times |alpha - zero point|)")
+# arm_prelu_s16 reads int16 alpha; LiteRT's int16 PRELU reads the alpha tensor as int8.
+ALPHA_CONSTANT = kernel_limit("arm_prelu_s16", "reads an int16 alpha; LiteRT's int16 PRELU reads alpha as int8, which "
+                              "is widened to int16 at conversion time (so it must be constant)",
+                              "an inline-C int16 PRELU reading the int8 alpha at run time")
+_RULES = (ALPHA_BROADCAST, MERGED_DIMS)
 
 
 @register
@@ -28,25 +39,29 @@ class Prelu(OpLowering):
     options_table = None
     variants = (
         Variant("int8", inputs=(int8_act(), int8_act("alpha")), outputs=(int8_act("output"),),
-                entries=("arm_prelu_s8",), template="prelu.c.j2", notes=_RULES),
-        Variant("int16", inputs=(int16_act(), Operand("alpha", ("int8",), constant=True, quantized=True)),
+                entries=("arm_prelu_s8",), template="prelu.c.j2", rules=_RULES + (SHIFT,)),
+        Variant("int16", inputs=(int16_act(), Operand("alpha", ("int8",), constant=True, quantized=True,
+                                                      sources=(("constant", ALPHA_CONSTANT),))),
                 outputs=(int16_act("output"),), entries=("arm_prelu_s16",), template="prelu.c.j2",
-                notes=_RULES + ("int8 alpha, as LiteRT's int16 kernel reads it; stored widened to int16",)),
+                rules=_RULES + (SHIFT,),
+                notes=("int8 alpha, as LiteRT's int16 kernel reads it; stored widened to int16",)),
         Variant("float32", inputs=(fp32(), fp32("alpha")), outputs=(fp32("output"),), entries=("arm_prelu_f32",),
-                template="prelu.c.j2", lower="lower_float32", notes=_RULES, fallbacks=(("arm_prelu_f32", None),)),
+                template="prelu.c.j2", lower="lower_float32", rules=_RULES, fallbacks=(("arm_prelu_f32", None),)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, alpha, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         shape = broadcast_shape(x.shape, alpha.shape)
         if shape is None or shape != tuple(x.shape):
-            raise ctx.error(f"alpha shape {list(alpha.shape)} does not broadcast onto the input shape "
-                            f"{list(x.shape)}", alpha)
+            raise ctx.error(ALPHA_BROADCAST, alpha, detail=f"alpha shape {list(alpha.shape)} does not broadcast onto "
+                                                           f"the input shape {list(x.shape)}")
         if tuple(y.shape) != tuple(x.shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+            raise ctx.error(ALPHA_BROADCAST, y, detail=f"output shape {list(y.shape)} differs from the input shape "
+                                                       f"{list(x.shape)}")
         if kernel_broadcast_dims(x.shape, alpha.shape) is None:
-            raise ctx.error(f"broadcasting alpha {list(alpha.shape)} onto {list(x.shape)} needs more than four "
-                            "merged dimensions; at most four are supported", alpha)
+            raise ctx.error(MERGED_DIMS, alpha, detail=f"broadcasting alpha {list(alpha.shape)} onto {list(x.shape)} "
+                                                       "needs more than four merged dimensions; at most four are "
+                                                       "supported")
         if ctx.variant.name == "float32":
             return
         (_, s1), (_, s2) = self._multipliers(ctx)
@@ -55,8 +70,8 @@ class Prelu(OpLowering):
         largest = 255 if x.dtype == "int8" else 65535
         for value, shift, what in ((largest, s1, "input / output"), (largest * 255, s2, "input x alpha / output")):
             if shift > 0 and value << shift > (1 << 31) - 1:
-                raise ctx.error(f"the {what} scale ratio needs a left shift of {shift}, which overflows int32 "
-                                f"for values up to {value}", y)
+                raise ctx.error(SHIFT, y, detail=f"the {what} scale ratio needs a left shift of {shift}, which "
+                                                 f"overflows int32 for values up to {value}")
 
     @staticmethod
     def _multipliers(ctx: OpContext):

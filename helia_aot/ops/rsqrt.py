@@ -13,12 +13,20 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.quant import MultiplierRangeError
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, helia_limit, register
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16, table_args
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
-from helia_aot.ops.shared.unary_math import (float_lowered, fold_unary, quantized_dtype, rsqrt_int8_table,
-                                             rsqrt_int16_transform)
+from helia_aot.ops.shared.unary_math import (TABLE_RANGE_RULE, elementwise_int16_zero_point, float_lowered, fold_unary,
+                                             quantized_dtype, rsqrt_int8_table, rsqrt_int16_transform)
+
+# LiteRT's elementwise.cc GenericPrepare forms 1 / (sqrt(input scale) x output scale) with QuantizeMultiplier, which
+# saturates a multiplier of 2^31 and more; the fixed-point table here needs it below 2^31 as a Q31 multiplier.
+INT8_MULTIPLIER = Rule("1 / (sqrt(input scale) x output scale) a finite multiplier below 2^31", helia_limit(
+    "the int8 table is computed with LiteRT's fixed point from this multiplier; helia_aot.ir.quant.quantize_multiplier "
+    "refuses a non-finite one or one past int32 (LiteRT's QuantizeMultiplier leaves it undefined)",
+    "none: LiteRT's output is undefined there"))
+_ZP = elementwise_int16_zero_point("RSQRT")
 
 
 @register
@@ -27,26 +35,30 @@ class Rsqrt(OpLowering):
     options_table = None
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
-                notes=("input and output shapes equal", "256-entry table of LiteRT's fixed point, inline C",
+                rules=(OUTPUT_SHAPE_RULE, INT8_MULTIPLIER),
+                notes=("256-entry table of LiteRT's fixed point, inline C",
                        "inputs below the zero point give 127 (LiteRT: an error)")),
-        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_rsqrt_s16_per_op",),
-                template="rsqrt_s16.c.j2", lower="lower_int16",
-                notes=("input and output shapes equal", "negative inputs: ARM_CMSIS_NN_ARG_ERROR (LiteRT: an error)")),
+        Variant("int16", inputs=(int16_act(sources=_ZP),), outputs=(int16_act("output", sources=_ZP),),
+                entries=("arm_rsqrt_s16_per_op",), template="rsqrt_s16.c.j2", lower="lower_int16",
+                rules=(OUTPUT_SHAPE_RULE, TABLE_RANGE_RULE),
+                notes=("negative inputs: ARM_CMSIS_NN_ARG_ERROR (LiteRT: an error)",)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="rsqrt_f32.c.j2",
-                lower="lower_float32", notes=("input and output shapes equal", "inline C (sqrtf, link libm)")),
+                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C (sqrtf, link libm)",)),
     )
 
     def _int8_table(self, ctx: OpContext) -> np.ndarray:
         try:
             return rsqrt_int8_table(*table_args(ctx))
         except MultiplierRangeError as exc:
-            raise ctx.error(f"1 / (sqrt(input scale) x output scale) has no fixed-point multiplier: {exc}", ctx.out(0))
+            raise ctx.error(INT8_MULTIPLIER, ctx.out(0),
+                            detail=f"1 / (sqrt(input scale) x output scale) has no fixed-point multiplier: {exc}")
 
     def _int16_table(self, ctx: OpContext) -> np.ndarray:
         try:
             return lut_int16(rsqrt_int16_transform(float(ctx.out(0).quant.scale)), *table_args(ctx))
         except TableRangeError as exc:
-            raise ctx.error(f"LiteRT's RSQRT table is undefined for these scales: {exc}", ctx.out(0))
+            raise ctx.error(TABLE_RANGE_RULE, ctx.out(0),
+                            detail=f"LiteRT's RSQRT table is undefined for these scales: {exc}")
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SELECT_V2: output = condition ? x : y with the three inputs broadcast (NumPy rules; LiteRT's reference
-broadcasts up to rank 5, equal shapes at any rank). int8 / int16 on ns-cmsis-nn's arm_select_v2_s8 / _s16
-(each input read through its strides, 0 along broadcast axes), float32 / int32 / int64 / bool in inline C.
+"""SELECT_V2: output = condition ? x : y with the three inputs broadcast (NumPy rules, any rank: LiteRT runs a
+rank-6 broadcast, measured). int8 / int16 on ns-cmsis-nn's arm_select_v2_s8 / _s16 (each input read through its
+strides, 0 along broadcast axes; ranks 1 to 8, every rank the model verifier admits), float32 / int32 / int64 / bool in inline C.
 
 LiteRT copies the chosen codes as they are: it neither requires x, y and the output to share quantization
 nor rescales, so neither does this (the same codes come out)."""
@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert, register
 from helia_aot.ops.shared.broadcast import broadcast_shape
 
-_RULES = ("condition bool", "the three shapes broadcast (NumPy rules); rank up to 5 when they differ",
-          "codes copied as they are (no rescaling, as LiteRT)")
-_CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}
+BROADCAST = Rule("condition, x and y broadcast (NumPy rules) to the output's shape", litert(
+    "select.cc SelectPrepare", "CalculateShapeForBroadcast of the three shapes; the output is resized to it"))
+_RULES = (BROADCAST,)
+_NOTES = ("codes copied as they are (no rescaling, as LiteRT)", "broadcasts at any rank")
+_CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t",
+           "bool": "uint8_t"}
 
 
 def _variant(dtype: str) -> Variant:
@@ -23,7 +26,8 @@ def _variant(dtype: str) -> Variant:
     return Variant(dtype, inputs=(Operand("condition", ("bool",)), Operand("x", (dtype,)), Operand("y", (dtype,))),
                    outputs=(Operand("output", (dtype,)),), entries=entry,
                    template="select_v2.c.j2" if entry else "select_v2_inline.c.j2",
-                   lower="lower" if entry else "lower_inline", notes=_RULES + (() if entry else ("inline C",)))
+                   lower="lower" if entry else "lower_inline", rules=_RULES,
+                   notes=_NOTES + (() if entry else ("inline C",)))
 
 
 def _strides(shape, out_shape) -> list[int]:
@@ -47,13 +51,11 @@ class SelectV2(OpLowering):
         shape = broadcast_shape(c.shape, x.shape)
         shape = broadcast_shape(shape, y.shape) if shape is not None else None
         if shape is None:
-            raise ctx.error(f"condition {list(c.shape)}, x {list(x.shape)} and y {list(y.shape)} do not broadcast",
-                            y)
-        same = tuple(c.shape) == tuple(x.shape) == tuple(y.shape)
-        if not same and len(shape) > 5:
-            raise ctx.error(f"broadcasting is supported up to rank 5 (LiteRT's limit), got rank {len(shape)}", out)
+            raise ctx.error(BROADCAST, y, detail=f"condition {list(c.shape)}, x {list(x.shape)} and y {list(y.shape)} "
+                                                 "do not broadcast")
         if tuple(out.shape) != shape:
-            raise ctx.error(f"output shape {list(out.shape)} does not match the broadcast shape {list(shape)}", out)
+            raise ctx.error(BROADCAST, out, detail=f"output shape {list(out.shape)} does not match the broadcast shape "
+                                                   f"{list(shape)}")
 
     def _params(self, ctx: OpContext) -> tuple[dict, list[ConstArray]]:
         c, x, y = ctx.inp(0), ctx.inp(1), ctx.inp(2)

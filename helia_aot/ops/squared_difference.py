@@ -13,13 +13,22 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import (Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, kernel_limit, litert,
+                                register)
 from helia_aot.ops.shared.binary_arith import inline_params
-from helia_aot.ops.shared.broadcast import check_broadcast, kernel_broadcast_dims
+from helia_aot.ops.shared.broadcast import BROADCAST_RULE, check_broadcast, kernel_broadcast_dims
 from helia_aot.ops.shared.operands import fp32, int8_act
 
 LEFT_SHIFT = 7
-_RULES = ("input shapes broadcast (NumPy rules, any rank)",)
+OUTPUT_MULTIPLIER = Rule("(2 x larger input scale)^2 / 2^14 below the output scale", both(
+    "squared_difference.cc Prepare (LiteRT and micro)", "QuantizeMultiplierSmallerThanOneExp of the output multiplier "
+    "(TFLITE_CHECK_LT(double_multiplier, 1.)): the check aborts the interpreter"))
+MERGED_DIMS = Rule("int8: at most four merged broadcast dimensions", kernel_limit(
+    "arm_squared_difference_s8", "takes 4-D (n, h, w, c) dimensions; LiteRT's squared_difference.cc broadcasts up "
+    "to rank 6", "the inline broadcasting loop (binary_broadcast.c.j2) with the int8 arithmetic"))
+NO_INT16 = Rule("no int16 (LiteRT's kernel refuses it)", litert(
+    "squared_difference.cc Eval", "only float32, int32 and int8 reach a kernel; int16 fails the invocation (TFLM's "
+    "squared_difference.cc computes int16 with zero points 0)"))
 
 
 @register
@@ -30,14 +39,14 @@ class SquaredDifference(OpLowering):
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_squared_difference_s8", "arm_squared_difference_scalar_s8",
                          "arm_squared_difference_s8"),
-                template="squared_difference.c.j2",
-                notes=_RULES + ("at most four merged broadcast dimensions",
-                                "(2 x larger input scale)^2 / 2^14 below the output scale")),
+                template="squared_difference.c.j2", rules=(BROADCAST_RULE, MERGED_DIMS, OUTPUT_MULTIPLIER, NO_INT16)),
         Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
-                template="binary_broadcast.c.j2", lower="lower_float32", notes=_RULES + ("inline C",)),
+                template="binary_broadcast.c.j2", lower="lower_float32", rules=(BROADCAST_RULE,),
+                notes=("inline C",)),
         Variant("int32", inputs=(Operand("input 0", ("int32",)), Operand("input 1", ("int32",))),
                 outputs=(Operand("output", ("int32",)),), template="binary_broadcast.c.j2", lower="lower_int32",
-                notes=_RULES + ("inline C; the square wraps modulo 2^32 as LiteRT's int32 arithmetic does",)),
+                rules=(BROADCAST_RULE,),
+                notes=("inline C; the square wraps modulo 2^32 as LiteRT's int32 arithmetic does",)),
     )
 
     @staticmethod
@@ -57,12 +66,18 @@ class SquaredDifference(OpLowering):
         if ctx.variant is None or ctx.variant.name != "int8":  # None: folding constants
             return
         if kernel_broadcast_dims(a.shape, b.shape) is None:
-            raise ctx.error(f"int8 broadcasting of {list(a.shape)} with {list(b.shape)} needs more than four merged "
-                            "dimensions; at most four are supported", y)
+            raise ctx.error(MERGED_DIMS, y, detail=f"int8 broadcasting of {list(a.shape)} with {list(b.shape)} needs "
+                                                   "more than four merged dimensions; at most four are supported")
         real_out = self._multipliers(ctx)[2]
         if real_out >= 1.0:
-            raise ctx.error(f"output scale {y.quant.scale:g} is too fine: (2 x larger input scale)^2 / 2^14 over it "
-                            f"is {real_out:g}, LiteRT's rule needs it below 1", y)
+            raise ctx.error(OUTPUT_MULTIPLIER, y, detail=f"output scale {y.quant.scale:g} is too fine: (2 x larger "
+                            f"input scale)^2 / 2^14 over it is {real_out:g}, LiteRT's rule needs it below 1")
+
+    def select(self, ctx: OpContext) -> Variant:
+        if ctx.out(0).dtype == "int16":
+            raise ctx.error(NO_INT16, ctx.out(0), "Keep SQUARED_DIFFERENCE in int8 or float32",
+                            detail="int16 SQUARED_DIFFERENCE is not supported (LiteRT's kernel refuses int16)")
+        return super().select(ctx)
 
     def lower(self, ctx: OpContext) -> Lowered:
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)

@@ -10,18 +10,18 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
 from helia_aot.ops.shared.shaping import MOVABLE, data, dtype_variants
 
 _LITERT = ("int32", "int64", "float32")
 
 
 def _variant(dtype: str, entry: str | None) -> Variant:
-    notes = ("output shape and dtype equal the input's",)
+    notes = ()
     if dtype not in _LITERT:
         notes += ("code 0 in every element (LiteRT's reference kernel refuses this dtype)",)
     return Variant(dtype, inputs=(data(dtype),), outputs=(data(dtype, "output"),), template="zeros_like.c.j2",
-                   notes=notes)
+                   rules=(OUTPUT_SHAPE_RULE,), notes=notes)
 
 
 @register

@@ -173,7 +173,8 @@ def test_squared_difference_refuses_a_too_fine_output_scale(tmp_path):
 
 def test_squared_difference_refuses_int16(tmp_path):
     message = refusal(binary("SQUARED_DIFFERENCE", "int16", (4,), (4,), (4,)), tmp_path)
-    assert "SQUARED_DIFFERENCE" in message and "match no variant" in message
+    assert "int16 SQUARED_DIFFERENCE is not supported" in message
+    assert "(LiteRT: squared_difference.cc Eval)" in message
 
 
 # ---- PRELU --------------------------------------------------------------------------------------------

@@ -13,13 +13,19 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.graph import Tensor
 from helia_aot.ir.quant import f32, quantize_multiplier, quantize_value
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant
-from helia_aot.ops.shared.checks import unary_validate
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
 from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                                  activation_variant)
 from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
-from helia_aot.ops.shared.unary_math import float_lowered, quantized_dtype
+from helia_aot.ops.shared.unary_math import float_lowered, left_shift_rule, quantized_dtype
+
+# arm_relu_generic_s8 and LiteRT's ReluX shift (q - zero point) left before the multiply; a shift of 22 or less
+# keeps 255 << shift within int32.
+BOUNDED_NO_INT16 = Rule("no int16 (LiteRT's kernel computes float32, uint8 and int8 only)", litert(
+    "activations.cc Relu1Eval / Relu0to1Eval", "\"Only float32, uint8, int8 supported currently\" for any other type"))
+RELU_X_SHIFT = left_shift_rule("arm_relu_generic_s8", "q - zero point (up to 255; a left shift of at most 22)")
 
 
 def clamp_codes(bounds: tuple[float, float], scale: float, zero_point: int, qmin: int, qmax: int) -> tuple[int, int]:
@@ -40,11 +46,10 @@ class ClampLowering(OpLowering):
     activation = ""
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
-                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2",
-                notes=("input and output shapes equal",)),
+                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2", rules=(OUTPUT_SHAPE_RULE,)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
                 entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
-                lower="lower_int16", notes=("input and output shapes equal",)),
+                lower="lower_int16", rules=(OUTPUT_SHAPE_RULE,)),
         activation_variant(),
         # -- float16 (native FP16) --
         activation_f16_variant(),
@@ -95,10 +100,16 @@ class BoundedReluLowering(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_relu_generic_s8",),
                 template="relu_generic_s8.c.j2",
-                notes=("input and output shapes equal", "input scale below 2^22 x output scale")),
+                rules=(OUTPUT_SHAPE_RULE, RELU_X_SHIFT, BOUNDED_NO_INT16)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="relu_range_f32.c.j2",
-                lower="lower_float32", notes=("input and output shapes equal", "inline C")),
+                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C",)),
     )
+
+    def select(self, ctx: OpContext) -> Variant:
+        if ctx.out(0).dtype == "int16":
+            raise ctx.error(BOUNDED_NO_INT16, ctx.out(0), f"Keep {ctx.op.op_type} in int8 or float32",
+                            detail=f"int16 {ctx.op.op_type} is not supported (LiteRT's kernel has no int16 path)")
+        return super().select(ctx)
 
     def _requantization(self, ctx: OpContext) -> tuple[int, int]:
         """input scale / output scale as LiteRT forms it (a float32 quotient), as multiplier and shift."""
@@ -106,8 +117,9 @@ class BoundedReluLowering(OpLowering):
         mult, shift = quantize_multiplier(float(np.float32(x.quant.scale) / np.float32(y.quant.scale)))
         if shift > 22:
             # (q - zero point) << shift must fit int32 in LiteRT's and the kernels' arithmetic.
-            raise ctx.error(f"input scale {x.quant.scale:g} over output scale {y.quant.scale:g} needs a left shift "
-                            f"of {shift}; at most 22 keeps the requantization in int32", y)
+            raise ctx.error(RELU_X_SHIFT, y, detail=f"input scale {x.quant.scale:g} over output scale "
+                            f"{y.quant.scale:g} needs a left shift of {shift}; at most 22 keeps the requantization in "
+                            "int32")
         return mult, shift
 
     def validate(self, ctx: OpContext) -> None:

@@ -10,10 +10,9 @@ import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant
 from helia_aot.ops.shared.binary_arith import inline_params
-from helia_aot.ops.shared.broadcast import check_broadcast, kernel_broadcast_dims
+from helia_aot.ops.shared.broadcast import BROADCAST_RULE, check_broadcast, kernel_broadcast_dims
 
-_RULES = ("input shapes broadcast (NumPy rules, any rank)",
-          "quantization is not read: values are compared as stored, as LiteRT does")
+_RULES = ("quantization is not read: values are compared as stored, as LiteRT does",)
 _CTYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
 
 
@@ -23,7 +22,7 @@ def _variant(name: str, dtype: str, which: str, entry: bool) -> Variant:
                    outputs=(Operand("output", (dtype,)),),
                    entries=(f"arm_{which}_{suffix}",) if entry else (),
                    template="minmax.c.j2" if entry else "binary_broadcast.c.j2",
-                   lower="lower_entry" if entry else "lower_inline",
+                   lower="lower_entry" if entry else "lower_inline", rules=(BROADCAST_RULE,),
                    notes=_RULES + (("more than four merged broadcast dimensions: inline C",) if entry else
                                    ("inline C",)))
 

@@ -16,11 +16,38 @@ import math
 import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext
+from helia_aot.ops.base import Lowered, OpContext, Rule, Source, helia_limit, litert
 from helia_aot.ops.shared.fixed_point import inv_sqrt_multiplier_exp, multiply_by_quantized_multiplier
 from helia_aot.ops.shared.lookup_tables import lut_int16_lookup
 
 F32 = np.float32
+
+# ---- the rules the element-wise operators share (issue #30: each names its source) ----
+
+# LUTPopulate (LiteRT's kernels/internal/reference/integer_ops/lut.h, called from exp.cc, elementwise.cc LOG and
+# RSQRT, gelu.cc Prepare) casts each rescaled float to an integer code: a non-finite value or one past int32 is
+# undefined behaviour there (x86 gives INT_MIN), so LiteRT runs the case with a table no one can reproduce.
+TABLE_RANGE_RULE = Rule("scales for which LiteRT's lookup table is defined (every entry finite, within int32 codes)",
+                        helia_limit("LiteRT's LUTPopulate casts a non-finite or out-of-int32 float to an integer there "
+                                    "(undefined behaviour in C++): its table has no defined value to match",
+                                    "none: the reference's output is undefined for these scales"))
+
+
+def elementwise_int16_zero_point(op_name: str) -> tuple[tuple[str, Source], ...]:
+    """The int16 zero-point operand rule's source for the operators of LiteRT's elementwise.cc (ABS, LOG, RSQRT,
+    SQRT), passed as Operand(sources=...)."""
+    return (("zero point 0", litert("elementwise.cc GenericPrepare", f"{op_name}: TF_LITE_ENSURE_EQ(input_offset, 0) "
+                                    "and (output_offset, 0) for a quantized int16 input")),)
+
+
+def left_shift_rule(entries: str, largest: str) -> Rule:
+    """A requantization whose left shift takes |q - zero point| past int32: LiteRT's reference multiplies
+    (x << shift) in int32 (MultiplyByQuantizedMultiplier), signed overflow there, and the kernel entry shifts the
+    same int32."""
+    return Rule(f"input scale / output scale small enough that {largest} shifted left stays an int32",
+                helia_limit(f"{entries} and LiteRT's MultiplyByQuantizedMultiplier shift the int32 difference left "
+                            "before the multiply: past int32 it overflows (undefined in C++), no result to match",
+                            "none: the reference's output overflows"))
 
 
 def f32(x) -> np.float32:
