@@ -190,15 +190,19 @@ def remote_builds(deployment, local_modules, tmp_path_factory):
     first = _clone(root / "first" / "helia-aot")
     second = _clone(root / "elsewhere" / "clone-2")
     first_root, second_root = root / "root-1", root / "root-2"
-    targets = (*_TARGETS, *(("//models/suite",) if _suite_runs() else ()))
     modules = (_KWS_MODULE, *(_SUITE_MODULES if _suite_runs() else ()))
+    # The suite's modules named too: Bazel downloads only top-level outputs of a remote build, and the
+    # test_suite's tests alone would leave them on the service.
+    targets = (*_TARGETS, *(("//models/suite", *map(_label, _SUITE_MODULES)) if _suite_runs() else ()))
     try:
         start = time.monotonic()
         built = _bazel(first, first_root, "test", *_remote_flags(deployment), *targets)
         first_seconds = time.monotonic() - start
         assert built.returncode == 0, built.stderr[-4000:]
-        results = {"first": _processes(built.stderr), "first_seconds": first_seconds,
-                   "first_digests": _module_digests(first, modules)}
+        results = {"first": _processes(built.stderr), "first_seconds": first_seconds}
+        _keep("remote_execution_summary.txt", f"remote execution, 2 workers, {' '.join(targets)}: first clone "
+              f"{results['first']} in {first_seconds:.0f} s")
+        results["first_digests"] = _module_digests(first, modules)
         start = time.monotonic()
         again = _bazel(second, second_root, "test", *_remote_flags(deployment), *targets)
         results["second_seconds"] = time.monotonic() - start
@@ -209,8 +213,7 @@ def remote_builds(deployment, local_modules, tmp_path_factory):
         _bazel(first, first_root, "shutdown")
         _bazel(second, second_root, "shutdown")
     _keep("remote_execution_summary.txt",
-          f"remote execution, 2 workers, {' '.join(targets)}: first clone {results['first']} in "
-          f"{results['first_seconds']:.0f} s; second clone {results['second']} in {results['second_seconds']:.0f} s")
+          f"second clone {results['second']} in {results['second_seconds']:.0f} s")
     return results
 
 
