@@ -3,12 +3,19 @@
 
 tools/remote/local_reapi starts BuildGrid on 127.0.0.1 with two buildbox workers (stopped at the end).
 A clone builds //models:kws_module and runs //models:kws_golden (QEMU) and //models:kws_golden_host
-(ASan/UBSan) with --config=remote: every action but Bazel's internal ones must execute remotely, as
-Bazel's `INFO: N processes: ...` line counts them, and the module must be byte-identical to a local
-build's. A second clone at another path must then get remote cache hits only. Last, a worker killed in
-the middle of a build: BuildGrid puts its job back in the queue once the worker's bot session lapses
-(bot-session-keepalive-timeout, max-job-attempts in local_reapi), the build succeeds on the other
-worker and the module is still identical.
+(ASan/UBSan), and, where the models are (../shared/models; CI requires them), every test of //models/suite,
+with --config=remote: every action but Bazel's internal ones must execute remotely, as Bazel's
+`INFO: N processes: ...` line counts them, and each module must be byte-identical to a local build's. A
+second clone at another path must then get remote cache hits only. A worker killed in the middle of a
+build: BuildGrid puts its job back in the queue once the worker's bot session lapses
+(bot-session-keepalive-timeout, max-job-attempts in local_reapi), the build succeeds on the other worker
+and the module is still identical. Last, a clone asking for a platform no worker offers (its rootfs
+recipe bumped, the workers' not): BuildGrid's static property set refuses the action at once and Bazel
+fails naming it, where a dynamic one would have queued it forever.
+
+Skipped with tests/skip_policy.py's REMOTE_EXECUTION_NOT_SET_UP where the deployment's tools are missing
+(HELIA_REMOTE_DEPLOYMENT_ROOT moves where they are looked for: tests/bazel/test_remote_execution_skip.py
+points it at an absent folder to see every test here skip for that reason).
 """
 
 from __future__ import annotations
@@ -24,16 +31,24 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.skip_policy import REMOTE_EXECUTION_NOT_SET_UP
+from tests.skip_policy import MODELS_NOT_AVAILABLE, REMOTE_EXECUTION_NOT_SET_UP, REQUIRE_MODELS_ENV
 
 _REPO = Path(__file__).resolve().parents[2]
 _LAUNCHER_RC = Path("/etc/helia/launcher.bazelrc")
 _LOCAL_REAPI = _REPO / "tools" / "remote" / "local_reapi"
-# What `HELIA_REMOTE_EXECUTION=1 tools/bootstrap` installs in the build root filesystem.
-_DEPLOYMENT_TOOLS = ("/opt/helia-remote/bin/bgd", "/usr/bin/buildbox-worker", "/usr/bin/buildbox-casd",
-                     "/usr/bin/buildbox-run-hosttools", "/usr/lib/postgresql/18/bin/postgres")
+# What `HELIA_REMOTE_EXECUTION=1 tools/bootstrap` installs in the build root filesystem (this test runs
+# inside it, so its root is /).
+_DEPLOYMENT_ROOT = Path(os.environ.get("HELIA_REMOTE_DEPLOYMENT_ROOT", "/"))
+_DEPLOYMENT_TOOLS = ("opt/helia-remote/bin/bgd", "usr/bin/buildbox-worker", "usr/bin/buildbox-casd",
+                     "usr/bin/buildbox-run-hosttools", "usr/lib/postgresql/18/bin/postgres")
 _TARGETS = ("//models:kws_module", "//models:kws_golden", "//models:kws_golden_host")
-_MODULE_DIR = Path("bazel-bin/models/kws_module")
+_KWS_MODULE = "models/kws_module"
+# //models/suite's models by the folder they come from (third_party/suite_models, third_party/tflm_models).
+_SUITE_MODELS = {"mlperf": ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8"),
+                 "tflm": ("person_detect", "micro_speech_quantized")}
+_SUITE_MODULES = tuple(f"models/suite/{name}_module" for names in _SUITE_MODELS.values() for name in names)
+# The model folders the nested Bazel reads (.bazelrc passes them to repository rules and tests).
+_PASSED_ENV = ("HELIA_MODELS_DIR", "HELIA_TFLM_MODELS_DIR", REQUIRE_MODELS_ENV)
 # Spawn kinds of Bazel's summary line that ran on this machine rather than on a worker.
 _REMOTE_KINDS = {"internal", "remote", "remote cache hit"}
 
@@ -55,7 +70,8 @@ def _local_reapi(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def deployment():
-    missing = [tool for tool in _DEPLOYMENT_TOOLS if not os.access(tool, os.X_OK)]
+    missing = [str(_DEPLOYMENT_ROOT / tool) for tool in _DEPLOYMENT_TOOLS
+               if not os.access(_DEPLOYMENT_ROOT / tool, os.X_OK)]
     if missing:
         pytest.skip(f"{REMOTE_EXECUTION_NOT_SET_UP}: {', '.join(missing)} missing")
     port = str(_free_port())
@@ -84,7 +100,30 @@ def _bazel_command(output_root: Path, *args: str) -> list[str]:
 
 
 def _bazel_env(output_root: Path) -> dict[str, str]:
-    return {"HOME": str(output_root.parent), "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    env = {"HOME": str(output_root.parent), "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    return env | {name: os.environ[name] for name in _PASSED_ENV if os.environ.get(name)}
+
+
+def _label(module: str) -> str:
+    """models/suite/vww_96_int8_module -> //models/suite:vww_96_int8_module"""
+    package, _, name = module.rpartition("/")
+    return f"//{package}:{name}"
+
+
+def _suite_models_missing() -> list[str]:
+    """The suite's model files not found where @suite_models and @tflm_models look for them locally."""
+    mlperf = os.environ.get("HELIA_MODELS_DIR", "").rstrip("/")
+    tflm = os.environ.get("HELIA_TFLM_MODELS_DIR", "").rstrip("/") or (
+        str(Path(mlperf).parent / "tflm") if mlperf else "")
+    folders = {"mlperf": mlperf, "tflm": tflm}
+    return [f"{name}.tflite" for kind, names in _SUITE_MODELS.items() for name in names
+            if not (folders[kind] and (Path(folders[kind]) / f"{name}.tflite").is_file())]
+
+
+def _suite_runs() -> bool:
+    """Whether //models/suite is part of the remote builds: its models are here, or the run requires them
+    (CI), in which case a missing one fails the build rather than shrinking the test."""
+    return not _suite_models_missing() or os.environ.get(REQUIRE_MODELS_ENV, "") not in ("", "0")
 
 
 def _bazel(workspace: Path, output_root: Path, *args: str) -> subprocess.CompletedProcess:
@@ -110,12 +149,15 @@ def _processes(stderr: str) -> dict[str, int]:
     return counts
 
 
-def _module_digests(workspace: Path) -> dict[str, str]:
-    """sha256 of every file of the module (sources, headers, plan, report), by path in the module."""
-    root = workspace / _MODULE_DIR
-    files = sorted(p for p in root.rglob("*") if p.is_file())
-    assert files, f"no module files under {root}"
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+def _module_digests(workspace: Path, modules: tuple[str, ...] = (_KWS_MODULE,)) -> dict[str, str]:
+    """sha256 of every file of each module (sources, headers, plan, report), by path under bazel-bin."""
+    digests = {}
+    for module in modules:
+        root = workspace / "bazel-bin" / module
+        files = sorted(p for p in root.rglob("*") if p.is_file())
+        assert files, f"no module files under {root}"
+        digests |= {f"{module}/{p.relative_to(root)}": hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+    return digests
 
 
 def _keep(name: str, text: str) -> None:
@@ -127,47 +169,85 @@ def _keep(name: str, text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def local_module(tmp_path_factory) -> dict[str, str]:
-    """The module as a local build (no remote flags) makes it: the reference for byte-identity."""
+def local_modules(deployment, tmp_path_factory) -> dict[str, str]:
+    """The modules as a local build (no remote flags) makes them: the reference for byte-identity."""
     root = tmp_path_factory.mktemp("local")
     workspace, output_root = _clone(root / "helia-aot"), root / "bazel-output-root"
+    modules = (_KWS_MODULE, *(_SUITE_MODULES if _suite_runs() else ()))
     try:
-        built = _bazel(workspace, output_root, "build", "--jobs=2", "//models:kws_module")
+        built = _bazel(workspace, output_root, "build", "--jobs=2", *map(_label, modules))
         assert built.returncode == 0, built.stderr[-4000:]
-        return _module_digests(workspace)
+        return _module_digests(workspace, modules)
     finally:
         _bazel(workspace, output_root, "shutdown")
 
 
-def test_remote_execution_and_a_second_clone_served_by_the_cache(deployment, local_module, tmp_path):
-    first = _clone(tmp_path / "first" / "helia-aot")
-    second = _clone(tmp_path / "elsewhere" / "clone-2")
-    first_root, second_root = tmp_path / "root-1", tmp_path / "root-2"
+@pytest.fixture(scope="module")
+def remote_builds(deployment, local_modules, tmp_path_factory):
+    """A clone's remote build and test of the KWS targets and (models allowing) //models/suite, then a second
+    clone's at another path: {"first": counts, "first_seconds": s, "second": counts, "*_digests": ...}."""
+    root = tmp_path_factory.mktemp("remote")
+    first = _clone(root / "first" / "helia-aot")
+    second = _clone(root / "elsewhere" / "clone-2")
+    first_root, second_root = root / "root-1", root / "root-2"
+    modules = (_KWS_MODULE, *(_SUITE_MODULES if _suite_runs() else ()))
+    # The suite's modules named too: Bazel downloads only top-level outputs of a remote build, and the
+    # test_suite's tests alone would leave them on the service.
+    targets = (*_TARGETS, *(("//models/suite", *map(_label, _SUITE_MODULES)) if _suite_runs() else ()))
     try:
         start = time.monotonic()
-        built = _bazel(first, first_root, "test", *_remote_flags(deployment), *_TARGETS)
+        built = _bazel(first, first_root, "test", *_remote_flags(deployment), *targets)
         first_seconds = time.monotonic() - start
         assert built.returncode == 0, built.stderr[-4000:]
-        first_counts = _processes(built.stderr)
-        assert _module_digests(first) == local_module, "the remotely built module differs from the local build"
-        again = _bazel(second, second_root, "test", *_remote_flags(deployment), *_TARGETS)
+        results = {"first": _processes(built.stderr), "first_seconds": first_seconds}
+        _keep("remote_execution_summary.txt", f"remote execution, 2 workers, {' '.join(targets)}: first clone "
+              f"{results['first']} in {first_seconds:.0f} s")
+        results["first_digests"] = _module_digests(first, modules)
+        start = time.monotonic()
+        again = _bazel(second, second_root, "test", *_remote_flags(deployment), *targets)
+        results["second_seconds"] = time.monotonic() - start
         assert again.returncode == 0, again.stderr[-4000:]
-        second_counts = _processes(again.stderr)
-        assert _module_digests(second) == local_module
+        results["second"] = _processes(again.stderr)
+        results["second_digests"] = _module_digests(second, modules)
     finally:
         _bazel(first, first_root, "shutdown")
         _bazel(second, second_root, "shutdown")
     _keep("remote_execution_summary.txt",
-          f"remote execution, 2 workers: first clone {first_counts} in {first_seconds:.0f} s; "
-          f"second clone {second_counts}")
+          f"second clone {results['second']} in {results['second_seconds']:.0f} s")
+    return results
+
+
+def _only(digests: dict[str, str], module: str) -> dict[str, str]:
+    return {path: digest for path, digest in digests.items() if path.startswith(module + "/")}
+
+
+def test_remote_execution_and_a_second_clone_served_by_the_cache(remote_builds, local_modules):
+    first_counts, second_counts = remote_builds["first"], remote_builds["second"]
     # (a) nothing ran on this machine but Bazel's internal actions.
     assert set(first_counts) <= _REMOTE_KINDS and first_counts.get("remote", 0) > 0, first_counts
+    # (b) the remotely built module is the local build's, byte for byte, in either clone.
+    assert _only(remote_builds["first_digests"], _KWS_MODULE) == _only(local_modules, _KWS_MODULE), \
+        "the remotely built module differs from the local build"
+    assert _only(remote_builds["second_digests"], _KWS_MODULE) == _only(local_modules, _KWS_MODULE)
     # (c) the second clone executed nothing: every action was a remote cache hit.
     assert set(second_counts) <= {"internal", "remote cache hit"}, second_counts
     assert second_counts.get("remote cache hit", 0) == sum(n for k, n in first_counts.items() if k != "internal")
 
 
-def test_a_worker_killed_mid_build(deployment, local_module, tmp_path):
+def test_the_model_suite_remotely(remote_builds, local_modules):
+    """//models/suite's tests passed in the remote builds above (else they failed), and each module is the
+    local build's."""
+    if not _suite_runs():
+        pytest.skip(f"{MODELS_NOT_AVAILABLE} {', '.join(_suite_models_missing())} for //models/suite "
+                    "(set HELIA_MODELS_DIR to the mlperf-tiny folder, with TFLM's tflm folder beside it)")
+    for module in _SUITE_MODULES:
+        remote = _only(remote_builds["first_digests"], module)
+        assert remote, f"{module} was not built remotely"
+        assert remote == _only(local_modules, module), f"{module} built remotely differs from the local build"
+        assert _only(remote_builds["second_digests"], module) == remote
+
+
+def test_a_worker_killed_mid_build(deployment, local_modules, tmp_path):
     workspace, output_root = _clone(tmp_path / "helia-aot"), tmp_path / "bazel-output-root"
     log = tmp_path / "bazel.log"
     # Everything executes again (nothing from the action cache), so the worker dies while it has work.
@@ -192,7 +272,8 @@ def test_a_worker_killed_mid_build(deployment, local_module, tmp_path):
         stderr = log.read_text(errors="replace")
         assert returncode == 0, stderr[-4000:]
         counts = _processes(stderr)
-        assert _module_digests(workspace) == local_module, "the module differs after a worker was killed"
+        assert _module_digests(workspace) == _only(local_modules, _KWS_MODULE), \
+            "the module differs after a worker was killed"
     finally:
         if build.poll() is None:
             build.kill()
@@ -200,3 +281,34 @@ def test_a_worker_killed_mid_build(deployment, local_module, tmp_path):
     _keep("remote_execution_summary.txt",
           f"worker 1 killed after {killed_at:.0f} s: build succeeded in {seconds:.0f} s on the other worker, {counts}")
     assert set(counts) <= _REMOTE_KINDS, counts
+
+
+def test_an_action_no_worker_can_run_fails_naming_it(deployment, tmp_path):
+    """(e) A clone whose rootfs recipe is newer than the workers' asks for a platform none of them offers
+    (helia-build-root=sid-rootfs-<N+1>): the build must fail soon, naming the action and why."""
+    workspace, output_root = _clone(tmp_path / "helia-aot"), tmp_path / "bazel-output-root"
+    platform_build = workspace / "tools" / "remote" / "BUILD.bazel"
+    text = platform_build.read_text()
+    served = re.search(r'"helia-build-root": "sid-rootfs-(\d+)"', text)
+    assert served, f"no helia-build-root exec property in {platform_build}"
+    unserved = f"sid-rootfs-{int(served.group(1)) + 1}"
+    platform_build.write_text(text.replace(served.group(0), f'"helia-build-root": "{unserved}"'))
+    start = time.monotonic()
+    try:
+        # Bounded by the timeout: a build whose action waited in a queue for a worker would raise here.
+        failed = subprocess.run(_bazel_command(output_root, "build", *_remote_flags(deployment), "//models:kws_module"),
+                                cwd=workspace, env=_bazel_env(output_root), capture_output=True, text=True,
+                                timeout=300)
+        seconds = time.monotonic() - start
+    finally:
+        _bazel(workspace, output_root, "shutdown")
+    assert failed.returncode != 0, f"the build succeeded on a platform no worker offers:\n{failed.stderr[-3000:]}"
+    errors = [line for line in failed.stderr.splitlines() if line.startswith("ERROR: ") and " failed: " in line]
+    assert errors, f"no ERROR line naming a failed action:\n{failed.stderr[-3000:]}"
+    # The action: its BUILD file location, its progress message (mnemonic HeliaAotConvert) with the label.
+    assert re.match(r"ERROR: \S+/models/BUILD\.bazel:\d+:\d+: helia-aot: converting //models:kws_module for \S+ "
+                    r"failed: ", errors[0]), errors[0]
+    # Why, on the same line: BuildGrid's refusal (not retried by Bazel) with the platform asked for.
+    assert "FAILED_PRECONDITION: Could not find property set" in errors[0] and unserved in errors[0], errors[0]
+    _keep("remote_execution_summary.txt", f"platform {unserved} (no worker): build failed in {seconds:.0f} s "
+          f"(Bazel's start and analysis included): {errors[0]}")
