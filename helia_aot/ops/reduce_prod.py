@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from helia_aot.ir.quant import quantize_multiplier
+from helia_aot.ir.quant import MultiplierRangeError, quantize_multiplier
 from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
 from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_act
 from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce, inline_lowered, reduce_dims,
@@ -70,7 +70,10 @@ class ReduceProd(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         reduce_validate(ctx)
         if ctx.variant.name in ("int8", "int16"):
-            mult, shift = self._scaling(ctx)
+            try:
+                mult, shift = self._scaling(ctx)
+            except MultiplierRangeError as exc:
+                raise ctx.error(PROD_SHIFT, ctx.out(0), detail=f"the per-multiply rescaling: {exc}") from None
             if shift > 14:
                 raise ctx.error(PROD_SHIFT, ctx.out(0), detail=f"the per-multiply rescaling needs a left shift of "
                                 f"{shift}; LiteRT's 64-bit rescaling is defined up to 14")

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from helia_aot.ir.quant import quantize_multiplier
+from helia_aot.ir.quant import MultiplierRangeError, quantize_multiplier
 from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
 from helia_aot.ops.shared.operands import const_ints, fp32, int8_act
 from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce, entry_lowered, fits_4d,
@@ -78,7 +78,10 @@ class Sum(OpLowering):
                                    "int16 output, so its result is undefined")
         reduce_validate(ctx)
         if ctx.variant.name == "int8":
-            mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+            try:
+                mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+            except MultiplierRangeError as exc:
+                raise ctx.error(RESCALE_RANGE, y, detail=f"the rescaling of the sum: {exc}") from None
             bound = 128 * reduce_dims(ctx)["count"] + abs(int(x.quant.zero_point)) * reduce_dims(ctx)["count"]
             if shift > 0 and bound << shift >= 1 << 31:
                 raise ctx.error(RESCALE_RANGE, y, detail=f"input scale / output scale "

@@ -86,7 +86,7 @@ DIAGONAL = Rule("no diagonal_recurrent_tensors", helia_limit(
     "recurrent weights given as vectors have no path in the generated step",
     "an element-wise recurrent product in the float step"))
 FLOAT_ACTIVATION = Rule("float32: fused activation NONE, RELU, RELU6 or TANH", helia_limit(
-    "the inline float step applies these four; LiteRT's float step also takes SIGMOID and SIGN_BIT",
+    "the inline float step applies these four; LiteRT's float step also takes RELU_N1_TO_1 and SIGN_BIT",
     "the remaining activations in the float step"))
 _LSTM_ENTRY = "arm_lstm_unidirectional_s8"
 _LIFT = "inline C of LiteRT's integer LSTM step (lstm_eval.cc)"
