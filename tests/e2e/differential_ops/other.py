@@ -59,6 +59,10 @@ def reduce_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]
             elif dtype == "int16":
                 xs, xz = float(rng.uniform(0.02, 0.1)) / 256, (3 if quant == "zp16" else 0)
                 ys, yz = (xs, xz) if quant in ("same", "zp16") else (xs * 1.7, 0)
+                if op == "SUM" and quant == "same":
+                    # LiteRT leaves the high byte of an int16 SUM unwritten at one scale (the module computes
+                    # TFLM's); at two scales LiteRT refuses and TFLM answers, so the sum is walked there.
+                    ys = xs * 3
                 if quant == "wide":
                     ys = 1e-12
             x = b.input("x", shape, dtype=dtype, scale=xs, zero_point=xz)
