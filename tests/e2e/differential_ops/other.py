@@ -14,6 +14,12 @@ from tests.e2e.differential import Case, _grid, _name
 from tests.modelgen import ModelBuilder
 from tests.modelgen.cases import CASES_DIR, build_case_model, load_case
 
+
+def _walk(rng: np.random.Generator, first: list[dict], axes: dict[str, list], limit: int) -> Iterator[dict]:
+    """`first` (points that reach a reference-run match and the rules' boundaries within CI's few cases), then
+    the grid's points: `limit` in all."""
+    yield from (list(first) + list(_grid(rng, axes, limit)))[:limit]
+
 # --------------------------------------------------------------------------- reductions
 
 # (input shape, axis values, what the point tests): kernel-sized, merged, rank 5 (the inline loop), and an axis
@@ -35,11 +41,21 @@ def reduce_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]
     # quant: "same" (output in the input's quantization), "other" (another scale; int8 another zero point),
     # "zp16" (an int16 zero point: LiteRT's int16 rule), "wide" (REDUCE_PROD: a rescaling shift of 8 or more).
     quants = ["same", "other", "zp16"] + (["wide"] if op == "REDUCE_PROD" else [])
+    dtypes = _REDUCE_DTYPES[op]
+    first = [dict(dtype=dtypes[0], shape=_REDUCE_SHAPES[0], keep_dims=False, quant="same"),
+             dict(dtype=dtypes[-1], shape=_REDUCE_SHAPES[-1], keep_dims=True, quant="same"),
+             dict(dtype=dtypes[1 % len(dtypes)], shape=_REDUCE_SHAPES[3], keep_dims=True, quant="other"),
+             dict(dtype=dtypes[1] if op == "REDUCE_PROD" else dtypes[0], shape=_REDUCE_SHAPES[0], keep_dims=False,
+                  quant="wide" if op == "REDUCE_PROD" else "other")]
 
     def cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
-        axes = {"dtype": _REDUCE_DTYPES[op], "shape": _REDUCE_SHAPES, "keep_dims": [False, True], "quant": quants}
-        for k, p in enumerate(_grid(rng, axes, limit)):
+        axes = {"dtype": dtypes, "shape": _REDUCE_SHAPES, "keep_dims": [False, True], "quant": quants}
+        for k, p in enumerate(_walk(rng, first, axes, limit)):
             dtype, (shape, axis), keep, quant = p["dtype"], p["shape"], p["keep_dims"], p["quant"]
+            if quant == "wide":
+                # REDUCE_PROD's rescaling shift of 8 to 14 (relaxed from LiteRT's DCHECK of 7): one input per
+                # output, so the output is (code - zero point) x about 2^8 or 2^9, and small codes keep it unclamped
+                shape, axis = (3, 1, 4), [1]
             out = _reduced(shape, axis, keep)
             b = ModelBuilder()
             fixed = {}
@@ -48,7 +64,8 @@ def reduce_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]
                 xs, xz = float(rng.uniform(0.02, 0.1)), int(rng.integers(-20, 20))
                 ys, yz = (xs, xz) if quant in ("same", "zp16") else (xs * 1.7, xz // 2 + 3)
                 if quant == "wide":
-                    ys = 1e-9
+                    ys, yz = xs / 150, 0
+                    fixed = {"x": (xz + rng.integers(-1, 2, size=shape)).astype(np.int8)}
                 if op == "SUM":
                     # LiteRT's int8 SUM reads the codes as uint8 and adds them plainly at one scale (the README's
                     # known difference; the module computes TFLM's): small non-negative codes and a zero point of
@@ -64,7 +81,8 @@ def reduce_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]
                     # TFLM's); at two scales LiteRT refuses and TFLM answers, so the sum is walked there.
                     ys = xs * 3
                 if quant == "wide":
-                    ys = 1e-12
+                    ys = xs / 300
+                    fixed = {"x": rng.integers(-60, 61, size=shape).astype(np.int16)}
             x = b.input("x", shape, dtype=dtype, scale=xs, zero_point=xz)
             ax = b.const("axis", np.asarray(axis, np.int32))
             y = b.tensor("y", out, dtype=dtype, scale=ys, zero_point=yz)
@@ -86,7 +104,11 @@ def arg_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]]:
         # as the output's dtype, or naming the other one (OUTPUT_TYPE).
         axes = {"dtype": ["int8", "float32", "int32", "bool"], "shape": [(2, 5), (3, 4, 2), (1, 7)],
                 "axis": ["last", "first", "negative", "two", "past"], "index": ["int32", "int64", "other"]}
-        for k, p in enumerate(_grid(rng, axes, limit)):
+        first = [dict(dtype="int8", shape=(2, 5), axis="last", index="int32"),
+                 dict(dtype="float32", shape=(3, 4, 2), axis="past", index="int32"),
+                 dict(dtype="int32", shape=(3, 4, 2), axis="negative", index="int64"),
+                 dict(dtype="bool", shape=(1, 7), axis="first", index="other")]
+        for k, p in enumerate(_walk(rng, first, axes, limit)):
             dtype, shape = p["dtype"], p["shape"]
             rank = len(shape)
             axis = {"last": [rank - 1], "first": [0], "negative": [-1], "two": [0, 1], "past": [rank]}[p["axis"]]
@@ -118,7 +140,11 @@ _MATMUL_SHAPES = {"plain": ((3, 5), (5, 4)), "batched": ((2, 3, 5), (2, 5, 4)),
 def batch_matmul_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"dtype": ["int8", "int16", "float32"], "shapes": list(_MATMUL_SHAPES), "adj_x": [False, True],
             "adj_y": [False, True], "rhs": ["input", "constant"], "zero_points": ["zero", "nonzero"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(dtype="int8", shapes="broadcast", adj_x=False, adj_y=False, rhs="input", zero_points="nonzero"),
+             dict(dtype="int8", shapes="three_groups", adj_x=False, adj_y=True, rhs="constant", zero_points="zero"),
+             dict(dtype="int16", shapes="batched", adj_x=True, adj_y=True, rhs="constant", zero_points="zero"),
+             dict(dtype="float32", shapes="inner", adj_x=False, adj_y=False, rhs="input", zero_points="zero")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         dtype = p["dtype"]
         lhs_shape, rhs_shape = (list(s) for s in _MATMUL_SHAPES[p["shapes"]])
         if p["adj_x"]:
@@ -197,7 +223,13 @@ def lstm_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     # kernel's limits), TANH only (the kernel's); float32: peephole and CIFG run, RELU_N1_TO_1 is our limit.
     axes = {"dtype": ["int8", "float32"], "time_major": [False, True], "cell_scale": ["2^-11", "2^-15", "not_pot"],
             "extra": ["none", "peephole", "cifg"], "activation": ["TANH", "RELU", "RELU_N1_TO_1"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(dtype="int8", time_major=False, cell_scale="2^-11", extra="none", activation="TANH"),
+             dict(dtype="int8", time_major=True, cell_scale="2^-15", extra="none", activation="TANH"),
+             dict(dtype="float32", time_major=True, cell_scale="2^-11", extra="peephole", activation="TANH"),
+             dict(dtype="int8", time_major=True, cell_scale="not_pot", extra="none", activation="TANH"),
+             dict(dtype="float32", time_major=False, cell_scale="2^-11", extra="cifg", activation="RELU_N1_TO_1"),
+             dict(dtype="int8", time_major=False, cell_scale="2^-11", extra="cifg", activation="TANH")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         case = _lstm_case(p["dtype"], p["time_major"], p["cell_scale"], p["extra"], p["activation"], 1500 + k)
         what = (f"{p['dtype']} time_major {p['time_major']}, {p['extra']}, {p['activation']}"
                 + (f", cell scale {p['cell_scale']}" if p["dtype"] == "int8" else ""))
@@ -223,7 +255,11 @@ def _custom(code: str, inputs, outputs, options) -> bytes:
 def signal_window_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"shift": [0, 12, 31, 32], "shape": [(16,), (2, 8), (12,)], "window": [8, 16],
             "options": ["exact", "extra_key"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(shift=12, shape=(2, 8), window=8, options="exact"),
+             dict(shift=32, shape=(16,), window=16, options="exact"),
+             dict(shift=31, shape=(16,), window=16, options="exact"),
+             dict(shift=0, shape=(12,), window=8, options="exact")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         options = {"shift": p["shift"], **({"gain": 1} if p["options"] == "extra_key" else {})}
         window = rng.integers(-32768, 32768, p["window"]).astype(np.int16)
         model = _custom("SignalWindow", [("x", p["shape"], "int16"), ("w", window, "int16", "const")],
@@ -234,7 +270,9 @@ def signal_window_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
 
 def signal_fft_auto_scale_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"size": [16, 33, 1], "output": ["same", "longer"], "options": ["none", "extra_key"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(size=33, output="same", options="none"), dict(size=16, output="longer", options="none"),
+             dict(size=1, output="same", options="none"), dict(size=16, output="same", options="extra_key")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         size = p["size"]
         options = {"shift": 1} if p["options"] == "extra_key" else {}
         model = _custom("SignalFftAutoScale", [("x", (size,), "int16")],
@@ -246,7 +284,9 @@ def signal_fft_auto_scale_cases(rng: np.random.Generator, limit: int) -> Iterato
 
 def signal_energy_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"bins": [(0, 9), (2, 5), (0, 10), (6, 3), (-1, 4)], "length": [18, 20]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(bins=(2, 5), length=18), dict(bins=(0, 10), length=18), dict(bins=(0, 9), length=18),
+             dict(bins=(-1, 4), length=20)]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         start, end = p["bins"]
         length = p["length"]
         model = _custom("SignalEnergy", [("x", (length,), "int16")], [("y", (length // 2,), "uint32")],
@@ -272,7 +312,11 @@ def _filter_bank_config(rng: np.random.Generator, bins: int, channels: int, reac
 
 def signal_filter_bank_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"channels": [4, 6], "bins": [24, 33], "reach": [0, 0, 40], "output": ["num_channels", "one_more"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(channels=6, bins=33, reach=0, output="num_channels"),
+             dict(channels=4, bins=24, reach=40, output="num_channels"),
+             dict(channels=4, bins=24, reach=0, output="num_channels"),
+             dict(channels=6, bins=24, reach=0, output="one_more")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         channels, bins = p["channels"], p["bins"]
         weights, unweights, starts, firsts, widths = _filter_bank_config(rng, bins, channels, p["reach"])
         out = channels + (1 if p["output"] == "one_more" else 0)
@@ -285,20 +329,28 @@ def signal_filter_bank_cases(rng: np.random.Generator, limit: int) -> Iterator[C
 
 
 def signal_filter_bank_square_root_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
-    axes = {"bits": [0, 7, 31, 32, "input"], "size": [8, 1]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    # The energies are a constant (the harness draws no uint64 input): scale_bits is the run-time input, fixed to
+    # the point's value, or a constant past 31 (SHIFT: refused).
+    axes = {"bits": [0, 7, 15, 31, 32], "size": [8, 1], "energies": ["wide", "small"]}
+    first = [dict(bits=7, size=8, energies="wide"), dict(bits=32, size=8, energies="wide"),
+             dict(bits=0, size=1, energies="small"), dict(bits=31, size=8, energies="small")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         bits, size = p["bits"], p["size"]
-        scale = (("bits", (), "int32") if bits == "input" else ("bits", np.asarray(bits, np.int32), "int32", "const"))
-        model = _custom("SignalFilterBankSquareRoot", [("x", (size,), "uint64"), scale], [("y", (size,), "uint32")],
-                        {})
+        top = (1 << 64) - 1 if p["energies"] == "wide" else 1 << 20
+        energies = rng.integers(0, top, size, dtype=np.uint64, endpoint=True)
+        scale = ("bits", np.asarray(bits, np.int32), "int32", "const") if bits > 31 else ("bits", (), "int32")
+        model = _custom("SignalFilterBankSquareRoot", [("x", energies, "uint64", "const"), scale],
+                        [("y", (size,), "uint32")], {})
         yield Case("CUSTOM:SignalFilterBankSquareRoot", _name("signal_filter_bank_square_root", k, p), model,
-                   f"{size} channels, scale_bits {bits}",
-                   fixed={"bits": np.asarray(5, np.int32)} if bits == "input" else {})
+                   f"{size} {p['energies']} energies, scale_bits {bits}",
+                   fixed={"bits": np.asarray(bits, np.int32)} if bits <= 31 else {})
 
 
 def signal_filter_bank_log_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"bits": [0, 3, 31, 32], "scale": [1600, 1, -5], "output": ["same", "shorter"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(bits=3, scale=1600, output="same"), dict(bits=32, scale=1600, output="same"),
+             dict(bits=0, scale=-5, output="same"), dict(bits=3, scale=1, output="shorter")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         n = 10
         model = _custom("SignalFilterBankLog", [("x", (n,), "uint32")],
                         [("y", (n - (1 if p["output"] == "shorter" else 0),), "int16")],
@@ -310,7 +362,11 @@ def signal_filter_bank_log_cases(rng: np.random.Generator, limit: int) -> Iterat
 def signal_spectral_subtraction_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"smoothing_bits": [10, 0, 31, 32], "subtraction_bits": [14, 63, 64], "clamping": [False, True],
             "channels": ["match", "other"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(smoothing_bits=10, subtraction_bits=14, clamping=False, channels="match"),
+             dict(smoothing_bits=32, subtraction_bits=14, clamping=True, channels="match"),
+             dict(smoothing_bits=0, subtraction_bits=63, clamping=True, channels="match"),
+             dict(smoothing_bits=10, subtraction_bits=14, clamping=False, channels="other")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         n = 8
         options = {"alternate_one_minus_smoothing": 15729, "alternate_smoothing": 655, "clamping": p["clamping"],
                    "min_signal_remaining": 1638, "num_channels": n if p["channels"] == "match" else n + 1,
@@ -325,7 +381,9 @@ def signal_spectral_subtraction_cases(rng: np.random.Generator, limit: int) -> I
 
 def signal_pcan_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"snr_shift": [6, 0, 63, 64], "lut": [125, 124], "lut_kind": ["const", "input"]}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(snr_shift=6, lut=125, lut_kind="const"), dict(snr_shift=64, lut=125, lut_kind="const"),
+             dict(snr_shift=0, lut=125, lut_kind="input"), dict(snr_shift=6, lut=124, lut_kind="const")]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         n = 8
         lut_values = rng.integers(0, 32767, p["lut"]).astype(np.int16)
         lut = ("lut", lut_values, "int16", "const") if p["lut_kind"] == "const" else ("lut", (p["lut"],), "int16")
@@ -341,7 +399,12 @@ def signal_rfft_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
                                                                                        "longer"],
             "type_code": ["right", "wrong"], "frames": [(), (2,)]}
     codes = {"int16": 7, "int32": 2, "float32": 0}
-    for k, p in enumerate(_grid(rng, axes, limit)):
+    first = [dict(dtype="int16", fft_length=64, frame="shorter", type_code="right", frames=(2,)),
+             dict(dtype="int32", fft_length=15, frame="equal", type_code="right", frames=()),
+             dict(dtype="float32", fft_length=16, frame="equal", type_code="right", frames=()),
+             dict(dtype="int16", fft_length=16, frame="longer", type_code="right", frames=()),
+             dict(dtype="int32", fft_length=64, frame="equal", type_code="wrong", frames=(2,))]
+    for k, p in enumerate(_walk(rng, first, axes, limit)):
         dtype, n = p["dtype"], p["fft_length"]
         frame = {"equal": n, "shorter": n - 5, "longer": n + 2}[p["frame"]]
         lead = tuple(p["frames"])
