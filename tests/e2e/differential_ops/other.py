@@ -258,8 +258,9 @@ def signal_window_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
             "options": ["exact", "extra_key"]}
     first = [dict(shift=12, shape=(2, 8), window=8, options="exact"),
              dict(shift=32, shape=(16,), window=16, options="exact"),
-             dict(shift=31, shape=(16,), window=16, options="exact"),
-             dict(shift=0, shape=(12,), window=8, options="exact")]
+             dict(shift=0, shape=(12,), window=8, options="exact"),
+             dict(shift=3, shape=(16,), window=8, options="extra_key"),
+             dict(shift=31, shape=(16,), window=16, options="exact")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         options = {"shift": p["shift"], **({"gain": 1} if p["options"] == "extra_key" else {})}
         window = rng.integers(-32768, 32768, p["window"]).astype(np.int16)
@@ -272,7 +273,8 @@ def signal_window_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
 def signal_fft_auto_scale_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"size": [16, 33, 1], "output": ["same", "longer"], "options": ["none", "extra_key"]}
     first = [dict(size=33, output="same", options="none"), dict(size=16, output="longer", options="none"),
-             dict(size=1, output="same", options="none"), dict(size=16, output="same", options="extra_key")]
+             dict(size=16, output="same", options="extra_key"), dict(size=1, output="longer", options="none"),
+             dict(size=1, output="same", options="none")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         size = p["size"]
         options = {"shift": 1} if p["options"] == "extra_key" else {}
@@ -285,8 +287,8 @@ def signal_fft_auto_scale_cases(rng: np.random.Generator, limit: int) -> Iterato
 
 def signal_energy_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"bins": [(0, 9), (2, 5), (0, 10), (6, 3), (-1, 4)], "length": [18, 20]}
-    first = [dict(bins=(2, 5), length=18), dict(bins=(0, 10), length=18), dict(bins=(0, 9), length=18),
-             dict(bins=(-1, 4), length=20)]
+    first = [dict(bins=(2, 5), length=18), dict(bins=(0, 10), length=18), dict(bins=(-1, 4), length=20),
+             dict(bins=(2, 12), length=20), dict(bins=(0, 9), length=18)]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         start, end = p["bins"]
         length = p["length"]
@@ -315,8 +317,9 @@ def signal_filter_bank_cases(rng: np.random.Generator, limit: int) -> Iterator[C
     axes = {"channels": [4, 6], "bins": [24, 33], "reach": [0, 0, 40], "output": ["num_channels", "one_more"]}
     first = [dict(channels=6, bins=33, reach=0, output="num_channels"),
              dict(channels=4, bins=24, reach=40, output="num_channels"),
-             dict(channels=4, bins=24, reach=0, output="num_channels"),
-             dict(channels=6, bins=24, reach=0, output="one_more")]
+             dict(channels=6, bins=24, reach=0, output="one_more"),
+             dict(channels=6, bins=33, reach=40, output="num_channels"),
+             dict(channels=4, bins=24, reach=0, output="num_channels")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         channels, bins = p["channels"], p["bins"]
         weights, unweights, starts, firsts, widths = _filter_bank_config(rng, bins, channels, p["reach"])
@@ -334,7 +337,8 @@ def signal_filter_bank_square_root_cases(rng: np.random.Generator, limit: int) -
     # SignalFilterBank (as in TFLM's audio front end) and scale_bits is a constant: 0..31, or 32 (SHIFT).
     axes = {"bits": [0, 7, 15, 31, 32], "channels": [4, 6], "output": ["same", "longer"]}
     first = [dict(bits=7, channels=6, output="same"), dict(bits=32, channels=4, output="same"),
-             dict(bits=0, channels=4, output="same"), dict(bits=15, channels=6, output="longer")]
+             dict(bits=15, channels=6, output="longer"), dict(bits=32, channels=6, output="longer"),
+             dict(bits=0, channels=4, output="same")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         bits, channels, bins = p["bits"], p["channels"], 24
         weights, unweights, starts, firsts, widths = _filter_bank_config(rng, bins, channels, 0)
@@ -355,7 +359,8 @@ def signal_filter_bank_square_root_cases(rng: np.random.Generator, limit: int) -
 def signal_filter_bank_log_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"bits": [0, 3, 31, 32], "scale": [1600, 1, -5], "output": ["same", "shorter"]}
     first = [dict(bits=3, scale=1600, output="same"), dict(bits=32, scale=1600, output="same"),
-             dict(bits=0, scale=-5, output="same"), dict(bits=3, scale=1, output="shorter")]
+             dict(bits=3, scale=1, output="shorter"), dict(bits=32, scale=-5, output="shorter"),
+             dict(bits=0, scale=-5, output="same")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         n = 10
         model = _custom("SignalFilterBankLog", [("x", (n,), "uint32")],
@@ -370,8 +375,9 @@ def signal_spectral_subtraction_cases(rng: np.random.Generator, limit: int) -> I
             "channels": ["match", "other"]}
     first = [dict(smoothing_bits=10, subtraction_bits=14, clamping=False, channels="match"),
              dict(smoothing_bits=32, subtraction_bits=14, clamping=True, channels="match"),
-             dict(smoothing_bits=0, subtraction_bits=63, clamping=True, channels="match"),
-             dict(smoothing_bits=10, subtraction_bits=14, clamping=False, channels="other")]
+             dict(smoothing_bits=10, subtraction_bits=14, clamping=False, channels="other"),
+             dict(smoothing_bits=10, subtraction_bits=64, clamping=True, channels="match"),
+             dict(smoothing_bits=0, subtraction_bits=63, clamping=True, channels="match")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         n = 8
         options = {"alternate_one_minus_smoothing": 15729, "alternate_smoothing": 655, "clamping": p["clamping"],
@@ -388,7 +394,8 @@ def signal_spectral_subtraction_cases(rng: np.random.Generator, limit: int) -> I
 def signal_pcan_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"snr_shift": [6, 0, 63, 64], "lut": [125, 124], "lut_kind": ["const", "input"]}
     first = [dict(snr_shift=6, lut=125, lut_kind="const"), dict(snr_shift=64, lut=125, lut_kind="const"),
-             dict(snr_shift=0, lut=125, lut_kind="input"), dict(snr_shift=6, lut=124, lut_kind="const")]
+             dict(snr_shift=6, lut=124, lut_kind="const"), dict(snr_shift=64, lut=125, lut_kind="input"),
+             dict(snr_shift=0, lut=125, lut_kind="input")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         n = 8
         lut_values = rng.integers(0, 32767, p["lut"]).astype(np.int16)
@@ -407,9 +414,9 @@ def signal_rfft_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     codes = {"int16": 7, "int32": 2, "float32": 0}
     first = [dict(dtype="int16", fft_length=64, frame="shorter", type_code="right", frames=(2,)),
              dict(dtype="int32", fft_length=15, frame="equal", type_code="right", frames=()),
-             dict(dtype="float32", fft_length=16, frame="equal", type_code="right", frames=()),
              dict(dtype="int16", fft_length=16, frame="longer", type_code="right", frames=()),
-             dict(dtype="int32", fft_length=64, frame="equal", type_code="wrong", frames=(2,))]
+             dict(dtype="int32", fft_length=64, frame="equal", type_code="wrong", frames=(2,)),
+             dict(dtype="float32", fft_length=16, frame="equal", type_code="right", frames=())]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         dtype, n = p["dtype"], p["fft_length"]
         frame = {"equal": n, "shorter": n - 5, "longer": n + 2}[p["frame"]]
