@@ -8,8 +8,8 @@ summed in int32, minus the input zero point times the count, rescaled by Quantiz
 scale) (gemmlowp double rounding), plus the output zero point, clamped to the type (bit-identical to TFLM on every
 case). LiteRT 2.3's reference differs: it reads int8 codes as uint8 (c < 0 counts as c + 256) and clamps to
 [0, 255], and leaves the high byte of int16 outputs unwritten (measured 49218 codes from TFLM), defects a module
-must not reproduce, so these cases are checked against TFLM (LiteRT refuses an int16 SUM whose scales differ,
-so there the differential harness asks TFLM itself)."""
+must not reproduce, so these cases are checked against TFLM (tests/e2e/cases/sum_int8_*.yaml and
+sum_int16_rescaled.yaml, reference tflm)."""
 
 from __future__ import annotations
 

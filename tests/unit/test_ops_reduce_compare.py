@@ -141,8 +141,8 @@ def test_reduce_five_alternating_groups_run_inline(tmp_path):
 
 
 def test_sum_int16_rescales_as_tflm_and_refuses_a_zero_point(tmp_path):
-    # TFLM's QuantizedMeanOrSum<int16>: the int32 sum rescaled and clamped to int16 (checked against TFLM by
-    # tests/e2e/differential_ops/other.py, where LiteRT refuses the rescaled form)
+    # TFLM's QuantizedMeanOrSum<int16>: the int32 sum rescaled and clamped to int16 (bit-identical to TFLM:
+    # tests/e2e/cases/sum_int16_rescaled.yaml; LiteRT's int16 SUM is wrong)
     _, source = convert(reduce_model("SUM", "int16", [4, 3], [1], [4], in_q=(0.001, 0), out_q=(0.003, 0)), tmp_path)
     body = function_body(source, 0)
     assert "scaled < -32768 ? -32768" in body and "(int16_t)scaled" in body
