@@ -6,7 +6,7 @@ variable's own tensor. No outputs."""
 from __future__ import annotations
 
 from helia_aot.ops.base import ANY, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.read_variable import check_variable_copy
+from helia_aot.ops.read_variable import VARIABLE_RULES, check_variable_copy
 
 
 @register
@@ -16,7 +16,7 @@ class AssignVariable(OpLowering):
     keeps_state = True
     variants = (
         Variant("any", inputs=(Operand("variable", ANY), Operand("value", ANY)), outputs=(),
-                template="copy_bytes.c.j2",
+                template="copy_bytes.c.j2", rules=VARIABLE_RULES,
                 notes=("the variable (resource) and the value have one dtype, shape and quantization",)),
     )
 

@@ -132,6 +132,13 @@ AXIS_RANGE_RULE = Rule("axis arguments within the rank of the tensor they index"
     "each axis-taking kernel's Prepare (reduce.cc ResizeOutputTensor, concatenation.cc, split.cc, gather.cc, ...)",
     "the axis is checked against the rank (reduce.cc: \"Invalid axis index\")"))
 
+# OpLowering.check_target's FPU gate, for every operator with a float tensor: a limit of the target core and
+# the float kernels (hardware floating point), not a reference check: LiteRT and TFLM run float anywhere.
+FPU_RULE = Rule("float32 and float16 tensors need a target core with an FPU", kernel_limit(
+    "the float kernels and inline C on the target core", "hardware floating point (-mfloat-abi=hard); a core "
+    "without an FPU would need software floating point, which helia-aot never uses silently",
+    "a soft-float build of the float paths for cores without an FPU"))
+
 # The sources of the operand rules (Operand flags), unless an operand declares its own.
 CONSTANT_SOURCE = helia_limit("the value is compiled into the module (weights, shapes, axes): generated code has "
                               "no path for it at run time")
@@ -521,12 +528,12 @@ class OpLowering:
             floats = sorted({t.dtype for t in [*ctx.inputs(), *ctx.outputs()]
                              if t is not None and t.dtype in ("float32", "float16")})
             if floats:
-                raise UnsupportedModelError(
-                    f"{ctx.where()}: {' and '.join(floats)} tensors need a core with a floating-point unit "
-                    f"(capability fpu) and helia-aot does not fall back to software floating point; target "
-                    f"'{target.name}' is a {target.cpu} (capabilities: {', '.join(target.capabilities) or 'none'})",
-                    "Quantize the model to int8 or int16 with integer input and output, or convert for a target "
-                    "with an FPU (`helia-aot targets` lists them)")
+                raise ctx.error(FPU_RULE, detail=(
+                    f"{' and '.join(floats)} tensors need a core with a floating-point unit (capability fpu) and "
+                    f"helia-aot does not fall back to software floating point; target '{target.name}' is a "
+                    f"{target.cpu} (capabilities: {', '.join(target.capabilities) or 'none'})"),
+                    hint="Quantize the model to int8 or int16 with integer input and output, or convert for a "
+                         "target with an FPU (`helia-aot targets` lists them)")
         if ctx.variant.requires_fp16 and not target.supports_fp16:
             raise UnsupportedModelError(
                 f"{ctx.where()}: native float16 ({ctx.variant.name}) needs a core with half-precision vector "

@@ -16,13 +16,36 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, helia_limit,
+                                kernel_limit, litert, register)
+from helia_aot.ops.shared.accumulator import S64_SHIFT_RULE
 from helia_aot.ops.shared.broadcast import broadcast_groups, broadcast_shape
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 
 _RULES = ("ranks 2 to 5; batch dimensions broadcast; inner dimensions agree (after adj_x / adj_y)",)
 _INT_RULES = _RULES + ("at most two merged batch dimensions", "no fused activation (LiteRT has none)")
 _CTYPE = {"int8": "int8_t", "int16": "int16_t", "float32": "float"}
+
+RANK = Rule("lhs and rhs rank 2 to 5", both("batch_matmul.cc Prepare / micro batch_matmul.cc BatchMatMulPrepare",
+                                            "TF_LITE_ENSURE(rank >= 2) and TF_LITE_ENSURE(rank <= 5) for each input"))
+BROADCAST = Rule("batch dimensions broadcast (equal, or 1 on one side)", both(
+    "batch_matmul.cc Prepare / micro batch_matmul.cc BatchMatMulPrepare",
+    "for differing batch dimensions, TF_LITE_ENSURE_EQ(rhs_dim, 1) where the lhs's is not 1"))
+INNER = Rule("inner dimensions agree (after adj_x / adj_y)", both(
+    "batch_matmul.cc Prepare / micro batch_matmul.cc BatchMatMulPrepare", "TF_LITE_ENSURE_EQ(accum_dim_lhs, "
+    "accum_dim_rhs)"))
+TWO_BATCH_AXES = Rule("at most two merged batch dimensions (after merging neighbours that broadcast alike)",
+                      kernel_limit("arm_batch_matmul_s8 / arm_batch_matmul_s16", "take the batch as two dimensions "
+                                   "(n, h) of their dims structs", "an inline-C loop over a third batch axis calling "
+                                   "the entry once per slice"))
+# LiteRT's 16x8 form: TFLM and LiteRT read an int16 RHS's and int8 RHS's zero point as 0 in the int16 path.
+INT16_RHS_ZERO_POINT = litert("batch_matmul.cc Prepare", "for an int16 lhs, TF_LITE_ENSURE_EQ(rhs zero point, 0)")
+WIDENED_RHS = helia_limit("the int8 RHS is widened to int16 at conversion (arm_batch_matmul_s16 reads int16)",
+                          "inline C widening a run-time int8 RHS into scratch before the call")
+_FLOAT_RULES = (RANK, BROADCAST, INNER, OUTPUT_SHAPE_RULE)
+_INT8_RULES = _FLOAT_RULES + (TWO_BATCH_AXES,)
+_INT16_RULES = _INT8_RULES + (S64_SHIFT_RULE,)
 
 
 def _mve_sums(build: str, rhs_dims) -> int:
@@ -58,40 +81,47 @@ class BatchMatMul(OpLowering):
     options_table = "BatchMatMulOptions"
     variants = (
         Variant("int8", inputs=(int8_act("lhs"), int8_act("rhs")), outputs=(int8_act("output"),),
-                entries=("arm_batch_matmul_s8",), template="batch_matmul.c.j2", notes=_INT_RULES),
+                entries=("arm_batch_matmul_s8",), template="batch_matmul.c.j2", notes=_INT_RULES,
+                rules=_INT8_RULES),
         Variant("int16", inputs=(int16_act("lhs"), int16_act("rhs")), outputs=(int16_act("output"),),
-                entries=("arm_batch_matmul_s16",), template="batch_matmul.c.j2", notes=_INT_RULES),
+                entries=("arm_batch_matmul_s16",), template="batch_matmul.c.j2", notes=_INT_RULES,
+                rules=_INT16_RULES),
         Variant("a16w8", inputs=(int16_act("lhs"), Operand("rhs", ("int8",), constant=True, quantized=True,
-                                                            symmetric=True)),
+                                                            symmetric=True,
+                                                            sources=(("constant", WIDENED_RHS),
+                                                                     ("zero point 0", INT16_RHS_ZERO_POINT)))),
                 outputs=(int16_act("output"),), entries=("arm_batch_matmul_s16",), template="batch_matmul.c.j2",
-                notes=_INT_RULES + ("int8 RHS (LiteRT's 16x8 form) stored widened to int16",)),
+                notes=_INT_RULES + ("int8 RHS (LiteRT's 16x8 form) stored widened to int16",), rules=_INT16_RULES),
         Variant("float32", inputs=(fp32("lhs"), fp32("rhs")), outputs=(fp32("output"),),
-                template="batch_matmul_f32.c.j2", lower="lower_float32", notes=_RULES + ("inline C",)),
+                template="batch_matmul_f32.c.j2", lower="lower_float32", notes=_RULES + ("inline C",),
+                rules=_FLOAT_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:
         lhs, rhs, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         for t, role in ((lhs, "lhs"), (rhs, "rhs")):
             if not 2 <= len(t.shape) <= 5:
-                raise ctx.error(f"{role} must have rank 2 to 5, has rank {len(t.shape)}", t)
+                raise ctx.error(RANK, t, detail=f"{role} must have rank 2 to 5, has rank {len(t.shape)}")
         g = _Geometry(ctx)
         if g.batch is None:
-            raise ctx.error(f"batch dimensions {g.lhs_batch} and {g.rhs_batch} do not broadcast", rhs)
+            raise ctx.error(BROADCAST, rhs, detail=f"batch dimensions {g.lhs_batch} and {g.rhs_batch} do not broadcast")
         if g.inner != g.inner_rhs:
-            raise ctx.error(f"inner dimensions differ: lhs {g.inner} (adj_x {g.adj_x}), rhs {g.inner_rhs} "
-                            f"(adj_y {g.adj_y})", rhs)
+            raise ctx.error(INNER, rhs, detail=f"inner dimensions differ: lhs {g.inner} (adj_x {g.adj_x}), rhs "
+                                               f"{g.inner_rhs} (adj_y {g.adj_y})")
         want = tuple(g.batch) + (g.rows, g.cols)
         if tuple(y.shape) != want:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the product's {list(want)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the product's "
+                                                         f"{list(want)}")
         if ctx.variant.name == "float32":
             return
         if len(g.groups) > 2:
-            raise ctx.error(f"batch broadcast of {g.lhs_batch} with {g.rhs_batch} needs three merged batch "
-                            "dimensions; the integer kernels take at most two", y)
+            raise ctx.error(TWO_BATCH_AXES, y, detail=f"batch broadcast of {g.lhs_batch} with {g.rhs_batch} needs "
+                                                      "three merged batch dimensions; the integer kernels take at most two")
         _, shift = self._multiplier(ctx)
         if ctx.variant.name != "int8" and shift > 14:
-            raise ctx.error(f"the requantization multiplier needs a left shift of {shift}; the int16 kernel takes at "
-                            "most 14 (input scale x rhs scale / output scale below 2^14)", y)
+            raise ctx.error(S64_SHIFT_RULE, y, detail=f"the requantization multiplier needs a left shift of {shift}; the "
+                                                      "int16 kernel takes at most 14 (input scale x rhs scale / output "
+                                                      "scale below 2^14)")
 
     @staticmethod
     def _multiplier(ctx: OpContext) -> tuple[int, int]:

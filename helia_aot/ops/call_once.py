@@ -6,7 +6,13 @@ restores); any other initialisation is refused there. So no CALL_ONCE is ever lo
 
 from __future__ import annotations
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, helia_limit, register
+
+# LiteRT and TFLM run the initialisation subgraph on the first invoke, whatever it computes.
+CONSTANT_INIT = Rule("the initialisation subgraph only assigns constants to resource variables", helia_limit(
+    "the initialisation is evaluated at conversion (the resources stage, helia_aot/frontend/resources.py) and its "
+    "values become the variables' initial state; a module has no first-invoke path",
+    "a first-run flag in <prefix>_model_run running the lowered initialisation subgraph once"))
 
 
 @register
@@ -15,8 +21,8 @@ class CallOnce(OpLowering):
     options_table = "CallOnceOptions"
     variants = (
         Variant("init", inputs=(), outputs=(),
-                notes=("evaluated at conversion: its subgraph may only assign constants to resource variables",)),
+                rules=(CONSTANT_INIT,)),
     )
 
     def lower(self, ctx: OpContext) -> Lowered:
-        raise ctx.error("an initialisation left after the resources stage")
+        raise ctx.error(CONSTANT_INIT, detail="an initialisation left after the resources stage")

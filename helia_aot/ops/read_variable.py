@@ -6,17 +6,26 @@ the variable from, so it is a copy, never an alias."""
 
 from __future__ import annotations
 
-from helia_aot.ops.base import ANY, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import ANY, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register, tflm
+
+IS_VARIABLE = Rule("input 0 is a resource variable", tflm(
+    "read_variable.cc / assign_variable.cc Prepare", "the input is a resource id (TFLITE_DCHECK / TF_LITE_ENSURE of "
+    "kTfLiteResource), resolved here to the variable's tensor"))
+ONE_FORM = Rule("the variable and the value copied to or from it have one dtype, shape and quantization", helia_limit(
+    "each variable is one static buffer in the persistent arena and the bytes are copied as they are; LiteRT "
+    "resizes and retypes a variable on assignment", "a variable buffer sized for its largest assignment, with "
+    "its current shape kept at run time"))
+VARIABLE_RULES = (IS_VARIABLE, ONE_FORM)
 
 
 def check_variable_copy(ctx: OpContext, variable, value) -> None:
     """The variable and the value copied to or from it have one dtype, shape and quantization."""
     if not variable.is_variable:
-        raise ctx.error("input 0 must be a resource variable (a VAR_HANDLE's output)", variable)
+        raise ctx.error(IS_VARIABLE, variable, detail="input 0 must be a resource variable (a VAR_HANDLE's output)")
     if (variable.dtype, tuple(variable.shape)) != (value.dtype, tuple(value.shape)) or variable.quant != value.quant:
-        raise ctx.error(f"the variable is {variable.dtype} {list(variable.shape)} and the value {value.dtype} "
-                        f"{list(value.shape)} (or their quantization differs); the bytes are copied as they are",
-                        value, "Export the model with one type, shape and quantization per variable")
+        raise ctx.error(ONE_FORM, value, "Export the model with one type, shape and quantization per variable",
+                        detail=f"the variable is {variable.dtype} {list(variable.shape)} and the value {value.dtype} "
+                               f"{list(value.shape)} (or their quantization differs); the bytes are copied as they are")
 
 
 @register
@@ -26,7 +35,7 @@ class ReadVariable(OpLowering):
     keeps_state = True
     variants = (
         Variant("any", inputs=(Operand("variable", ANY),), outputs=(Operand("value", ANY),),
-                template="copy_bytes.c.j2",
+                template="copy_bytes.c.j2", rules=VARIABLE_RULES,
                 notes=("the variable (resource) and the value have one dtype, shape and quantization",)),
     )
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.shared.operands import const_ints
-from helia_aot.ops.shared.reduce import REDUCE_RULES, fold_reduce, inline_lowered, reduce_validate
+from helia_aot.ops.shared.reduce import REDUCE_RULES, SHARED_RULES, fold_reduce, inline_lowered, reduce_validate
 
 
 @register
@@ -18,7 +18,7 @@ class ReduceAny(OpLowering):
     variants = (
         Variant("bool", inputs=(Operand("input", ("bool",)), const_ints("axis")),
                 outputs=(Operand("output", ("bool",)),), template="reduce_inline.c.j2",
-                notes=REDUCE_RULES + ("inline C",)),
+                rules=SHARED_RULES, notes=REDUCE_RULES + ("inline C",)),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -9,9 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.signal import INT32_MAX, Attr, read_options, require_rank
+from helia_aot.ops.shared.signal import (INT32_MAX, OPTION_KEYS, OPTION_RANGE, Attr, prepare_rule, read_options,
+                                         require_rank, unchecked_rule)
 
 _ATTRS = {"end_index": Attr(low=0, high=INT32_MAX), "start_index": Attr(low=0, high=INT32_MAX)}
+RANKS = prepare_rule("input and output rank 1", "energy.cc EnergyPrepare",
+                   "TF_LITE_ENSURE_EQ(NumDimensions(input), 1) and TF_LITE_ENSURE_EQ(NumDimensions(output), 1)")
+BINS = unchecked_rule("end_index within the input's complex bins and the output (when start_index < end_index)",
+                      "EnergyEval")
 
 
 @register
@@ -24,20 +29,21 @@ class SignalEnergy(OpLowering):
                 notes=("input (complex (re, im) int16 pairs) and output rank 1",
                        "custom options 0 <= start_index, end_index <= output length and <= input length / 2 "
                        "(start_index >= end_index: no bins)",
-                       "output elements outside start_index..end_index - 1 are 0 (TFLM leaves them unwritten)")),
+                       "output elements outside start_index..end_index - 1 are 0 (TFLM leaves them unwritten)"),
+                rules=(OPTION_KEYS, OPTION_RANGE, RANKS, BINS)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         attrs = read_options(ctx, _ATTRS)
         x, y = ctx.inp(0), ctx.out(0)
-        require_rank(ctx, x, (1,), "input")
-        require_rank(ctx, y, (1,), "output")
+        require_rank(ctx, x, (1,), "input", RANKS)
+        require_rank(ctx, y, (1,), "output", RANKS)
         start, end = attrs["start_index"], attrs["end_index"]
         bins = x.shape[0] // 2
         if start < end and end > min(bins, y.shape[0]):
-            raise ctx.error(f"custom option end_index {end} is beyond the input's {bins} complex bins or the "
-                            f"output's {y.shape[0]} elements (start_index {start}); TFLM would read or write "
-                            "outside them", y)
+            raise ctx.error(BINS, y, detail=f"custom option end_index {end} is beyond the input's {bins} complex "
+                                            f"bins or the output's {y.shape[0]} elements (start_index {start}); TFLM "
+                                            "would read or write outside them")
 
     def lower(self, ctx: OpContext) -> Lowered:
         attrs = read_options(ctx, _ATTRS)

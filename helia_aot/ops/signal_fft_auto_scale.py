@@ -9,7 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.signal import read_options, require_rank
+from helia_aot.ops.shared.signal import OPTION_KEYS, prepare_rule, read_options, require_rank, unchecked_rule
+
+RANKS = prepare_rule("input and output rank 1, scale_bits a scalar", "fft_auto_scale_common.cc FftAutoScalePrepare",
+                   "TF_LITE_ENSURE_EQ(NumDimensions(input / output), 1), TF_LITE_ENSURE_EQ(NumDimensions(scale_bit), 0)")
+SAME_SHAPE = unchecked_rule("output shape equal to the input's", "FftAutoScaleEval (it writes one value per input)")
 
 
 @register
@@ -20,17 +24,18 @@ class SignalFftAutoScale(OpLowering):
         Variant("int16", inputs=(Operand("input", ("int16",)),),
                 outputs=(Operand("output", ("int16",)), Operand("scale_bits", ("int32",))),
                 entries=("helia_signal_fft_auto_scale_s16",), template="signal_fft_auto_scale.c.j2",
-                notes=("input and output rank 1, same shape; scale_bits a scalar", "no custom options")),
+                notes=("no custom options",), rules=(OPTION_KEYS, RANKS, SAME_SHAPE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         read_options(ctx, {})
         x, y, scale = ctx.inp(0), ctx.out(0), ctx.out(1)
-        require_rank(ctx, x, (1,), "input")
-        require_rank(ctx, y, (1,), "output")
-        require_rank(ctx, scale, (0,), "scale_bits")
+        require_rank(ctx, x, (1,), "input", RANKS)
+        require_rank(ctx, y, (1,), "output", RANKS)
+        require_rank(ctx, scale, (0,), "scale_bits", RANKS)
         if tuple(y.shape) != tuple(x.shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+            raise ctx.error(SAME_SHAPE, y, detail=f"output shape {list(y.shape)} differs from the input shape "
+                                                  f"{list(x.shape)}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y, scale = ctx.inp(0), ctx.out(0), ctx.out(1)

@@ -12,7 +12,8 @@ sequence of runs gives TFLM's sequence of outputs.
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, StateBuffer, Variant, register
-from helia_aot.ops.shared.signal import INT32_MAX, Attr, read_options, require_rank
+from helia_aot.ops.shared.signal import (INT32_MAX, OPTION_KEYS, OPTION_RANGE, Attr, prepare_rule, read_options,
+                                         require_rank, unchecked_rule)
 
 _U32 = 0xFFFFFFFF
 # TFLM reads every attribute as an int32 (ElementAsInt32) and stores the coefficients as uint32.
@@ -27,6 +28,10 @@ _ATTRS = {
     "smoothing_bits": Attr(low=0, high=31),  # a uint32 shift
     "spectral_subtraction_bits": Attr(low=0, high=63),  # a uint64 shift
 }
+RANKS = prepare_rule("input, output and noise_estimate rank 1", "filter_bank_spectral_subtraction.cc "
+                   "FilterBankSpectralSubtractionPrepare", "TF_LITE_ENSURE_EQ(NumDimensions(...), 1) for the three")
+CHANNELS = unchecked_rule("input, output and noise_estimate num_channels long",
+                          "FilterBankSpectralSubtractionEval (num_channels values each)")
 
 
 @register
@@ -42,7 +47,8 @@ class SignalFilterBankSpectralSubtraction(OpLowering):
                        "min_signal_remaining, num_channels, one_minus_smoothing, smoothing, smoothing_bits (0..31), "
                        "spectral_subtraction_bits (0..63)}",
                        "input, output and noise_estimate rank 1 of num_channels elements",
-                       "keeps the noise estimate across runs (persistent arena, zero after a reset)")),
+                       "keeps the noise estimate across runs (persistent arena, zero after a reset)"),
+                rules=(OPTION_KEYS, OPTION_RANGE, RANKS, CHANNELS)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -50,12 +56,12 @@ class SignalFilterBankSpectralSubtraction(OpLowering):
         channels = options["num_channels"]
         tensors = ((ctx.inp(0), "input"), (ctx.out(0), "output"), (ctx.out(1), "noise_estimate"))
         for tensor, role in tensors:
-            require_rank(ctx, tensor, (1,), role)
+            require_rank(ctx, tensor, (1,), role, RANKS)
         for tensor, role in tensors:
             if int(tensor.shape[0]) != channels:
-                raise ctx.error(f"{role} has {int(tensor.shape[0])} elements, custom option num_channels is "
-                                f"{channels} (TFLM's kernel runs num_channels channels and copies the whole "
-                                "estimate tensor from its num_channels-value state)", tensor)
+                raise ctx.error(CHANNELS, tensor, detail=f"{role} has {int(tensor.shape[0])} elements, custom "
+                                f"option num_channels is {channels} (TFLM's kernel runs num_channels channels and copies the whole "
+                                "estimate tensor from its num_channels-value state)")
 
     def lower(self, ctx: OpContext) -> Lowered:
         o = read_options(ctx, _ATTRS)

@@ -12,8 +12,15 @@ import math
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.signal import read_options, require_rank
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.shared.signal import OPTION_KEYS, prepare_rule, read_options, require_rank, unchecked_rule
+
+RANKS = prepare_rule("input and output rank 1, scale_bits a scalar", "filter_bank_square_root_common.cc "
+                   "FilterBankSquareRootPrepare", "TF_LITE_ENSURE_EQ(NumDimensions(input / output), 1), "
+                   "TF_LITE_ENSURE_EQ(NumDimensions(scale_bits), 0)")
+SAME_SHAPE = unchecked_rule("output shape equal to the input's", "FilterBankSquareRootEval (one root per input)")
+SHIFT = Rule("scale_bits in 0..31 (checked here when constant, else by the kernel at run time)", helia_limit(
+    "TFLM shifts a uint32 by it: outside 0..31 undefined behaviour in C++, no defined reference output"))
 
 
 def rounded_sqrt(n: int) -> int:
@@ -32,20 +39,21 @@ class SignalFilterBankSquareRoot(OpLowering):
         Variant("uint64", inputs=(Operand("input", ("uint64",)), Operand("scale_bits", ("int32",))),
                 outputs=(Operand("output", ("uint32",)),), entries=("helia_signal_filter_bank_square_root_u64_u32",),
                 template="signal_filter_bank_square_root.c.j2",
-                notes=("input and output rank 1, same shape; scale_bits a scalar in 0..31",
-                       "no custom options")),
+                notes=("no custom options",), rules=(OPTION_KEYS, RANKS, SAME_SHAPE, SHIFT)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         read_options(ctx, {})
         x, scale, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-        require_rank(ctx, x, (1,), "input")
-        require_rank(ctx, scale, (0,), "scale_bits")
+        require_rank(ctx, x, (1,), "input", RANKS)
+        require_rank(ctx, scale, (0,), "scale_bits", RANKS)
+        require_rank(ctx, y, (1,), "output", RANKS)
         if tuple(y.shape) != tuple(x.shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+            raise ctx.error(SAME_SHAPE, y, detail=f"output shape {list(y.shape)} differs from the input shape "
+                                                  f"{list(x.shape)}")
         if scale.is_constant and not 0 <= int(np.asarray(scale.data)) <= 31:
-            raise ctx.error(f"scale_bits is {int(np.asarray(scale.data))}; a shift of a uint32 must be in 0..31",
-                            scale)
+            raise ctx.error(SHIFT, scale, detail=f"scale_bits is {int(np.asarray(scale.data))}; a shift of a uint32 "
+                                                 "must be in 0..31")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, scale, y = ctx.inp(0), ctx.inp(1), ctx.out(0)

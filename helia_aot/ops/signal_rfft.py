@@ -12,8 +12,9 @@ reference only.
 
 from __future__ import annotations
 
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.signal import INT32_MAX, Attr, flat_size, read_options
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.shared.signal import (INT32_MAX, OPTION_KEYS, OPTION_RANGE, Attr, flat_size, prepare_rule, read_options,
+                                         unchecked_rule)
 from helia_aot.ops.shared import signal_fft as tables
 
 # The options' "T": the schema TensorType code of the samples (TFLM picks its kernel by it).
@@ -26,9 +27,22 @@ _RULES = ("custom options exactly {T, fft_length}: T the tensors' type code (int
           "N/2 + 1 complex bins)")
 
 
+TYPE_CODE = prepare_rule("custom option T names the tensors' type", "rfft.cc RfftInitAll / RfftPrepare",
+                       "the kernel is chosen by T, then TF_LITE_ENSURE_TYPES_EQ(input / output type, T's type)")
+SAME_RANK = prepare_rule("input and output of the same rank, at least 1", "rfft.cc RfftPrepare",
+                       "TF_LITE_ENSURE_EQ(NumDimensions(input), NumDimensions(output))")
+EVEN_LENGTH = Rule("fft_length even", helia_limit(
+    "kiss fft's real FFT allocates no state for an odd length (a real FFT of N points is a complex FFT of N/2); "
+    "TFLM's RfftInit passes it on unchecked and its Eval crashes: no reference output"))
+FRAMES = unchecked_rule("input frames no longer than fft_length; output [..., fft_length + 2] with the input's leading "
+                        "dimensions", "RfftEval (it zero-pads each frame by fft_length minus its length and writes "
+                        "fft_length / 2 + 1 bins per frame)")
+
+
 def _variant(dtype: str) -> Variant:
     return Variant(dtype, inputs=(Operand("input", (dtype,)),), outputs=(Operand("output", (dtype,)),),
-                   entries=(f"helia_signal_rfft_{_SUFFIX[dtype]}",), template="signal_rfft.c.j2", notes=_RULES)
+                   entries=(f"helia_signal_rfft_{_SUFFIX[dtype]}",), template="signal_rfft.c.j2", notes=_RULES,
+                   rules=(OPTION_KEYS, OPTION_RANGE, TYPE_CODE, SAME_RANK, EVEN_LENGTH, FRAMES))
 
 
 @register
@@ -45,22 +59,23 @@ class SignalRfft(OpLowering):
         options = self._options(ctx)
         dtype = ctx.variant.name
         if options["T"] != _TYPE_CODES[dtype]:
-            raise ctx.error(f"custom option T = {options['T']} does not name the tensors' type {dtype} (TFLM "
-                            f"reads T = {_TYPE_CODES[dtype]} for it)")
+            raise ctx.error(TYPE_CODE, detail=f"custom option T = {options['T']} does not name the tensors' type "
+                                              f"{dtype} (TFLM reads T = {_TYPE_CODES[dtype]} for it)")
         fft_length = options["fft_length"]
         if fft_length % 2:
-            raise ctx.error(f"custom option fft_length = {fft_length} must be even (a real FFT of N points is "
-                            "a complex FFT of N/2; TFLM's kiss fft refuses odd lengths)")
+            raise ctx.error(EVEN_LENGTH, detail=f"custom option fft_length = {fft_length} must be even (a real FFT "
+                                                "of N points is a complex FFT of N/2; TFLM's kiss fft refuses odd "
+                                                "lengths)")
         if len(x.shape) < 1 or len(y.shape) != len(x.shape):
-            raise ctx.error(f"input {list(x.shape)} and output {list(y.shape)} must have the same rank, at least 1 "
-                            "(TFLM's kernel requires it)", y)
+            raise ctx.error(SAME_RANK, y, detail=f"input {list(x.shape)} and output {list(y.shape)} must have the "
+                                                 "same rank, at least 1 (TFLM's kernel requires it)")
         if int(x.shape[-1]) > fft_length:
-            raise ctx.error(f"input frames of {int(x.shape[-1])} samples exceed fft_length {fft_length} (TFLM "
-                            "zero-pads a frame up to fft_length, it cannot cut one)", x)
+            raise ctx.error(FRAMES, x, detail=f"input frames of {int(x.shape[-1])} samples exceed fft_length "
+                                              f"{fft_length} (TFLM zero-pads a frame up to fft_length, it cannot cut one)")
         want = [*(int(d) for d in x.shape[:-1]), fft_length + 2]
         if [int(d) for d in y.shape] != want:
-            raise ctx.error(f"output {list(y.shape)} must be {want}: each frame's fft_length / 2 + 1 complex "
-                            "bins, interleaved (re, im)", y)
+            raise ctx.error(FRAMES, y, detail=f"output {list(y.shape)} must be {want}: each frame's fft_length / 2 + 1 "
+                                              "complex bins, interleaved (re, im)")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

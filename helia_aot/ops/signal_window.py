@@ -9,9 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.signal import Attr, read_options, require_rank
+from helia_aot.ops.shared.signal import (OPTION_KEYS, OPTION_RANGE, Attr, prepare_rule, read_options, require_rank,
+                                         unchecked_rule)
 
 _ATTRS = {"shift": Attr(low=0, high=31)}
+RANKS = prepare_rule("input rank 1 or more, window rank 1, output of the input's rank", "window.cc WindowPrepare",
+                   "TF_LITE_ENSURE(NumDimensions(input) >= 1), TF_LITE_ENSURE_EQ(NumDimensions(weights), 1), "
+                   "TF_LITE_ENSURE_EQ(NumDimensions(input), NumDimensions(output))")
+WHOLE_WINDOWS = unchecked_rule("output shape equal to the input's; the input's element count a multiple of the "
+                               "window's length", "WindowEval (window by window over the input, into the output)")
 
 
 @register
@@ -23,19 +29,22 @@ class SignalWindow(OpLowering):
                 outputs=(Operand("output", ("int16",)),), entries=("helia_signal_window_s16",),
                 template="signal_window.c.j2",
                 notes=("custom option shift in 0..31", "window rank 1; the input's element count a multiple of "
-                       "its length", "output shape equals the input's", "quantization ignored (plain int16)")),
+                       "its length", "output shape equals the input's", "quantization ignored (plain int16)"),
+                rules=(OPTION_KEYS, OPTION_RANGE, RANKS, WHOLE_WINDOWS)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         read_options(ctx, _ATTRS)
         x, w, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-        require_rank(ctx, x, tuple(range(1, 9)), "input")
-        require_rank(ctx, w, (1,), "window")
+        require_rank(ctx, x, tuple(range(1, 9)), "input", RANKS)
+        require_rank(ctx, w, (1,), "window", RANKS)
         if tuple(y.shape) != tuple(x.shape):
-            raise ctx.error(f"output shape {list(y.shape)} differs from the input shape {list(x.shape)}", y)
+            raise ctx.error(WHOLE_WINDOWS, y, detail=f"output shape {list(y.shape)} differs from the input shape "
+                                                     f"{list(x.shape)}")
         if w.shape[0] < 1 or x.num_elements % w.shape[0] != 0:
-            raise ctx.error(f"the input's {x.num_elements} samples are not whole windows of {w.shape[0]} (TFLM "
-                            "applies the window block by block and would read past the input)", w)
+            raise ctx.error(WHOLE_WINDOWS, w, detail=f"the input's {x.num_elements} samples are not whole windows of "
+                                                     f"{w.shape[0]} (TFLM applies the window block by block and would "
+                                                     "read past the input)")
 
     def lower(self, ctx: OpContext) -> Lowered:
         shift = read_options(ctx, _ATTRS)["shift"]

@@ -3,12 +3,13 @@
 LiteRT's reference, and as the inline loop that replaces it where the library lacks it; ns-cmsis-nn's Helium build sums a contiguous run four lanes at a time, a last-bit
 difference within the FP32 bound). int32 / int64 in inline C (wrapping adds, LiteRT's int arithmetic).
 
-int8 in inline C as TensorFlow Lite Micro's reference computes it: the int8 codes summed in int32, minus the
-input zero point times the count, rescaled by QuantizeMultiplier(input scale / output scale) (gemmlowp double
-rounding), plus the output zero point, clamped to int8 (bit-identical to TFLM on every case). LiteRT 2.3's
-reference differs: it reads the codes as uint8 (c < 0 counts as c + 256) and clamps to [0, 255], a defect a
-module must not reproduce, so the int8 cases are checked against TFLM. int16 is refused: LiteRT 2.3 writes only
-the low byte of each int16 output and TFLM has no int16 SUM, so there is no reference to match."""
+int8 and int16 in inline C as TensorFlow Lite Micro's reference computes them (QuantizedMeanOrSum): the codes
+summed in int32, minus the input zero point times the count, rescaled by QuantizeMultiplier(input scale / output
+scale) (gemmlowp double rounding), plus the output zero point, clamped to the type (bit-identical to TFLM on every
+case). LiteRT 2.3's reference differs: it reads int8 codes as uint8 (c < 0 counts as c + 256) and clamps to
+[0, 255], and leaves the high byte of int16 outputs unwritten (measured 49218 codes from TFLM), defects a module
+must not reproduce, so these cases are checked against TFLM (tests/e2e/cases/sum_int8_*.yaml and
+sum_int16_rescaled.yaml, reference tflm)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.base import Axis
-from helia_aot.ops.shared.operands import const_ints, fp32, int8_act
-from helia_aot.ops.shared.reduce import (REDUCE_RULES, fold_reduce, entry_lowered, fits_4d, inline_lowered, reduce_dims,
-                                         reduce_validate)
+from helia_aot.ir.quant import MultiplierRangeError, quantize_multiplier
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_act
+from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce, entry_lowered, fits_4d,
+                                         inline_lowered, reduce_dims, reduce_validate)
+
+# TFLM sums the codes in int32 and rescales with MultiplyByQuantizedMultiplier, whose left shift is int32
+# arithmetic: past this bound either overflows (undefined in C++), so there is no defined reference output.
+RESCALE_RANGE = Rule("int8 / int16: (largest |code| + |input zero point|) x count, shifted left by the rescaling's "
+                     "left shift, fits int32", helia_limit(
+                         "TFLM's QuantizedMeanOrSum sums in int32 and rescales by MultiplyByQuantizedMultiplier, "
+                         "whose int32 left shift overflows past it (undefined behaviour): no defined reference output"))
 
 
 def _requantize_c(x: str, mult: int, shift: int) -> str:
@@ -44,46 +51,48 @@ class Sum(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(), const_ints("axis")), outputs=(int8_act("output"),),
                 template="reduce_inline.c.j2", lower="lower_int8",
+                rules=SHARED_RULES + (RESCALE_RANGE,),
                 notes=REDUCE_RULES + ("inline C: TFLM's integer sum, rescaled, clamped to int8",)),
+        Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
+                template="reduce_inline.c.j2", lower="lower_int8", rules=SHARED_RULES + (RESCALE_RANGE,),
+                notes=REDUCE_RULES + ("inline C: TFLM's integer sum, rescaled, clamped to int16",)),
         Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),),
                 entries=("arm_reduce_sum_f32",), template="reduce.c.j2", lower="lower_float32", notes=REDUCE_RULES,
+                rules=SHARED_RULES,
                 fallbacks=(("arm_reduce_sum_f32", None),)),
         Variant("int32", inputs=(Operand("input", ("int32",)), const_ints("axis")),
                 outputs=(Operand("output", ("int32",)),), template="reduce_inline.c.j2", lower="lower_int",
-                notes=REDUCE_RULES + ("inline C, wrapping adds",)),
+                rules=SHARED_RULES, notes=REDUCE_RULES + ("inline C, wrapping adds",)),
         Variant("int64", inputs=(Operand("input", ("int64",)), const_ints("axis")),
                 outputs=(Operand("output", ("int64",)),), template="reduce_inline.c.j2", lower="lower_int",
-                notes=REDUCE_RULES + ("inline C, wrapping adds",)),
-        Variant("int16", inputs=(Operand("input", ("int16",)), const_ints("axis")),
-                outputs=(Operand("output", ("int16",)),), notes=("refused: LiteRT 2.3 leaves the high byte of each "
-                                                                  "output unwritten",)),
+                rules=SHARED_RULES, notes=REDUCE_RULES + ("inline C, wrapping adds",)),
     )
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
-        if ctx.variant.name == "int16":
-            raise ctx.error("int16 SUM is not supported: LiteRT's reference writes only the low byte of each int16 "
-                            "output, so its result is undefined", x,
-                            "Sum in int8 or float32, or use MEAN and a MUL by the count")
         reduce_validate(ctx)
-        if ctx.variant.name == "int8":
-            if x.quant.per_channel or y.quant.per_channel:
-                raise ctx.error("SUM needs per-tensor quantization", x)
-            mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
-            bound = 128 * reduce_dims(ctx)["count"] + abs(int(x.quant.zero_point)) * reduce_dims(ctx)["count"]
-            if shift > 0 and bound << shift >= 1 << 31:
-                raise ctx.error(f"input scale / output scale ({float(x.quant.scale) / float(y.quant.scale):g}) "
-                                "overflows LiteRT's int32 rescaling of this sum", y)
+        if ctx.variant.name in ("int8", "int16"):
+            try:
+                mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+            except MultiplierRangeError as exc:
+                raise ctx.error(RESCALE_RANGE, y, detail=f"the rescaling of the sum: {exc}") from None
+            largest = 128 if x.dtype == "int8" else 32768
+            bound = (largest + abs(int(x.quant.zero_point))) * reduce_dims(ctx)["count"]
+            if bound << max(shift, 0) >= 1 << 31:
+                raise ctx.error(RESCALE_RANGE, y, detail=f"input scale / output scale "
+                                f"({float(x.quant.scale) / float(y.quant.scale):g}) overflows TFLM's int32 rescaling "
+                                "of this sum")
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
         count = reduce_dims(ctx)["count"]
         mult, shift = quantize_multiplier(float(x.quant.scale) / float(y.quant.scale))
+        lo, hi = (-128, 127) if x.dtype == "int8" else (-32768, 32767)
         finish = ("{ int32_t scaled; " + _requantize_c(f"acc - {int(x.quant.zero_point) * count}", mult, shift)
-                  + f" scaled += {int(y.quant.zero_point)}; scaled = scaled < -128 ? -128 : (scaled > 127 ? 127 : scaled);"
-                  " *out++ = (int8_t)scaled; }")
-        return inline_lowered(ctx, "int8 SUM as TFLM: the codes summed, minus zero point x count, rescaled, clamped",
-                              "int32_t", "0", "acc += v;", finish)
+                  + f" scaled += {int(y.quant.zero_point)}; scaled = scaled < {lo} ? {lo} : (scaled > {hi} ? {hi} : "
+                  f"scaled); *out++ = ({x.dtype}_t)scaled; }}")
+        return inline_lowered(ctx, f"{x.dtype} SUM as TFLM: the codes summed, minus zero point x count, rescaled, "
+                                   "clamped", "int32_t", "0", "acc += v;", finish)
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         fixed = None

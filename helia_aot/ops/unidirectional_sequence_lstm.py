@@ -36,7 +36,9 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
+from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, helia_limit,
+                                kernel_limit, litert, register)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.int16_arithmetic import checked_log2
 from helia_aot.ops.shared.operands import fp32, int8_act, weights
 
@@ -62,6 +64,61 @@ _ROLES = ["input", "input_to_input_weights", "input_to_forget_weights", "input_t
 _OPTIONAL = {1, 5, 9, 10, 11, 12, 16, 17, 20, 21, 22, 23}
 _FLOAT_ACTIVATIONS = ("NONE", "RELU", "RELU6", "TANH")
 
+_CHECKS = "unidirectional_sequence_lstm.cc Prepare / micro lstm_eval_common.cc ValidateTensorSize"
+INPUT_RANK = Rule("input 3-D ([batch, time, input] or time-major [time, batch, input]); weights 2-D", both(
+    _CHECKS, "the input's three dimensions are read as batch, time and input (the output checked rank 3); "
+    "TF_LITE_ENSURE_EQ(weights->dims->size, 2)"))
+SHAPES = Rule("weights cells x inputs / cells x outputs, biases, peepholes and layer norms of cells, projection "
+              "outputs x cells, the output [batch, time, outputs] and states of batch x outputs / batch x cells values",
+              both(_CHECKS + ", ValidateWeightTensorSize, ValidateBiasTensorSize",
+                   "TF_LITE_ENSURE_EQ of each dimension and of NumElements(output_state / cell_state)"))
+ALL_OR_NONE = Rule("CIFG, peephole and layer-norm tensors for every gate or none; projection bias only with "
+                   "projection weights", litert("unidirectional_sequence_lstm.cc CheckInputTensorDimensions",
+                                               "cifg_weights_all_or_none, peephole_weights_all_or_none, "
+                                               "projection_tensors_consistent"))
+NO_PROJECTION_SIZE = Rule("without projection, output size equal to the cell count", helia_limit(
+    "without projection the hidden state has one value per cell; the references write it into the output "
+    "state's outputs-sized rows unchecked (out of bounds): no defined reference output"))
+STATE_VARIABLE = Rule("output_state and cell_state are variable tensors", both(
+    "unidirectional_sequence_lstm.cc Prepare (GetVariableInput) / micro lstm_eval.cc LstmTensors::ValidateTensorStatus",
+    "TF_LITE_ENSURE(output_state->is_variable) and TF_LITE_ENSURE(cell_state->is_variable)"))
+DIAGONAL = Rule("no diagonal_recurrent_tensors", helia_limit(
+    "recurrent weights given as vectors have no path in the generated step",
+    "an element-wise recurrent product in the float step"))
+FLOAT_ACTIVATION = Rule("float32: fused activation NONE, RELU, RELU6 or TANH", helia_limit(
+    "the inline float step applies these four; LiteRT's float step also takes RELU_N1_TO_1 and SIGN_BIT",
+    "the remaining activations in the float step"))
+_LSTM_ENTRY = "arm_lstm_unidirectional_s8"
+_LIFT = "inline C of LiteRT's integer LSTM step (lstm_eval.cc)"
+INT8_CIFG = Rule("int8: input gate present (no CIFG)", kernel_limit(
+    _LSTM_ENTRY, "computes all four gates; LiteRT's integer LSTM runs CIFG", _LIFT))
+INT8_EXTRAS = Rule("int8: no peephole, projection or layer normalisation", kernel_limit(
+    _LSTM_ENTRY, "has none of them; LiteRT's integer LSTM runs them", _LIFT))
+INT8_TANH = Rule("int8: fused activation TANH", kernel_limit(
+    _LSTM_ENTRY, "applies tanh to the cell gate and the cell state whatever the model says", _LIFT))
+# LiteRT runs a cell-state scale that is no power of two (CheckedLog2's verdict is not enforced), and not as the
+# rounded power alone: measured 91 codes from the module computing with 2^round(log2(scale)) (0.0005,
+# tests/e2e/differential_ops/other.py), so such a scale stays refused, as the kernel's limit it is.
+CELL_POWER_OF_TWO = Rule("int8: cell_state scale a power of two", kernel_limit(
+    _LSTM_ENTRY, "takes the cell state's scale as a power-of-two shift (cell_scale_power); LiteRT runs other "
+    "scales with its own mix of the rounded power and the scale", _LIFT))
+CELL_POWER_RANGE = Rule("int8: cell_state scale from 2^-12 to 2^2", kernel_limit(
+    _LSTM_ENTRY + " (arm_nn_activation_s16 of the cell state)", "shifts the cell state by 12 + its scale power into "
+    "its Q3.12 tanh input: a smaller power is a negative shift, a larger one overflows", _LIFT))
+INTERMEDIATES = Rule("int8: the 5 intermediate tensors of LiteRT's integer LSTM, the hidden one (4) quantized",
+                     litert("unidirectional_sequence_lstm.cc PopulateQuantizedLstmParams8x8_16",
+                            "reads the intermediates' scales and zero points (node->intermediates->size 5, the "
+                            "hidden state's at 4)"))
+FOLDED_BIAS = Rule("int8: bias + zero point x weight row sums fits int32", helia_limit(
+    "the zero points are folded into int32 biases at conversion as LiteRT's Prepare folds them; past int32 its "
+    "folding wraps (no exporter writes such biases)"))
+WEIGHT_ZERO_POINT = kernel_limit(_LSTM_ENTRY, "takes no weight offset; LiteRT's integer LSTM reads the weight codes "
+                                              "as symmetric too (it ignores a weight zero point)", _LIFT)
+_SHARED_RULES = (INPUT_RANK, SHAPES, ALL_OR_NONE, NO_PROJECTION_SIZE, OUTPUT_SHAPE_RULE, STATE_VARIABLE, DIAGONAL)
+_INT8_RULES = _SHARED_RULES + (INT8_CIFG, INT8_EXTRAS, INT8_TANH, CELL_POWER_OF_TWO, CELL_POWER_RANGE, INTERMEDIATES,
+                               FOLDED_BIAS)
+_FLOAT_RULES = _SHARED_RULES + (FLOAT_ACTIVATION,)
+
 
 def _optional(operand: Operand, k: int) -> Operand:
     return dataclasses.replace(operand, optional=True) if k in _OPTIONAL else operand
@@ -73,7 +130,8 @@ def _int8_operands() -> tuple[Operand, ...]:
         if k == INPUT:
             operand = int8_act(role)
         elif 1 <= k <= 8 or k == PROJECTION_WEIGHTS:
-            operand = dataclasses.replace(weights(role, per_channel_axis=None), role=role)
+            operand = dataclasses.replace(weights(role, per_channel_axis=None, zero_point_source=WEIGHT_ZERO_POINT),
+                                          role=role)
         elif k in PEEPHOLE.values() or k in LAYER_NORM.values():
             operand = Operand(role, ("int16",), constant=True)
         elif 12 <= k <= 15 or k == PROJECTION_BIAS:
@@ -95,7 +153,7 @@ def _float_operands() -> tuple[Operand, ...]:
 
 
 _INT8_NOTES = ("input [batch, time, input] or time-major [time, batch, input]", "fused activation TANH",
-               "cell state int16, scale a power of two from 2^-12 up",
+               "cell state int16, scale a power of two from 2^-12 to 2^2",
                "the 5 intermediates of LiteRT's integer LSTM (the hidden scale)",
                "no CIFG, peephole, projection or layer normalisation (ns-cmsis-nn has none)",
                "output state and cell state: variable tensors, kept across runs")
@@ -113,9 +171,10 @@ class UnidirectionalSequenceLstm(OpLowering):
     variants = (
         Variant("int8", inputs=_int8_operands(), outputs=(int8_act("output"),),
                 entries=("arm_lstm_unidirectional_s8",), template="unidirectional_sequence_lstm.c.j2",
-                lower="lower_int8", notes=_INT8_NOTES),
+                lower="lower_int8", notes=_INT8_NOTES, rules=_INT8_RULES),
         Variant("float32", inputs=_float_operands(), outputs=(fp32("output"),),
-                template="unidirectional_sequence_lstm_f32.c.j2", lower="lower_float32", notes=_FLOAT_NOTES),
+                template="unidirectional_sequence_lstm_f32.c.j2", lower="lower_float32", notes=_FLOAT_NOTES,
+                rules=_FLOAT_RULES),
     )
 
     # -- validation --------------------------------------------------------------------------------
@@ -123,33 +182,34 @@ class UnidirectionalSequenceLstm(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         dims = self._dims(ctx)
         if ctx.options("diagonal_recurrent_tensors", False):
-            raise ctx.error("diagonal_recurrent_tensors (recurrent weights as vectors) is not supported",
-                            ctx.inp(RECURRENT_WEIGHTS["forget"]))
+            raise ctx.error(DIAGONAL, ctx.inp(RECURRENT_WEIGHTS["forget"]),
+                            detail="diagonal_recurrent_tensors (recurrent weights as vectors) is not supported")
         self._check_shapes(ctx, dims)
         for k in (OUTPUT_STATE, CELL_STATE):
             state = ctx.inp(k)
             if state is None or not state.is_variable:
-                raise ctx.error(f"{_ROLES[k]} must be a variable tensor (state LiteRT keeps across invocations)",
-                                state)
+                raise ctx.error(STATE_VARIABLE, state, detail=f"{_ROLES[k]} must be a variable tensor (state LiteRT "
+                                                              "keeps across invocations)")
         if ctx.variant.name == "int8":
             self._validate_int8(ctx, dims)
         else:
             act = ctx.options("fused_activation_function", "NONE")
             if act not in _FLOAT_ACTIVATIONS:
-                raise ctx.error(f"fused activation {act} is not supported (supported: {', '.join(_FLOAT_ACTIVATIONS)})",
-                                ctx.out(0))
+                raise ctx.error(FLOAT_ACTIVATION, ctx.out(0), detail=f"fused activation {act} is not supported "
+                                f"(supported: {', '.join(_FLOAT_ACTIVATIONS)})")
 
     def _dims(self, ctx: OpContext) -> dict:
         x = ctx.inp(INPUT)
         if len(x.shape) != 3:
-            raise ctx.error(f"input must be 3-D ([batch, time, input] or time-major [time, batch, input]), got "
-                            f"{list(x.shape)}", x)
+            raise ctx.error(INPUT_RANK, x, detail=f"input must be 3-D ([batch, time, input] or time-major [time, batch, "
+                                                  f"input]), got {list(x.shape)}")
         time_major = bool(ctx.options("time_major", False))
         steps, batch = (x.shape[0], x.shape[1]) if time_major else (x.shape[1], x.shape[0])
         w = ctx.inp(INPUT_WEIGHTS["forget"])
         r = ctx.inp(RECURRENT_WEIGHTS["forget"])
         if len(w.shape) != 2 or len(r.shape) != 2:
-            raise ctx.error("input and recurrent weights must be 2-D [cells, input] / [cells, outputs]", w)
+            raise ctx.error(INPUT_RANK, w, detail="input and recurrent weights must be 2-D [cells, input] / [cells, "
+                                                  "outputs]")
         cells = int(w.shape[0])
         outputs = int(r.shape[1])
         return dict(time_major=time_major, batch=int(batch), steps=int(steps), inputs=int(x.shape[2]), cells=cells,
@@ -161,80 +221,84 @@ class UnidirectionalSequenceLstm(OpLowering):
         for gate in GATES:
             if gate == "input" and cifg:
                 if ctx.inp(RECURRENT_WEIGHTS["input"]) is not None:
-                    raise ctx.error("input_to_input_weights and recurrent_to_input_weights must be given together "
-                                    "(or neither: CIFG)", ctx.inp(RECURRENT_WEIGHTS["input"]))
+                    raise ctx.error(ALL_OR_NONE, ctx.inp(RECURRENT_WEIGHTS["input"]),
+                                    detail="input_to_input_weights and recurrent_to_input_weights must be given "
+                                           "together (or neither: CIFG)")
                 continue
             for k, shape in ((INPUT_WEIGHTS[gate], (n, i)), (RECURRENT_WEIGHTS[gate], (n, o)), (BIAS[gate], (n,))):
                 t = ctx.inp(k)
                 if t is None:
-                    raise ctx.error(f"{_ROLES[k]} is required")
+                    raise ctx.error(ALL_OR_NONE, detail=f"{_ROLES[k]} is required")
                 if tuple(t.shape) != shape:
-                    raise ctx.error(f"{_ROLES[k]} must have shape {list(shape)}, got {list(t.shape)}", t)
+                    raise ctx.error(SHAPES, t, detail=f"{_ROLES[k]} must have shape {list(shape)}, got {list(t.shape)}")
         for gate, k in PEEPHOLE.items():
             t = ctx.inp(k)
             if t is not None and tuple(t.shape) != (n,):
-                raise ctx.error(f"{_ROLES[k]} must have shape [{n}], got {list(t.shape)}", t)
+                raise ctx.error(SHAPES, t, detail=f"{_ROLES[k]} must have shape [{n}], got {list(t.shape)}")
             if t is not None and gate == "input" and cifg:
-                raise ctx.error("cell_to_input_weights needs the input gate (the model is CIFG)", t)
+                raise ctx.error(ALL_OR_NONE, t, detail="cell_to_input_weights needs the input gate (the model is CIFG)")
         peepholes = [ctx.inp(k) is not None for g, k in PEEPHOLE.items() if not (g == "input" and cifg)]
         if any(peepholes) and not all(peepholes):
-            raise ctx.error("peephole weights must be given for every gate or none", ctx.inp(PEEPHOLE["forget"]))
+            raise ctx.error(ALL_OR_NONE, ctx.inp(PEEPHOLE["forget"]),
+                            detail="peephole weights must be given for every gate or none")
         norms = [ctx.inp(LAYER_NORM[g]) for g in GATES if not (g == "input" and cifg)]
         if any(t is not None for t in norms) and not all(t is not None for t in norms):
-            raise ctx.error("layer norm coefficients must be given for every gate or none", ctx.inp(LAYER_NORM["forget"]))
+            raise ctx.error(ALL_OR_NONE, ctx.inp(LAYER_NORM["forget"]),
+                            detail="layer norm coefficients must be given for every gate or none")
         for t in norms:
             if t is not None and tuple(t.shape) != (n,):
-                raise ctx.error(f"layer norm coefficients must have shape [{n}], got {list(t.shape)}", t)
+                raise ctx.error(SHAPES, t, detail=f"layer norm coefficients must have shape [{n}], got {list(t.shape)}")
         proj, proj_bias = ctx.inp(PROJECTION_WEIGHTS), ctx.inp(PROJECTION_BIAS)
         if proj is None and o != n:
-            raise ctx.error(f"without projection the output size ({o}) must equal the cell count ({n})",
-                            ctx.inp(RECURRENT_WEIGHTS["forget"]))
+            raise ctx.error(NO_PROJECTION_SIZE, ctx.inp(RECURRENT_WEIGHTS["forget"]),
+                            detail=f"without projection the output size ({o}) must equal the cell count ({n})")
         if proj is not None and tuple(proj.shape) != (o, n):
-            raise ctx.error(f"projection_weights must have shape [{o}, {n}], got {list(proj.shape)}", proj)
+            raise ctx.error(SHAPES, proj, detail=f"projection_weights must have shape [{o}, {n}], got {list(proj.shape)}")
         if proj_bias is not None and (proj is None or tuple(proj_bias.shape) != (o,)):
-            raise ctx.error(f"projection_bias needs projection weights and shape [{o}]", proj_bias)
+            raise ctx.error(ALL_OR_NONE, proj_bias, detail=f"projection_bias needs projection weights and shape [{o}]")
         out_shape = (d["steps"], d["batch"], o) if d["time_major"] else (d["batch"], d["steps"], o)
         y = ctx.out(0)
         if tuple(y.shape) != out_shape:
-            raise ctx.error(f"output must have shape {list(out_shape)}, got {list(y.shape)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output must have shape {list(out_shape)}, got {list(y.shape)}")
         for k, size in ((OUTPUT_STATE, d["batch"] * o), (CELL_STATE, d["batch"] * n)):
             t = ctx.inp(k)
             if t is not None and t.num_elements != size:
-                raise ctx.error(f"{_ROLES[k]} must hold batch x {'outputs' if k == OUTPUT_STATE else 'cells'} = "
-                                f"{size} values, has {t.num_elements}", t)
+                raise ctx.error(SHAPES, t, detail=f"{_ROLES[k]} must hold batch x "
+                                f"{'outputs' if k == OUTPUT_STATE else 'cells'} = {size} values, has {t.num_elements}")
 
     def _validate_int8(self, ctx: OpContext, d: dict) -> None:
         if ctx.inp(INPUT_WEIGHTS["input"]) is None:
-            raise ctx.error("int8 CIFG (no input gate) is not supported: ns-cmsis-nn's LSTM computes all four gates",
-                            ctx.inp(INPUT_WEIGHTS["forget"]))
+            raise ctx.error(INT8_CIFG, ctx.inp(INPUT_WEIGHTS["forget"]), detail="int8 CIFG (no input gate) is not "
+                            "supported: ns-cmsis-nn's LSTM computes all four gates")
         for role_k in (*PEEPHOLE.values(), PROJECTION_WEIGHTS, *LAYER_NORM.values()):
             t = ctx.inp(role_k)
             if t is not None:
                 what = ("peephole" if role_k in PEEPHOLE.values() else
                         "projection" if role_k == PROJECTION_WEIGHTS else "layer normalisation")
-                raise ctx.error(f"int8 LSTM with {what} ({_ROLES[role_k]}) is not supported: ns-cmsis-nn's LSTM "
-                                f"has none", t, "Export the LSTM without it, or in float32")
+                raise ctx.error(INT8_EXTRAS, t, "Export the LSTM without it, or in float32",
+                                detail=f"int8 LSTM with {what} ({_ROLES[role_k]}) is not supported: ns-cmsis-nn's "
+                                       "LSTM has none")
         act = ctx.options("fused_activation_function", "NONE")
         if act != "TANH":
-            raise ctx.error(f"int8 LSTM needs fused activation TANH (LiteRT's integer LSTM and ns-cmsis-nn apply tanh), "
-                            f"has {act}", ctx.out(0))
+            raise ctx.error(INT8_TANH, ctx.out(0), detail=f"int8 LSTM needs fused activation TANH (ns-cmsis-nn "
+                                                          f"applies tanh), has {act}")
         cell = ctx.inp(CELL_STATE)
         pot, power = checked_log2(cell.quant.scale)
-        if not pot or not -12 <= power <= 2:
-            raise ctx.error(f"cell_state scale must be a power of two from 2^-12 to 2^2 (LiteRT's integer LSTM), has "
-                            f"{cell.quant.scale:g}", cell)
+        if not pot:
+            raise ctx.error(CELL_POWER_OF_TWO, cell, detail=f"cell_state scale must be a power of two (ns-cmsis-nn's "
+                                                            f"LSTM shifts by it), has {cell.quant.scale:g}")
+        if not -12 <= power <= 2:
+            raise ctx.error(CELL_POWER_RANGE, cell, detail=f"cell_state scale must be from 2^-12 to 2^2 (ns-cmsis-nn's "
+                                                           f"LSTM), has 2^{power}")
         if len(ctx.op.intermediates) != 5:
-            raise ctx.error(f"int8 LSTM needs the 5 intermediate tensors of LiteRT's integer LSTM (the last one carries "
-                            f"the hidden scale), has {len(ctx.op.intermediates)}", ctx.out(0),
-                            "Convert the model with the TFLite converter's full-integer LSTM quantization")
+            raise ctx.error(INTERMEDIATES, ctx.out(0),
+                            "Convert the model with the TFLite converter's full-integer LSTM quantization",
+                            detail=f"int8 LSTM needs the 5 intermediate tensors of LiteRT's integer LSTM (the last "
+                                   f"one carries the hidden scale), has {len(ctx.op.intermediates)}")
         hidden = ctx.graph.tensors[ctx.op.intermediates[HIDDEN_INTERMEDIATE]]
         if hidden.quant is None:
-            raise ctx.error("the hidden intermediate (intermediate 4) of the int8 LSTM has no scale and zero point",
-                            hidden)
-        for k in (*INPUT_WEIGHTS.values(), *RECURRENT_WEIGHTS.values()):
-            t = ctx.inp(k)
-            if t.quant.per_channel:
-                raise ctx.error(f"{_ROLES[k]} must be quantized per tensor", t)
+            raise ctx.error(INTERMEDIATES, hidden, detail="the hidden intermediate (intermediate 4) of the int8 LSTM "
+                                                          "has no scale and zero point")
 
     # -- int8 --------------------------------------------------------------------------------------
 
@@ -346,5 +410,6 @@ class UnidirectionalSequenceLstm(OpLowering):
 
 def _int32(ctx: OpContext, values: np.ndarray, tensor) -> np.ndarray:
     if values.size and (values.min() < -(2**31) or values.max() >= 2**31):
-        raise ctx.error("the effective bias (bias + zero point x weight row sums) overflows int32", tensor)
+        raise ctx.error(FOLDED_BIAS, tensor, detail="the effective bias (bias + zero point x weight row sums) "
+                                                    "overflows int32")
     return values

@@ -12,14 +12,25 @@ import math
 
 import numpy as np
 
-from helia_aot.ops.base import INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Variant
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.base import (AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant,
+                                helia_limit, litert)
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.operands import const_ints
 
 _OUTPUT_TYPES = {2: "int32", 4: "int64", "INT32": "int32", "INT64": "int64"}
 _CTYPES = {"int8": "int8_t", "int32": "int32_t", "float32": "float", "bool": "uint8_t"}
 _RULES = ("axis constant, one element, negative allowed", "output int32 or int64 as output_type says",
           "ties give the first index")
+
+ONE_AXIS = Rule("axis holds one value", litert("arg_min_max.cc Prepare", "TF_LITE_ENSURE_EQ(NumElements(axis), 1)"))
+INPUT_RANK = Rule("input rank at least 1", litert("arg_min_max.cc Prepare", "TF_LITE_ENSURE(NumDimensions(input) >= 1)"))
+NONEMPTY_AXIS = Rule("the reduced axis is not empty", helia_limit(
+    "an empty axis has no index to return; the references' ArgMinMax reads its first element regardless "
+    "(out of bounds): no defined reference output"))
+OUTPUT_TYPE = Rule("output_type names the output's dtype", helia_limit(
+    "the module's output has the model's dtype; LiteRT's Prepare retypes the output to output_type instead, so a "
+    "model whose two disagree gives outputs of another type than it declares (re-export it)"))
+_ARG_RULES = (ONE_AXIS, INPUT_RANK, AXIS_RANGE_RULE, OUTPUT_SHAPE_RULE, NONEMPTY_AXIS, OUTPUT_TYPE)
 
 
 def arg_variants(kind: str) -> tuple[Variant, ...]:
@@ -28,7 +39,7 @@ def arg_variants(kind: str) -> tuple[Variant, ...]:
         entries = (f"arm_arg{kind}_s8",) if dtype == "int8" else ()
         variants.append(Variant(dtype, inputs=(Operand("input", (dtype,)), const_ints("axis")),
                                 outputs=(Operand("output", INDEX),), entries=entries,
-                                template="arg_inline.c.j2",
+                                template="arg_inline.c.j2", rules=_ARG_RULES,
                                 notes=_RULES + (("int32 indices: the entry; int64: inline C",) if entries
                                                 else ("inline C",))))
     return tuple(variants)
@@ -39,9 +50,9 @@ def _axis(ctx: OpContext) -> int:
     values = constant_ints(ctx, 1, "axis")
     rank = len(x.shape)
     if len(values) != 1:
-        raise ctx.error(f"axis must hold one value, it holds {len(values)}", ctx.inp(1))
+        raise ctx.error(ONE_AXIS, ctx.inp(1), detail=f"axis must hold one value, it holds {len(values)}")
     if not -rank <= values[0] < rank:
-        raise ctx.error(f"axis {values[0]} is out of range for a rank-{rank} input", ctx.inp(1))
+        raise ctx.error(AXIS_RANGE_RULE, ctx.inp(1), detail=f"axis {values[0]} is out of range for a rank-{rank} input")
     return values[0] % rank
 
 
@@ -55,17 +66,17 @@ class ArgLowering(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         if len(x.shape) == 0:
-            raise ctx.error("input must have at least one dimension", x)
+            raise ctx.error(INPUT_RANK, x, detail="input must have at least one dimension")
         axis = _axis(ctx)
         expected = tuple(int(d) for i, d in enumerate(x.shape) if i != axis)
         if tuple(int(d) for d in y.shape) != expected:
-            raise ctx.error(f"output shape {list(y.shape)} does not match the input without axis {axis} "
-                            f"{list(expected)}", y)
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the input "
+                                                         f"without axis {axis} {list(expected)}")
         if int(x.shape[axis]) < 1:
-            raise ctx.error(f"axis {axis} is empty", x)
+            raise ctx.error(NONEMPTY_AXIS, x, detail=f"axis {axis} is empty")
         declared = ctx.options("output_type", None)
         if declared is not None and _OUTPUT_TYPES.get(declared) not in (None, y.dtype):
-            raise ctx.error(f"output_type {declared} does not match the {y.dtype} output", y)
+            raise ctx.error(OUTPUT_TYPE, y, detail=f"output_type {declared} does not match the {y.dtype} output")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

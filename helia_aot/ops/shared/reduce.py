@@ -12,10 +12,12 @@ import math
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext
-from helia_aot.ops.shared.checks import constant_ints
+from helia_aot.ops.base import AXIS_RANGE_RULE, Lowered, OpContext
+from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 
 REDUCE_RULES = ("axis constant, negative axes allowed, duplicates ignored", "keep_dims true or false", "any rank")
+# The rules every reduction's validate() enforces (reduce_validate, resolved_axes), with their sources.
+SHARED_RULES = (AXIS_RANGE_RULE, OUTPUT_SHAPE_RULE)
 
 
 def resolved_axes(ctx: OpContext) -> list[int]:
@@ -25,7 +27,7 @@ def resolved_axes(ctx: OpContext) -> list[int]:
         return []
     bad = [a for a in given if not -rank <= a < rank]
     if bad:
-        raise ctx.error(f"axis {bad[0]} is out of range for a rank-{rank} input", ctx.inp(1))
+        raise ctx.error(AXIS_RANGE_RULE, ctx.inp(1), detail=f"axis {bad[0]} is out of range for a rank-{rank} input")
     return sorted({a % rank for a in given})
 
 
@@ -56,8 +58,8 @@ def reduce_validate(ctx: OpContext) -> None:
     y = ctx.out(0)
     expected = reduced_shape(ctx)
     if tuple(int(d) for d in y.shape) != expected:
-        raise ctx.error(f"output shape {list(y.shape)} does not match the reduced shape {list(expected)} "
-                        f"(keep_dims {bool(ctx.options('keep_dims', False))})", y)
+        raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the reduced shape "
+                                                     f"{list(expected)} (keep_dims {bool(ctx.options('keep_dims', False))})")
 
 
 def fits_4d(ctx: OpContext) -> bool:

@@ -13,9 +13,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from helia_aot.ops.base import OpContext
+from helia_aot.ops.base import OpContext, Rule, helia_limit, tflm
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+# The rules read_options enforces for every Signal operator. TFLM itself checks no key and no value: it reads
+# whatever sits at each position, so both are limits of ours, each with its reason.
+OPTION_KEYS = Rule("custom options hold exactly the attributes the kernel reads", helia_limit(
+    "TFLM's kernel reads the FlexBuffer map by position (FlexbufferWrapper::ElementAs*(index), keys sorted), never "
+    "by name: with another set of keys it reads other values than the names say, which a module reading them by "
+    "name would not reproduce"))
+OPTION_RANGE = Rule("each custom option of its kind, within the range the kernel's arithmetic is defined for",
+                    helia_limit("outside it TFLM's C++ shifts past the word or indexes past a tensor (undefined "
+                                "behaviour): no defined reference output"))
+
+
+def prepare_rule(text: str, where: str, check: str) -> Rule:
+    """A check of a Signal kernel's Init or Prepare in TFLM (signal/micro/kernels/<where>)."""
+    return Rule(text, tflm(f"signal/micro/kernels/{where}", check))
+
+
+def unchecked_rule(text: str, kernel: str) -> Rule:
+    """A size relation TFLM's kernel assumes without checking it (it would read or write past a tensor)."""
+    return Rule(text, helia_limit(f"TFLM's {kernel} relies on it unchecked and reads or writes past a tensor "
+                                  "otherwise: no defined reference output"))
 
 
 @dataclass(frozen=True)
@@ -48,14 +69,15 @@ def read_options(ctx: OpContext, attrs: dict[str, Attr]) -> dict:
         extra = [k for k in keys if k not in attrs]
         said = "; ".join(part for part in (f"missing {missing}" if missing else "",
                                           f"unexpected {extra}" if extra else "") if part)
-        raise ctx.error(f"custom options must hold exactly the attributes {wanted} ({said}): TFLM's kernel reads "
-                        "them by their position in the sorted map", None,
-                        "Export the operator with TFLM's Signal library (tflite_micro.python.tflite_micro.signal)")
+        raise ctx.error(OPTION_KEYS, None,
+                        "Export the operator with TFLM's Signal library (tflite_micro.python.tflite_micro.signal)",
+                        detail=f"custom options must hold exactly the attributes {wanted} ({said}): TFLM's kernel "
+                               "reads them by their position in the sorted map")
     result = {}
     for key, attr in attrs.items():
         value = options[key]
         if not attr.check(value):
-            raise ctx.error(f"custom option {key} = {value!r} must be {attr.words()}", None)
+            raise ctx.error(OPTION_RANGE, None, detail=f"custom option {key} = {value!r} must be {attr.words()}")
         result[key] = bool(value) if attr.kind == "bool" else int(value)
     return result
 
@@ -67,14 +89,10 @@ def flat_size(shape) -> int:
     return n
 
 
-def require_rank(ctx: OpContext, tensor, ranks: tuple[int, ...], role: str) -> None:
-    """TFLM's Prepare checks ranks (NumDimensions); the module refuses the same models."""
+def require_rank(ctx: OpContext, tensor, ranks: tuple[int, ...], role: str, rule: Rule) -> None:
+    """TFLM's Prepare checks ranks (NumDimensions); the module refuses the same models (`rule`: the operator's
+    declared rank rule, naming that Prepare)."""
     if len(tensor.shape) not in ranks:
         wanted = " or ".join(str(r) for r in ranks)
-        raise ctx.error(f"{role} must have rank {wanted} (TFLM's kernel requires it), it has shape "
-                        f"{list(tensor.shape)}", tensor)
-
-
-def require_shape(ctx: OpContext, tensor, shape: tuple[int, ...], role: str, why: str) -> None:
-    if tuple(tensor.shape) != tuple(shape):
-        raise ctx.error(f"{role} must have shape {list(shape)} ({why}), it has {list(tensor.shape)}", tensor)
+        raise ctx.error(rule, tensor, detail=f"{role} must have rank {wanted} (TFLM's kernel requires it), it has "
+                                             f"shape {list(tensor.shape)}")
