@@ -182,6 +182,32 @@ arm_cmsis_nn_status helia_rescale_s32_f32(const helia_rescale_params *params, co
 arm_cmsis_nn_status helia_mve_rescale_s32_f32(const helia_rescale_params *params, const int32_t *sums,
                                               int32_t pixels, int32_t channels, float *output);
 
+/*
+ * int16 TRANSPOSE_CONV (int16 activations, int8 weights) with LiteRT's int64 accumulator, as the modules'
+ * inline loop computes it: output (y, x, c) = clamp(((sum + bias[c]) * multiplier[c] + 2^(shift[c] - 1))
+ * >> shift[c] + output_offset), sum over the taps with iy * stride_h - pad_h + fy == y (likewise x) of
+ * input (iy, ix, k) x filter (c, fy, fx, k). multiplier is LiteRT's rounded to 16 bits and shift the
+ * whole right shift (15 - the requantization's shift), in [1, 62]; bias may be NULL. Any filter size,
+ * stride >= 1 and leading padding >= 0 (params->padding; padding_offsets and dilation are not read), any
+ * output size and batch count; filter_dims->c equals input_dims->c, output_dims->c equals
+ * filter_dims->n; input_offset 0 (int16 activations are symmetric); activation within int16.
+ * ARM_CMSIS_NN_ARG_ERROR (nothing written) otherwise. helia_transpose_conv_s16 is the plain C;
+ * helia_mve_transpose_conv_s16 gives the same outputs on Helium (the plain C without MVE).
+ */
+arm_cmsis_nn_status helia_transpose_conv_s16(const cmsis_nn_transpose_conv_params *params,
+                                             const cmsis_nn_per_channel_quant_params *quant_params,
+                                             const cmsis_nn_dims *input_dims, const int16_t *input,
+                                             const cmsis_nn_dims *filter_dims, const int8_t *filter,
+                                             const int64_t *bias, const cmsis_nn_dims *output_dims,
+                                             int16_t *output);
+
+arm_cmsis_nn_status helia_mve_transpose_conv_s16(const cmsis_nn_transpose_conv_params *params,
+                                                 const cmsis_nn_per_channel_quant_params *quant_params,
+                                                 const cmsis_nn_dims *input_dims, const int16_t *input,
+                                                 const cmsis_nn_dims *filter_dims, const int8_t *filter,
+                                                 const int64_t *bias, const cmsis_nn_dims *output_dims,
+                                                 int16_t *output);
+
 #ifdef __cplusplus
 }
 #endif
