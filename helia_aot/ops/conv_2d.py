@@ -29,6 +29,8 @@ HELIUM_CONV = "helia_mve_convolve_s8"
 # int32 sums and the symmetric input quantization of the hybrid layers (kernels/helium/src/)
 HELIUM_CONV_S32 = "helia_mve_convolve_s8_s32"
 HELIUM_QUANTIZE = "helia_mve_quantize_symmetric_f32_s8"
+# and their float rescale, bias and clamp (MVE floating point)
+HELIUM_RESCALE = "helia_mve_rescale_s32_f32"
 
 
 def _hybrid_per_channel(w) -> bool:
@@ -85,7 +87,7 @@ class Conv2D(OpLowering):
                        ("inline C: per-tensor weights quantize each batch's input symmetrically, "
                         "per-channel weights asymmetrically, at run time; int32 accumulation, float rescale",),
                        "conv_2d_hybrid.c.j2", rules=_SHAPE_RULES + (HYBRID_GROUPS,),
-                       helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
+                       helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE, HELIUM_RESCALE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -278,7 +280,8 @@ class Conv2D(OpLowering):
         scale x weight scale) + bias (im2col pads with 0). The quantized input lives in scratch. On a core
         with MVE (one group) the int32 sums come from helia_mve_convolve_s8_s32, written over the float
         output and scaled there in place; its gathered columns follow the quantized input in scratch. A
-        symmetric input is quantized there by helia_mve_quantize_symmetric_f32_s8."""
+        symmetric input is quantized there by helia_mve_quantize_symmetric_f32_s8, and the sums become floats
+        by helia_mve_rescale_s32_f32 where the core has MVE floating point."""
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         in_dims, out_dims = nhwc(x.shape), nhwc(y.shape)
         filter_dims = tuple(int(d) for d in w.shape)
@@ -296,6 +299,9 @@ class Conv2D(OpLowering):
         kernel = HELIUM_CONV_S32 if ctx.kernels.helium_kernels and groups == 1 else None
         # The symmetric run-time quantization on Helium too (the same bytes and scale).
         quantize_kernel = HELIUM_QUANTIZE if ctx.kernels.helium_kernels and not per_channel else None
+        # The float rescale, bias and clamp of the kernel's sums on Helium where the core has MVE
+        # floating point (the same bits; without it the kernel would run its plain C).
+        rescale_kernel = HELIUM_RESCALE if kernel is not None and ctx.target.has("mve_f") else None
         column_bytes = 0
         if kernel is not None:
             if per_channel:
@@ -314,7 +320,8 @@ class Conv2D(OpLowering):
                    "input_quantization": "asymmetric" if per_channel else "symmetric"},
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
                         input_dims=in_dims, filter_dims=filter_dims, output_dims=out_dims, batches=in_dims[0],
-                        kernel=kernel, quantize_kernel=quantize_kernel, column_bytes=column_bytes,
+                        kernel=kernel, quantize_kernel=quantize_kernel, rescale_kernel=rescale_kernel,
+                        column_bytes=column_bytes,
                         output_count=out_dims[1] * out_dims[2] * out_dims[3],
                         count=count, asymmetric=per_channel, per_channel=per_channel, groups=groups,
                         filters_per_group=out_dims[3] // groups,

@@ -24,6 +24,8 @@ from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const
 # (kernels/helium/src/)
 HELIUM_CONV_S32 = "helia_mve_convolve_s8_s32"
 HELIUM_QUANTIZE = "helia_mve_quantize_symmetric_f32_s8"
+# and their float rescale, bias and clamp (MVE floating point)
+HELIUM_RESCALE = "helia_mve_rescale_s32_f32"
 
 WEIGHTS_2D = Rule("weights 2-D [outputs, depth]", litert("fully_connected.cc Prepare",
                                                         "TF_LITE_ENSURE_EQ(NumDimensions(filter), 2)"))
@@ -87,7 +89,7 @@ class FullyConnected(OpLowering):
         hybrid_variant(weights("weights", per_channel_axis=0),
                        ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
                         "picks asymmetric), int32 dot products, float rescale",),
-                       "fully_connected_hybrid.c.j2", rules=_RULES, helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE)),
+                       "fully_connected_hybrid.c.j2", rules=_RULES, helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE, HELIUM_RESCALE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -251,6 +253,9 @@ class FullyConnected(OpLowering):
         # place: no scratch beyond the row), else the loop in the template; the same int32 values.
         kernel = HELIUM_CONV_S32 if ctx.kernels.helium_kernels else None
         quantize_kernel = HELIUM_QUANTIZE if ctx.kernels.helium_kernels and not asymmetric else None
+        # The float rescale, bias and clamp on Helium where the core has MVE floating point (the same
+        # bits); an asymmetric row's offset then enters the dot products through the row sums.
+        rescale_kernel = HELIUM_RESCALE if kernel is not None and ctx.target.has("mve_f") else None
         return Lowered(
             entry=kernel, scratch_bytes=depth, macs=batches * depth * outputs, constants=constants,
             # With a kernel entry the plan's kernel names it; "implementation" says how an operator
@@ -258,7 +263,7 @@ class FullyConnected(OpLowering):
             fixed={**({} if kernel else {"implementation": "inline"}),
                    "input_quantization": "asymmetric" if asymmetric else "symmetric"},
             params=dict(input=x.index, filter=w.index, bias=b.index if b is not None else None, output=y.index,
-                        kernel=kernel, quantize_kernel=quantize_kernel,
+                        kernel=kernel, quantize_kernel=quantize_kernel, rescale_kernel=rescale_kernel,
                         batches=batches, depth=depth, outputs=outputs, count=depth, asymmetric=asymmetric,
                         per_channel=per_channel, filter_scale=None if per_channel else c_float(w.quant.scale),
                         act_min=act_min, act_max=act_max),

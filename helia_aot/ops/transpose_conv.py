@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE_CONV: int8 on arm_transpose_conv_s8; int16 (A16W8) as inline C, because ns-cmsis-nn
-v7.29.2 has no s16 transposed convolution. The inline arithmetic follows LiteRT's reference kernel:
+v7.29.2 has no s16 transposed convolution (with the int64 accumulator, on cores with MVE, our Helium
+helia_mve_transpose_conv_s16, which computes the same). The inline arithmetic follows LiteRT's reference kernel:
 an int64 accumulator rescaled with the multiplier rounded to 16 bits, or (int8, and int16 with a
 declared int32 bias) an int32 accumulator rescaled with the doubling high multiply. float32 and float16
 run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output LiteRT accepts. ns-cmsis-nn
@@ -63,15 +64,18 @@ STRIDES = Rule("strides at least 1", helia_limit("a stride below 1 has no transp
 GEOMETRY = Rule("a forward convolution of the output gives the input's size", helia_limit(
     "no check in either Prepare, both compute the padding that way (ComputePaddingHeightWidth on the output's "
     "size); the module's padding and arm_transpose_conv_s8's row window assume it"))
+# int16 with the int64 accumulator on Helium cores (kernels/helium/src/); the same outputs as the inline C
+HELIUM_TRANSPOSE_CONV_S16 = "helia_mve_transpose_conv_s16"
+
 _RULES = (OUTPUT_SHAPE, FILTER_RANK_RULE, RANK, CHANNELS, STRIDES, WINDOW_EXTENT_RULE, GEOMETRY, ACTIVATION_RULE)
 _NOTES = ("no dilation (LiteRT's TRANSPOSE_CONV has none)",)
 
 
-def _int16(name: str, bias_operand: Operand, accumulator: str) -> Variant:
+def _int16(name: str, bias_operand: Operand, accumulator: str, helium_entries: tuple[str, ...] = ()) -> Variant:
     return Variant(name, inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int16_act(), bias_operand),
                    outputs=(int16_act("output"),), template="transpose_conv_inline.c.j2",
                    lower=f"lower_int16_{accumulator}", rules=_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE),
-                   notes=_NOTES + (f"inline C, {accumulator} accumulator",))
+                   notes=_NOTES + (f"inline C, {accumulator} accumulator",), helium_entries=helium_entries)
 
 
 @register
@@ -82,7 +86,7 @@ class TransposeConv(OpLowering):
         Variant("int8", inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int8_act(), bias("int32")),
                 outputs=(int8_act("output"),), entries=("arm_transpose_conv_s8",),
                 template="transpose_conv.c.j2", lower="lower_int8", rules=_RULES + (ACCUMULATOR_RULE,), notes=_NOTES),
-        _int16("a16w8", bias("int64"), "int64"),
+        _int16("a16w8", bias("int64"), "int64", helium_entries=(HELIUM_TRANSPOSE_CONV_S16,)),
         # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
         _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32"),
         Variant("float32", inputs=(_OUTPUT_SHAPE, fp32_const("filter"), fp32(), fp32_bias()),
@@ -199,13 +203,20 @@ class TransposeConv(OpLowering):
 
     def lower_int16_int64(self, ctx: OpContext) -> Lowered:
         """MultiplyByQuantizedMultiplier for int64 accumulators: the multiplier rounded to 16 bits and one
-        rounding shift by 15 - shift, both precomputed per channel."""
+        rounding shift by 15 - shift, both precomputed per channel. Inline C, or on a core with MVE
+        helia_mve_transpose_conv_s16 (kernels/helium), which computes the same."""
         params, constants, macs, requantization = self._common(ctx)
         mults, shifts = constants[0].values, constants[1].values
         check_s64_shifts(ctx, shifts, ctx.out(0))
         reduced = np.where(mults < 0x7FFF0000, (mults + (1 << 15)) >> 16, 0x7FFF)
         constants = [ConstArray("multiplier", "int32_t", reduced, "per-channel multiplier rounded to 16 bits"),
                      ConstArray("shift", "int32_t", 15 - shifts, "per-channel right shift (15 - shift)")]
+        if ctx.kernels.helium_kernels and params["input_offset"] == 0:
+            # Our Helium kernel on cores with MVE: the same arithmetic, the same outputs
+            # (tests/kernels/test_helium_parity.py); int16 activations are symmetric (offset 0).
+            return Lowered(template="transpose_conv_s16_helium.c.j2", entry=HELIUM_TRANSPOSE_CONV_S16, macs=macs,
+                           constants=constants, requantization=requantization, params=dict(params, wide=True),
+                           fixed={"accumulator": "int64"})
         return Lowered(entry=None, macs=macs, constants=constants, requantization=requantization,
                        params=dict(params, wide=True), fixed={"implementation": "inline", "accumulator": "int64"})
 

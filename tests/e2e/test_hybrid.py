@@ -102,13 +102,15 @@ def test_kws_float32_hybrid_layer_within_1e_4_of_the_output_range(e2e, index):
 
 
 def helium_module_host_outputs(e2e, model: harness.ModelUnderTest, work) -> list[list[np.ndarray]]:
-    """The module converted for the Cortex-M55 (its hybrid layers call helia_mve_convolve_s8_s32), built
-    for the host with kernels/helium, whose plain C (helia_convolve_s8_s32) runs there, and the portable
-    kernels; ASan + UBSan as every host run."""
+    """The module converted for the Cortex-M55 (its hybrid layers call helia_mve_convolve_s8_s32 and
+    helia_mve_rescale_s32_f32), built for the host with kernels/helium, whose plain C
+    (helia_convolve_s8_s32, helia_rescale_s32_f32) runs there, and the portable kernels; ASan + UBSan as
+    every host run."""
     module = work / "module"
     result = helia_aot.convert(model.model_bytes, module, prefix=harness.PREFIX, target="corstone300",
                                kernel_library="portable")
-    assert "helia_mve_convolve_s8_s32" in result.kernel_symbols, result.kernel_symbols
+    assert {"helia_mve_convolve_s8_s32", "helia_mve_rescale_s32_f32"} <= set(result.kernel_symbols), \
+        result.kernel_symbols
     library = e2e.portable_host_library()
     exe = work / "helium_host"
     helium = harness.HELIUM_DIR

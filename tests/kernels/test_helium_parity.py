@@ -7,7 +7,8 @@ thousands of random 1x1 convolutions (odd pixel and channel counts, depths that 
 16, with and without precomputed weight sums and bias) and general convolutions (filters up to 5x5,
 strides up to 3, dilation 2, leading and trailing padding, batches); and the hybrid layers' kernels against
 their own plain C (int8 convolutions to int32 sums; float rows quantized symmetrically, with NaNs,
-infinities, subnormals and half-points). Plus the instruction benches: each Helium
+infinities, subnormals and half-points; int32 sums rescaled to floats, with NaNs, infinities, subnormal and
+cancelling constants; int16 transposed convolutions). Plus the instruction benches: each Helium
 kernel must beat the library entry it replaces on every kws / vww layer and give the same output."""
 
 from __future__ import annotations
@@ -84,6 +85,30 @@ def test_quantize_symmetric_matches_its_plain_c(tmp_path, seed):
     plain C: every int8 output and the scale's bits, NaNs, infinities, subnormals and half-points drawn."""
     _need_arm_tools()
     result = helium.parity(tmp_path, CALLS, seed, kernel="quantize")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed", [51, 52])
+def test_rescale_matches_its_plain_c(tmp_path, seed):
+    """helia_mve_rescale_s32_f32 (the hybrid layers' float rescale, bias and clamp) against its plain C:
+    every float's bits, with NaNs, infinities, subnormal and cancelling constants drawn."""
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="rescale")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed", [61, 62])
+def test_transpose_conv_s16_matches_its_plain_c(tmp_path, seed):
+    """helia_mve_transpose_conv_s16 (int16 TRANSPOSE_CONV, int64 accumulator) against its plain C, int16
+    for int16, filters past the int32 bound included."""
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, kernel="transpose_conv_s16")
     assert result["calls"] == CALLS, result["text"][-2000:]
     assert result["outputs"] > 100 * CALLS
     assert result["mismatches"] == 0, result["text"][-3000:]

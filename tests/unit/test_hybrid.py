@@ -66,13 +66,16 @@ def test_hybrid_fc_symmetric_per_tensor(tmp_path, target):
     body = function_body(model_c, 0)
     assert ("scale = range / 127.0f;" in body) != helium and "scale *= 0.5f;" in body
     assert ("helia_mve_quantize_symmetric_f32_s8(row, 6, quantized, &scale);" in body) == helium
-    assert "value = bias[o] + (float)acc * scale;" in body
+    # The rescale, bias and clamp on Helium too (the core has MVE floating point); NONE clamps nothing.
+    assert ("value = bias[o] + (float)acc * scale;" in body) != helium
+    assert ("HELIA_RESCALE_DENSE, scale, NULL,\n                    bias, -INFINITY, INFINITY" in body) == helium
+    assert ("helia_mve_rescale_s32_f32(&rescale, (const int32_t *)(const void *)dst, 1, 3, dst);" in body) == helium
     assert "offset" not in body and "value <" not in body  # NONE applies no clamp
     assert ("helia_mve_convolve_s8_s32(" in body) == helium
     assert ("acc += (int32_t)w[i] * (int32_t)quantized[i];" in body) != helium
     assert "ARM_NN_ENABLE" not in common_h
-    assert result.kernel_symbols == (["helia_mve_convolve_s8_s32", "helia_mve_quantize_symmetric_f32_s8"]
-                                     if helium else [])
+    assert result.kernel_symbols == (["helia_mve_convolve_s8_s32", "helia_mve_quantize_symmetric_f32_s8",
+                                      "helia_mve_rescale_s32_f32"] if helium else [])
     assert result.report["operators"][0]["macs"] == 2 * 6 * 3
 
 
@@ -173,3 +176,46 @@ def test_hybrid_grouped_conv_on_mve_keeps_the_taps_loop(tmp_path):
     op = result.plan["operators"][0]
     assert op["kernel"]["entry"] is None and op["fixed"]["implementation"] == "inline"
     assert "acc += (int32_t)tap[ic] * ((int32_t)x[ic] - offset);" in function_body(model_c, 0)
+
+
+def test_hybrid_conv_on_mve_rescales_on_helium(tmp_path):
+    """corstone300 (MVE floating point): the kernel's sums become floats in place by
+    helia_mve_rescale_s32_f32 in CONV_2D's order, with the per-channel scales where the layer has them,
+    the bias and the RELU6 bounds; the inline rescale loop is gone."""
+    for scales, per_channel in ((0.25, False), ([0.25, 0.5], True)):
+        result, model_c, _, _ = convert(hybrid_conv(scales), tmp_path, "corstone300", kernel_library="portable")
+        body = function_body(model_c, 0)
+        assert "helia_mve_rescale_s32_f32" in result.kernel_symbols
+        scale_arg = "model_op0_filter_scale" if per_channel else "NULL"
+        assert f"HELIA_RESCALE_CONV, scale, {scale_arg},\n                    bias, 0.0f, 6.0f" in body
+        assert "status = helia_mve_rescale_s32_f32(&rescale, sums, 25, 2, output + b * 50);" in body
+        assert "value" not in body
+
+
+def test_hybrid_fc_asymmetric_on_mve_offsets_the_dot_products(tmp_path):
+    """With the Helium rescale the asymmetric row's offset enters the kernel's dot products through the
+    row sums (the corrected sums of the inline loop), and the rescale runs FULLY_CONNECTED's order."""
+    result, model_c, _, _ = convert(hybrid_fc(per_channel=True, asymmetric=True, act="RELU", bias=False),
+                                    tmp_path, "corstone300", kernel_library="portable")
+    body = function_body(model_c, 0)
+    assert "    cmsis_nn_conv_params conv_params = {" in body  # not static: the offset changes per row
+    assert "conv_params.input_offset = -offset;" in body
+    assert "helia_mve_convolve_s8_s32(&buf_ctx, &conv_params, model_op0_row_sum, &input_dims" in body
+    assert "acc -=" not in body
+    assert "HELIA_RESCALE_DENSE, scale, model_op0_filter_scale,\n                    NULL, 0.0f, INFINITY" in body
+
+
+def test_hybrid_on_mve_without_mve_f_rescales_inline(tmp_path):
+    # A Cortex-M55 without MVE floating point: the integer kernel still, the float rescale inline (the
+    # Helium rescale would only run its plain C there).
+    custom = {"name": "m55_int", "cpu": "cortex-m55", "capabilities": ["dsp", "mve", "fpu"],
+              "memories": [{"name": "SRAM", "size": 1 << 20}]}
+    for model, line in ((hybrid_fc(), "value = bias[o] + (float)acc * scale;"),
+                        (hybrid_conv([0.25, 0.5]), "value = (float)sum[oc] * model_op0_filter_scale[oc] * scale;")):
+        out = tmp_path / f"o{len(line)}"
+        result = helia_aot.convert(model, out, kernel_library="portable",
+                                   config={"target": {"name": "m55_int", "custom": custom}})
+        body = function_body((out / "src" / "model_model.c").read_text(), 0)
+        assert "helia_mve_convolve_s8_s32" in result.kernel_symbols
+        assert "helia_mve_rescale_s32_f32" not in result.kernel_symbols
+        assert line in body

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from tests.sanitizers import SANITIZERS
 from .helpers import compile_c, function_body, portable_kernels_dir, require_gcc
 from .test_ops_indexing import HOST_MAIN, KERNEL_ERROR, run_host
 
+HELIUM_DIR = Path(__file__).resolve().parents[2] / "kernels" / "helium"
 OUT_SHAPE = (1, 8, 8, 3)
 IN_SHAPE = (1, 4, 4, 2)
 
@@ -55,19 +57,25 @@ def host_build(tmp_path_factory):
     kernels = portable_kernels_dir()
     root = tmp_path_factory.mktemp("transpose_conv_host")
 
-    def build(builder: ModelBuilder, name: str):
+    def build(builder: ModelBuilder, name: str, target: str = "host"):
+        """A host executable of the module converted for `target`; one for a Helium core links
+        kernels/helium, whose plain C runs on the host."""
         out = root / name
-        helia_aot.convert(builder.build(), out, target="host", kernel_library="portable")
+        helia_aot.convert(builder.build(), out, target=target, kernel_library="portable")
         main = out / "main.c"
         main.write_text(HOST_MAIN)
         sources = [str(p) for p in (out / "src").glob("*.c")] + [str(main)]
         sources += [str(p) for p in (kernels / "src").rglob("*.c")
                     if p.parent.name in ("transpose_conv", "convolution", "fully_connected", "support")]
+        helium = []
+        if target != "host":
+            sources.append(str(HELIUM_DIR / "src" / "helia_mve_transpose_conv_s16.c"))
+            helium = ["-I", str(HELIUM_DIR / "include")]
         exe = out / "run"
         # ARM_NN_ENABLE_F32: the float32 entry is compiled only with it (the module's common.h says so).
         proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", *SANITIZERS,
                           "-DARM_NN_ENABLE_F32=1", *sources, "-I", str(out / "include"),
-                          "-I", str(kernels / "include"), "-o", str(exe), "-lm"])
+                          "-I", str(kernels / "include"), *helium, "-o", str(exe), "-lm"])
         assert proc.returncode == 0, proc.stderr[-3000:]
         return exe
 
@@ -102,6 +110,29 @@ def test_runtime_output_shape_matches_references_and_refuses_others(host_build, 
     for wrong in ([1, 8, 8, 4], [1, 7, 8, 3], [2, 8, 8, 3], [1, 8, 9, 3], [-1, -1, -1, -1], [2**31 - 1, 8, 8, 3]):
         status, failed, _ = run_host(exe, [_input(dtype, 0), np.array(wrong, dtype=np.int32)], dtype)
         assert (status, failed) == (KERNEL_ERROR, 0), wrong
+
+
+def test_int16_on_a_helium_core_calls_the_kernel_with_the_same_outputs(host_build, tmp_path):
+    """corstone300: int16 (int64 accumulator) on helia_mve_transpose_conv_s16, whose plain C runs in a
+    host build: LiteRT's and TFLM's outputs as the inline loop gives them, the run-time shape still
+    checked; a core without MVE keeps the inline loop."""
+    builder = runtime_shape_model("int16")
+    model = builder.build()
+    for target, entry in (("corstone300", "helia_mve_transpose_conv_s16"), ("apollo4p_evb", None)):
+        result = helia_aot.convert(model, tmp_path / target, prefix="m", target=target, kernel_library="portable")
+        operator = result.plan["operators"][0]
+        assert operator["kernel"]["entry"] == entry
+        assert operator["fixed"] == ({"accumulator": "int64"} if entry else
+                                     {"implementation": "inline", "accumulator": "int64"})
+    exe = host_build(builder, "int16_helium", target="corstone300")
+    right = np.array(OUT_SHAPE, dtype=np.int32)
+    for seed in range(3):
+        x = _input("int16", seed)
+        status, _, got = run_host(exe, [x, right], "int16")
+        assert status == 0
+        np.testing.assert_array_equal(got.reshape(OUT_SHAPE), run_reference(model, [x, right])[0])
+    status, failed, _ = run_host(exe, [_input("int16", 0), np.array([1, 8, 9, 3], dtype=np.int32)], "int16")
+    assert (status, failed) == (KERNEL_ERROR, 0)
 
 
 def test_constant_output_shape_has_no_runtime_check(tmp_path):

@@ -7,6 +7,8 @@
 #ifndef HELIA_HELIUM_H
 #define HELIA_HELIUM_H
 
+#include <math.h> /* INFINITY, for helia_rescale_params' bounds */
+
 #include "arm_nn_types.h"
 
 #ifdef __cplusplus
@@ -143,6 +145,68 @@ arm_cmsis_nn_status helia_quantize_symmetric_f32_s8(const float *input, int32_t 
 
 arm_cmsis_nn_status helia_mve_quantize_symmetric_f32_s8(const float *input, int32_t count, int8_t *output,
                                                          float *scale);
+
+/*
+ * int32 sums to float32 outputs, the float part of LiteRT's hybrid CONV_2D and FULLY_CONNECTED as the
+ * modules compute it, for pixels x channels values (channels contiguous), output[i] from sums[i]; output
+ * may be sums itself (in place). Per value, c its channel:
+ *   HELIA_RESCALE_CONV:  value = (float)sum * channel_scale[c] * scale, or (float)sum * scale without
+ *                        channel scales; then value += bias[c] with a bias.
+ *   HELIA_RESCALE_DENSE: value = bias[c] + (float)sum * (scale * channel_scale[c]) (or * scale); 0.0f
+ *                        in place of bias[c] without a bias.
+ *   then value = (value < activation_min) ? activation_min : value, and likewise above activation_max
+ *   (-INFINITY / INFINITY clamp nothing).
+ * pixels, channels >= 1; ARM_CMSIS_NN_ARG_ERROR (nothing written) otherwise. helia_rescale_s32_f32 is
+ * the plain C; helia_mve_rescale_s32_f32 gives the same bits on Helium (the plain C without MVE floating
+ * point, or when the constants could meet subnormal values, which MVE flushes to zero).
+ */
+typedef enum
+{
+    HELIA_RESCALE_CONV = 0,
+    HELIA_RESCALE_DENSE = 1
+} helia_rescale_order;
+
+typedef struct
+{
+    int32_t order;              /* helia_rescale_order */
+    float scale;                /* the input's scale (times the weight scale when per tensor) */
+    const float *channel_scale; /* per output channel weight scales, or NULL */
+    const float *bias;          /* per output channel, or NULL */
+    float activation_min;
+    float activation_max;
+} helia_rescale_params;
+
+arm_cmsis_nn_status helia_rescale_s32_f32(const helia_rescale_params *params, const int32_t *sums, int32_t pixels,
+                                          int32_t channels, float *output);
+
+arm_cmsis_nn_status helia_mve_rescale_s32_f32(const helia_rescale_params *params, const int32_t *sums,
+                                              int32_t pixels, int32_t channels, float *output);
+
+/*
+ * int16 TRANSPOSE_CONV (int16 activations, int8 weights) with LiteRT's int64 accumulator, as the modules'
+ * inline loop computes it: output (y, x, c) = clamp(((sum + bias[c]) * multiplier[c] + 2^(shift[c] - 1))
+ * >> shift[c] + output_offset), sum over the taps with iy * stride_h - pad_h + fy == y (likewise x) of
+ * input (iy, ix, k) x filter (c, fy, fx, k). multiplier is LiteRT's rounded to 16 bits and shift the
+ * whole right shift (15 - the requantization's shift), in [1, 62]; bias may be NULL. Any filter size,
+ * stride >= 1 and leading padding >= 0 (params->padding; padding_offsets and dilation are not read), any
+ * output size and batch count; filter_dims->c equals input_dims->c, output_dims->c equals
+ * filter_dims->n; input_offset 0 (int16 activations are symmetric); activation within int16.
+ * ARM_CMSIS_NN_ARG_ERROR (nothing written) otherwise. helia_transpose_conv_s16 is the plain C;
+ * helia_mve_transpose_conv_s16 gives the same outputs on Helium (the plain C without MVE).
+ */
+arm_cmsis_nn_status helia_transpose_conv_s16(const cmsis_nn_transpose_conv_params *params,
+                                             const cmsis_nn_per_channel_quant_params *quant_params,
+                                             const cmsis_nn_dims *input_dims, const int16_t *input,
+                                             const cmsis_nn_dims *filter_dims, const int8_t *filter,
+                                             const int64_t *bias, const cmsis_nn_dims *output_dims,
+                                             int16_t *output);
+
+arm_cmsis_nn_status helia_mve_transpose_conv_s16(const cmsis_nn_transpose_conv_params *params,
+                                                 const cmsis_nn_per_channel_quant_params *quant_params,
+                                                 const cmsis_nn_dims *input_dims, const int16_t *input,
+                                                 const cmsis_nn_dims *filter_dims, const int8_t *filter,
+                                                 const int64_t *bias, const cmsis_nn_dims *output_dims,
+                                                 int16_t *output);
 
 #ifdef __cplusplus
 }
