@@ -551,27 +551,34 @@ class OpLowering:
             if tensor is None:
                 continue
             role = operand.role
+            sources = dict(operand.rule_sources())
+
+            def cited(text: str, word: str) -> str:
+                # Every operand refusal ends with where its rule comes from, as declared rules' refusals do.
+                source = sources.get(word)
+                return text + (f" ({source.tag})" if source else "")
+
+            quantized_word = next((w for w in sources if "quantized" in w), None)
             if operand.constant and not tensor.is_constant:
-                raise ctx.error(f"{role} must be a constant tensor", tensor,
+                raise ctx.error(cited(f"{role} must be a constant tensor", "constant"), tensor,
                                 "Freeze the value into the model (static shapes, constant weights)")
             if operand.quantized:
                 if tensor.quant is None:
-                    raise ctx.error(f"{role} ({tensor.dtype}) has no quantization parameters", tensor,
-                                    "Export with full-integer quantization so every integer tensor has a scale "
-                                    "and zero point")
+                    raise ctx.error(cited(f"{role} ({tensor.dtype}) has no quantization parameters", quantized_word),
+                                    tensor, "Export with full-integer quantization so every integer tensor has a "
+                                    "scale and zero point")
                 quant = tensor.quant
                 if quant.per_channel and operand.per_channel_axis is None:
-                    raise ctx.error(f"{role} must be quantized per tensor, it has {len(quant.scales)} scales",
-                                    tensor)
+                    raise ctx.error(cited(f"{role} must be quantized per tensor, it has {len(quant.scales)} scales",
+                                          quantized_word), tensor)
                 if quant.per_channel and (quant.axis != operand.per_channel_axis
                                           or len(quant.scales) != tensor.shape[quant.axis]):
-                    raise ctx.error(f"per-channel {role} scales must run along axis {operand.per_channel_axis} "
-                                    f"(one per channel)", tensor)
+                    raise ctx.error(cited(f"per-channel {role} scales must run along axis "
+                                          f"{operand.per_channel_axis} (one per channel)", quantized_word), tensor)
                 if operand.symmetric and any(z != 0 for z in quant.zero_points):
-                    source = dict(operand.rule_sources()).get("zero point 0")
-                    raise ctx.error(f"{role} zero point must be 0 for {variant.name} (has "
-                                    f"{quant.zero_points[0] if len(set(quant.zero_points)) == 1 else 'mixed'})"
-                                    + (f" ({source.tag})" if source else ""),
+                    raise ctx.error(cited(f"{role} zero point must be 0 for {variant.name} (has "
+                                          f"{quant.zero_points[0] if len(set(quant.zero_points)) == 1 else 'mixed'})",
+                                          "zero point 0"),
                                     tensor, "Re-quantize with symmetric quantization for this tensor")
 
     def check_axes(self, ctx: OpContext) -> None:
