@@ -68,12 +68,38 @@ def _headers_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def _local_headers(src: Path) -> list[Path]:
+    """Headers of the portable source tree that src includes, directly or through each other ("x.h" beside
+    the includer or "../support/x.h"). The include tree is digested whole anyway."""
+    found: dict[Path, None] = {}
+    pending = [src]
+    while pending:
+        includer = pending.pop()
+        for name in _QUOTED_INCLUDE.findall(includer.read_text(errors="replace")):
+            header = (includer.parent / name).resolve()
+            if header.is_file() and PORTABLE_SRC.resolve() in header.parents and header not in found:
+                found[header] = None
+                pending.append(header)
+    return sorted(found)
+
+
 def _cached_compile(src: Path, obj: Path, cmd: list[str], root: Path) -> None:
     cache = os.environ.get(OBJECT_CACHE_ENV)
     if not cache:
         _run(cmd)
         return
-    key = hashlib.sha256("\0".join([*cmd[:-4], _headers_digest(root)]).encode() + src.read_bytes()).hexdigest()
+    if root == PORTABLE_SRC:
+        # Only the headers this file includes: a mutated header recompiles its includers, not the library.
+        digest = hashlib.sha256(_headers_digest(PORTABLE_INCLUDE).encode())
+        for header in _local_headers(src):
+            digest.update(str(header).encode() + b"\0" + header.read_bytes())
+        headers = digest.hexdigest()
+    else:
+        headers = _headers_digest(root)
+    key = hashlib.sha256("\0".join([*cmd[:-4], headers]).encode() + src.read_bytes()).hexdigest()
     cached = Path(cache) / f"{key}.o"
     if not cached.exists():
         _run(cmd)

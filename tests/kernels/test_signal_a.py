@@ -196,6 +196,12 @@ def test_window_refuses_bad_arguments(driver, record):
     assert driver.run([record])[0][0] == -1
 
 
+def test_window_accepts_an_empty_input_and_both_shift_limits(driver):
+    # No samples is zero whole blocks: valid, nothing written; shifts 0 and 31 are the range's ends.
+    got = driver.run(["window 2 0 1 5 5", "window 1 1 0 3 -7", "window 1 1 31 32767 -32768"])
+    assert got == [(0, []), (0, [-21]), (0, [-1])]
+
+
 # --------------------------------------------------------------------------- SignalFftAutoScale
 
 
@@ -332,3 +338,8 @@ def test_rounded_sqrt_reference_rounds_to_nearest():
 @pytest.mark.parametrize("shift", [-1, 32])
 def test_square_root_refuses_shift_out_of_range(driver, shift):
     assert driver.run([f"square_root 1 {shift} 4"])[0][0] == -1
+
+
+def test_square_root_accepts_no_channels_and_both_shift_limits(driver):
+    # A bank of no channels is a valid (empty) call, as is each end of the shift range 0..31.
+    assert driver.run(["square_root 0 7", "square_root 1 0 4", "square_root 1 31 4"]) == [(0, []), (0, [2]), (0, [0])]

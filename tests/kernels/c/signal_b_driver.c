@@ -154,7 +154,18 @@ static void run_rfft(void)
     }
     int32_t *plan = to_i32(factors, n_factors);
     const int32_t out_count = fft_length + 2;
-    const int32_t scratch_count = 3 * (fft_length > 0 ? fft_length : 1); /* at least 2 N + 2 P, P <= N / 2 */
+    /* Exactly the scratch helia_signal.h asks for, 2 N + 2 P (P: the plan's largest radix other than 2 to
+     * 5, else 0; N = 2 has the radix-1 plan of one point), so the guard after it sees any write past it.
+     * The plan holds (radix, remaining) pairs. */
+    int32_t generic_radix = 0;
+    for (int32_t i = 0; i + 1 < n_factors; i += 2)
+    {
+        if ((plan[i] < 2 || plan[i] > 5) && plan[i] > generic_radix)
+        {
+            generic_radix = plan[i];
+        }
+    }
+    const int32_t scratch_count = fft_length > 0 ? 2 * fft_length + 2 * generic_radix : 1;
     for (int32_t f = 0; f < frames; ++f)
     {
         const long long *frame = in + (size_t)f * input_length;
