@@ -134,4 +134,11 @@ EQUIVALENT: dict[str, str] = {
     "helia_aot.user_files.x_read_bytes__mutmut_10":
         "getattr(os, 'O_CLOEXEC', None): the default is used only where os has no O_CLOEXEC (Windows); "
         "Linux and macOS, where the compiler runs, have it",
+    "helia_aot.golden.test_data.x__float_step__mutmut_14":
+        "values.astype(None) is values.astype(float64): NumPy's default dtype is float64",
+    "helia_aot.ir.graph.xǁGraphǁconsumers__mutmut_1": "Graph.consumers has no caller (dead code)",
+    "helia_aot.ir.graph.xǁGraphǁconsumers__mutmut_6": "Graph.consumers has no caller (dead code)",
+    "helia_aot.lowering.lower.x_prepare__mutmut_65":
+        "the hint of prepare's input/output dtype refusal: every dtype the verifier lets through (DTYPE_BYTES) is "
+        "in _IO_DTYPES, so no conversion reaches it",
 }
