@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Front-end cases mutation sampling showed untested (tests/MUTATION.md, 2026-12-02): a corrupt vector
 length is refused with the whole message and hint, a constant of a type NumPy cannot view is left for
-the verifier (no view, no crash), and a READ_VARIABLE whose handle is no VAR_HANDLE's output is refused
-naming its subgraph."""
+the verifier (no view, no crash), a READ_VARIABLE whose handle is no VAR_HANDLE's output is refused
+naming its subgraph, and the zero points reach the graph."""
 
 from __future__ import annotations
 
@@ -50,3 +50,13 @@ def test_a_read_of_no_variable_handle_is_refused_naming_the_subgraph():
     assert (refused.value.message, refused.value.hint) == (
         f"model m: operator 0 (READ_VARIABLE) of subgraph '{graph.name}': input 0 is not a VAR_HANDLE's output",
         "Re-export the model, or check that the file is not damaged")
+
+
+def test_quantization_keeps_the_models_zero_points():
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), "int8", 0.5, -3)
+    y = b.tensor("y", (1, 4), "int8", 0.25, 7)
+    b.op("RELU", [x], [y])
+    b.output(y)
+    graph = litert.load(b.build(), "m", 0)
+    assert [(t.quant.scales, t.quant.zero_points) for t in graph.tensors] == [((0.5,), (-3,)), ((0.25,), (7,))]
