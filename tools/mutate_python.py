@@ -199,8 +199,13 @@ def report(units: list[Unit], results: Path) -> int:
         names = [n for n in runs if runs[n][0]["unit"] == u.name]
         if not names:
             continue
-        suite = [n for n in names if runs[n][0]["verdict"] != "survived"]
-        new = [n for n in names if n not in suite and any(r["verdict"] != "survived" for r in runs[n])]
+        # Killed by the suite: at once, or later by an older test outside the unit's selection; killed by a
+        # new test: later, by a test_mutation_kills_* file.
+        def later_killer(n: str) -> str:
+            return next((r["failed"][0] if r["failed"] else "" for r in runs[n][1:] if r["verdict"] != "survived"), None)
+        suite = [n for n in names if runs[n][0]["verdict"] != "survived"
+                 or (later_killer(n) is not None and "test_mutation_kills_" not in later_killer(n))]
+        new = [n for n in names if n not in suite and later_killer(n) is not None]
         equivalent = [n for n in names if n not in suite and n not in new and n in EQUIVALENT]
         left = [n for n in names if n not in suite + new + equivalent]
         judged = len(names) - len(equivalent)
