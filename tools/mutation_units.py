@@ -145,6 +145,9 @@ EQUIVALENT: dict[str, str] = {
     "helia_aot.ir.graph.xǁLazyOptionsǁ__init____mutmut_2":
         "the first _value ({} -> None) is never read: LazyOptions is always made with a decode function, and "
         "_value is read only after _load replaced it",
+    "helia_aot.pipeline.x_module_files__mutmut_22":
+        "module_files without the plan's interface derives it with model_interface(graph), the same pure function "
+        "of the same graph that made the plan's",
     "helia_aot.lowering.lower.x_prepare__mutmut_65":
         "the hint of prepare's input/output dtype refusal: every dtype the verifier lets through (DTYPE_BYTES) is "
         "in _IO_DTYPES, so no conversion reaches it",
