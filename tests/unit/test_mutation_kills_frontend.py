@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Front-end cases mutation sampling showed untested (tests/MUTATION.md, 2026-12-02): a corrupt vector
+length is refused with the whole message and hint, a constant of a type NumPy cannot view is left for
+the verifier (no view, no crash), a READ_VARIABLE whose handle is no VAR_HANDLE's output is refused
+naming its subgraph, and the zero points reach the graph."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helia_aot.errors import InvalidModelError
+from helia_aot.frontend import litert, resources
+from tests.fuzz import hostile as hostile_models
+from tests.modelgen import ModelBuilder
+
+
+def test_a_corrupt_vector_length_is_refused_in_whole():
+    data = bytearray(hostile_models.shared_tables(2, "buffer", 4))
+    sg = litert.parse(bytes(data))._model.Subgraphs(0)
+    at = sg._tab.Vector(sg._tab.Offset(4)) - 4  # the tensors vector's length word
+    data[at:at + 4] = (0x7FFFFFFF).to_bytes(4, "little")
+    with pytest.raises(InvalidModelError) as refused:
+        litert.load(bytes(data), "m.tflite")
+    assert (refused.value.message, refused.value.hint) == (
+        f"model m.tflite is malformed: it claims 2147483647 tensors in {len(data)} bytes",
+        "Re-export the model or check that the file was copied completely")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "string", "complex64", "unknown(99)"])
+def test_a_constant_of_a_type_numpy_cannot_view_is_left_for_the_verifier(dtype):
+    raw = np.zeros(16, np.uint8)
+    assert litert._constant(raw, (2,), dtype) is None
+    assert litert._constant(raw, (4,), "int32") is not None  # a type it views, the same bytes
+
+
+def test_a_read_of_no_variable_handle_is_refused_naming_the_subgraph():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "float32")
+    h = b.resource("h")  # no VAR_HANDLE writes it
+    r = b.tensor("r", [1, 4], "float32")
+    b.op("READ_VARIABLE", [h], [r])
+    y = b.tensor("y", [1, 4], "float32")
+    b.op("ADD", [r, x], [y])
+    b.output(y)
+    data = b.build()
+    graph = litert.load(data, "m", 0)
+    with pytest.raises(InvalidModelError) as refused:
+        resources.resolve(graph, data, "m")
+    assert (refused.value.message, refused.value.hint) == (
+        f"model m: operator 0 (READ_VARIABLE) of subgraph '{graph.name}': input 0 is not a VAR_HANDLE's output",
+        "Re-export the model, or check that the file is not damaged")
+
+
+def test_quantization_keeps_the_models_zero_points():
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), "int8", 0.5, -3)
+    y = b.tensor("y", (1, 4), "int8", 0.25, 7)
+    b.op("RELU", [x], [y])
+    b.output(y)
+    graph = litert.load(b.build(), "m", 0)
+    assert [(t.quant.scales, t.quant.zero_points) for t in graph.tensors] == [((0.5,), (-3,)), ((0.25,), (7,))]
