@@ -20,6 +20,8 @@ import numpy as np
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
 from helia_aot.frontend import litert
 from helia_aot.ir.graph import Graph, Operator, Tensor
+from helia_aot.ops.call_once import CONSTANT_INIT
+from helia_aot.ops.read_variable import ONE_FORM
 
 RESOURCE_OPS = ("VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "CALL_ONCE")
 _HINT = "Export the model so the variable's initialisation assigns constants only, or drop the variable"
@@ -75,7 +77,8 @@ class _Resolver:
                 raise UnsupportedModelError(
                     f"{self.where(g, call)}: its initialisation subgraph '{init.name}' {what} (operator "
                     f"{op.index}, {op.op_type}); helia_aot evaluates an initialisation at conversion only when "
-                    "it assigns constants (VAR_HANDLE, ASSIGN_VARIABLE of a constant tensor)", _HINT)
+                    f"it assigns constants (VAR_HANDLE, ASSIGN_VARIABLE of a constant tensor) ({CONSTANT_INIT.source.tag})",
+                    _HINT)
             self.initial[handles[op.inputs[0]]] = value
 
     def resolve(self) -> Graph:
@@ -114,7 +117,8 @@ class _Resolver:
                     raise UnsupportedModelError(
                         f"model {self.source}: resource variable '{key[1]}' is used as {first.dtype} "
                         f"{list(first.shape)} ('{first.name}') and as {other.dtype} {list(other.shape)} "
-                        f"('{other.name}'), or with other quantization; its bytes are copied as they are",
+                        f"('{other.name}'), or with other quantization; its bytes are copied as they are "
+                        f"({ONE_FORM.source.tag})",
                         "Export the model with one type, shape and quantization per variable")
             initial = self.initial.get(key)
             tensors.append(Tensor(len(tensors), key[1] or f"resource_variable_{len(variable_of)}", tuple(first.shape),
