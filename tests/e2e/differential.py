@@ -734,12 +734,14 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "LOGISTIC": sigmoid_cases("LOGISTIC"),
     "TANH": sigmoid_cases("TANH"),
     "GREATER": comparison_cases("GREATER"),
+    **{op: comparison_cases(op) for op in ("NOT_EQUAL", "GREATER_EQUAL", "LESS", "LESS_EQUAL")},
     "TRANSPOSE_CONV": transpose_conv_cases,
 }
 
 
-# CI cases per operator where a family lowers tests/e2e/test_differential.py's default.
-CI_CASES: dict[str, int] = {}
+# CI cases per operator where a family lowers tests/e2e/test_differential.py's default: the four
+# comparisons after EQUAL and GREATER share their walk and their lowering, so a few cases each suffice.
+CI_CASES: dict[str, int] = {op: 4 for op in ("NOT_EQUAL", "GREATER_EQUAL", "LESS", "LESS_EQUAL")}
 
 
 def run_operator(op: str, limit: int, session: harness.E2ESession, library: harness.KernelLibrary,

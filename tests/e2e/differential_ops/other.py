@@ -429,6 +429,76 @@ def signal_rfft_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
                    f"{dtype} fft_length {n}, frames of {frame} x {lead or 1}, T {code}")
 
 
+# --------------------------------------------------------------------------- resource variables
+
+_RESOURCE_SHAPE = (1, 6)
+_RESOURCE_QUANT = {"int8": dict(scale=0.25, zero_point=3), "int16": dict(scale=0.01, zero_point=0)}
+
+
+def _resource_model(dtype: str, init: str, assign: str, extra_handle: bool) -> bytes:
+    """acc = acc + x, out = acc (tests/modelgen/stateful.py's form) with one point moved across a rule:
+    `init` constant (CALL_ONCE assigns a constant), computed (its subgraph assigns an ADD of constants:
+    CONSTANT_INIT) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, or requantized /
+    reshaped (the value assigned back has another quantization or shape: ONE_FORM); `extra_handle` adds a
+    VAR_HANDLE nothing reads or assigns (HANDLE_RESOLVED)."""
+    b = ModelBuilder(f"resource variable {dtype}")
+    q = _RESOURCE_QUANT.get(dtype, {})
+    start = np.full(_RESOURCE_SHAPE, 2)
+    if init != "none":
+        sub = b.subgraph("init")
+        handle0 = sub.resource("acc_handle_init")
+        sub.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
+        value = sub.const("acc_initial", start, dtype, **q)
+        if init == "computed":
+            total0 = sub.tensor("acc_initial_sum", _RESOURCE_SHAPE, dtype, **q)
+            sub.op("ADD", [value, sub.const("acc_step", start, dtype, **q)], [total0])
+            value = total0
+        sub.op("ASSIGN_VARIABLE", [handle0, value], [])
+        b.op("CALL_ONCE", [], [], {"init_subgraph_index": sub.index})
+    x = b.input("x", _RESOURCE_SHAPE, dtype, **q)
+    handle = b.resource("acc_handle")
+    b.op("VAR_HANDLE", [], [handle], {"container": "", "shared_name": "acc"})
+    if extra_handle:
+        b.op("VAR_HANDLE", [], [b.resource("unused_handle")], {"container": "", "shared_name": "unused"})
+    read = b.tensor("acc_value", _RESOURCE_SHAPE, dtype, **q)
+    b.op("READ_VARIABLE", [handle], [read])
+    out_q = dict(q, scale=q["scale"] * 2) if assign == "requantized" and q else q
+    total = b.tensor("acc_next", _RESOURCE_SHAPE, dtype, **out_q)
+    b.op("ADD", [read, x], [total])
+    assigned = total
+    if assign == "reshaped":
+        assigned = b.tensor("acc_next_flat", (_RESOURCE_SHAPE[1],), dtype, **out_q)
+        b.op("RESHAPE", [total, b.const("flat", np.asarray([_RESOURCE_SHAPE[1]], np.int32))], [assigned],
+             {"new_shape": [_RESOURCE_SHAPE[1]]})
+    b.op("ASSIGN_VARIABLE", [handle, assigned], [])
+    b.output(total)
+    return b.build()
+
+
+def resource_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]]:
+    """One walk for the four resource operators, led by the rule the named operator declares."""
+    lead = {"CALL_ONCE": "init", "READ_VARIABLE": "assign", "ASSIGN_VARIABLE": "assign",
+            "VAR_HANDLE": "extra_handle"}[op]
+    plain = dict(dtype="int8", init="constant", assign="same", extra_handle=False)
+    moved = {"init": [dict(plain, init="computed"), dict(plain, dtype="float32", init="none")],
+             "assign": [dict(plain, assign="requantized"), dict(plain, dtype="float32", assign="reshaped")],
+             # An unused handle is dropped (both references run it too), so the walk's boundary here is the
+             # initialisation CALL_ONCE gives the handle's variable.
+             "extra_handle": [dict(plain, extra_handle=True), dict(plain, init="computed", extra_handle=True)]}[lead]
+    first = [plain, *moved, dict(plain, dtype="int32")]
+    axes = {"dtype": ["int8", "int16", "float32", "int32"], "init": ["constant", "computed", "none"],
+            "assign": ["same", "requantized", "reshaped"], "extra_handle": [False, True]}
+
+    def cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+        for k, p in enumerate(_walk(rng, first, axes, limit)):
+            if p["assign"] == "requantized" and p["dtype"] not in _RESOURCE_QUANT:
+                p = dict(p, assign="same")
+            yield Case(op, _name(op, k, p), _resource_model(**p),
+                       f"{p['dtype']} variable, initialised {p['init']}, assigned {p['assign']}"
+                       + (", an unused handle" if p["extra_handle"] else ""))
+    return cases
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     **{op: reduce_cases(op) for op in ("SUM", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD", "REDUCE_ANY")},
     "ARG_MAX": arg_cases("ARG_MAX"),
@@ -444,6 +514,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator, int], Iterator[Case]]] = {
     "CUSTOM:SignalFilterBankSpectralSubtraction": signal_spectral_subtraction_cases,
     "CUSTOM:SignalPCAN": signal_pcan_cases,
     "CUSTOM:SignalRfft": signal_rfft_cases,
+    **{op: resource_cases(op) for op in ("CALL_ONCE", "VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE")},
 }
 # Cases per operator in CI where fewer than tests/e2e/test_differential.py's default keep the suite in budget:
 # each generator leads with a match and a boundary (its `first` points); tools/differential walks more.
