@@ -103,6 +103,14 @@ def _run_case(case, data, inputs):
     return run_reference(data, inputs)
 
 
+def _run_golden(case, data, inputs):
+    """One invocation in the case's golden reference: TFLM where the case says LiteRT's kernel is wrong."""
+    if case.reference == "tflm":
+        from helia_aot.golden import references
+        return references.TflmRunner(data).run(inputs)
+    return _run_case(case, data, inputs)
+
+
 @pytest.mark.parametrize("path", CASE_PATHS, ids=CASE_IDS)
 def test_case_runs_in_litert_reference(path):
     """...or in TFLM's, for a custom operator (TFLM's Signal front end)."""
@@ -196,7 +204,9 @@ def test_int8_model_tracks_its_float_twin(path):
     for _ in range(5):
         q_inputs = random_inputs(data, generator, integer_sample_ranges(case))
         f_inputs = _dequantized(q_inputs, in_details)
-        for q_out, f_out, d in zip(run_reference(data, q_inputs), run_reference(twin, f_inputs),
+        # The quantized model runs in the case's own reference (TFLM where LiteRT's kernel is wrong: int16 SUM
+        # at two scales is 32768 codes off in LiteRT); the float twin in LiteRT.
+        for q_out, f_out, d in zip(_run_golden(case, data, q_inputs), run_reference(twin, f_inputs),
                                    out_details):
             scale, zero_point = d["quantization"]
             lo, hi = _real_range(d)
