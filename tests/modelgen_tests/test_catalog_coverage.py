@@ -26,8 +26,6 @@ NOT_IN_CASES = {
     ("SVDF", "int8_state8"): "tests/unit/test_ops_svdf.py",
     # A WHERE of a constant condition is folded at conversion (checked against LiteRT there).
     ("WHERE", "constant"): "tests/unit/test_ops_reduce_compare.py",
-    # Declared so its refusal names the reason: LiteRT 2.3 writes only the low byte, TFLM has none.
-    ("SUM", "int16"): "tests/unit/test_ops_reduce_compare.py",
     # The case format takes int16 as quantized only (plain int16 is for custom operators); the unquantized form is
     # matched against LiteRT by tests/e2e/differential_ops/elementwise.py (its first ABS case).
     ("ABS", "int16_unquantized"): "tests/unit/test_rules_elementwise.py",
