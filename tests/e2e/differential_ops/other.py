@@ -296,7 +296,8 @@ def signal_energy_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
         model = _custom("SignalEnergy", [("x", (length,), "int16")], [("y", (length // 2,), "uint32")],
                         {"end_index": end, "start_index": start})
         yield Case("CUSTOM:SignalEnergy", _name("signal_energy", k, p), model,
-                   f"{length // 2} complex bins, start_index {start} end_index {end}")
+                   f"{length // 2} complex bins, start_index {start} end_index {end}",
+                   written={0: slice(max(start, 0), max(end, start, 0))})
 
 
 def _filter_bank_config(rng: np.random.Generator, bins: int, channels: int, reach: int):
