@@ -672,6 +672,18 @@ class E2ESession:
 
     def stateful(self, name: str) -> ModelUnderTest:
         return self._once(("stateful", name), lambda: stateful_model(name))
+
+    def mobilenet_v2(self, size: int, width: float) -> ModelUnderTest:
+        """The MobileNetV2-style classifier of tests/modelgen/mobilenet_v2.py, one object per (size, width)
+        for every test that runs it: tolerance 1 code against LiteRT (its reference rounds the int8
+        FULLY_CONNECTED once, README); bit-exactness with TFLM is asserted where TFLM is compared. Made only
+        here, so two tests can never build it under one memo key with different tolerances."""
+        from tests.modelgen import mobilenet_v2
+        name = f"mobilenet_v2_{size}_w{width:g}"
+        return self._once(("mobilenet_v2", name), lambda: ModelUnderTest(
+            name=name, kind="mobilenet_v2", model_bytes=mobilenet_v2.build(size, width),
+            seed=mobilenet_v2.SEED, tolerance=1, classifier=True))
+
     def tflm_model(self, name: str) -> ModelUnderTest:
         """A TensorFlow Lite Micro example model (tests/e2e/tflm.py: TFLM_MODELS)."""
         from tests.e2e import tflm

@@ -21,7 +21,7 @@ import os
 import pytest
 
 from tests.e2e import harness, tflm
-from tests.modelgen import mobilenet_v2, op_batches
+from tests.modelgen import op_batches
 
 OP_BATCH_SEED = 304  # issue #30 item 4
 OP_BATCHES = int(os.environ.get("HELIA_OP_BATCHES", 1))
@@ -67,10 +67,8 @@ def test_network_against_tflm(e2e, request, library, record_property):
     named. Against LiteRT the int8 FULLY_CONNECTED may be one code off (README: LiteRT's reference rounds
     once), which is recorded, not judged."""
     lib = _library(e2e, request, library)
-    name = f"mobilenet_v2_{MOBILENET_SIZE}_w{MOBILENET_WIDTH:g}"
-    model = e2e._once(("mobilenet_v2", name), lambda: harness.ModelUnderTest(
-        name=name, kind="mobilenet_v2", model_bytes=mobilenet_v2.build(MOBILENET_SIZE, MOBILENET_WIDTH),
-        seed=mobilenet_v2.SEED, tolerance=0, classifier=True))
+    model = e2e.mobilenet_v2(MOBILENET_SIZE, MOBILENET_WIDTH)
+    name = model.name
     got = e2e.host_outputs(model, lib)
     against_tflm = harness.per_output_max_diff(got, model.tflm_reference)
     against_litert = harness.per_output_max_diff(got, model.reference)

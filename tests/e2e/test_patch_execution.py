@@ -21,7 +21,6 @@ import pytest
 import helia_aot
 from tests.e2e import harness
 from tests.e2e.conftest import mlperf_model_or_skip
-from tests.modelgen import mobilenet_v2
 from tests.modelgen.builder import ModelBuilder
 from tests.skip_policy import models_not_available
 
@@ -73,10 +72,7 @@ def _check(e2e, model: harness.ModelUnderTest, config: dict | None = None, goal:
 
 
 def test_mobilenet_v2_patched_matches_layer_by_layer(e2e):
-    name = f"mobilenet_v2_{MOBILENET_SIZE}_w{MOBILENET_WIDTH:g}"
-    model = e2e._once(("mobilenet_v2", name), lambda: harness.ModelUnderTest(
-        name=name, kind="mobilenet_v2", model_bytes=mobilenet_v2.build(MOBILENET_SIZE, MOBILENET_WIDTH),
-        seed=mobilenet_v2.SEED, tolerance=1, classifier=True))
+    model = e2e.mobilenet_v2(MOBILENET_SIZE, MOBILENET_WIDTH)
     chain = _check(e2e, model)
     # The stem's PAD and the first blocks' convolutions run in bands, not just one operator.
     assert len(chain["operators"]) >= 4
@@ -150,10 +146,7 @@ def test_pool_and_add_chain_patched_matches_layer_by_layer(e2e):
 def test_memory_budget_takes_patching(e2e):
     """goal latency never patches, but a scratch budget the layer-by-layer arena exceeds does, and the
     patched module still computes the same bytes."""
-    name = f"mobilenet_v2_{MOBILENET_SIZE}_w{MOBILENET_WIDTH:g}"
-    model = e2e._once(("mobilenet_v2", name), lambda: harness.ModelUnderTest(
-        name=name, kind="mobilenet_v2", model_bytes=mobilenet_v2.build(MOBILENET_SIZE, MOBILENET_WIDTH),
-        seed=mobilenet_v2.SEED, tolerance=1, classifier=True))
+    model = e2e.mobilenet_v2(MOBILENET_SIZE, MOBILENET_WIDTH)
     _, plain, _ = _module(e2e, model, None, "latency", "latency")
     budget = plain["memory"]["scratch_arena_bytes"] * 3 // 4
     config = {"memory": {"constraints": {plain["memory"]["scratch_memory"]: budget}}}
@@ -165,10 +158,7 @@ def test_memory_budget_takes_patching(e2e):
 
 def _qemu_model(e2e, name: str) -> harness.ModelUnderTest:
     if name == "mobilenet_v2":
-        key = f"mobilenet_v2_{MOBILENET_SIZE}_w{MOBILENET_WIDTH:g}"
-        return e2e._once(("mobilenet_v2", key), lambda: harness.ModelUnderTest(
-            name=key, kind="mobilenet_v2", model_bytes=mobilenet_v2.build(MOBILENET_SIZE, MOBILENET_WIDTH),
-            seed=mobilenet_v2.SEED, tolerance=1, classifier=True))
+        return e2e.mobilenet_v2(MOBILENET_SIZE, MOBILENET_WIDTH)
     if name == "person_detect":
         from tests.e2e import tflm
         path = tflm.models_dir() / "person_detect.tflite"
