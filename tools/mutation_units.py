@@ -46,7 +46,7 @@ UNITS: tuple[Unit, ...] = (
     _u("emit/c_syntax.py", "helia_aot/emit/c_syntax.py", "unit/test_symbols.py unit/test_hostile_names.py " + _PIPELINE),
     _u("emit/cmake.py", "helia_aot/emit/cmake.py", "unit/test_cmake_export.py unit/test_readme_cmake.py"),
     _u("emit/interface.py", "helia_aot/emit/interface.py", "unit/test_module_interface.py unit/test_report_html.py"),
-    _u("emit/module.py", "helia_aot/emit/module.py", "unit/test_module_api.py unit/test_module_interface.py " + _PIPELINE),
+    _u("emit/module.py", "helia_aot/emit/module.py", "unit/test_module_api.py unit/test_module_interface.py unit/test_placement.py " + _PIPELINE),
     _u("emit/output_dir.py", "helia_aot/emit/output_dir.py", "unit/test_mutation_kills_output_dir.py unit/test_output_dir.py unit/test_input_errors.py"),
     _u("emit/readme.py", "helia_aot/emit/readme.py", "unit/test_readme_cmake.py unit/test_module_interface.py"),
     _u("emit/symbols.py", "helia_aot/emit/symbols.py", "unit/test_symbols.py unit/test_hostile_names.py"),

@@ -71,8 +71,9 @@ def test_failed_swap_restores_the_previous_directory(tmp_path, previous, monkeyp
         real_rename(src, dst)
 
     monkeypatch.setattr(compiler.os, "rename", rename)
-    with pytest.raises(OutputDirError, match=f"cannot replace output directory {out}: Invalid cross-device link"):
+    with pytest.raises(OutputDirError, match=f"cannot replace output directory {out}: Invalid cross-device link") as err:
         helia_aot.convert(conv_model().build(), out, prefix="other")
+    assert err.value.hint == "Check the -o path and its permissions"  # what to do, not only what failed
     assert len(calls) == 3  # aside, into place (fails), back
     assert [p.name for p in tmp_path.iterdir()] == ["out"], "temporary or backup directory left behind"
     assert snapshot(out) == before

@@ -289,6 +289,19 @@ def test_activations_in_a_second_arena(fc_model, tmp_path):
     assert use["SRAM"]["free"] == use["SRAM"]["size"] - use["SRAM"]["used"]
 
 
+def test_an_output_in_a_second_arena_is_read_from_that_arena(fc_model, tmp_path):
+    """The output's offset is into the SRAM arena, so its base must be that arena: a NULL base would hand
+    the caller scratch-arena bytes at the SRAM offset (emit/module.py's `base` of each output)."""
+    result = helia_aot.convert(fc_model, tmp_path / "o", target="corstone300", config={"memory": {"tensors": [
+        {"type": "output", "attributes": {"memory": "SRAM"}}]}})
+    arenas = result.plan["memory"]["arenas"]
+    assert [(a["memory"], a["kind"]) for a in arenas] == [("DTCM", "scratch"), ("SRAM", "activation")]
+    assert {t for b in arenas[1]["buffers"] for t in b["tensors"]} == {"y2"}
+    model_c = (tmp_path / "o" / "src" / "model_model.c").read_text()
+    assert "static uint8_t *const model_output_bases[1] = { model_arena_sram };" in model_c
+    assert "static uint8_t *const model_input_bases[1] = { NULL };" in model_c
+
+
 def test_configured_section_names(fc_model, tmp_path):
     helia_aot.convert(fc_model, tmp_path / "o", target="host", config={"memory": {
         "tensors": [{"type": "constant", "attributes": {"constant_destination_memory": "RAM"}}],
