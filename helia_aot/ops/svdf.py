@@ -20,9 +20,9 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, helia_limit,
-                                litert, register, tflm)
+                                kernel_limit, litert, register, tflm)
 from helia_aot.ops.shared.accumulator import requantization_kind
-from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, FLT_MAX, float_activation
+from helia_aot.ops.shared.fused_activation import FLT_MAX, NO_CLAMP, float_activation
 from helia_aot.ops.shared.operands import dtype_range, fp32, fp32_bias, fp32_const, int8_act
 
 _PREPARES = "svdf.cc Prepare / micro svdf_common.cc PrepareSvdf"
@@ -43,6 +43,12 @@ WEIGHTS_ZP = helia_limit("LiteRT's and TFLM's integer SVDF read no weight zero p
                          "there, not honoured)")
 STATE16_ZP = helia_limit("the references disagree on a nonzero int16 state zero point (LiteRT's EvalIntegerSVDF "
                          "never reads it, TFLM's does)")
+# LiteRT's float SVDF applies its fused activation as a function (ApplyActivationToVector: tanh, sign bit), where
+# the convolutions take TANH and SIGN_BIT as no clamp; arm_svdf_f32 only clamps.
+FLOAT_ACTIVATION = Rule("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1", kernel_limit(
+    "arm_svdf_f32", "applies the fused activation as a clamp range; LiteRT's float SVDF applies TANH and SIGN_BIT as "
+    "functions (svdf.h EvalFloatSVDF, ApplyActivationToVector)",
+    "inline C applying tanh / the sign bit to the kernel's output"))
 _RULES = (RANK, SHAPES, STATE_VARIABLE)
 _INT_RULES = _RULES + (INT_ACTIVATION,)
 
@@ -78,7 +84,7 @@ class Svdf(OpLowering):
                                    fp32("state")),
                 outputs=(fp32("output"),), entries=("arm_svdf_f32",), template="svdf_f32.c.j2",
                 lower="lower_float32",
-                rules=_RULES + (ACTIVATION_RULE,)),
+                rules=_RULES + (FLOAT_ACTIVATION,)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -112,7 +118,10 @@ class Svdf(OpLowering):
             raise ctx.error(INT_ACTIVATION, detail=f"fused activation {act} is not supported on the integer SVDF "
                                                    "(LiteRT takes RELU and applies none)")
         if ctx.variant.name == "float32":
-            float_activation(ctx, y)  # refuses the others
+            if act in NO_CLAMP:
+                raise ctx.error(FLOAT_ACTIVATION, y, "Apply the activation as its own operator after the SVDF",
+                                detail=f"fused activation {act} is not supported on the float SVDF")
+            float_activation(ctx, y)  # refuses values LiteRT does not define
 
     def _dims(self, ctx: OpContext) -> dict:
         x, wt, y = ctx.inp(0), ctx.inp(2), ctx.out(0)

@@ -96,11 +96,21 @@ def test_conv_2d_float32_sizes_and_activations(tmp_path):
     assert only_op(result)["kernel"]["local_scratch_bytes"] == 0
 
 
-def test_conv_2d_float32_refuses_groups_and_tanh(tmp_path):
+def test_conv_2d_float32_refuses_groups(tmp_path):
     with pytest.raises(UnsupportedModelError, match="float32 grouped convolution"):
         convert(conv_model(w_shape=(6, 3, 3, 2)), tmp_path)
-    with pytest.raises(UnsupportedModelError, match="fused activation TANH is not supported"):
-        convert(conv_model(options={"fused_activation_function": "TANH"}), tmp_path / "b")
+
+
+@pytest.mark.parametrize("activation", ["TANH", "SIGN_BIT"])
+def test_conv_2d_float32_fused_tanh_and_sign_bit_clamp_nothing(tmp_path, activation):
+    """LiteRT's CalculateActivationRange<float> gives TANH and SIGN_BIT the whole float range: the module is
+    NONE's, byte for byte (tests/e2e/test_differential.py runs such cases against LiteRT)."""
+    _, none_c, _ = convert(conv_model(), tmp_path / "none")
+    _, act_c, _ = convert(conv_model(options={"fused_activation_function": activation}), tmp_path / "act")
+    # Only the header's model hash differs.
+    def code(text):
+        return [line for line in text.split("\n") if "from model sha256" not in line]
+    assert code(act_c) == code(none_c)
 
 
 def test_depthwise_conv_2d_float32(tmp_path):

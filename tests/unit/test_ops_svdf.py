@@ -92,6 +92,20 @@ def test_svdf_float32(tmp_path):
     assert "(float *)(persistent + 0)" in body
 
 
+@pytest.mark.parametrize("act", ["TANH", "SIGN_BIT"])
+def test_svdf_float32_refuses_an_activation_its_reference_applies_as_a_function(tmp_path, act):
+    """Unlike the convolutions, which take a fused TANH / SIGN_BIT as no clamp, LiteRT's float SVDF applies
+    the function (ApplyActivationToVector): its outputs are not NONE's, which arm_svdf_f32 (a clamp) would
+    give, so the float SVDF refuses them by its kernel limit."""
+    from tests.modelgen.litert import run_reference
+    x = np.linspace(-2.0, 2.0, B * I, dtype=np.float32).reshape(B, I)
+    none, applied = (run_reference(svdf_model("float32", act=a).build(), [x])[0] for a in ("NONE", act))
+    assert not np.array_equal(none, applied), "LiteRT applies nothing: the float SVDF could take it as NONE"
+    with pytest.raises(UnsupportedModelError, match=rf"tensor 'y': fused activation {act} is not supported on the "
+                                                    r"float SVDF \(kernel limit: arm_svdf_f32"):
+        convert(svdf_model("float32", act=act), tmp_path)
+
+
 def test_svdf_refusals(tmp_path):
     with pytest.raises(UnsupportedModelError, match="fused activation TANH is not supported on the integer SVDF"):
         convert(svdf_model(act="TANH"), tmp_path)

@@ -10,7 +10,7 @@ import numpy as np
 
 from helia_aot.ops.base import OpContext, Rule, litert
 from helia_aot.ops.shared.broadcast import BROADCAST_RANK4_RULE, BROADCAST_RULE, check_broadcast, loop_params
-from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation
+from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, NO_CLAMP, fused_activation
 
 BINARY_RULES = (BROADCAST_RULE, BROADCAST_RANK4_RULE, ACTIVATION_RULE)
 
@@ -33,11 +33,14 @@ def inline_params(ctx: OpContext, body: list[str], in_ctype: str, out_ctype: str
 
 # -- int32 ADD, SUB and MUL (inline C; TFLM's audio front end scales its log energies with them) -------
 
-# The fused activation's clamp range on int32, as LiteRT's CalculateActivationRange<int32_t>.
+# The fused activation's clamp range on int32, as LiteRT's CalculateActivationRange<int32_t>: TANH and SIGN_BIT
+# keep the whole range, as on the other types.
 INT32_ACTIVATION_RANGE = {"NONE": (-(1 << 31), (1 << 31) - 1), "RELU": (0, (1 << 31) - 1), "RELU6": (0, 6),
-                          "RELU_N1_TO_1": (-1, 1)}
-INT32_ACTIVATION_RULE = Rule("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1", litert(
-    "kernel_util.h CalculateActivationRange<int32_t>", "the int32 kernels clamp to these ranges only"))
+                          "RELU_N1_TO_1": (-1, 1), **{act: (-(1 << 31), (1 << 31) - 1) for act in NO_CLAMP}}
+INT32_ACTIVATION_RULE = Rule("fused activation NONE, RELU, RELU6, RELU_N1_TO_1 (clamped) or TANH, SIGN_BIT (no clamp)",
+                             litert("kernel_util.h CalculateActivationRange<int32_t>",
+                                    "the int32 kernels clamp to RELU, RELU6 and RELU_N1_TO_1's ranges, any other "
+                                    "activation to the whole int32 range"))
 INT32_RULES = (BROADCAST_RULE, INT32_ACTIVATION_RULE)
 INT32_NOTES = ("wraps modulo 2^32, then clamps (as LiteRT); quantization ignored", "inline C", "broadcasts at any rank")
 

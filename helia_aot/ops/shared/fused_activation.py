@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The fused activation's clamp range (NONE, RELU, RELU6, RELU_N1_TO_1): integer codes for a quantized
+"""The fused activation's clamp range (RELU, RELU6, RELU_N1_TO_1; NONE, TANH and SIGN_BIT clamp nothing, as
+LiteRT's CalculateActivationRange gives them the type's whole range): integer codes for a quantized
 output, narrowed by a clamp the fold_clamp rewrite folded in; LiteRT's float range as C expressions of a
 float32 or float16 output; the bounds LiteRT's hybrid kernels apply."""
 
@@ -10,7 +11,7 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.graph import Tensor
 from helia_aot.ir.quant import activation_range
-from helia_aot.ops.base import OpContext, Rule, helia_limit
+from helia_aot.ops.base import OpContext, Rule, litert
 from helia_aot.ops.shared.operands import dtype_range, is_float
 
 # Operator option a graph rewrite sets (helia_aot.lowering.rewrites.fold_clamp): (lo, hi) in output codes, a clamp
@@ -22,16 +23,19 @@ FLT_MAX = float(np.finfo(np.float32).max)
 # CalculateActivationRange<float>, +-inf on the sides an activation leaves open: float32 clamps them at
 # +-FLT_MAX (LiteRT's lowest / max), float16 at its finite extremes (ns-cmsis-nn's _f16 kernels), and
 # LiteRT's hybrid kernels not at all.
-# The fused activations the integer and float kernels clamp to. LiteRT (and TFLM where it runs the case) take a
-# fused TANH or SIGN_BIT on CONV_2D, DEPTHWISE_CONV_2D, ADD, SUB, MUL and pooling as no clamp at all (measured by
-# tests/e2e/test_differential.py: outputs equal to NONE's): the rule is ours, not the references'.
-ACTIVATION_RULE = Rule("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1", helia_limit(
-    "the clamp ranges cover these (helia_aot.ir.quant.activation_range, shared with the fold_clamp rewrite); "
-    "LiteRT's CalculateActivationRange(Quantized) (kernel_util.cc) leaves TANH and SIGN_BIT unbounded and runs them",
-    "clamping nothing for TANH / SIGN_BIT as the references do (activation_range and fold_clamp's producer_range "
-    "with them)"))
+# The fused activation's clamp. LiteRT's CalculateActivationRange(Quantized) (kernel_util.cc; TFLM's
+# micro kernel_util the same) bounds RELU, RELU6 and RELU_N1_TO_1 and gives every other value, TANH and SIGN_BIT,
+# the output type's whole range: a fused TANH on CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, ADD, SUB, MUL or a
+# pooling applies nothing there (tests/e2e/test_differential.py: outputs equal to NONE's), and so here. An operator
+# whose reference applies the function itself (float SVDF) refuses these by a rule of its own.
+ACTIVATION_RULE = Rule("fused activation NONE, RELU, RELU6, RELU_N1_TO_1 (clamped) or TANH, SIGN_BIT (no clamp)", litert(
+    "kernel_util.cc CalculateActivationRange / CalculateActivationRangeQuantized",
+    "clamps to RELU, RELU6 and RELU_N1_TO_1's ranges; any other activation leaves the output type's whole range"))
+# Fused activations LiteRT takes as no clamp at all (the type's whole range, as NONE).
+NO_CLAMP = ("TANH", "SIGN_BIT")
 
-_ACTIVATIONS = {"NONE": (-np.inf, np.inf), "RELU": (0.0, np.inf), "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}
+_ACTIVATIONS = {"NONE": (-np.inf, np.inf), "RELU": (0.0, np.inf), "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0),
+                **{act: (-np.inf, np.inf) for act in NO_CLAMP}}
 F16_MAX = "ARM_NN_F16_FINITE_MAX"
 F16_LOWEST = "ARM_NN_F16_FINITE_LOWEST"
 
@@ -43,9 +47,10 @@ def fused_activation(ctx: OpContext, out: Tensor) -> tuple:
     if is_float(out):
         return float_activation(ctx, out)
     act = ctx.options("fused_activation_function", "NONE")
+    if act in NO_CLAMP:
+        act = "NONE"
     if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
-        raise ctx.error(ACTIVATION_RULE, detail=f"fused activation {act} is not supported (supported: NONE, RELU, "
-                                                "RELU6, RELU_N1_TO_1)")
+        raise ctx.error(ACTIVATION_RULE, detail=f"fused activation {act} is not one LiteRT defines")
     lo, hi = activation_range(act, out.quant.scale, out.quant.zero_point, *dtype_range(out.dtype))
     folded = ctx.options(FOLDED_CLAMP)
     if folded is not None:
@@ -57,8 +62,7 @@ def activation_bounds(ctx: OpContext) -> tuple[float, float]:
     """The fused activation's float range (min, max), +-inf where it does not bound."""
     act = ctx.options("fused_activation_function", "NONE")
     if act not in _ACTIVATIONS:
-        raise ctx.error(ACTIVATION_RULE, detail=f"fused activation {act} is not supported (supported: NONE, RELU, "
-                                                "RELU6, RELU_N1_TO_1)")
+        raise ctx.error(ACTIVATION_RULE, detail=f"fused activation {act} is not one LiteRT defines")
     return _ACTIVATIONS[act]
 
 
