@@ -29,11 +29,6 @@ NOT_IN_CASES = {
     # The case format takes int16 as quantized only (plain int16 is for custom operators); the unquantized form is
     # matched against LiteRT by tests/e2e/differential_ops/elementwise.py (its first ABS case).
     ("ABS", "int16_unquantized"): "tests/unit/test_rules_elementwise.py",
-    # LiteRT's reference ZEROS_LIKE refuses these dtypes, so a case has no golden data.
-    ("ZEROS_LIKE", "bool"): "tests/unit/test_ops_shaping.py",
-    ("ZEROS_LIKE", "int16"): "tests/unit/test_ops_shaping.py",
-    ("ZEROS_LIKE", "int8"): "tests/unit/test_ops_shaping.py",
-    ("ZEROS_LIKE", "uint8"): "tests/unit/test_ops_shaping.py",
 }
 
 

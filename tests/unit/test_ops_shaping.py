@@ -220,8 +220,21 @@ def test_fill_stores_the_runtime_scalar(tmp_path):
     assert "const int16_t value = *(const int16_t *)(int16_t *)(arena + " in body and "i < 6" in body
 
 
+@pytest.mark.parametrize("dtype, quant", [("int16", (0.1, 0)), ("uint8", (0.1, 128)), ("bool", (None, None))])
+def test_zeros_like_refuses_what_both_references_refuse(tmp_path, dtype, quant):
+    b = ModelBuilder()
+    x = b.input("x", [3, 5], dtype, *quant)
+    y = b.tensor("y", [3, 5], dtype, *quant)
+    b.output(y)
+    b.op("ZEROS_LIKE", [x], [y])
+    message = refused(b, tmp_path)
+    assert (f"(ZEROS_LIKE, index 0), tensor 'x': {dtype} ZEROS_LIKE is not computed by LiteRT or TFLM (LiteRT and "
+            "TFLM: zeros_like.cc Eval (LiteRT) / zeros_like.cc Eval (TFLM)). Keep the tensor in int32") in message, message
+
+
 def test_zeros_like_int8_writes_code_zero(tmp_path):
-    # LiteRT's reference refuses int8; TensorFlow's zeros_like of integers is integer 0 (not the zero point).
+    # LiteRT's reference refuses int8, TFLM's runs it; TensorFlow's zeros_like of integers is integer 0 (not the
+    # zero point). Against TFLM: tests/e2e/cases/zeros_like_int8_rank3.yaml.
     b = ModelBuilder()
     x = b.input("x", [3, 5], "int8", 0.1, 7)
     y = b.tensor("y", [3, 5], "int8", 0.1, 7)

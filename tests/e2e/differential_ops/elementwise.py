@@ -357,13 +357,13 @@ def cast_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
 
 
 def zeros_like_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
-    # int16, uint8 and bool: neither reference runs them (LiteRT's and TFLM's kernels refuse the type), and
-    # helia-aot converts them (zeros); walked by tests/unit/test_ops_shaping.py, not here.
-    axes = {"dtype": ["int32", "int64", "float32", "int8"], "shape": [(5,), (2, 3, 4), (1, 2, 1, 2, 3)]}
+    # int8 only TFLM runs; int16, uint8 and bool neither reference runs (both kernels refuse the type), nor helia-aot.
+    axes = {"dtype": ["int32", "int64", "float32", "int8", "int16", "uint8", "bool"],
+            "shape": [(5,), (2, 3, 4), (1, 2, 1, 2, 3)]}
     for k, p in enumerate(_grid(rng, axes, limit)):
         dtype, shape = p["dtype"], p["shape"]
         out = shape if _same_output(k) else shape + (1,)
-        q = (0.1, 3) if dtype == "int8" else (None, None)
+        q = {"int8": (0.1, 3), "uint8": (0.1, 128), "int16": (0.1, 0)}.get(dtype, (None, None))
         yield Case("ZEROS_LIKE", _name("ZEROS_LIKE", k, p), _unary_model("ZEROS_LIKE", shape, dtype, q, q, out_shape=out),
                    f"{dtype} {shape} output {_output_word(k)}")
 
