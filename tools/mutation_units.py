@@ -39,11 +39,14 @@ UNITS: tuple[Unit, ...] = (
        "unit/test_operator_overrides.py unit/test_rule_provenance.py unit/test_hostile_config.py"),
     _u("config/options.py", "helia_aot/config/options.py",
        "unit/test_hostile_config.py unit/test_cli_flags.py unit/test_operator_overrides.py"),
-    _u("config/spec.py", "helia_aot/config/spec.py", "unit/test_hostile_config.py unit/test_help.py"),
+    _u("config/spec.py", "helia_aot/config/spec.py", "unit/test_hostile_config.py unit/test_help.py "
+       "unit/test_mutation_kills_config.py"),
     _u("config/targets.py", "helia_aot/config/targets.py",
        "unit/test_targets.py unit/test_hostile_config.py unit/test_mutation_kills_config.py"),
-    _u("config/yaml_file.py", "helia_aot/config/yaml_file.py", "unit/test_hostile_config.py unit/test_operator_overrides.py"),
-    _u("emit/c_syntax.py", "helia_aot/emit/c_syntax.py", "unit/test_symbols.py unit/test_hostile_names.py " + _PIPELINE),
+    _u("config/yaml_file.py", "helia_aot/config/yaml_file.py", "unit/test_hostile_config.py unit/test_operator_overrides.py "
+       "unit/test_mutation_kills_config.py"),
+    _u("emit/c_syntax.py", "helia_aot/emit/c_syntax.py", "unit/test_c_literals.py unit/test_symbols.py "
+       "unit/test_hostile_names.py " + _PIPELINE),
     _u("emit/cmake.py", "helia_aot/emit/cmake.py", "unit/test_cmake_export.py unit/test_readme_cmake.py"),
     _u("emit/interface.py", "helia_aot/emit/interface.py", "unit/test_module_interface.py unit/test_report_html.py"),
     _u("emit/module.py", "helia_aot/emit/module.py", "unit/test_module_api.py unit/test_module_interface.py unit/test_placement.py " + _PIPELINE),
@@ -63,7 +66,8 @@ UNITS: tuple[Unit, ...] = (
     _u("library/cost_kinds.py + helium_costs.py", "helia_aot/library/cost_kinds.py helia_aot/library/helium_costs.py",
        "unit/test_cost_model.py unit/test_kernel_choice.py unit/test_mutation_kills_cost_model.py"),
     _u("library/kernel_library.py", "helia_aot/library/kernel_library.py",
-       "unit/test_library_entries.py unit/test_mutation_kills_library_frontend.py"),
+       "unit/test_library_entries.py unit/test_mutation_kills_library_frontend.py unit/test_ops_float32.py "
+       "unit/test_kernel_choice.py"),
     _u("library/ns_cmsis_nn_scratch.py", "helia_aot/library/ns_cmsis_nn_scratch.py",
        "unit/test_scratch_sizes.py unit/test_mutation_kills_library_frontend.py"),
     _u("lowering/lower.py", "helia_aot/lowering/lower.py",
@@ -73,11 +77,12 @@ UNITS: tuple[Unit, ...] = (
     _u("pipeline.py", "helia_aot/pipeline.py",
        _PIPELINE + " unit/test_module_interface.py unit/test_input_errors.py unit/test_output_dir.py"),
     _u("record/plan_model.py", "helia_aot/record/plan_model.py",
-       "unit/test_plan_roundtrip.py unit/test_plan_writer_fields.py unit/test_plan_fixed_vocabulary.py"),
-    _u("record/plan_writer.py", "helia_aot/record/plan_writer.py", "unit/test_plan_writer_fields.py unit/test_plan_roundtrip.py"),
+       "unit/test_plan_roundtrip.py unit/test_plan_writer_fields.py unit/test_plan_fixed_vocabulary.py "
+       "unit/test_mutation_kills_record.py"),
+    _u("record/plan_writer.py", "helia_aot/record/plan_writer.py", "unit/test_plan_writer_fields.py unit/test_plan_roundtrip.py unit/test_placement.py unit/test_patch_schedule.py"),
     _u("record/report_html.py", "helia_aot/record/report_html.py",
        "unit/test_report_html.py unit/test_mutation_kills_record.py unit/test_plan_report.py"),
-    _u("record/schema.py", "helia_aot/record/schema.py", "unit/test_plan_input.py unit/test_plan_roundtrip.py unit/test_report_html.py"),
+    _u("record/schema.py", "helia_aot/record/schema.py", "unit/test_plan_input.py unit/test_plan_roundtrip.py unit/test_report_html.py unit/test_mutation_kills_record.py"),
     # The e2e harness: its comparison and tolerance logic only (building and running C is the selfcheck's).
     _u("tests/e2e/harness.py (comparison)", "tests/e2e/harness.py",
        "unit/test_mutation_kills_e2e_harness.py e2e/test_harness_selfcheck.py",
@@ -97,7 +102,7 @@ _OPS_FAMILIES = {
                                "shared/binary_arith shared/broadcast shared/minmax shared/int16_arithmetic "
                                "shared/fixed_point",
                                "test_ops_arithmetic test_broadcast_dims test_int16_requant_limit "
-                               "test_ops_behaviour_gaps test_ops_shared_helpers"),
+                               "test_ops_behaviour_gaps test_ops_shared_helpers test_constant_folds"),
     "unary and activations": ("abs exp log neg rsqrt sqrt square gelu hard_swish leaky_relu logistic tanh relu "
                               "relu6 relu_0_to_1 relu_n1_to_1 softmax cast quantize dequantize shared/lookup_tables "
                               "shared/unary_math shared/clamp shared/fused_activation shared/float_variants",
@@ -107,7 +112,7 @@ _OPS_FAMILIES = {
                                "arg_max arg_min shared/pooling shared/reduce shared/reduce_extreme "
                                "shared/arg_max_min shared/window",
                                "test_ops_pooling test_ops_reduce_compare test_ops_shared_helpers "
-                               "test_refusals_name_tensors"),
+                               "test_refusals_name_tensors test_constant_folds"),
     "comparison, logical, select": ("equal not_equal greater greater_equal less less_equal logical_and logical_or "
                                     "logical_not select_v2 where shared/comparison shared/logical",
                                     "test_ops_reduce_compare test_refusals_name_tensors test_ops_behaviour_gaps"),

@@ -107,6 +107,6 @@ class Div(OpLowering):
         a, b = np.asarray(ctx.inp(0).data), np.asarray(ctx.inp(1).data)
         if a.dtype != np.float32 or self._activation(ctx) != "NONE":
             return None
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # inf, then clamped as LiteRT
             q = (a / b).astype(np.float32)
         return [np.clip(q, -FLT_MAX, FLT_MAX).astype(np.float32)]

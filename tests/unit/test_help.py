@@ -149,3 +149,12 @@ def test_flag_of_another_command_is_refused():
     assert "--test does not apply to `helia-aot targets`" in line and "--config" in line
     line = one_error_line(run("operators", "--prefix", "x"), "UsageError")
     assert "--prefix does not apply" in line
+
+
+def test_flag_descriptions_fill_a_hundred_columns():
+    """Descriptions wrap at 100 columns (an 80-column terminal still shows them whole; textwrap's 70 would
+    make the page half again as long)."""
+    lines = run("convert", "--help").stdout.splitlines()
+    described = [line for line in lines if line.startswith("      ")]
+    assert described and max(len(line) for line in described) <= 100
+    assert any(len(line) > 90 for line in described)

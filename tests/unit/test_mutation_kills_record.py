@@ -35,3 +35,22 @@ def test_the_peak_line_stands_on_the_peak_operators_column(placed):
     ticks = {t["label"]: t["x"] for t in picture["x_ticks"]}
     assert len(ticks) == len(placed.plan["operators"])  # one label per operator in a small model
     assert picture["peak_x"] == ticks[peak]
+
+
+def test_the_schemas_name_themselves_and_document_their_fields():
+    from helia_aot.record.plan_model import plan_schema
+    plan, report = plan_schema(), report_schema()
+    assert (plan["title"], report["title"]) == ("helia_aot plan", "helia_aot report")
+    fields = plan["$defs"]["KernelOption"]["properties"]
+    assert "cost table" in fields["estimated_instructions"]["description"]  # a field's doc(...) text
+
+
+def test_validation_descends_into_nested_objects(placed):
+    plan = placed.plan
+    from helia_aot.record.plan_model import plan_schema
+    assert validate(plan, plan_schema()) == []
+    broken = {**plan, "memory": {**plan["memory"], "arenas": [{**plan["memory"]["arenas"][0], "bytes": "many"}]}}
+    # Both the strict check (a written plan) and the lenient one (a plan given as input) see the nested field.
+    for require in (True, False):
+        errors = validate(broken, plan_schema(), require=require)
+        assert errors == ["$.memory.arenas[0].bytes: expected integer, got str"], (require, errors)

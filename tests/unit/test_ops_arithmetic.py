@@ -324,3 +324,23 @@ def test_batch_matmul_refuses_mismatched_inner_dims(tmp_path):
 def test_batch_matmul_refuses_three_merged_batch_axes_for_int8(tmp_path):
     message = refusal(bmm_model("int8", (2, 1, 2, 3, 4), (1, 2, 1, 4, 5), (2, 2, 2, 3, 5)), tmp_path)
     assert "BATCH_MATMUL" in message and "three merged batch dimensions" in message
+
+
+def test_inline_binary_loop_says_what_it_computes(tmp_path):
+    """The inline broadcast loop opens with its operator's own comment (what it computes, and how it matches
+    LiteRT), so a reader of the generated C need not look it up."""
+    _, model_c = convert(binary("DIV", "float32", (2, 3), (3,), (2, 3)), tmp_path)
+    assert "/* DIV float32: a / b, clamped as LiteRT (NaN passes)" in function_body(model_c, 0)
+
+
+def test_prelu_names_the_alpha_product_whose_shift_overflows(tmp_path):
+    # input / output needs 2^13 (fits for |x - zp| <= 255); input x alpha / output 2^18 overflows for 255 x 255.
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), dtype="int8", scale=0.05, zero_point=0)
+    alpha = b.const("alpha", np.array([1, -2, 3, -4], np.int8), dtype="int8", scale=50.0, zero_point=0)
+    y = b.tensor("y", (1, 4), dtype="int8", scale=0.00001, zero_point=0)
+    b.op("PRELU", [x, alpha], [y])
+    b.output(y)
+    message = refusal(b, tmp_path)
+    assert "tensor 'y': the input x alpha / output scale ratio needs a left shift of 18, which overflows int32 " \
+           "for values up to 65025" in message, message

@@ -159,3 +159,19 @@ def test_micro_speech_lstm_golden_test_over_a_sequence(tmp_path):
     assert "sequences: 2 samples of 10 invocations each" in lines
     assert "reset: the first invocation repeats exactly" in lines
     assert lines[-1].startswith("PASS: 2 samples")
+
+
+@pytest.mark.parametrize("state, says", [("output_state", "batch x outputs = 10 values, has 8"),
+                                         ("cell_state", "batch x cells = 10 values, has 8")])
+def test_a_state_of_the_wrong_size_says_which_size(tmp_path, state, says):
+    data = variant_model(tmp_path, FLOAT_CASE, lambda t: t.replace(
+        f"  - {{name: {state}, kind: variable, dtype: float32, shape: [2, 5]}}",
+        f"  - {{name: {state}, kind: variable, dtype: float32, shape: [2, 4]}}"))
+    message = refusal(tmp_path, data)
+    assert f"tensor '{state}'" in message and says in message, message
+
+
+def test_float32_macs_count_every_gate_of_every_step(tmp_path):
+    result = helia_aot.convert(build_case_model(load_case(FLOAT_CASE)), tmp_path / "out", prefix="m", target="host")
+    # batch 2 x steps 4 x 4 gates x 5 cells x (6 inputs + 5 recurrent outputs)
+    assert result.report["operators"][0]["macs"] == 2 * 4 * 4 * 5 * (6 + 5)

@@ -161,3 +161,25 @@ def test_runtime_block_shape_or_pairs_are_refused_as_the_catalog_says(tmp_path, 
     assert f"{role} must be a constant tensor" in message or f"{role} (input" in message
     operand = variant_of(op, "float32").inputs[1 if runtime == "block_shape" else 2]
     assert operand.role == role and "constant" in operand.rules()
+
+
+def _hint(b: ModelBuilder, tmp_path) -> str:
+    with pytest.raises(UnsupportedModelError) as info:
+        helia_aot.convert(b.build(), tmp_path / "out", target="host")
+    return info.value.hint
+
+
+def test_a_run_time_operand_that_must_be_constant_says_how_to_fix_it(tmp_path):
+    # A declared constant operand (BATCH_MATMUL's rhs is not; FULLY_CONNECTED's int8 weights are).
+    weights = one_op("FULLY_CONNECTED", [("x", (1, 4), "int8", 0.1, 0), ("w", (3, 4), "int8", 0.1, 0)],
+                     [("y", (1, 3), "int8", 0.2, 0)])
+    assert _hint(weights, tmp_path / "a") == "Freeze the value into the model (static shapes, constant weights)"
+    # A shape-like operand is declared constant too, so it gets the same hint before anything reads it.
+    shape = one_op("BROADCAST_TO", [("x", (1, 3), "float32"), ("shape", (2,), "int32")], [("y", (4, 3), "float32")])
+    assert _hint(shape, tmp_path / "b") == "Freeze the value into the model (static shapes, constant weights)"
+
+
+def test_fill_names_the_dims_its_output_does_not_have(tmp_path):
+    b = one_op("FILL", [("dims", np.array([2, 3], np.int32), "int32", "const"), ("value", (), "float32")],
+               [("y", (3, 3), "float32")])
+    assert refusal(b, tmp_path).endswith("tensor 'y': output shape [3, 3] differs from dims [2, 3] (helia-aot limit)")
