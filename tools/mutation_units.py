@@ -47,11 +47,11 @@ UNITS: tuple[Unit, ...] = (
        "unit/test_mutation_kills_config.py"),
     _u("emit/c_syntax.py", "helia_aot/emit/c_syntax.py", "unit/test_c_literals.py unit/test_symbols.py "
        "unit/test_hostile_names.py " + _PIPELINE),
-    _u("emit/cmake.py", "helia_aot/emit/cmake.py", "unit/test_cmake_export.py unit/test_readme_cmake.py"),
+    _u("emit/cmake.py", "helia_aot/emit/cmake.py", "unit/test_cmake_export.py unit/test_readme_cmake.py unit/test_module_docs.py"),
     _u("emit/interface.py", "helia_aot/emit/interface.py", "unit/test_module_interface.py unit/test_report_html.py"),
     _u("emit/module.py", "helia_aot/emit/module.py", "unit/test_module_api.py unit/test_module_interface.py unit/test_placement.py " + _PIPELINE),
     _u("emit/output_dir.py", "helia_aot/emit/output_dir.py", "unit/test_mutation_kills_output_dir.py unit/test_output_dir.py unit/test_input_errors.py"),
-    _u("emit/readme.py", "helia_aot/emit/readme.py", "unit/test_readme_cmake.py unit/test_module_interface.py"),
+    _u("emit/readme.py", "helia_aot/emit/readme.py", "unit/test_readme_cmake.py unit/test_module_interface.py unit/test_module_docs.py"),
     _u("emit/symbols.py", "helia_aot/emit/symbols.py", "unit/test_symbols.py unit/test_hostile_names.py"),
     _u("frontend/litert.py", "helia_aot/frontend/litert.py",
        "unit/test_hostile_frontend.py unit/test_malformed_models.py unit/test_mutation_kills_library_frontend.py "

@@ -60,3 +60,19 @@ def test_quantization_keeps_the_models_zero_points():
     b.output(y)
     graph = litert.load(b.build(), "m", 0)
     assert [(t.quant.scales, t.quant.zero_points) for t in graph.tensors] == [((0.5,), (-3,)), ((0.25,), (7,))]
+
+
+def test_a_call_once_naming_no_other_subgraph_is_refused_with_what_to_do():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "float32")
+    b.op("CALL_ONCE", [], [], {"init_subgraph_index": 5})
+    y = b.tensor("y", [1, 4], "float32")
+    b.op("ADD", [x, x], [y])
+    b.output(y)
+    data = b.build()
+    graph = litert.load(data, "m", 0)
+    with pytest.raises(InvalidModelError) as refused:
+        resources.resolve(graph, data, "m")
+    assert refused.value.message.endswith("option init_subgraph_index = 5 does not name another of the model's "
+                                          "1 subgraphs")
+    assert refused.value.hint == "Re-export the model, or check that the file is not damaged"

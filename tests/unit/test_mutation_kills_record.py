@@ -54,3 +54,13 @@ def test_validation_descends_into_nested_objects(placed):
     for require in (True, False):
         errors = validate(broken, plan_schema(), require=require)
         assert errors == ["$.memory.arenas[0].bytes: expected integer, got str"], (require, errors)
+
+
+@pytest.mark.parametrize("count, ellipsis", [(16, False), (17, True)])
+def test_a_per_axis_port_lists_sixteen_scales_then_says_there_are_more(count, ellipsis):
+    scales = [0.5 + i / 64 for i in range(count)]
+    port = report_html._port({"index": 0, "name": "x", "dtype": "int8", "shape": [1, count],
+                              "quantization": {"scale": scales, "zero_point": [0] * count, "axis": 1}}, "input", "m")
+    assert port["scale"] == f"{count} per axis 1"
+    listed = port["scale_title"].removeprefix("scales along axis 1: ").split(", ")
+    assert listed[:16] == [f"{v:.9g}" for v in scales[:16]] and (listed[16:] == ["..."]) == ellipsis
