@@ -187,3 +187,17 @@ def test_python_float32_sizes_match_ns_cmsis_nn(tmp_path):
         assert got == expected, f"shape {case}"
         nonzero += sum(1 for v in got if v)
     assert nonzero > len(cases)
+
+
+def test_the_build_wrapper_is_its_builds_variant():
+    """ns-cmsis-nn's arm_depthwise_conv_wrapper_s8_get_buffer_size returns the _mve helper's size in an MVE build
+    and the _dsp helper's in a DSP build: the per-build model the compiler calls must agree with the variants
+    the test above holds to the C (which a host build can only compile as plain C). Needs no ns-cmsis-nn."""
+    for h, w, cin, kh, kw, cout, stride, pad, oh, ow in _cases():
+        g = ConvGeometry(stride, stride, pad, pad)
+        dw_out = cin if cout % 2 else cin * 2
+        ind, dw_f, dw_o = (1, h, w, cin), (1, kh, kw, dw_out), (1, oh, ow, dw_out)
+        assert sizes.depthwise_wrapper_s8("dsp", g, ind, dw_f, dw_o) == \
+            sizes.depthwise_wrapper_s8_dsp_variant(g, ind, dw_f, dw_o), (h, w, cin, kh, kw, cout, stride, pad)
+        assert sizes.depthwise_wrapper_s8("mve", g, ind, dw_f, dw_o) == \
+            sizes.depthwise_wrapper_s8_mve_variant(g, ind, dw_f, dw_o), (h, w, cin, kh, kw, cout, stride, pad)
