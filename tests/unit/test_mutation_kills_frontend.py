@@ -76,3 +76,20 @@ def test_a_call_once_naming_no_other_subgraph_is_refused_with_what_to_do():
     assert refused.value.message.endswith("option init_subgraph_index = 5 does not name another of the model's "
                                           "1 subgraphs")
     assert refused.value.hint == "Re-export the model, or check that the file is not damaged"
+
+
+def test_a_variable_no_tensor_gives_a_type_is_refused_with_what_to_do():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "float32")
+    h = b.resource("h")
+    b.op("VAR_HANDLE", [], [h], {"container": "", "shared_name": "v"})
+    b.op("ASSIGN_VARIABLE", [h, None], [])  # the value operand left out: nothing says the variable's type
+    y = b.tensor("y", [1, 4], "float32")
+    b.op("ADD", [x, x], [y])
+    b.output(y)
+    data = b.build()
+    with pytest.raises(InvalidModelError) as refused:
+        resources.resolve(litert.load(data, "m", 0), data, "m")
+    assert (refused.value.message, refused.value.hint) == (
+        "model m: resource variable 'v' is neither assigned nor read through a tensor of the subgraph",
+        "Re-export the model, or check that the file is not damaged")
