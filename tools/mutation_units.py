@@ -112,7 +112,7 @@ _OPS_FAMILIES = {
                                "arg_max arg_min shared/pooling shared/reduce shared/reduce_extreme "
                                "shared/arg_max_min shared/window",
                                "test_ops_pooling test_ops_reduce_compare test_ops_shared_helpers "
-                               "test_refusals_name_tensors test_constant_folds"),
+                               "test_refusals_name_tensors test_constant_folds test_rules_other"),
     "comparison, logical, select": ("equal not_equal greater greater_equal less less_equal logical_and logical_or "
                                     "logical_not select_v2 where shared/comparison shared/logical",
                                     "test_ops_reduce_compare test_refusals_name_tensors test_ops_behaviour_gaps"),

@@ -95,11 +95,12 @@ def test_a_reduction_refusal_ends_with_its_source(tmp_path, model, tail):
     assert tail in message and message.endswith(")"), message
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int16"])
 @pytest.mark.parametrize("scale_out,converts", [(1e-6, True), (1e-7, True), (1e-10, True), (1e-12, False)])
-def test_reduce_prod_takes_a_rescaling_shift_up_to_14(tmp_path, scale_out, converts):
+def test_reduce_prod_takes_a_rescaling_shift_up_to_14(tmp_path, scale_out, converts, dtype):
     # input scale / sqrt(output scale): 0.05 / 1e-3 = 50 (shift 6), 0.05 / 3.2e-4 = 158 (8, refused before the
     # rule was relaxed), 0.05 / 1e-5 = 5000 (13), 0.05 / 1e-6 = 50000 (16: past LiteRT's defined shifts)
-    model = reduction("REDUCE_PROD", "int8", (3, 2), [1], (3,), (0.05, 0), (scale_out, 0))
+    model = reduction("REDUCE_PROD", dtype, (3, 2), [1], (3,), (0.05, 0), (scale_out, 0))
     if converts:
         helia_aot.convert(model, tmp_path / "out", target="host")
         assert (tmp_path / "out").exists()
