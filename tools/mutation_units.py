@@ -123,7 +123,7 @@ _OPS_FAMILIES = {
                                    "space_to_batch_nd resize_bilinear resize_nearest_neighbor shared/alias "
                                    "shared/shaping shared/indexing shared/shapes shared/spatial",
                                    "test_ops_shaping test_ops_indexing test_ops_spatial test_ops_pad "
-                                   "test_refusals_name_tensors"),
+                                   "test_refusals_name_tensors test_constant_folds"),
     "recurrent and state": ("unidirectional_sequence_lstm var_handle read_variable assign_variable call_once",
                             "test_ops_lstm test_resource_variables test_persistent test_internal_state"),
     "signal": ("signal_energy signal_fft_auto_scale signal_filter_bank signal_filter_bank_log "

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Conversion-time folds of operators whose inputs are all constants (OpLowering.fold): each fold's value
-equals what LiteRT's reference kernel computes for the same inputs, so folding a constant subgraph never
-changes a module's outputs. The operators' own tests cover their run-time code; these cover the folds."""
+"""What the compiler computes at conversion time against LiteRT on the same inputs: the folds of operators whose
+inputs are all constants (OpLowering.fold), so folding a constant subgraph never changes a module's outputs, and
+the nearest-neighbour index tables the resize code is generated from. The operators' own tests cover their
+run-time code; these cover the conversion-time values."""
 
 from __future__ import annotations
 
@@ -58,3 +59,20 @@ def test_reduction_fold_is_litert_reduction(op, dtype):
     got = _fold(data, [x_value])[0]
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=1e-6)
+
+
+@pytest.mark.parametrize("in_size, out_size", [(5, 1), (5, 2), (5, 3), (3, 7), (6, 4)])
+@pytest.mark.parametrize("align_corners, half_pixel", [(False, False), (True, False), (False, True)])
+def test_nearest_neighbour_indices_are_litert_s(in_size, out_size, align_corners, half_pixel):
+    """The source index of every output column (shared.spatial.nearest_indices, which the inline C and the
+    constant tables use) is the one LiteRT's RESIZE_NEAREST_NEIGHBOR reads: read back from a row 0, 1, 2, ..."""
+    from helia_aot.ops.shared.spatial import nearest_indices
+    b = ModelBuilder()
+    x = b.input("x", (1, 1, in_size, 1), "float32")
+    y = b.tensor("y", (1, 1, out_size, 1), "float32")
+    b.op("RESIZE_NEAREST_NEIGHBOR", [x, b.const("size", np.array([1, out_size], np.int32))], [y],
+         {"align_corners": align_corners, "half_pixel_centers": half_pixel})
+    b.output(y)
+    row = np.arange(in_size, dtype=np.float32).reshape(1, 1, in_size, 1)
+    read = run_reference(b.build(), [row])[0].reshape(-1).astype(int).tolist()
+    assert nearest_indices(in_size, out_size, align_corners, half_pixel) == read
