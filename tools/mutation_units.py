@@ -156,4 +156,8 @@ EQUIVALENT: dict[str, str] = {
     "helia_aot.lowering.lower.x_prepare__mutmut_65":
         "the hint of prepare's input/output dtype refusal: every dtype the verifier lets through (DTYPE_BYTES) is "
         "in _IO_DTYPES, so no conversion reaches it",
+    "helia_aot.ops.shared.checks.x_constant_ints__mutmut_13":
+        "the hint of constant_ints' own refusal, which no model reaches: every operand its 20 callers read is "
+        "declared constant=True, so check_operands refuses a run-time one first (TRANSPOSE_CONV reads "
+        "output_shape only when it is constant); checked by a registry walk on 2026-12-03",
 }
