@@ -15,6 +15,7 @@ from helia_aot.ops.shared.shaping import data, dtype_variants
 
 _LITERT = ("int32", "int64", "float32")
 _TFLM_ONLY = ("int8",)
+_DTYPES = _LITERT + _TFLM_ONLY
 DTYPE = Rule("input dtype int32, int64, float32 or int8", both(
     "zeros_like.cc Eval (LiteRT) / zeros_like.cc Eval (TFLM)",
     "LiteRT takes int64, int32 and float32, TFLM those and int8; any other type fails the invocation"))
@@ -32,11 +33,11 @@ def _variant(dtype: str, entry: str | None) -> Variant:
 class ZerosLike(OpLowering):
     op_types = ("ZEROS_LIKE",)
     options_table = "ZerosLikeOptions"
-    variants = dtype_variants(_LITERT + _TFLM_ONLY, _variant)
+    variants = dtype_variants(_DTYPES, _variant)
 
     def select(self, ctx: OpContext) -> Variant:
         x = ctx.inp(0)
-        if x is not None and x.dtype not in _LITERT + _TFLM_ONLY:
+        if x is not None and x.dtype not in _DTYPES:
             raise ctx.error(DTYPE, x, "Keep the tensor in int32, int64, float32 or int8",
                             detail=f"{x.dtype} ZEROS_LIKE is not computed by LiteRT or TFLM")
         return super().select(ctx)

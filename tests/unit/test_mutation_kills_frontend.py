@@ -34,6 +34,15 @@ def test_a_constant_of_a_type_numpy_cannot_view_is_left_for_the_verifier(dtype):
     assert litert._constant(raw, (4,), "int32") is not None  # a type it views, the same bytes
 
 
+def _resolve_refusal(b: ModelBuilder):
+    """The InvalidModelError resolving the built model's resource variables raises, and its graph."""
+    data = b.build()
+    graph = litert.load(data, "m", 0)
+    with pytest.raises(InvalidModelError) as refused:
+        resources.resolve(graph, data, "m")
+    return refused.value, graph
+
+
 def test_a_read_of_no_variable_handle_is_refused_naming_the_subgraph():
     b = ModelBuilder()
     x = b.input("x", [1, 4], "float32")
@@ -43,11 +52,8 @@ def test_a_read_of_no_variable_handle_is_refused_naming_the_subgraph():
     y = b.tensor("y", [1, 4], "float32")
     b.op("ADD", [r, x], [y])
     b.output(y)
-    data = b.build()
-    graph = litert.load(data, "m", 0)
-    with pytest.raises(InvalidModelError) as refused:
-        resources.resolve(graph, data, "m")
-    assert (refused.value.message, refused.value.hint) == (
+    refused, graph = _resolve_refusal(b)
+    assert (refused.message, refused.hint) == (
         f"model m: operator 0 (READ_VARIABLE) of subgraph '{graph.name}': input 0 is not a VAR_HANDLE's output",
         "Re-export the model, or check that the file is not damaged")
 
@@ -69,13 +75,9 @@ def test_a_call_once_naming_no_other_subgraph_is_refused_with_what_to_do():
     y = b.tensor("y", [1, 4], "float32")
     b.op("ADD", [x, x], [y])
     b.output(y)
-    data = b.build()
-    graph = litert.load(data, "m", 0)
-    with pytest.raises(InvalidModelError) as refused:
-        resources.resolve(graph, data, "m")
-    assert refused.value.message.endswith("option init_subgraph_index = 5 does not name another of the model's "
-                                          "1 subgraphs")
-    assert refused.value.hint == "Re-export the model, or check that the file is not damaged"
+    refused, _ = _resolve_refusal(b)
+    assert refused.message.endswith("option init_subgraph_index = 5 does not name another of the model's 1 subgraphs")
+    assert refused.hint == "Re-export the model, or check that the file is not damaged"
 
 
 def test_a_variable_no_tensor_gives_a_type_is_refused_with_what_to_do():
@@ -87,9 +89,7 @@ def test_a_variable_no_tensor_gives_a_type_is_refused_with_what_to_do():
     y = b.tensor("y", [1, 4], "float32")
     b.op("ADD", [x, x], [y])
     b.output(y)
-    data = b.build()
-    with pytest.raises(InvalidModelError) as refused:
-        resources.resolve(litert.load(data, "m", 0), data, "m")
-    assert (refused.value.message, refused.value.hint) == (
+    refused, _ = _resolve_refusal(b)
+    assert (refused.message, refused.hint) == (
         "model m: resource variable 'v' is neither assigned nor read through a tensor of the subgraph",
         "Re-export the model, or check that the file is not damaged")

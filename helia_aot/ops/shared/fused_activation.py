@@ -46,12 +46,10 @@ def fused_activation(ctx: OpContext, out: Tensor) -> tuple:
     (float_activation)."""
     if is_float(out):
         return float_activation(ctx, out)
+    activation_bounds(ctx)  # refuses what LiteRT does not define
     act = ctx.options("fused_activation_function", "NONE")
-    if act in NO_CLAMP:
-        act = "NONE"
-    if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
-        raise ctx.error(ACTIVATION_RULE, detail=f"fused activation {act} is not one LiteRT defines")
-    lo, hi = activation_range(act, out.quant.scale, out.quant.zero_point, *dtype_range(out.dtype))
+    lo, hi = activation_range("NONE" if act in NO_CLAMP else act, out.quant.scale, out.quant.zero_point,
+                              *dtype_range(out.dtype))
     folded = ctx.options(FOLDED_CLAMP)
     if folded is not None:
         lo, hi = max(lo, int(folded[0])), min(hi, int(folded[1]))
