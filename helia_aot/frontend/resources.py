@@ -21,7 +21,7 @@ from helia_aot.errors import InvalidModelError, UnsupportedModelError
 from helia_aot.frontend import litert
 from helia_aot.ir.graph import Graph, Operator, Tensor
 from helia_aot.ops.call_once import CONSTANT_INIT
-from helia_aot.ops.read_variable import ONE_FORM
+from helia_aot.ops.read_variable import ONE_FORM, same_bytes
 
 RESOURCE_OPS = ("VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "CALL_ONCE")
 _HINT = "Export the model so the variable's initialisation assigns constants only, or drop the variable"
@@ -107,19 +107,14 @@ class _Resolver:
                                         "nor read through a tensor of the subgraph",
                                         "Re-export the model, or check that the file is not damaged")
             first = seen[key][0]
-
-            def form(t: Tensor):
-                q = t.quant
-                return t.dtype, tuple(t.shape), (q.scales, q.zero_points) if q is not None else None
-
             for other in seen[key][1:]:
-                if form(other) != form(first):
+                if not same_bytes(other, first):
                     raise UnsupportedModelError(
                         f"model {self.source}: resource variable '{key[1]}' is used as {first.dtype} "
                         f"{list(first.shape)} ('{first.name}') and as {other.dtype} {list(other.shape)} "
-                        f"('{other.name}'), or with other quantization; its bytes are copied as they are "
-                        f"({ONE_FORM.source.tag})",
-                        "Export the model with one type, shape and quantization per variable")
+                        f"('{other.name}'); its bytes are copied as they are, so every use needs one dtype and "
+                        f"element count ({ONE_FORM.source.tag})",
+                        "Export the model with one dtype and size per variable")
             initial = self.initial.get(key)
             tensors.append(Tensor(len(tensors), key[1] or f"resource_variable_{len(variable_of)}", tuple(first.shape),
                                   first.dtype, first.quant, is_variable=True,

@@ -17,7 +17,8 @@ class AssignVariable(OpLowering):
     variants = (
         Variant("any", inputs=(Operand("variable", ANY), Operand("value", ANY)), outputs=(),
                 template="copy_bytes.c.j2", rules=VARIABLE_RULES,
-                notes=("the variable (resource) and the value have one dtype, shape and quantization",)),
+                notes=("the variable (resource) and the value have one dtype and element count",
+                       "codes copied as they are")),
     )
 
     def validate(self, ctx: OpContext) -> None:

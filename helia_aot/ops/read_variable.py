@@ -11,21 +11,31 @@ from helia_aot.ops.base import ANY, Lowered, OpContext, OpLowering, Operand, Rul
 IS_VARIABLE = Rule("input 0 is a resource variable", tflm(
     "read_variable.cc / assign_variable.cc Prepare", "the input is a resource id (TFLITE_DCHECK / TF_LITE_ENSURE of "
     "kTfLiteResource), resolved here to the variable's tensor"))
-ONE_FORM = Rule("the variable and the value copied to or from it have one dtype, shape and quantization", helia_limit(
-    "each variable is one static buffer in the persistent arena and the bytes are copied as they are; LiteRT "
-    "resizes and retypes a variable on assignment", "a variable buffer sized for its largest assignment, with "
-    "its current shape kept at run time"))
+# Measured (tests/e2e/differential_ops/other.py): both references copy a variable's bytes as they are, so a value
+# of another shape with as many elements, or of other quantization, reads back the same codes. With fewer elements
+# they part: LiteRT resizes the variable, TFLM copies the value into the front of its buffer.
+ONE_FORM = Rule("the variable and every value copied to or from it have one dtype and element count", helia_limit(
+    "each variable is one static buffer in the persistent arena, its bytes copied as they are (as both references "
+    "do); for a value of another size or dtype LiteRT resizes and retypes the variable, while TFLM copies a shorter "
+    "value into the front of the old buffer: the references disagree", "a variable buffer sized for its largest "
+    "assignment, with its current shape and dtype kept at run time"))
 VARIABLE_RULES = (IS_VARIABLE, ONE_FORM)
 
 
+def same_bytes(a, b) -> bool:
+    """Whether a value and a variable (or two uses of one) copy into each other as they are: one dtype and
+    element count; shape and quantization may differ (the codes are copied, not requantized)."""
+    return a.dtype == b.dtype and a.nbytes == b.nbytes
+
+
 def check_variable_copy(ctx: OpContext, variable, value) -> None:
-    """The variable and the value copied to or from it have one dtype, shape and quantization."""
+    """The variable and the value copied to or from it have one dtype and element count."""
     if not variable.is_variable:
         raise ctx.error(IS_VARIABLE, variable, detail="input 0 must be a resource variable (a VAR_HANDLE's output)")
-    if (variable.dtype, tuple(variable.shape)) != (value.dtype, tuple(value.shape)) or variable.quant != value.quant:
-        raise ctx.error(ONE_FORM, value, "Export the model with one type, shape and quantization per variable",
+    if not same_bytes(variable, value):
+        raise ctx.error(ONE_FORM, value, "Export the model with one dtype and size per variable",
                         detail=f"the variable is {variable.dtype} {list(variable.shape)} and the value {value.dtype} "
-                               f"{list(value.shape)} (or their quantization differs); the bytes are copied as they are")
+                               f"{list(value.shape)}; the bytes are copied as they are")
 
 
 @register
@@ -36,7 +46,8 @@ class ReadVariable(OpLowering):
     variants = (
         Variant("any", inputs=(Operand("variable", ANY),), outputs=(Operand("value", ANY),),
                 template="copy_bytes.c.j2", rules=VARIABLE_RULES,
-                notes=("the variable (resource) and the value have one dtype, shape and quantization",)),
+                notes=("the variable (resource) and the value have one dtype and element count",
+                       "codes copied as they are")),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -439,8 +439,9 @@ _RESOURCE_QUANT = {"int8": dict(scale=0.25, zero_point=3), "int16": dict(scale=0
 def _resource_model(dtype: str, init: str, assign: str, extra_handle: bool) -> bytes:
     """acc = acc + x, out = acc (tests/modelgen/stateful.py's form) with one point moved across a rule:
     `init` constant (CALL_ONCE assigns a constant), computed (its subgraph assigns an ADD of constants:
-    CONSTANT_INIT) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, or requantized /
-    reshaped (the value assigned back has another quantization or shape: ONE_FORM); `extra_handle` adds a
+    CONSTANT_INIT) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, requantized / reshaped
+    (the value assigned back has another quantization or shape, as many codes: copied as they are) or resized
+    (fewer elements: ONE_FORM); `extra_handle` adds a
     VAR_HANDLE nothing reads or assigns (HANDLE_RESOLVED)."""
     b = ModelBuilder(f"resource variable {dtype}")
     q = _RESOURCE_QUANT.get(dtype, {})
@@ -471,6 +472,10 @@ def _resource_model(dtype: str, init: str, assign: str, extra_handle: bool) -> b
         assigned = b.tensor("acc_next_flat", (_RESOURCE_SHAPE[1],), dtype, **out_q)
         b.op("RESHAPE", [total, b.const("flat", np.asarray([_RESOURCE_SHAPE[1]], np.int32))], [assigned],
              {"new_shape": [_RESOURCE_SHAPE[1]]})
+    elif assign == "resized":
+        assigned = b.tensor("acc_next_head", (1, _RESOURCE_SHAPE[1] - 1), dtype, **out_q)
+        b.op("SLICE", [total, b.const("begin", np.asarray([0, 0], np.int32)),
+                       b.const("size", np.asarray([1, _RESOURCE_SHAPE[1] - 1], np.int32))], [assigned])
     b.op("ASSIGN_VARIABLE", [handle, assigned], [])
     b.output(total)
     return b.build()
@@ -482,13 +487,14 @@ def resource_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Cas
             "VAR_HANDLE": "extra_handle"}[op]
     plain = dict(dtype="int8", init="constant", assign="same", extra_handle=False)
     moved = {"init": [dict(plain, init="computed"), dict(plain, dtype="float32", init="none")],
-             "assign": [dict(plain, assign="requantized"), dict(plain, dtype="float32", assign="reshaped")],
+             "assign": [dict(plain, assign="requantized"), dict(plain, dtype="float32", assign="reshaped"),
+                        dict(plain, assign="resized")],
              # An unused handle is dropped (both references run it too), so the walk's boundary here is the
              # initialisation CALL_ONCE gives the handle's variable.
              "extra_handle": [dict(plain, extra_handle=True), dict(plain, init="computed", extra_handle=True)]}[lead]
     first = [plain, *moved, dict(plain, dtype="int32")]
     axes = {"dtype": ["int8", "int16", "float32", "int32"], "init": ["constant", "computed", "none"],
-            "assign": ["same", "requantized", "reshaped"], "extra_handle": [False, True]}
+            "assign": ["same", "requantized", "reshaped", "resized"], "extra_handle": [False, True]}
 
     def cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
         for k, p in enumerate(_walk(rng, first, axes, limit)):
