@@ -12,7 +12,7 @@ from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
 from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand,
-                                Rule, Variant, helia_limit, kernel_limit, litert, register)
+                                Rule, Variant, kernel_limit, litert, register)
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
                                               int64_bias, offset_weight_sums, requantization_kind)
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
@@ -32,16 +32,15 @@ WEIGHTS_2D = Rule("weights 2-D [outputs, depth]", litert("fully_connected.cc Pre
 DEFAULT_FORMAT = Rule("weights format DEFAULT", litert(
     "fully_connected.cc Eval", "SHUFFLED4x16INT8 weights run only with uint8 inputs; any other type reports an "
                                "unsupported weights format"))
-# LiteRT runs a remainder (measured by tests/e2e/test_differential.py): its Prepare takes input size / depth
-# batches in integer division and ignores the trailing inputs (7 inputs over depth 8: 0 batches, an empty output).
-INPUT_MULTIPLE = Rule("input size a multiple of the depth", helia_limit(
-    "a remainder is inputs no batch reads; LiteRT's fully_connected.cc Prepare drops it (batch_size = input_size / "
-    "depth) and resizes the output to fewer batches than the model declares"))
+# An input size that is not a multiple of the depth runs as the references run it (measured by
+# tests/e2e/test_differential.py): LiteRT's Prepare takes input size / depth batches in integer division, TFLM
+# takes the output's rows, and both read that many rows from the front of the input, ignoring the rest. The
+# module does the same; the output must hold those rows (OUTPUT_SHAPE_RULE; 7 inputs over depth 8 is no row).
 # LiteRT's FULLY_CONNECTED checks the fused activation itself (unlike CONV_2D or ADD, which run TANH unclamped).
 FC_ACTIVATION = Rule(ACTIVATION_RULE.text, litert(
     "fully_connected.cc Prepare", "TF_LITE_ENSURE(params->activation == kTfLiteActNone || kTfLiteActRelu || "
     "kTfLiteActReluN1To1 || kTfLiteActRelu6)"))
-_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, INPUT_MULTIPLE, FC_ACTIVATION, OUTPUT_SHAPE_RULE)
+_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, FC_ACTIVATION, OUTPUT_SHAPE_RULE)
 # int8 weights quantized per tensor may have any zero point: LiteRT's FullyConnected reference subtracts it
 # (filter_offset), and so do arm_fully_connected_s8 (fc_params.filter_offset, every build; the MVE kernel
 # sums carry it) and the portable kernel. Per channel, LiteRT's kernel reads no filter offset.
@@ -98,9 +97,6 @@ class FullyConnected(OpLowering):
             raise ctx.error(WEIGHTS_2D, w, detail=f"weights must be 2-D [outputs, depth], got {list(w.shape)}")
         if ctx.options("weights_format", "DEFAULT") != "DEFAULT":
             raise ctx.error(DEFAULT_FORMAT, w, detail="only the DEFAULT weights format is supported")
-        if x.num_elements % w.shape[1] != 0:
-            raise ctx.error(INPUT_MULTIPLE, x, detail=f"input size {x.num_elements} is not a multiple of the weight "
-                                                      f"depth {w.shape[1]}")
         if ctx.variant.name == "int8" and w.quant.per_channel and any(z != 0 for z in w.quant.zero_points):
             raise ctx.error(PER_CHANNEL_WEIGHT_ZP, w, "Re-quantize the weights symmetrically per channel",
                             detail=f"per-channel weights must have zero point 0 (has "
@@ -111,8 +107,10 @@ class FullyConnected(OpLowering):
                                                      "RELU6, RELU_N1_TO_1)")
         fused_activation(ctx, y)
         if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
-            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not hold batches x "
-                                                         f"{w.shape[0]} outputs")
+            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not hold "
+                                                         f"{x.num_elements // w.shape[1]} rows (input size "
+                                                         f"{x.num_elements} over depth {w.shape[1]}) x {w.shape[0]} "
+                                                         f"outputs")
         check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:
