@@ -52,7 +52,9 @@ def ops_module(op_type: str) -> "OpLowering":
 # Where a rule comes from. Every rule an operator enforces names one: the reference check it mirrors
 # (LiteRT's or TFLM's kernel Prepare), or the limit it is (a kernel we call, or helia-aot itself). A rule
 # with no reference check refuses something a reference may run: the limit says why, and what would lift it.
-SOURCE_KINDS = ("LiteRT", "TFLM", "LiteRT and TFLM", "kernel limit", "helia-aot limit")
+# "reference undefined": the reference runs the case without a check, but its result is undefined there (C++
+# undefined behaviour, a read or write past a tensor, an output left unwritten): there is nothing to match.
+SOURCE_KINDS = ("LiteRT", "TFLM", "LiteRT and TFLM", "kernel limit", "helia-aot limit", "reference undefined")
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,12 @@ def kernel_limit(entry: str, assumes: str, lifted_by: str = "") -> Source:
     """A limit of a kernel entry we call (it assumes what the references do not); `lifted_by` names the
     variant (e.g. inline C) that would lift it, empty when none is planned."""
     return Source("kernel limit", entry, assumes, lifted_by)
+
+
+def undefined(where: str, what: str) -> Source:
+    """The reference named by `where` (kernel file and function) runs the case unchecked and `what` makes its
+    result undefined (a shift past the word, a signed overflow, an index past a tensor, an unwritten output)."""
+    return Source("reference undefined", where, what)
 
 
 def helia_limit(why: str, lifted_by: str = "") -> Source:

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from helia_aot.ir.quant import MultiplierRangeError, quantize_multiplier
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, register, undefined
 from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_act
 from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce, inline_lowered, reduce_dims,
                                          reduce_validate)
@@ -24,9 +24,9 @@ from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce
 # defined (and computed here the same way; its DCHECK of shift < 8 is off in release builds), beyond it the shift
 # count is negative. Measured: LiteRT runs and matches at shifts 8 to 14 (tests/e2e/differential_ops/other.py).
 PROD_SHIFT = Rule("int8 / int16: the per-multiply rescaling (input scale / output scale^(1/n)) needs a left shift "
-                  "of at most 14", helia_limit(
-                      "past it LiteRT's 64-bit MultiplyByQuantizedMultiplier shifts by a negative count (undefined "
-                      "behaviour): no defined reference output; TFLM has no REDUCE_PROD"))
+                  "of at most 14", undefined(
+                      "reduce.cc EvalQuantizedProd (64-bit MultiplyByQuantizedMultiplier); TFLM has no REDUCE_PROD",
+                      "past it the rescaling shifts by a negative count (undefined behaviour in C++)"))
 _QUANT_RULES = SHARED_RULES + (PROD_SHIFT,)
 
 

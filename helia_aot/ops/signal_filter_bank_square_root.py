@@ -12,15 +12,16 @@ import math
 
 import numpy as np
 
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, register, undefined
 from helia_aot.ops.shared.signal import OPTION_KEYS, prepare_rule, read_options, require_rank, unchecked_rule
 
 RANKS = prepare_rule("input and output rank 1, scale_bits a scalar", "filter_bank_square_root_common.cc "
                    "FilterBankSquareRootPrepare", "TF_LITE_ENSURE_EQ(NumDimensions(input / output), 1), "
                    "TF_LITE_ENSURE_EQ(NumDimensions(scale_bits), 0)")
 SAME_SHAPE = unchecked_rule("output shape equal to the input's", "FilterBankSquareRootEval (one root per input)")
-SHIFT = Rule("scale_bits in 0..31 (checked here when constant, else by the kernel at run time)", helia_limit(
-    "TFLM shifts a uint32 by it: outside 0..31 undefined behaviour in C++, no defined reference output"))
+SHIFT = Rule("scale_bits in 0..31 (checked here when constant, else by the kernel at run time)", undefined(
+    "signal/src/filter_bank_square_root.cc FilterBankSqrt", "shifts a uint32 by scale_bits: outside 0..31 undefined "
+    "behaviour in C++"))
 
 
 def rounded_sqrt(n: int) -> int:

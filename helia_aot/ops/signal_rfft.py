@@ -12,7 +12,7 @@ reference only.
 
 from __future__ import annotations
 
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, register, undefined
 from helia_aot.ops.shared.signal import (INT32_MAX, OPTION_KEYS, OPTION_RANGE, Attr, flat_size, prepare_rule, read_options,
                                          unchecked_rule)
 from helia_aot.ops.shared import signal_fft as tables
@@ -31,9 +31,9 @@ TYPE_CODE = prepare_rule("custom option T names the tensors' type", "rfft.cc Rff
                        "the kernel is chosen by T, then TF_LITE_ENSURE_TYPES_EQ(input / output type, T's type)")
 SAME_RANK = prepare_rule("input and output of the same rank, at least 1", "rfft.cc RfftPrepare",
                        "TF_LITE_ENSURE_EQ(NumDimensions(input), NumDimensions(output))")
-EVEN_LENGTH = Rule("fft_length even", helia_limit(
-    "kiss fft's real FFT allocates no state for an odd length (a real FFT of N points is a complex FFT of N/2); "
-    "TFLM's RfftInit passes it on unchecked and its Eval crashes: no reference output"))
+EVEN_LENGTH = Rule("fft_length even", undefined(
+    "signal/micro/kernels/rfft.cc RfftInit / kiss_fftr_alloc", "kiss fft's real FFT allocates no state for an odd "
+    "length (a real FFT of N points is a complex FFT of N/2); RfftInit passes it on unchecked and Eval crashes"))
 FRAMES = unchecked_rule("input frames no longer than fft_length; output [..., fft_length + 2] with the input's leading "
                         "dimensions", "RfftEval (it zero-pads each frame by fft_length minus its length and writes "
                         "fft_length / 2 + 1 bins per frame)")

@@ -18,7 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from helia_aot.ir.quant import MultiplierRangeError, quantize_multiplier
-from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
+from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, register, undefined
 from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_act
 from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce, entry_lowered, fits_4d,
                                          inline_lowered, reduce_dims, reduce_validate)
@@ -26,9 +26,9 @@ from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce
 # TFLM sums the codes in int32 and rescales with MultiplyByQuantizedMultiplier, whose left shift is int32
 # arithmetic: past this bound either overflows (undefined in C++), so there is no defined reference output.
 RESCALE_RANGE = Rule("int8 / int16: (largest |code| + |input zero point|) x count, shifted left by the rescaling's "
-                     "left shift, fits int32", helia_limit(
-                         "TFLM's QuantizedMeanOrSum sums in int32 and rescales by MultiplyByQuantizedMultiplier, "
-                         "whose int32 left shift overflows past it (undefined behaviour): no defined reference output"))
+                     "left shift, fits int32", undefined(
+                         "micro reduce_common.cc QuantizedMeanOrSum", "sums in int32 and rescales by "
+                         "MultiplyByQuantizedMultiplier, whose int32 left shift overflows past it (signed overflow)"))
 
 
 def _requantize_c(x: str, mult: int, shift: int) -> str:

@@ -37,7 +37,7 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, helia_limit,
-                                kernel_limit, litert, register)
+                                kernel_limit, litert, register, undefined)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.int16_arithmetic import checked_log2
 from helia_aot.ops.shared.operands import fp32, int8_act, weights
@@ -76,9 +76,9 @@ ALL_OR_NONE = Rule("CIFG, peephole and layer-norm tensors for every gate or none
                    "projection weights", litert("unidirectional_sequence_lstm.cc CheckInputTensorDimensions",
                                                "cifg_weights_all_or_none, peephole_weights_all_or_none, "
                                                "projection_tensors_consistent"))
-NO_PROJECTION_SIZE = Rule("without projection, output size equal to the cell count", helia_limit(
-    "without projection the hidden state has one value per cell; the references write it into the output "
-    "state's outputs-sized rows unchecked (out of bounds): no defined reference output"))
+NO_PROJECTION_SIZE = Rule("without projection, output size equal to the cell count", undefined(
+    "lstm_eval.cc (LiteRT's and TFLM's integer and float steps)", "without projection the hidden state has one value "
+    "per cell, written into the output state's outputs-sized rows unchecked (past them)"))
 STATE_VARIABLE = Rule("output_state and cell_state are variable tensors", both(
     "unidirectional_sequence_lstm.cc Prepare (GetVariableInput) / micro lstm_eval.cc LstmTensors::ValidateTensorStatus",
     "TF_LITE_ENSURE(output_state->is_variable) and TF_LITE_ENSURE(cell_state->is_variable)"))

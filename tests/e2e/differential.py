@@ -43,6 +43,9 @@ FLOAT_RELATIVE_BOUND = 1e-5  # of the output's range over the samples
 FLOAT_ABSOLUTE_FLOOR = 1e-6
 # The source kinds a refusal of a case a reference runs may name (a documented limit, with its reason).
 LIMIT_KINDS = ("(kernel limit:", "(helia-aot limit)")
+# A refusal of a case whose reference result is undefined (the reference runs it unchecked into undefined
+# behaviour, past a tensor, or leaves the output unwritten): counted apart from the limits, never as a match.
+UNDEFINED_KIND = "(reference undefined:"
 # A refusal by a rule TFLM's kernel enforces, of a case LiteRT runs: the references disagree and helia-aot
 # follows TFLM (counted apart, never silently: each is a case to decide, issue #30).
 TFLM_RULE = "(TFLM:"
@@ -89,6 +92,7 @@ class Counts:
     converted_and_matched: int = 0
     refused_by_both_and_us: int = 0
     reference_runs_we_refuse_as_limit: int = 0
+    reference_undefined_we_refuse: int = 0  # a reference runs it into undefined behaviour; we refuse, naming it
     litert_runs_we_refuse_as_tflm: int = 0  # LiteRT runs it, TFLM's check (our rule's source) refuses it
     tflm_runs_we_refuse_as_litert: int = 0  # TFLM runs it, LiteRT's check (our rule's source) refuses it
     reference_runs_we_refuse: int = 0  # must be 0: refused without a declared limit
@@ -99,14 +103,16 @@ class Counts:
     def row(self) -> list[str]:
         return [str(v) for v in (self.generated, self.accepted_by_reference, self.accepted_by_tflm_only,
                                  self.converted_and_matched, self.refused_by_both_and_us,
-                                 self.reference_runs_we_refuse_as_limit, self.litert_runs_we_refuse_as_tflm,
+                                 self.reference_runs_we_refuse_as_limit, self.reference_undefined_we_refuse,
+                                 self.litert_runs_we_refuse_as_tflm,
                                  self.tflm_runs_we_refuse_as_litert,
                                  self.reference_runs_we_refuse,
                                  self.mismatched, self.both_refuse_we_convert)]
 
 
 HEADER = ["operator", "generated", "ref runs", "TFLM only", "matched", "both+we refuse", "we refuse (limit)",
-          "we refuse as TFLM", "we refuse as LiteRT", "we refuse (no limit)", "mismatched", "we accept, refs refuse"]
+          "ref undefined, we refuse", "we refuse as TFLM", "we refuse as LiteRT", "we refuse (no limit)", "mismatched",
+          "we accept, refs refuse"]
 
 
 # --------------------------------------------------------------------------- references, in a child process
@@ -231,7 +237,7 @@ def evaluate(case: Case, session: harness.E2ESession, library: harness.KernelLib
             outcome.tflm_split = _tflm_refuses(case.model)
             if not outcome.tflm_split:
                 outcome.problem = f"LiteRT and TFLM run it but helia-aot refuses it: {outcome.refusal}"
-        elif not any(kind in outcome.refusal for kind in LIMIT_KINDS):
+        elif not any(kind in outcome.refusal for kind in LIMIT_KINDS + (UNDEFINED_KIND,)):
             outcome.problem = f"{who} runs it but helia-aot refuses it with no declared limit: {outcome.refusal}"
         return outcome
     model = harness.ModelUnderTest(name=f"diff_{case.name}", kind="differential", model_bytes=case.model,
@@ -248,7 +254,10 @@ def evaluate(case: Case, session: harness.E2ESession, library: harness.KernelLib
         return [[o[..., case.written[i]] if i in case.written else o for i, o in enumerate(sample)]
                 for sample in outputs]
 
-    diffs = harness.per_output_max_diff(written(got), written(ref_outputs))
+    def declared(outputs):
+        return [[harness.as_declared(r, info) for r, info in zip(sample, model.output_infos)] for sample in outputs]
+
+    diffs = harness.per_output_max_diff(written(got), written(declared(ref_outputs)))
     worst = 0.0
     for diff, rng, info in zip(diffs, ranges, model.output_infos):
         bound = (max(FLOAT_RELATIVE_BOUND * rng, FLOAT_ABSOLUTE_FLOOR) if info.dtype.kind == "f" else INTEGER_BOUND)
@@ -278,6 +287,8 @@ def tally(outcomes: list[Outcome]) -> Counts:
                 counts.litert_runs_we_refuse_as_tflm += 1
             elif o.litert_split:
                 counts.tflm_runs_we_refuse_as_litert += 1
+            elif UNDEFINED_KIND in o.refusal:
+                counts.reference_undefined_we_refuse += 1
             else:
                 counts.reference_runs_we_refuse_as_limit += 1
                 start = max(o.refusal.rfind(kind) for kind in LIMIT_KINDS)

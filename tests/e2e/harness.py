@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import functools
+import math
 import os
 import pathlib
 import re
@@ -24,7 +25,7 @@ from ai_edge_litert import schema_py_generated as schema
 import helia_aot
 from tests.modelgen import ModelBuilder, quant
 from tests.modelgen.cases import Case, build_case_model, float_sample_ranges, integer_sample_ranges, load_case
-from tests.modelgen.litert import io_details, make_interpreter, random_inputs
+from tests.modelgen.litert import declared_details, make_interpreter, random_inputs
 from tests import sanitizers
 from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED
 
@@ -268,12 +269,12 @@ class ModelUnderTest:
 
     @functools.cached_property
     def input_infos(self) -> list[TensorInfo]:
-        # LiteRT's, or read from the flatbuffer for a model only TFLM runs (Signal custom operators).
-        return _tensor_infos(io_details(self.model_bytes)[0])
+        # As the model declares them: the module's interface (LiteRT's Prepare may retype an output).
+        return _tensor_infos(declared_details(self.model_bytes)[0])
 
     @functools.cached_property
     def output_infos(self) -> list[TensorInfo]:
-        return _tensor_infos(io_details(self.model_bytes)[1])
+        return _tensor_infos(declared_details(self.model_bytes)[1])
 
     @functools.cached_property
     def samples(self) -> list[list[np.ndarray]]:
@@ -296,7 +297,8 @@ class ModelUnderTest:
             for detail, value in zip(inputs, sample):
                 interp.set_tensor(detail["index"], value)
             interp.invoke()
-            results.append([interp.get_tensor(d["index"]).copy() for d in outputs])
+            results.append([as_declared(interp.get_tensor(d["index"]).copy(), info)
+                            for d, info in zip(outputs, self.output_infos)])
         return results
 
     @functools.cached_property
@@ -305,6 +307,19 @@ class ModelUnderTest:
         helia_aot.golden.references.ReferenceRefused when TFLM cannot run the model (tests/e2e/tflm.py)."""
         from tests.e2e import tflm
         return tflm.outputs(self.model_bytes, self.samples)
+
+
+def as_declared(value: np.ndarray, info: TensorInfo) -> np.ndarray:
+    """A reference output as the model declares it. LiteRT's Prepare may resize an output to another shape of
+    as many elements (MEAN over every axis to rank 0) or retype an integer one (ARG_MAX's and SHAPE's output to
+    output_type); a module keeps the model's declaration, as TFLM does. A value the declared dtype cannot hold
+    is left as it is (the comparison then reports the difference)."""
+    if value.size == math.prod(info.shape):
+        value = value.reshape(info.shape)
+    if value.dtype != info.dtype and value.dtype.kind in "iu" and info.dtype.kind in "iu" \
+            and np.array_equal(value.astype(info.dtype).astype(value.dtype), value):
+        value = value.astype(info.dtype)
+    return value
 
 
 def _tensor_infos(details) -> list[TensorInfo]:

@@ -52,6 +52,12 @@ def _flatbuffer_details(data: bytes, which: str) -> list[dict]:
     return details
 
 
+def declared_details(data: bytes) -> tuple[list[dict], list[dict]]:
+    """(input details, output details) as the model declares them, before any kernel's Prepare retypes or
+    resizes a tensor (LiteRT's ARG_MAX and SHAPE retype their output): the interface a module keeps."""
+    return _flatbuffer_details(data, "inputs"), _flatbuffer_details(data, "outputs")
+
+
 def io_details(data: bytes) -> tuple[list[dict], list[dict]]:
     """(input details, output details) as LiteRT gives them; for a model LiteRT cannot load (TFLM's
     Signal custom operators) the same fields read from the flatbuffer."""

@@ -212,9 +212,13 @@ def test_arg_refuses_int16(tmp_path):
     assert "ARG_MAX" in message and "match no variant" in message
 
 
-def test_arg_refuses_output_type_mismatch(tmp_path):
-    message = refusal(arg_model("ARG_MAX", "float32", [4, 3], 1, [4], "int32", 4), tmp_path)
-    assert "ARG_MAX" in message and "tensor 'y'" in message and "output_type 4 does not match" in message
+def test_arg_writes_the_output_tensors_dtype_whatever_output_type_names(tmp_path):
+    # TFLM reads the tensor's type, never output_type (LiteRT retypes the output to it, same indices).
+    # Against TFLM: tests/e2e/cases/arg_max_int8_output_type_int64_int32_tensor.yaml.
+    out = tmp_path / "out"
+    result = helia_aot.convert(arg_model("ARG_MAX", "float32", [4, 3], 1, [4], "int32", 4).build(), out, target="host")
+    assert result.outputs[0].dtype == "int32"
+    assert "int64_t" not in (out / "src" / "model_model.c").read_text()
 
 
 # ---- SELECT_V2 ----

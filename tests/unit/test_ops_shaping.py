@@ -260,15 +260,19 @@ def test_shape_is_a_constant_copy(tmp_path):
     assert "1LL, 5LL, 3LL" in (out / "src" / "model_constants.c").read_text()
 
 
-def test_shape_refuses_an_out_type_other_than_the_output(tmp_path):
+def test_shape_writes_the_output_tensors_dtype_whatever_out_type_names(tmp_path):
+    # TFLM never reads out_type (LiteRT retypes the output): the module writes the declared int32.
+    # Against TFLM: tests/e2e/cases/shape_int32_out_type_int64.yaml.
     b = ModelBuilder()
     x = b.input("x", [2, 3], "int8", 0.1, 0)
     y = b.tensor("y", [2], "int32")
     b.output(y)
     b.op("SHAPE", [x], [y], {"out_type": 4})
-    message = refused(b, tmp_path)
-    assert "SHAPE" in message and "tensor 'y'" in message
-    assert "out_type 4 does not name the output's dtype int32" in message
+    out = tmp_path / "out"
+    result = helia_aot.convert(b.build(), out, target="host")
+    assert result.outputs[0].dtype == "int32"
+    assert "2, 3" in (out / "src" / "model_constants.c").read_text()
+    assert "LL" not in (out / "src" / "model_constants.c").read_text()
 
 
 def test_cast_float_to_int_saturates_and_truncates(tmp_path):

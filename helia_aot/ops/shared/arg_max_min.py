@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """What ARG_MAX and ARG_MIN share (no @register here; one module per operator). The axis input is a constant
 of one element (negative counts from the end); the output drops that axis and holds int32 or int64 indices
-(output_type); on ties the first index wins, as LiteRT's strict comparison keeps it. LiteRT's reference takes
+in the output tensor's declared dtype (TFLM's arg_min_max.cc reads the tensor's type, not output_type; LiteRT's
+Prepare retypes the tensor to output_type, with the same index values); on ties the first index wins, as LiteRT's strict comparison keeps it. LiteRT's reference takes
 int8, uint8, int32, float32 and bool inputs (not int16 or int64); all but uint8 lower. int8 with int32 indices
 calls ns-cmsis-nn's arm_argmax_s8 / arm_argmin_s8 on the input seen as (1, outer, axis, inner); everything
 else is inline C."""
@@ -13,24 +14,21 @@ import math
 import numpy as np
 
 from helia_aot.ops.base import (AXIS_RANGE_RULE, INDEX, Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant,
-                                helia_limit, litert)
+                                litert, undefined)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.operands import const_ints
 
-_OUTPUT_TYPES = {2: "int32", 4: "int64", "INT32": "int32", "INT64": "int64"}
 _CTYPES = {"int8": "int8_t", "int32": "int32_t", "float32": "float", "bool": "uint8_t"}
-_RULES = ("axis constant, one element, negative allowed", "output int32 or int64 as output_type says",
+_RULES = ("axis constant, one element, negative allowed",
+          "output int32 or int64 as the output tensor declares (TFLM; LiteRT retypes it to output_type)",
           "ties give the first index")
 
 ONE_AXIS = Rule("axis holds one value", litert("arg_min_max.cc Prepare", "TF_LITE_ENSURE_EQ(NumElements(axis), 1)"))
 INPUT_RANK = Rule("input rank at least 1", litert("arg_min_max.cc Prepare", "TF_LITE_ENSURE(NumDimensions(input) >= 1)"))
-NONEMPTY_AXIS = Rule("the reduced axis is not empty", helia_limit(
-    "an empty axis has no index to return; the references' ArgMinMax reads its first element regardless "
-    "(out of bounds): no defined reference output"))
-OUTPUT_TYPE = Rule("output_type names the output's dtype", helia_limit(
-    "the module's output has the model's dtype; LiteRT's Prepare retypes the output to output_type instead, so a "
-    "model whose two disagree gives outputs of another type than it declares (re-export it)"))
-_ARG_RULES = (ONE_AXIS, INPUT_RANK, AXIS_RANGE_RULE, OUTPUT_SHAPE_RULE, NONEMPTY_AXIS, OUTPUT_TYPE)
+NONEMPTY_AXIS = Rule("the reduced axis is not empty", undefined(
+    "reference_ops::ArgMinMax (LiteRT's arg_min_max.cc and TFLM's)", "an empty axis has no index to return; it reads "
+    "the axis's first element regardless (past the input)"))
+_ARG_RULES = (ONE_AXIS, INPUT_RANK, AXIS_RANGE_RULE, OUTPUT_SHAPE_RULE, NONEMPTY_AXIS)
 
 
 def arg_variants(kind: str) -> tuple[Variant, ...]:
@@ -74,9 +72,6 @@ class ArgLowering(OpLowering):
                                                          f"without axis {axis} {list(expected)}")
         if int(x.shape[axis]) < 1:
             raise ctx.error(NONEMPTY_AXIS, x, detail=f"axis {axis} is empty")
-        declared = ctx.options("output_type", None)
-        if declared is not None and _OUTPUT_TYPES.get(declared) not in (None, y.dtype):
-            raise ctx.error(OUTPUT_TYPE, y, detail=f"output_type {declared} does not match the {y.dtype} output")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

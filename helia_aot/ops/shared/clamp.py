@@ -25,7 +25,7 @@ from helia_aot.ops.shared.unary_math import float_lowered, left_shift_rule, quan
 # keeps 255 << shift within int32.
 BOUNDED_NO_INT16 = Rule("no int16 (LiteRT's kernel computes float32, uint8 and int8 only)", litert(
     "activations.cc Relu1Eval / Relu0to1Eval", "\"Only float32, uint8, int8 supported currently\" for any other type"))
-RELU_X_SHIFT = left_shift_rule("arm_relu_generic_s8", "q - zero point (up to 255; a left shift of at most 22)")
+RELU_X_SHIFT = left_shift_rule("arm_relu_generic_s8", "q - zero point for every int8 q")
 
 
 def clamp_codes(bounds: tuple[float, float], scale: float, zero_point: int, qmin: int, qmax: int) -> tuple[int, int]:
@@ -115,11 +115,12 @@ class BoundedReluLowering(OpLowering):
         """input scale / output scale as LiteRT forms it (a float32 quotient), as multiplier and shift."""
         x, y = ctx.inp(0), ctx.out(0)
         mult, shift = quantize_multiplier(float(np.float32(x.quant.scale) / np.float32(y.quant.scale)))
-        if shift > 22:
-            # (q - zero point) << shift must fit int32 in LiteRT's and the kernels' arithmetic.
+        # (q - zero point) << shift must fit int32 in LiteRT's and the kernels' arithmetic, for every int8 q.
+        low, high = -128 - int(x.quant.zero_point), 127 - int(x.quant.zero_point)
+        if shift > 0 and (high << shift > (1 << 31) - 1 or low << shift < -(1 << 31)):
             raise ctx.error(RELU_X_SHIFT, y, detail=f"input scale {x.quant.scale:g} over output scale "
-                            f"{y.quant.scale:g} needs a left shift of {shift}; at most 22 keeps the requantization in "
-                            "int32")
+                            f"{y.quant.scale:g} needs a left shift of {shift}, which takes q - zero point "
+                            f"({low}..{high}) past int32")
         return mult, shift
 
     def validate(self, ctx: OpContext) -> None:

@@ -14,7 +14,7 @@ they differ (its 4-D broadcast walk); equal shapes at any rank."""
 from __future__ import annotations
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, kernel_limit, litert
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, kernel_limit, litert, undefined
 from helia_aot.ops.shared.broadcast import BROADCAST_RULE, broadcast_shape, broadcast_strides, kernel_broadcast_dims
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 
@@ -38,8 +38,9 @@ SCALE_PER_TENSOR = Rule("quantized inputs per tensor, scale above 0", litert(
     "QuantizeMultiplier(scale), which needs a positive scale"))
 INT16_QUANT_PAIR = Rule("int16 EQUAL / NOT_EQUAL inputs both quantized or both not", helia_limit(
     "LiteRT picks the rescaled or the raw-code comparison from the first input alone; the module asks both to agree"))
-NOT_EQUAL_RAW = Rule("NOT_EQUAL: quantized only (int16)", helia_limit(
-    "LiteRT's NOT_EQUAL has no unquantized int16 path and leaves the output unwritten: there is no result to match"))
+NOT_EQUAL_RAW = Rule("NOT_EQUAL: quantized only (int16)", undefined(
+    "comparisons.cc NotEqualEval", "has no unquantized int16 path and leaves the output unwritten: there is no result "
+    "to match"))
 _RULES = (BROADCAST_RULE, RANK4, OUTPUT_SHAPE_RULE)
 _CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}
 

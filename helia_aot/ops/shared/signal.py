@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from helia_aot.ops.base import OpContext, Rule, helia_limit, tflm
+from helia_aot.ops.base import OpContext, Rule, helia_limit, tflm, undefined
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 
@@ -24,8 +24,8 @@ OPTION_KEYS = Rule("custom options hold exactly the attributes the kernel reads"
     "by name: with another set of keys it reads other values than the names say, which a module reading them by "
     "name would not reproduce"))
 OPTION_RANGE = Rule("each custom option of its kind, within the range the kernel's arithmetic is defined for",
-                    helia_limit("outside it TFLM's C++ shifts past the word or indexes past a tensor (undefined "
-                                "behaviour): no defined reference output"))
+                    undefined("signal/src (the Signal kernels' arithmetic, called from each Eval)",
+                              "outside it TFLM's C++ shifts past the word or indexes past a tensor"))
 
 
 def prepare_rule(text: str, where: str, check: str) -> Rule:
@@ -35,8 +35,8 @@ def prepare_rule(text: str, where: str, check: str) -> Rule:
 
 def unchecked_rule(text: str, kernel: str) -> Rule:
     """A size relation TFLM's kernel assumes without checking it (it would read or write past a tensor)."""
-    return Rule(text, helia_limit(f"TFLM's {kernel} relies on it unchecked and reads or writes past a tensor "
-                                  "otherwise: no defined reference output"))
+    return Rule(text, undefined(f"signal/micro/kernels {kernel}", "relies on it unchecked and reads or writes past "
+                                "a tensor otherwise"))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, Rule, Source, helia_limit, litert
+from helia_aot.ops.base import Lowered, OpContext, Rule, Source, helia_limit, litert, undefined
 from helia_aot.ops.shared.fixed_point import inv_sqrt_multiplier_exp, multiply_by_quantized_multiplier
 from helia_aot.ops.shared.lookup_tables import lut_int16_lookup
 
@@ -28,9 +28,9 @@ F32 = np.float32
 # RSQRT, gelu.cc Prepare) casts each rescaled float to an integer code: a non-finite value or one past int32 is
 # undefined behaviour there (x86 gives INT_MIN), so LiteRT runs the case with a table no one can reproduce.
 TABLE_RANGE_RULE = Rule("scales for which LiteRT's lookup table is defined (every entry finite, within int32 codes)",
-                        helia_limit("LiteRT's LUTPopulate casts a non-finite or out-of-int32 float to an integer there "
-                                    "(undefined behaviour in C++): its table has no defined value to match",
-                                    "none: the reference's output is undefined for these scales"))
+                        undefined("kernels/internal/reference/integer_ops/lut.h LUTPopulate", "casts a non-finite or "
+                                  "out-of-int32 float to an integer (undefined behaviour in C++): its table has no "
+                                  "defined value to match"))
 
 
 def elementwise_int16_zero_point(op_name: str) -> tuple[tuple[str, Source], ...]:

@@ -642,18 +642,20 @@ _register("RESIZE_NEAREST_NEIGHBOR", 4)(_resize_cases("RESIZE_NEAREST_NEIGHBOR")
 
 @_register("SHAPE", 4)
 def shape_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+    # out_type naming the other dtype than the output tensor's: TFLM writes the tensor's, as the module does
+    # (LiteRT retypes it); an output declared one element longer than the rank: OUTPUT_SHAPE_RULE.
     axes = {"out": [("int32", 2), ("int64", 4), ("int32", 4)], "dtype": ["int8", "float32", "int32", "bool"],
-            "shape": [(2, 3), (1, 2, 3, 4, 5), (7,)]}
+            "shape": [(2, 3), (1, 2, 3, 4, 5), (7,)], "length": ["rank", "rank + 1"]}
     def past(p: dict) -> bool:
-        return p["out"] == ("int32", 4)
+        return p["length"] != "rank"
     for k, p in enumerate(_walk(rng, axes, limit, past)):
         dtype, (out_dtype, out_type) = p["dtype"], p["out"]
         b = ModelBuilder()
         x = b.input("x", p["shape"], dtype, *((0.05, 1) if dtype == "int8" else (None, None)))
-        y = b.tensor("y", (len(p["shape"]),), out_dtype)
+        y = b.tensor("y", (len(p["shape"]) + (p["length"] != "rank"),), out_dtype)
         b.op("SHAPE", [x], [y], {"out_type": out_type})
         b.output(y)
-        yield _case("SHAPE", k, b, f"{dtype} {p['shape']}, out_type {out_type} into {out_dtype}")
+        yield _case("SHAPE", k, b, f"{dtype} {p['shape']}, out_type {out_type} into {out_dtype} [{p['length']}]")
 
 
 @_register("DILATE", 4)
