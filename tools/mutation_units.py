@@ -67,9 +67,9 @@ UNITS: tuple[Unit, ...] = (
        "unit/test_cost_model.py unit/test_kernel_choice.py unit/test_mutation_kills_cost_model.py"),
     _u("library/kernel_library.py", "helia_aot/library/kernel_library.py",
        "unit/test_library_entries.py unit/test_mutation_kills_library_frontend.py unit/test_ops_float32.py "
-       "unit/test_kernel_choice.py"),
+       "unit/test_kernel_choice.py unit/test_mutation_kills_survivors.py"),
     _u("library/ns_cmsis_nn_scratch.py", "helia_aot/library/ns_cmsis_nn_scratch.py",
-       "unit/test_scratch_sizes.py unit/test_mutation_kills_library_frontend.py"),
+       "unit/test_scratch_sizes.py unit/test_mutation_kills_library_frontend.py unit/test_mutation_kills_survivors.py"),
     _u("lowering/lower.py", "helia_aot/lowering/lower.py",
        "unit/test_mutation_kills_lowering.py unit/test_ops_behaviour_gaps.py unit/test_operator_overrides.py "
        + _PIPELINE),
@@ -107,7 +107,7 @@ _OPS_FAMILIES = {
                               "relu6 relu_0_to_1 relu_n1_to_1 softmax cast quantize dequantize shared/lookup_tables "
                               "shared/unary_math shared/clamp shared/fused_activation shared/float_variants",
                               "test_ops_unary_math test_ops_float32 test_float16 test_ops_behaviour_gaps "
-                              "test_ops_shared_helpers"),
+                              "test_ops_shared_helpers test_mutation_kills_survivors"),
     "pooling and reductions": ("average_pool_2d max_pool_2d mean sum reduce_any reduce_max reduce_min reduce_prod "
                                "arg_max arg_min shared/pooling shared/reduce shared/reduce_extreme "
                                "shared/arg_max_min shared/window",
@@ -160,4 +160,9 @@ EQUIVALENT: dict[str, str] = {
         "the hint of constant_ints' own refusal, which no model reaches: every operand its 20 callers read is "
         "declared constant=True, so check_operands refuses a run-time one first (TRANSPOSE_CONV reads "
         "output_shape only when it is constant); checked by a registry walk on 2026-12-03",
+    "helia_aot.ops.average_pool_2d.xǁAveragePool2Dǁlower__mutmut_17":
+        "the output width handed to the pooling sizer (None for out[2]): KernelLibrary.scratch passes it only to "
+        "the sizer, and none of AveragePool2D._sizer's four reads it (avgpool_s8 / avgpool_s16 size ch_src int32s "
+        "on DSP, else 0; the float pools 0), as ns-cmsis-nn 7.29.2's arm_avgpool_s8/s16_get_buffer_size{,_dsp,_mve} "
+        "discard output_x ((void)output_x)",
 }
