@@ -63,7 +63,8 @@ SPEC: dict[str, dict[str, tuple[tuple[type, ...], tuple | None, Any, str]]] = {
         "goal": ((str,), ("latency", "balanced", "size", "accuracy"), "balanced",
                  "what kernel choices favour over the whole graph: latency the fewest instructions, size the "
                  "smallest arena, balanced the fewest instructions within 5 % of the smallest arena (accuracy: "
-                 "as balanced, every kernel being bit-identical)"),
+                 "as balanced, every kernel being bit-identical); size, and balanced at most 10 % more estimated "
+                 "instructions, may run a first chain of operators in row bands to lower the arena"),
         "allow_approximate": ((bool,), None, False, "allow kernels whose results differ from LiteRT's"),
         "kernel": ((str,), ("auto", "specialized", "generic"), "auto",
                    "auto: each layer's entry by the measured cost tables and optimization.goal; specialized or "

@@ -6,30 +6,9 @@ and the chain's last step running a table of (function, input and output offsets
 from __future__ import annotations
 
 from helia_aot.memory.arena_planner import MemoryLayout
-from helia_aot.memory.patches import Call, Patching, StepShape
+from helia_aot.memory.patches import Patching, band_params
 
 NAMES = ("in0", "in1")
-
-
-def band_params(graph, shape: StepShape, params: dict, call: Call) -> dict:
-    """The step's kernel parameters for one band: its rows' dimensions and the padding above them."""
-    p = dict(params)
-    o0, o1 = call.out_rows
-    if shape.kind == "elementwise":
-        out = graph.tensors[shape.output]
-        p["size"] = (o1 - o0) * out.num_elements // out.shape[1]
-        return p
-    (w,), ((i0, i1),) = shape.inputs, call.in_rows
-    top = i0 - (o0 * w.stride - w.pad)  # padding rows above the band's first input row
-    if shape.kind == "pad":
-        before, after = list(p["before"]), list(p["after"])
-        before[1], after[1] = top, (o1 - o0) - top - (i1 - i0)
-        p.update(before=before, after=after)
-    else:
-        p["output_dims"] = (1, o1 - o0, *p["output_dims"][2:])
-        p["padding"] = (p["padding"][0], top)
-    p["input_dims"] = (1, i1 - i0, *p["input_dims"][2:])
-    return p
 
 
 def _row_bytes(graph, t: int) -> int:

@@ -86,6 +86,15 @@ class CostTable:
     def has(self, entry: str) -> bool:
         return entry in self.models
 
+    def model_estimate(self, entry: str, input_dims, filter_dims, output_dims, stride=None, padding=None) -> int | None:
+        """The entry's fitted model alone, even for a measured shape: two estimates compared with each other
+        (a layer and its bands) then share the model's error instead of mixing it with a measurement."""
+        model = self.models.get(entry)
+        if model is None:
+            return None
+        value = predict(model["coefficients"], features(entry, input_dims, filter_dims, output_dims, stride, padding))
+        return max(int(round(value)), 1)
+
     def estimate(self, entry: str, input_dims, filter_dims, output_dims, stride=None, padding=None) -> int | None:
         """Estimated instructions of one call, None when the entry was not measured here. stride and
         padding (w, h) refine the estimate where the entry's cost depends on them."""

@@ -117,8 +117,9 @@ def _greedy(options: dict[int, list[Option]], arena: _Arena, budget: int | None,
     return choice
 
 
-def _total(steps: list[Step], table, choice: dict[int, Option] | None = None) -> int:
-    """Estimated instructions over the operators the table covers, with `choice` where given."""
+def estimated_instructions(steps: list[Step], table, choice: dict[int, Option] | None = None) -> int:
+    """Estimated instructions over the operators the table covers (the others count 0), with `choice` where
+    given. The report's kernel_choice.chosen.instructions; patch-based execution weighs its halos against it."""
     choice = choice or {}
     return sum(choice[s.position].instructions if s.position in choice else _estimate(table, s.lowering.entry, s) or 0
                for s in steps)
@@ -163,9 +164,9 @@ def choose(graph, steps: list[Step], options) -> tuple[list[Step], KernelChoiceS
         goal=opt.goal, cost_table=table.name, cost_table_command=table.command,
         cost_table_date=table.date, arena_budget_bytes=budget,
         estimated_operators=sum(1 for s in steps if _estimate(table, s.lowering.entry, s) is not None),
-        chosen=TradeEnd(final, _total(steps, table)),
-        size=TradeEnd(arena(size_end), _total(steps, table, size_end)),
-        latency=TradeEnd(arena(latency_end), _total(steps, table, latency_end)))
+        chosen=TradeEnd(final, estimated_instructions(steps, table)),
+        size=TradeEnd(arena(size_end), estimated_instructions(steps, table, size_end)),
+        latency=TradeEnd(arena(latency_end), estimated_instructions(steps, table, latency_end)))
 
 
 def _kernel_knob(step: Step, opt) -> str:

@@ -12,15 +12,19 @@ its own kernel entry, with the band's height and top padding (a band of an NHWC 
 The arena planner places the band buffers (lifetimes as in the layer-by-layer plan, sizes of the largest
 band), the chain's inputs living to its end and its output from its start. `choose` weighs every chain
 end and patch count by optimization.goal: size takes the smallest arena when it beats the layer-by-layer
-one; balanced and latency keep the layer-by-layer plan (balanced's 10 % rule is not on yet); a
-memory.constraints budget on the scratch memory the layer-by-layer arena exceeds takes the cheapest
-patching that fits it. Activation placement rules and a stream pool keep the layer-by-layer plan.
+one; balanced the smallest arena among the patchings whose band calls add at most BALANCED_EXTRA of the
+network's estimated instructions (the cost table's fitted models, so a chain with an operator the table
+does not model stays layer by layer); latency keeps the layer-by-layer plan; a memory.constraints budget
+on the scratch memory the layer-by-layer arena exceeds takes the cheapest patching that fits it.
+Activation placement rules and a stream pool keep the layer-by-layer plan.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from helia_aot.library import cost_model
+from helia_aot.lowering import kernel_choice
 from helia_aot.memory import arena_planner
 from helia_aot.memory.arena_planner import Buffer, MemoryLayout
 
@@ -39,6 +43,8 @@ WRAPPERS = {"CONV_2D": "arm_convolve_wrapper_s8", "DEPTHWISE_CONV_2D": "arm_dept
 ELEMENTWISE = {"ADD": "arm_elementwise_add_s8"}
 PAD_TYPES = ("PAD", "PADV2")
 MAX_PATCHES = 64
+# goal balanced: a patching may add at most this share of the network's estimated instructions (issue #31).
+BALANCED_EXTRA = 0.10
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,27 @@ class Chain:
         return tuple(s.position for s in self.shapes)
 
 
+def band_params(graph, shape: StepShape, params: dict, call: Call) -> dict:
+    """The step's kernel parameters for one band: its rows' dimensions and the padding above them."""
+    p = dict(params)
+    o0, o1 = call.out_rows
+    if shape.kind == "elementwise":
+        out = graph.tensors[shape.output]
+        p["size"] = (o1 - o0) * out.num_elements // out.shape[1]
+        return p
+    (w,), ((i0, i1),) = shape.inputs, call.in_rows
+    top = i0 - (o0 * w.stride - w.pad)  # padding rows above the band's first input row
+    if shape.kind == "pad":
+        before, after = list(p["before"]), list(p["after"])
+        before[1], after[1] = top, (o1 - o0) - top - (i1 - i0)
+        p.update(before=before, after=after)
+    else:
+        p["output_dims"] = (1, o1 - o0, *p["output_dims"][2:])
+        p["padding"] = (p["padding"][0], top)
+    p["input_dims"] = (1, i1 - i0, *p["input_dims"][2:])
+    return p
+
+
 def schedule(graph, shapes: tuple[StepShape, ...], patches: int) -> Chain:
     """The rows every step computes and reads on each of `patches` bands of the last output."""
     out = shapes[-1].output
@@ -207,6 +234,27 @@ def chain_macs(steps, chain: Chain) -> tuple[int, int]:
     return full, recomputed
 
 
+def added_instructions(graph, steps, chain: Chain, table) -> int | None:
+    """Estimated instructions the chain's band calls add to its layer-by-layer calls: each step's fitted
+    model (library/cost_model.py) on the whole layer and on every band, so the model's error on one shape
+    is in both. None without a table or when a step's entry has no model there (pad, add, pools)."""
+    if table is None:
+        return None
+    by_position = {s.position: s for s in steps}
+    added = 0
+    for i, shape in enumerate(chain.shapes):
+        step = by_position[shape.position]
+        entry, p = step.lowering.entry, step.lowering.params
+        if shape.kind != "window" or entry is None or not table.has(entry):
+            return None
+        whole = table.model_estimate(entry, p["input_dims"], p["filter_dims"], p["output_dims"], p.get("stride"),
+                                     p.get("padding"))
+        bands = [band_params(graph, shape, p, calls[i]) for calls in chain.calls]
+        added += sum(table.model_estimate(entry, b["input_dims"], b["filter_dims"], b["output_dims"], b.get("stride"),
+                                          b.get("padding")) for b in bands) - whole
+    return added
+
+
 def adjust_buffers(graph, chain: Chain, roots: dict[int, int]):
     """The planner hook: band sizes for the chain's intermediates, the inputs kept to the chain's end,
     the output kept from its start (it fills patch by patch)."""
@@ -236,12 +284,14 @@ class Patching:
 
     chain: Chain
     layout: MemoryLayout
-    reason: str  # "goal size" or "memory.constraints"
+    reason: str  # "goal size", "goal balanced" or "memory.constraints"
     arena_before: int
     lower_bound_before: int
     macs_chain: int
     macs_recomputed: int
     macs_total: int
+    instructions_added: int | None = None  # estimated (added_instructions); None: no cost model for the chain
+    instructions_total: int | None = None  # the network's estimated instructions, layer by layer
 
 
 def _tensors_touching(chain: Chain) -> set[int]:
@@ -270,10 +320,12 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
     budget = _budget(options)
     before = layout.arena.arena_bytes
     over_budget = budget is not None and before > budget
-    # balanced (the default) stays layer by layer in this first version: its 10 % rule would change
-    # every default conversion's module; it is for the lead to turn on.
-    if placer is not None or layout.extra or (goal != "size" and not over_budget):
+    if placer is not None or layout.extra or (goal not in ("size", "balanced") and not over_budget):
         return None
+    table = cost_model.table_for(options.kernels.name, options.kernels.build, options.target.cpu)
+    instructions = kernel_choice.estimated_instructions(steps, table) if table is not None else None
+    if goal == "balanced" and not over_budget and not instructions:
+        return None  # nothing to weigh the recomputation against
     total = sum(int(s.lowering.macs) for s in steps)
     alignment = options.target.arena_alignment
     best: tuple | None = None
@@ -285,6 +337,9 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
             chain = schedule(graph, shapes, n)
             if chain.patches < 2 or any(b <= a for calls in chain.calls for c in calls for a, b in c.in_rows):
                 continue  # one band is no patching; a band reading no rows (all padding) is not worth a kernel call
+            added = added_instructions(graph, steps, chain, table)
+            if goal == "balanced" and not over_budget and (added is None or added > BALANCED_EXTRA * instructions):
+                continue
             full, recomputed = chain_macs(steps, chain)
             planned = replace(_plan(graph, steps, alignment, options.optimization.rewrites, chain),
                               persistent_memory=layout.persistent_memory)
@@ -296,11 +351,12 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
                 reason = "memory.constraints"
             else:
                 key = (arena, recomputed, chain.patches)
-                reason = "goal size"
+                reason = f"goal {goal}"
             if best is None or key < best[0]:
-                best = (key, chain, planned, reason, full, recomputed)
+                best = (key, chain, planned, reason, full, recomputed, added)
     if best is None:
         return None
-    _, chain, planned, reason, full, recomputed = best
-    return Patching(chain, planned, reason, before, layout.arena.lower_bound, full, recomputed, total)
+    _, chain, planned, reason, full, recomputed, added = best
+    return Patching(chain, planned, reason, before, layout.arena.lower_bound, full, recomputed, total, added,
+                    instructions)
 

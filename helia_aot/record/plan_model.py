@@ -357,7 +357,7 @@ class PlanPatchChain:
     patches: int = doc("bands of the output rows (the patch grid: patches x 1)")
     band_rows: int = doc("output rows per patch (the last may have fewer)")
     halo: Literal["recompute"] = doc("recompute: halo rows are computed again on each patch, never cached")
-    reason: Literal["goal size", "memory.constraints"] = doc(
+    reason: Literal["goal size", "goal balanced", "memory.constraints"] = doc(
         "what took the chain: optimization.goal, or a memory.constraints budget the layer-by-layer arena exceeds")
     bands: list[PlanBand]
 
@@ -487,6 +487,11 @@ class ReportPatchChain:
     chain_macs: int = doc("MACs of the chain's operators, layer by layer")
     recomputed_macs: int = doc("MACs the halos add")
     total_macs: int = doc("MACs of the network, layer by layer")
+    added_instructions: int | None = doc("instructions the band calls add, estimated by the cost table's fitted "
+                                         "models (null: an operator of the chain has none)")
+    total_instructions: int | None = doc("the network's estimated instructions layer by layer, over the "
+                                         "operators the cost table covers, as kernel_choice.chosen (null: no "
+                                         "table)")
 
 
 @dataclass

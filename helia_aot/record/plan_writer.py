@@ -290,5 +290,6 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
             patches=patching.chain.patches, arena_before_bytes=patching.arena_before,
             lower_bound_before_bytes=patching.lower_bound_before, arena_after_bytes=arena,
             lower_bound_after_bytes=bound, chain_macs=patching.macs_chain, recomputed_macs=patching.macs_recomputed,
-            total_macs=patching.macs_total)],
+            total_macs=patching.macs_total, added_instructions=patching.instructions_added,
+            total_instructions=patching.instructions_total)],
     )

@@ -93,7 +93,8 @@ def memory_picture(plan: dict, report: dict) -> dict:
             "x": _num(x(first)), "w": _num(x(last + 1) - x(first)), "top": _TOP, "h": plot_h,
             "before_y": _num(y(c["arena_before_bytes"])), "before": c["arena_before_bytes"],
             "patches": c["patches"], "band_rows": plan_chain["band_rows"], "first": first, "last": last,
-            "recomputed": c["recomputed_macs"], "total": c["total_macs"],
+            "recomputed": c["recomputed_macs"], "total": c["total_macs"], "reason": plan_chain["reason"],
+            "added": c.get("added_instructions"), "instructions": c.get("total_instructions"),
             "bound_before": c["lower_bound_before_bytes"],
         })
     peak_index = next((o["index"] for o in report["operators"] if o["id"] == report["memory"]["peak_operator"]), None)

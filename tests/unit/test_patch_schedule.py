@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 import helia_aot
-from helia_aot.emit.patch_code import band_params
 from helia_aot.errors import InvalidConfigError
-from helia_aot.memory.patches import StepShape, Window, schedule
+from helia_aot.memory import patches
+from helia_aot.memory.patches import StepShape, Window, band_params, schedule
 from helia_aot.record.plan_model import plan_schema, report_schema
 from helia_aot.record.schema import validate
-from tests.modelgen import mobilenet_v2
+from tests.modelgen import ModelBuilder, mobilenet_v2
 
 # -- band geometry, numerically -------------------------------------------------------------------------
 
@@ -152,10 +152,105 @@ def test_goal_size_patches_and_records_it(mobilenet, tmp_path):
     assert validate(plan, plan_schema()) == [] and validate(report, report_schema()) == []
 
 
-def test_balanced_and_latency_keep_layer_by_layer(mobilenet, tmp_path):
-    for goal in ("latency", "balanced"):
-        plan, _ = _convert(mobilenet, tmp_path / goal, goal=goal)
-        assert plan["patches"] == [], goal
+def test_latency_keeps_layer_by_layer(mobilenet, tmp_path):
+    plan, report = _convert(mobilenet, tmp_path / "latency", goal="latency")
+    assert plan["patches"] == [] and report["patches"] == []
+
+
+def _window_chain_model() -> bytes:
+    """A VWW-like start of convolutions and depthwise convolutions only (every one of them modelled by the
+    cost tables, so goal balanced can weigh a patching of it): 3x3 stride 2 stem, depthwise 3x3, 1x1, a
+    stride-2 depthwise 3x3, 1x1, then average pool and a fully connected classifier."""
+    rng = np.random.default_rng(31)
+    b = ModelBuilder()
+    x = b.input("x", (1, 64, 64, 3), "int8", 0.02, -1)
+
+    def conv(name, t, cout, k, stride, depthwise=False):
+        cin = t.shape[3]
+        h = -(-t.shape[1] // stride)
+        shape = (1, k, k, cin) if depthwise else (cout if not depthwise else 1, k, k, cin)
+        w = b.const(f"{name}_w", rng.integers(-100, 100, size=shape), "int8", [0.01] * shape[3 if depthwise else 0],
+                    0, quantized_dimension=3 if depthwise else 0)
+        n = cin if depthwise else cout
+        bias = b.const(f"{name}_b", rng.integers(-500, 500, size=n), "int32", [0.02 * 0.01] * n, 0)
+        y = b.tensor(name, (1, h, h, n), "int8", 0.05, 2)
+        options = {"padding": "SAME", "stride_w": stride, "stride_h": stride, "fused_activation_function": "RELU6"}
+        if depthwise:
+            options["depth_multiplier"] = 1
+        b.op("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", [t, w, bias], [y], options)
+        return y
+
+    t = conv("stem", x, 16, 3, 2)
+    t = conv("dw1", t, 16, 3, 1, depthwise=True)
+    t = conv("pw1", t, 24, 1, 1)
+    t = conv("dw2", t, 24, 3, 2, depthwise=True)
+    t = conv("pw2", t, 32, 1, 1)
+    pooled = b.tensor("pool", (1, 1, 1, 32), "int8", 0.05, 2)
+    b.op("AVERAGE_POOL_2D", [t], [pooled], {"padding": "VALID", "stride_w": 16, "stride_h": 16, "filter_width": 16,
+                                            "filter_height": 16})
+    flat = b.tensor("flat", (1, 32), "int8", 0.05, 2)
+    b.op("RESHAPE", [pooled, b.const("flat_shape", np.asarray([1, 32], np.int32))], [flat], {"new_shape": [1, 32]})
+    w = b.const("fc_w", rng.integers(-100, 100, size=(4, 32)), "int8", 0.01, 0)
+    y = b.tensor("y", (1, 4), "int8", 0.1, 0)
+    b.op("FULLY_CONNECTED", [flat, w, b.const("fc_b", np.zeros(4, np.int32), "int32", 0.05 * 0.01, 0)], [y])
+    b.output(y)
+    return b.build()
+
+
+def test_balanced_patches_only_within_its_share_of_the_instructions(tmp_path, monkeypatch):
+    """Goal balanced takes the smallest patched arena among the patchings whose band calls add at most
+    BALANCED_EXTRA of the network's estimated instructions: with no limit it is goal size's patching, with
+    none allowed it stays layer by layer, and at the real share its choice keeps within it."""
+    model = _window_chain_model()
+
+    def convert(name, **kwargs):
+        result = helia_aot.convert(model, tmp_path / name, target="corstone300", **kwargs)
+        return result.plan, result.report
+
+    size_plan, size_report = convert("size", goal="size")
+    assert size_report["patches"], "goal size must patch this model for the test to mean anything"
+    facts = size_report["patches"][0]
+    assert facts["added_instructions"] > 0 and facts["total_instructions"] > 0
+
+    monkeypatch.setattr(patches, "BALANCED_EXTRA", float("inf"))
+    plan, report = convert("unlimited")
+    assert plan["patches"][0]["reason"] == "goal balanced"
+    assert plan["memory"]["scratch_arena_bytes"] == size_plan["memory"]["scratch_arena_bytes"]
+
+    monkeypatch.setattr(patches, "BALANCED_EXTRA", 0.0)
+    plan, report = convert("none")
+    assert plan["patches"] == [] and report["patches"] == []
+    assert plan["memory"]["scratch_arena_bytes"] == facts["arena_before_bytes"]
+
+    monkeypatch.undo()
+    plan, report = convert("balanced")
+    (chain,) = report["patches"]
+    assert chain["total_instructions"] == report["kernel_choice"]["chosen"]["estimated_instructions"]
+    assert chain["added_instructions"] <= patches.BALANCED_EXTRA * chain["total_instructions"]
+    # A trade between the two ends: goal size's smaller arena costs more than the share allows.
+    assert facts["added_instructions"] > patches.BALANCED_EXTRA * facts["total_instructions"]
+    assert size_plan["memory"]["scratch_arena_bytes"] < chain["arena_after_bytes"] < chain["arena_before_bytes"]
+    assert validate(plan, plan_schema()) == [] and validate(report, report_schema()) == []
+
+
+def test_the_report_page_states_the_chains_estimated_instructions(tmp_path):
+    result = helia_aot.convert(_window_chain_model(), tmp_path / "m", prefix="m", target="corstone300")
+    (chain,) = result.report["patches"]
+    page = (tmp_path / "m" / "m_report.html").read_text(encoding="utf-8")
+    share = 100.0 * chain["added_instructions"] / chain["total_instructions"]
+    assert (f"an estimated {chain['added_instructions']:,} instructions more ({share:.1f} % of "
+            f"{chain['total_instructions']:,} by the cost table); taken by goal balanced") in page
+
+
+def test_balanced_leaves_a_chain_the_cost_tables_do_not_model_alone(mobilenet, tmp_path):
+    """The model builder's MobileNetV2 starts with a PAD, which no cost table models: goal size patches
+    through it, goal balanced cannot weigh that and stays layer by layer."""
+    size = helia_aot.convert(mobilenet, tmp_path / "size", target="corstone300", goal="size")
+    (chain,) = size.plan["patches"]
+    assert any(op.endswith("/pad") for op in chain["operators"])
+    assert size.report["patches"][0]["added_instructions"] is None
+    balanced = helia_aot.convert(mobilenet, tmp_path / "balanced", target="corstone300")
+    assert balanced.plan["patches"] == []
 
 
 def test_budget_takes_the_cheapest_patching_that_fits(mobilenet, tmp_path):
