@@ -86,7 +86,9 @@ def test_report_opens_in_chromium(tmp_path, name):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert _console_lines(proc) == [], _console_lines(proc)
     dom = Page(proc.stdout)  # the DOM as the browser built it, not the file's text
-    assert len(dom.rects) == len(result.plan["memory"]["buffers"]) > 0
+    # one rectangle per buffer, and one shading each patch chain (VWW's first layers run in bands by default)
+    assert len(dom.rects) == len(result.plan["memory"]["buffers"]) + len(result.plan["patches"]) > 0
+    assert sum(r["class"] == "chain" for r in dom.rects) == len(result.plan["patches"])
     assert len(dom.rows["layers"]) == len(result.plan["operators"])
     assert [cells[1]["title"] for cells in dom.cells["layers"]] == [op["id"] for op in result.report["operators"]]
 
