@@ -408,22 +408,12 @@ def test_float_1_x_n_layers_of_one_input_channel_buffer_one_window():
 def test_float_1_x_n_sizes_match_ns_cmsis_nn(tmp_path):
     """The shapes above, and the 1-wide padded one, against ns-cmsis-nn's arm_convolve_wrapper_f32_get_buffer_size
     (the same on every build)."""
-    from .test_scratch_sizes import F32_PROGRAM
-    ns = ns_cmsis_nn_dir()
-    gcc = require_gcc()
+    from .test_scratch_sizes import run_f32_sizers
     # F32_PROGRAM's case rows: h, w, cin, kh, kw, cout, stride, pad, oh, ow (stride and pad on both axes).
     cases = [(1, w, cin, 1, kw, 6, stride, 0, 1, (w - kw) // stride + 1) for w, kw, cin, stride, pad in
              _F32_ROW_SHAPES if pad == 0]
-    src = tmp_path / "f32.c"
-    src.write_text(F32_PROGRAM % {"cases": ", ".join("{" + ", ".join(map(str, c)) + "}" for c in cases)})
-    exe = tmp_path / "f32"
-    proc = compile_c([gcc, "-std=c99", "-O0", "-DARM_NN_ENABLE_F32=1", str(src),
-                      str(ns / "Source/NNSupportFunctions/arm_get_buffer_size_f32.c"), "-I", str(ns / "Include"),
-                      "-o", str(exe)])
-    assert proc.returncode == 0, proc.stderr
-    run = compile_c([str(exe)])
-    assert run.returncode == 0
-    for (h, w, cin, kh, kw, cout, stride, pad, oh, ow), line in zip(cases, run.stdout.splitlines()):
+    lines = run_f32_sizers(tmp_path, cases)
+    for (h, w, cin, kh, kw, cout, stride, pad, oh, ow), line in zip(cases, lines):
         g = ConvGeometry(stride, stride, pad, pad)
         want = sizes.convolve_wrapper_f32("plain", g, (1, h, w, cin), (cout, kh, kw, cin), (1, oh, ow, cout))
         assert int(line.split()[0]) == want, (h, w, cin, kh, kw, stride)

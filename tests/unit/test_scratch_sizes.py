@@ -159,11 +159,10 @@ def _f32_cases():
     return cases
 
 
-def test_python_float32_sizes_match_ns_cmsis_nn(tmp_path):
-    """The plain-C float sizers (the MVE one-input-channel depthwise branch is compiled only for MVE)."""
+def run_f32_sizers(tmp_path, cases) -> list[str]:
+    """ns-cmsis-nn's float buffer sizers on F32_PROGRAM's case rows, one output line per case."""
     ns = ns_cmsis_nn_dir()
     gcc = require_gcc()
-    cases = _f32_cases()
     src = tmp_path / "sizes_f32.c"
     src.write_text(F32_PROGRAM % {"cases": ", ".join("{" + ", ".join(map(str, c)) + "}" for c in cases)})
     exe = tmp_path / "sizes_f32"
@@ -173,7 +172,13 @@ def test_python_float32_sizes_match_ns_cmsis_nn(tmp_path):
     assert proc.returncode == 0, proc.stderr
     run = compile_c([str(exe)])
     assert run.returncode == 0
-    lines = run.stdout.splitlines()
+    return run.stdout.splitlines()
+
+
+def test_python_float32_sizes_match_ns_cmsis_nn(tmp_path):
+    """The plain-C float sizers (the MVE one-input-channel depthwise branch is compiled only for MVE)."""
+    cases = _f32_cases()
+    lines = run_f32_sizers(tmp_path, cases)
     assert len(lines) == len(cases)
     nonzero = 0
     for case, line in zip(cases, lines):
