@@ -30,7 +30,7 @@ from tests.modelgen import ModelBuilder
 from tests.modelgen.cases import CASES_DIR, build_case_model, load_case
 from tests.modelgen.litert import run_reference
 
-from .helpers import REPO, compile_c, ns_cmsis_nn_dir, portable_kernels_dir, require_gcc
+from .helpers import REPO, compile_c, portable_kernels_dir, require_gcc
 from .test_ops_indexing import HOST_MAIN, run_host
 
 
