@@ -114,6 +114,10 @@ def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:
                 for t, v in zip(op.outputs, values):
                     tensor = tensors[t]
                     v = np.asarray(v)
+                    if v.shape != tuple(tensor.shape) and v.size == tensor.num_elements:
+                        # An element-wise output declared in another shape of as many elements (validate took
+                        # it): the same values, relabelled, as both references write them.
+                        v = v.reshape(tensor.shape)
                     if v.shape != tuple(tensor.shape) or (v.dtype.kind == "f") != (tensor.dtype.startswith("float")):
                         raise ctx.error(f"folds to {v.dtype} {list(v.shape)}, its output is {tensor.dtype} "
                                         f"{list(tensor.shape)}", tensor)

@@ -10,9 +10,9 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
-from helia_aot.ops.shared.unary_math import elementwise_int16_zero_point, left_shift_rule
+from helia_aot.ops.shared.unary_math import elementwise_int16_zero_point, fits_left_shift, left_shift_rule
 
 _SHIFT = {"int8": left_shift_rule("arm_abs_s8", "|q - zero point| (up to 255)"),
           "int16": left_shift_rule("arm_abs_s16", "|q - zero point| (up to 32768)")}
@@ -24,20 +24,20 @@ class Abs(OpLowering):
     options_table = "AbsOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_abs_s8",),
-                template="abs.c.j2", rules=(OUTPUT_SHAPE_RULE, _SHIFT["int8"])),
+                template="abs.c.j2", rules=(OUTPUT_SIZE_RULE, _SHIFT["int8"])),
         Variant("int16", inputs=(int16_act(sources=elementwise_int16_zero_point("ABS")),),
                 outputs=(int16_act("output", sources=elementwise_int16_zero_point("ABS")),), entries=("arm_abs_s16",),
-                template="abs.c.j2", rules=(OUTPUT_SHAPE_RULE, _SHIFT["int16"])),
+                template="abs.c.j2", rules=(OUTPUT_SIZE_RULE, _SHIFT["int16"])),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_nn_abs_f32",),
-                template="abs.c.j2", lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,),
+                template="abs.c.j2", lower="lower_float32", rules=(OUTPUT_SIZE_RULE,),
                 fallbacks=(("arm_nn_abs_f32", None),)),
         Variant("int32", inputs=(Operand("input", ("int32",)),), outputs=(Operand("output", ("int32",)),),
-                template="unary_inline.c.j2", lower="lower_int32", rules=(OUTPUT_SHAPE_RULE,),
+                template="unary_inline.c.j2", lower="lower_int32", rules=(OUTPUT_SIZE_RULE,),
                 notes=("inline C; |INT32_MIN| stays INT32_MIN (two's complement, as LiteRT on Arm)",)),
         # Chosen by select() for an int16 input without quantization parameters (the quantized int16 variant
         # takes the rest): LiteRT's elementwise.cc evaluates that form on the raw codes.
         Variant("int16_unquantized", inputs=(Operand("input", ("int16",)),), outputs=(Operand("output", ("int16",)),),
-                template="unary_inline.c.j2", lower="lower_int16_unquantized", rules=(OUTPUT_SHAPE_RULE,),
+                template="unary_inline.c.j2", lower="lower_int16_unquantized", rules=(OUTPUT_SIZE_RULE,),
                 notes=("inline C on the raw codes (LiteRT's AbsInt16EvalImpl); |-32768| stays -32768",)),
     )
 
@@ -65,13 +65,15 @@ class Abs(OpLowering):
         if ctx.variant.name not in ("int8", "int16"):
             return
         needs, _, shift = self._rescale(ctx)
-        # |q - zp| is at most 255 (int8) or 32768 (int16); scaled up by 2^shift it must stay an int32.
-        largest = 255 if ctx.variant.name == "int8" else 32768
-        if needs and shift > 0 and largest << shift > (1 << 31) - 1:
-            x, y = ctx.inp(0), ctx.out(0)
+        # LiteRT shifts |q - zp| left: the largest over every input code must stay an int32.
+        x, y = ctx.inp(0), ctx.out(0)
+        low, high = (-128, 127) if ctx.variant.name == "int8" else (-32768, 32767)
+        zp = x.quant.zero_point
+        largest = max(high - zp, zp - low)
+        if needs and not fits_left_shift(0, largest, shift):
             raise ctx.error(_SHIFT[ctx.variant.name], y, detail=f"input scale {x.quant.scale:g} over output scale "
                             f"{y.quant.scale:g} needs a left shift of {shift}, which overflows int32 for |q - zero "
-                            f"point| up to {largest}")
+                            f"point| = {largest}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

@@ -17,7 +17,7 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 
 CASTABLE = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "float32", "bool")
 _INTS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64")
@@ -56,7 +56,7 @@ def cast_expression(src: str, dst: str) -> tuple[str, str]:
 
 def _variant(src: str) -> Variant:
     return Variant(f"from_{src}", inputs=(Operand("input", (src,)),), outputs=(Operand("output", CASTABLE),),
-                   template="cast.c.j2", rules=(OUTPUT_SHAPE_RULE,),
+                   template="cast.c.j2", rules=(OUTPUT_SIZE_RULE,),
                    notes=("quantization ignored: codes convert as integers",))
 
 

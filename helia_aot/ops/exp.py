@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, litert, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 from helia_aot.ops.shared.unary_math import TABLE_RANGE_RULE, exp_transform, float_lowered, fold_unary, quantized_dtype
 
-_TABLE_RULES = (OUTPUT_SHAPE_RULE, TABLE_RANGE_RULE)
+_TABLE_RULES = (OUTPUT_SIZE_RULE, TABLE_RANGE_RULE)
 # Measured (tests/e2e/differential_ops/elementwise.py): LiteRT's exp.cc refuses a nonzero int16 zero point.
 _ZP = (("zero point 0", litert("exp.cc Prepare", "TF_LITE_ENSURE_EQ(input / output->params.zero_point, 0) for "
                                "int16")),)
@@ -33,7 +33,7 @@ class Exp(OpLowering):
                 template="lut_s16.c.j2",
                 lower="lower_int16", rules=_TABLE_RULES, notes=("513-entry interpolated table, inline C",)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="exp_f32.c.j2",
-                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C (expf, link libm)",)),
+                lower="lower_float32", rules=(OUTPUT_SIZE_RULE,), notes=("inline C (expf, link libm)",)),
     )
 
     def _table(self, ctx: OpContext) -> np.ndarray:

@@ -17,14 +17,14 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
 from helia_aot.ops.shared.operands import fp32, int8_act
 from helia_aot.ops.shared.unary_math import (GELU_CUBIC, GELU_MINUS_SQRT1_2, GELU_SQRT_2_OVER_PI, TABLE_RANGE_RULE,
                                              float_lowered, fold_unary, gelu_approximate_transform, gelu_transform,
                                              quantized_dtype)
 
-_TABLE_RULES = (OUTPUT_SHAPE_RULE, TABLE_RANGE_RULE)
+_TABLE_RULES = (OUTPUT_SIZE_RULE, TABLE_RANGE_RULE)
 
 
 def _int16(role: str) -> Operand:
@@ -54,7 +54,7 @@ class Gelu(OpLowering):
                 lower="lower_int16", rules=_TABLE_RULES,
                 notes=("approximate false or true", "513-entry interpolated table, inline C")),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="gelu_f32.c.j2",
-                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,),
+                lower="lower_float32", rules=(OUTPUT_SIZE_RULE,),
                 notes=("approximate false or true", "inline C (erfcf or tanhf, link libm)")),
     )
 

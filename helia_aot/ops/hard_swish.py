@@ -9,7 +9,7 @@ import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                         activation_variant)
 from helia_aot.ops.shared.operands import int8_act
@@ -33,7 +33,7 @@ class HardSwish(OpLowering):
     options_table = "HardSwishOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_hard_swish_compat_s8",),
-                template="hard_swish.c.j2", rules=(OUTPUT_SHAPE_RULE, OUTPUT_EXPONENT)),
+                template="hard_swish.c.j2", rules=(OUTPUT_SIZE_RULE, OUTPUT_EXPONENT)),
         activation_variant(("x * clamp(x / 6 + 1/2, 0, 1): rounds a few ulp from x * relu6(x + 3) / 6",)),
         # -- float16 (native FP16) --
         activation_f16_variant("x * relu6(x + 3) / 6 in float16"),

@@ -8,7 +8,7 @@ import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                                  activation_variant)
 from helia_aot.ops.shared.fused_activation import f16_literal
@@ -21,9 +21,9 @@ class LeakyRelu(OpLowering):
     options_table = "LeakyReluOptions"
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_leaky_relu_s8",),
-                template="leaky_relu.c.j2", rules=(OUTPUT_SHAPE_RULE,)),
+                template="leaky_relu.c.j2", rules=(OUTPUT_SIZE_RULE,)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_leaky_relu_s16",),
-                template="leaky_relu.c.j2", lower="lower_int16", rules=(OUTPUT_SHAPE_RULE,)),
+                template="leaky_relu.c.j2", lower="lower_int16", rules=(OUTPUT_SIZE_RULE,)),
         activation_variant(),
         # -- float16 (native FP16) --
         activation_f16_variant("alpha rounded to float16 (the entry's act_param)"),

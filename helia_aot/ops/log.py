@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16_lowered, lut_of, table_args
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 from helia_aot.ops.shared.unary_math import (F32, TABLE_RANGE_RULE, elementwise_int16_zero_point, f32, float_lowered,
                                              fold_unary, log_transform, quantized_dtype)
 
-_TABLE_RULES = (OUTPUT_SHAPE_RULE, TABLE_RANGE_RULE)
+_TABLE_RULES = (OUTPUT_SIZE_RULE, TABLE_RANGE_RULE)
 _ZP = elementwise_int16_zero_point("LOG")
 
 
@@ -30,7 +30,7 @@ class Log(OpLowering):
                 template="lut_s16.c.j2", lower="lower_int16", rules=_TABLE_RULES,
                 notes=("513-entry interpolated table, inline C",)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="log_f32.c.j2",
-                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C (logf, link libm)",)),
+                lower="lower_float32", rules=(OUTPUT_SIZE_RULE,), notes=("inline C (logf, link libm)",)),
     )
 
     def _table(self, ctx: OpContext) -> np.ndarray:

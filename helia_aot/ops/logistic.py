@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, litert, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                         activation_variant)
 from helia_aot.ops.shared.int16_arithmetic import SIGMOID_INPUT_SCALE, q15_output_rule, sigmoid_s16_input_scaling
@@ -30,11 +30,11 @@ class Logistic(OpLowering):
     options_table = None
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
-                rules=(INT8_SCALE, OUTPUT_SHAPE_RULE),
+                rules=(INT8_SCALE, OUTPUT_SIZE_RULE),
                 notes=("256-entry table from the input's and output's quantization, inline C",)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_logistic_s16",),
                 template="sigmoid_s16.c.j2", lower="lower_int16",
-                rules=(INT16_SCALE, SIGMOID_INPUT_SCALE, OUTPUT_SHAPE_RULE)),
+                rules=(INT16_SCALE, SIGMOID_INPUT_SCALE, OUTPUT_SIZE_RULE)),
         activation_variant(("sigmoid within 3e-7 (table-interpolated exp)",)),
         # -- float16 (native FP16) --
         activation_f16_variant("float16 arithmetic (ns-cmsis-nn's scalar or MVE approximation)"),

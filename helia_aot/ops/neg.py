@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 
 _CTYPE = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}
 _LOWEST = {"int8": "-128", "int16": "-32768", "int32": "INT32_MIN"}
@@ -20,7 +20,7 @@ def _variant(dtype: str) -> Variant:
     if dtype in ("int8", "int16"):
         notes += ("codes negated, quantization not read (as LiteRT)",)
     return Variant(dtype, inputs=(Operand("input", (dtype,)),), outputs=(Operand("output", (dtype,)),),
-                   template="unary_inline.c.j2", rules=(OUTPUT_SHAPE_RULE,), notes=notes)
+                   template="unary_inline.c.j2", rules=(OUTPUT_SIZE_RULE,), notes=notes)
 
 
 @register

@@ -18,7 +18,7 @@ from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Oper
                                 litert, register)
 from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides, kernel_broadcast_dims
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
-from helia_aot.ops.shared.unary_math import left_shift_rule
+from helia_aot.ops.shared.unary_math import fits_left_shift, left_shift_rule
 
 ALPHA_BROADCAST = Rule("alpha broadcasts onto the input (NumPy rules); output shape equals the input's", litert(
     "activations.cc PreluPrepare", "CalculateShapeForBroadcast(input, alpha), then HaveSameShapes(input, output)"))
@@ -65,13 +65,18 @@ class Prelu(OpLowering):
         if ctx.variant.name == "float32":
             return
         (_, s1), (_, s2) = self._multipliers(ctx)
-        # |x - zp| up to 2^16 - 1 (int16) or 255, and times |alpha - zp| up to 255: the product scaled up by a
-        # left shift must stay an int32.
-        largest = 255 if x.dtype == "int8" else 65535
-        for value, shift, what in ((largest, s1, "input / output"), (largest * 255, s2, "input x alpha / output")):
-            if shift > 0 and value << shift > (1 << 31) - 1:
+        # LiteRT's BroadcastPrelu4DSlow shifts x - zp left where it is >= 0, and (x - zp) x (alpha - zp) where
+        # x - zp < 0: each over every code the tensors can hold (a constant alpha: its own codes) must stay an int32.
+        low, high = (-128, 127) if x.dtype == "int8" else (-32768, 32767)
+        xs = (low - x.quant.zero_point, min(-1, high - x.quant.zero_point))
+        codes = np.asarray(alpha.data).reshape(-1) if alpha.is_constant else np.asarray([-128, 127])
+        alphas = (int(codes.min()) - alpha.quant.zero_point, int(codes.max()) - alpha.quant.zero_point)
+        products = [a * b for a in xs for b in alphas] if xs[0] < 0 else [0]  # no code below the zero point
+        for (lo, hi), shift, what in (((0, high - x.quant.zero_point), s1, "input / output"),
+                                      ((min(products), max(products)), s2, "input x alpha / output")):
+            if not fits_left_shift(lo, hi, shift):
                 raise ctx.error(SHIFT, y, detail=f"the {what} scale ratio needs a left shift of {shift}, which "
-                                                 f"overflows int32 for values up to {value}")
+                                                 f"overflows int32 for values in [{lo}, {hi}]")
 
     @staticmethod
     def _multipliers(ctx: OpContext):

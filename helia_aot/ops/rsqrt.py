@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.quant import MultiplierRangeError
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, helia_limit, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, register, undefined
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import TableRangeError, lut_int8_lowered, lut_int16, table_args
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 from helia_aot.ops.shared.unary_math import (TABLE_RANGE_RULE, elementwise_int16_zero_point, float_lowered, fold_unary,
@@ -22,10 +22,11 @@ from helia_aot.ops.shared.unary_math import (TABLE_RANGE_RULE, elementwise_int16
 
 # LiteRT's elementwise.cc GenericPrepare forms 1 / (sqrt(input scale) x output scale) with QuantizeMultiplier, which
 # saturates a multiplier of 2^31 and more; the fixed-point table here needs it below 2^31 as a Q31 multiplier.
-INT8_MULTIPLIER = Rule("1 / (sqrt(input scale) x output scale) a finite multiplier below 2^31", helia_limit(
-    "the int8 table is computed with LiteRT's fixed point from this multiplier; helia_aot.ir.quant.quantize_multiplier "
-    "refuses a non-finite one or one past int32 (LiteRT's QuantizeMultiplier leaves it undefined)",
-    "none: LiteRT's output is undefined there"))
+INT8_MULTIPLIER = Rule("1 / (sqrt(input scale) x output scale) a finite multiplier below 2^31", undefined(
+    "LiteRT elementwise.cc RsqrtEvalQuantized / QuantizeMultiplier", "a multiplier of 2^31 or more has a shift above "
+    "30; the code one above the zero point gives 1 / sqrt(1) = 2^20 in the kernel's fixed point, which "
+    "MultiplyByQuantizedMultiplier shifts left by shift - 20 >= 11: past int32 (signed overflow, or a shift past "
+    "the word); a non-finite one has no fixed-point form"))
 _ZP = elementwise_int16_zero_point("RSQRT")
 
 
@@ -35,15 +36,15 @@ class Rsqrt(OpLowering):
     options_table = None
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), template="lut.c.j2",
-                rules=(OUTPUT_SHAPE_RULE, INT8_MULTIPLIER),
+                rules=(OUTPUT_SIZE_RULE, INT8_MULTIPLIER),
                 notes=("256-entry table of LiteRT's fixed point, inline C",
                        "inputs below the zero point give 127 (LiteRT: an error)")),
         Variant("int16", inputs=(int16_act(sources=_ZP),), outputs=(int16_act("output", sources=_ZP),),
                 entries=("arm_rsqrt_s16_per_op",), template="rsqrt_s16.c.j2", lower="lower_int16",
-                rules=(OUTPUT_SHAPE_RULE, TABLE_RANGE_RULE),
+                rules=(OUTPUT_SIZE_RULE, TABLE_RANGE_RULE),
                 notes=("negative inputs: ARM_CMSIS_NN_ARG_ERROR (LiteRT: an error)",)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="rsqrt_f32.c.j2",
-                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C (sqrtf, link libm)",)),
+                lower="lower_float32", rules=(OUTPUT_SIZE_RULE,), notes=("inline C (sqrtf, link libm)",)),
     )
 
     def _int8_table(self, ctx: OpContext) -> np.ndarray:

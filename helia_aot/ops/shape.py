@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import (ANY, ConstArray, Lowered, OpContext, OpLowering, Operand, Variant,
-                                register)
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.base import (ANY, ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, register,
+                                undefined)
 
 # Measured: where out_type names the other dtype than the output tensor's, TFLM's shape.cc writes the tensor's
 # (it never reads out_type) and LiteRT's Prepare retypes the tensor to out_type, with the same values: the module
 # writes the declared dtype, as TFLM does.
-_RULES = (OUTPUT_SHAPE_RULE,)
+# An output of another shape with rank elements gets the same values in both references.
+OUTPUT_SIZE = Rule("output holds rank elements (any shape)", undefined(
+    "TFLM shape.cc ExtractShape", "writes the input's rank values into an output of another size: past its end, or "
+    "leaving its tail unwritten (LiteRT's Prepare resizes the output to [rank] instead, so the model's declared "
+    "interface no longer holds)"))
+_RULES = (OUTPUT_SIZE,)
 
 
 def _variant(dtype: str) -> Variant:
@@ -30,10 +34,10 @@ class Shape(OpLowering):
 
     def _values(self, ctx: OpContext) -> np.ndarray:
         x, y = ctx.inp(0), ctx.out(0)
-        if list(y.shape) != [len(x.shape)]:
-            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} must be [{len(x.shape)}] (the "
-                                                         f"input's rank)")
-        return np.asarray([int(d) for d in x.shape], dtype=np.int64)
+        if y.num_elements != len(x.shape):
+            raise ctx.error(OUTPUT_SIZE, y, detail=f"output shape {list(y.shape)} must hold {len(x.shape)} elements "
+                                                   f"(the input's rank)")
+        return np.asarray([int(d) for d in x.shape], dtype=np.int64).reshape(y.shape)
 
     def validate(self, ctx: OpContext) -> None:
         self._values(ctx)

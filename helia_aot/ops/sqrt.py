@@ -14,7 +14,7 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.lookup_tables import table_args
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 from helia_aot.ops.shared.unary_math import (elementwise_int16_zero_point, float_lowered, fold_unary, quantized_dtype,
@@ -30,12 +30,12 @@ class Sqrt(OpLowering):
     options_table = None
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_sqrt_s8",),
-                template="sqrt_s8.c.j2", rules=(OUTPUT_SHAPE_RULE,), notes=(_NEGATIVE,)),
+                template="sqrt_s8.c.j2", rules=(OUTPUT_SIZE_RULE,), notes=(_NEGATIVE,)),
         Variant("int16", inputs=(int16_act(sources=_ZP),), outputs=(int16_act("output", sources=_ZP),),
-                template="sqrt_s16.c.j2", lower="lower_int16", rules=(OUTPUT_SHAPE_RULE,),
+                template="sqrt_s16.c.j2", lower="lower_int16", rules=(OUTPUT_SIZE_RULE,),
                 notes=("inline C (sqrtf, link libm)", _NEGATIVE)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="sqrt_f32.c.j2",
-                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C (sqrtf, link libm)",)),
+                lower="lower_float32", rules=(OUTPUT_SIZE_RULE,), notes=("inline C (sqrtf, link libm)",)),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -5,7 +5,7 @@ Prepare, "Type INT8 is unsupported by op Square"). Inline C: x * x per element, 
 from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.operands import fp32
 from helia_aot.ops.shared.unary_math import float_lowered, fold_unary
 
@@ -16,7 +16,7 @@ class Square(OpLowering):
     options_table = "SquareOptions"
     variants = (
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="square_f32.c.j2",
-                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C: x * x",)),
+                lower="lower_float32", rules=(OUTPUT_SIZE_RULE,), notes=("inline C: x * x",)),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, both, register
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.shaping import data, dtype_variants
 
 _LITERT = ("int32", "int64", "float32")
@@ -26,7 +26,7 @@ def _variant(dtype: str, entry: str | None) -> Variant:
     if dtype not in _LITERT:
         notes += ("code 0 in every element, as TFLM (LiteRT's reference kernel refuses this dtype)",)
     return Variant(dtype, inputs=(data(dtype),), outputs=(data(dtype, "output"),), template="zeros_like.c.j2",
-                   rules=(DTYPE, OUTPUT_SHAPE_RULE), notes=notes)
+                   rules=(DTYPE, OUTPUT_SIZE_RULE), notes=notes)
 
 
 @register

@@ -131,10 +131,17 @@ def test_neg_is_inline(tmp_path, dtype, line):
     assert line in function_body(model_c, 0)
 
 
-def test_neg_refuses_a_different_output_shape(tmp_path):
-    message = refusal(unary("NEG", "float32", (2, 3), out_shape=(3, 2)), tmp_path)
+def test_neg_takes_an_output_of_another_shape_with_as_many_elements(tmp_path):
+    result, model_c = convert(unary("NEG", "float32", (2, 3), out_shape=(3, 2)), tmp_path)
+    assert result.plan["operators"][0]["op_type"] == "NEG"
+    assert "6" in function_body(model_c, 0)  # the loop runs over the 6 flat elements
+
+
+def test_neg_refuses_an_output_of_another_size(tmp_path):
+    message = refusal(unary("NEG", "float32", (2, 3), out_shape=(2, 4)), tmp_path)
     assert "NEG" in message and "'y'" in message
-    assert "output shape [3, 2] differs from the input shape [2, 3]" in message
+    assert "output shape [2, 4] holds 8 elements, the input [2, 3] 6" in message
+    assert "reference undefined" in message
 
 
 # ---- SQUARED_DIFFERENCE -------------------------------------------------------------------------------
@@ -334,13 +341,26 @@ def test_inline_binary_loop_says_what_it_computes(tmp_path):
 
 
 def test_prelu_names_the_alpha_product_whose_shift_overflows(tmp_path):
-    # input / output needs 2^13 (fits for |x - zp| <= 255); input x alpha / output 2^18 overflows for 255 x 255.
+    # input / output needs 2^13 (fits for x - zp <= 127); input x alpha / output 2^18 overflows for (-128) x (-128),
+    # the product of the lowest input code and alpha's lowest constant code.
+    b = ModelBuilder()
+    x = b.input("x", (1, 4), dtype="int8", scale=0.05, zero_point=0)
+    alpha = b.const("alpha", np.array([127, -128, 3, -4], np.int8), dtype="int8", scale=50.0, zero_point=0)
+    y = b.tensor("y", (1, 4), dtype="int8", scale=0.00001, zero_point=0)
+    b.op("PRELU", [x, alpha], [y])
+    b.output(y)
+    message = refusal(b, tmp_path)
+    assert "tensor 'y': the input x alpha / output scale ratio needs a left shift of 18, which overflows int32 " \
+           "for values in [-16256, 16384]" in message, message
+
+
+def test_prelu_takes_a_shift_its_constant_alpha_keeps_within_int32(tmp_path):
+    # The same scales as above with small alpha codes: (x - zp) x (alpha - zp) stays in [-384, 512], 512 << 18 fits.
     b = ModelBuilder()
     x = b.input("x", (1, 4), dtype="int8", scale=0.05, zero_point=0)
     alpha = b.const("alpha", np.array([1, -2, 3, -4], np.int8), dtype="int8", scale=50.0, zero_point=0)
     y = b.tensor("y", (1, 4), dtype="int8", scale=0.00001, zero_point=0)
     b.op("PRELU", [x, alpha], [y])
     b.output(y)
-    message = refusal(b, tmp_path)
-    assert "tensor 'y': the input x alpha / output scale ratio needs a left shift of 18, which overflows int32 " \
-           "for values up to 65025" in message, message
+    result, _ = convert(b, tmp_path)
+    assert result.plan["operators"][0]["kernel"]["entry"] == "arm_prelu_s8"

@@ -84,7 +84,7 @@ def test_batch_matmul_int16_takes_a_shift_of_14_and_refuses_15(tmp_path):
     assert "at most 14" in message
 
 
-# ---- PRELU: |x - zp| (255 for int8, 65535 for int16) shifted left must stay an int32 ----
+# ---- PRELU: x - zp where it is >= 0 (up to 127 for int8, 32767 for int16 at zp 0) shifted left must stay an int32 ----
 
 def prelu(dtype: str, shift: int) -> bytes:
     """Input / output scale ratio 0.75 x 2^shift (left shift `shift`); alpha's ratio far smaller."""
@@ -97,16 +97,17 @@ def prelu(dtype: str, shift: int) -> bytes:
     return b.build()
 
 
-@pytest.mark.parametrize("dtype, fits, overflows", [("int8", 23, 24), ("int16", 15, 16)])
+@pytest.mark.parametrize("dtype, fits, overflows", [("int8", 24, 25), ("int16", 16, 17)])
 def test_prelu_left_shift_limit_follows_the_input_range(tmp_path, dtype, fits, overflows):
-    # int8: 255 << 23 < 2^31 <= 255 << 24; int16: 65535 << 15 < 2^31 <= 65535 << 16
+    # LiteRT shifts only x - zp >= 0 by the identity ratio: int8 127 << 24 < 2^31 <= 127 << 25;
+    # int16 32767 << 16 < 2^31 <= 32767 << 17
     result = convert(prelu(dtype, fits), tmp_path / "a")
     assert result.plan["operators"][0]["kernel"]["entry"] == f"arm_prelu_s{dtype[3:]}"
     with pytest.raises(UnsupportedModelError) as info:
         convert(prelu(dtype, overflows), tmp_path / "b")
     message = str(info.value)
     assert "PRELU" in message and "tensor 'y'" in message
-    assert f"left shift of {overflows}, which overflows int32 for values up to {255 if dtype == 'int8' else 65535}" \
+    assert f"left shift of {overflows}, which overflows int32 for values in [0, {127 if dtype == 'int8' else 32767}]" \
         in message
 
 

@@ -140,13 +140,13 @@ def test_refusals(tmp_path):
     message = refusal(unary_model("RELU_0_TO_1", q_in=(100.0, 0), q_out=(1e-6, 0)), tmp_path / "f")
     assert "RELU_0_TO_1" in message and "left shift" in message
     message = refusal(_mismatched_shapes("LOG"), tmp_path / "g")
-    assert "differs from the input shape" in message
+    assert "holds 9 elements, the input [2, 3] 6" in message
 
 
 def _mismatched_shapes(op) -> ModelBuilder:
     b = ModelBuilder()
     x = b.input("x", (2, 3), "float32")
-    y = b.tensor("y", (3, 2), "float32")
+    y = b.tensor("y", (3, 3), "float32")
     b.op(op, [x], [y])
     b.output(y)
     return b

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.graph import Tensor
-from helia_aot.ops.base import OpContext, Rule, helia_limit
+from helia_aot.ops.base import OpContext, Rule, helia_limit, undefined
 
 
 # Declared by the operators whose output shape validate() computes (check_output_shape).
@@ -15,6 +15,16 @@ OUTPUT_SHAPE_RULE = Rule("output shape as the operator computes it from its inpu
     "the memory plan and the generated loops use the model's static shapes; LiteRT's Prepare resizes the output "
     "to the computed shape instead, TFLM computes with the model's (a model whose shapes disagree is malformed: "
     "re-export it)"))
+
+
+# Declared by the element-wise operators (unary_validate): an output of another shape but as many elements is
+# taken (both references write the same bytes: LiteRT resizes the output to the input's shape, TFLM runs over
+# the flat elements), one of another size is not.
+OUTPUT_SIZE_RULE = Rule("output holds as many elements as the input (any shape)", undefined(
+    "TFLM's element-wise kernels (MatchingFlatSize / ElementCount, checked only in debug builds)",
+    "they compute the input's elements into an output of another size: past its end when it is smaller, leaving "
+    "its tail unwritten when it is larger (LiteRT's Prepare resizes the output to the input's shape instead, "
+    "so the model's declared interface no longer holds)"))
 
 
 def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str, rule: Rule | None = None) -> None:
@@ -27,10 +37,12 @@ def require_same_quant(ctx: OpContext, a: Tensor, b: Tensor, what: str, rule: Ru
 
 
 def unary_validate(ctx: OpContext, same_quant: bool = False) -> None:
+    """An element-wise operator's output: as many elements as the input, in any shape (the loops run over the
+    flat elements, as both references do)."""
     x, y = ctx.inp(0), ctx.out(0)
-    if tuple(x.shape) != tuple(y.shape):
-        raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} differs from the input shape "
-                                                     f"{list(x.shape)}")
+    if x.num_elements != y.num_elements:
+        raise ctx.error(OUTPUT_SIZE_RULE, y, detail=f"output shape {list(y.shape)} holds {y.num_elements} elements, "
+                                                    f"the input {list(x.shape)} {x.num_elements}")
     if same_quant:
         require_same_quant(ctx, x, y, ctx.op.op_type)
 

@@ -14,7 +14,7 @@ from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.graph import Tensor
 from helia_aot.ir.quant import f32, quantize_multiplier, quantize_value
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, unary_validate
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                                  activation_variant)
@@ -46,10 +46,10 @@ class ClampLowering(OpLowering):
     activation = ""
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
-                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2", rules=(OUTPUT_SHAPE_RULE,)),
+                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2", rules=(OUTPUT_SIZE_RULE,)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
                 entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
-                lower="lower_int16", rules=(OUTPUT_SHAPE_RULE,)),
+                lower="lower_int16", rules=(OUTPUT_SIZE_RULE,)),
         activation_variant(),
         # -- float16 (native FP16) --
         activation_f16_variant(),
@@ -100,9 +100,9 @@ class BoundedReluLowering(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_relu_generic_s8",),
                 template="relu_generic_s8.c.j2",
-                rules=(OUTPUT_SHAPE_RULE, RELU_X_SHIFT, BOUNDED_NO_INT16)),
+                rules=(OUTPUT_SIZE_RULE, RELU_X_SHIFT, BOUNDED_NO_INT16)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), template="relu_range_f32.c.j2",
-                lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=("inline C",)),
+                lower="lower_float32", rules=(OUTPUT_SIZE_RULE,), notes=("inline C",)),
     )
 
     def select(self, ctx: OpContext) -> Variant:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import Lowered, OpContext, Operand, Variant
 from helia_aot.ops.shared.broadcast import broadcast_strides
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE
 from helia_aot.ops.shared.fused_activation import float_activation
 from helia_aot.ops.shared.operands import f16, fp32, fp32_bias
 
@@ -55,7 +55,7 @@ def activation_lowered(ctx: OpContext, kind: str, param: float = 0.0) -> Lowered
 
 def activation_variant(notes: tuple[str, ...] = ()) -> Variant:
     return Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_nn_activation_f32",),
-                   template="activation_f32.c.j2", lower="lower_float32", rules=(OUTPUT_SHAPE_RULE,), notes=notes)
+                   template="activation_f32.c.j2", lower="lower_float32", rules=(OUTPUT_SIZE_RULE,), notes=notes)
 
 
 # ---- float16 (native FP16): ns-cmsis-nn's _f16 entries, behind the FP16 gate ----
@@ -75,7 +75,7 @@ ACTIVATION_F16 = {"RELU": "ARM_NN_FLT_ACT_RELU", "RELU6": "ARM_NN_FLT_ACT_RELU6"
 
 def activation_f16_variant(*notes: str) -> Variant:
     return float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_nn_activation_f16",),
-                           template="activation_f16.c.j2", rules=(OUTPUT_SHAPE_RULE,), notes=notes)
+                           template="activation_f16.c.j2", rules=(OUTPUT_SIZE_RULE,), notes=notes)
 
 
 def activation_f16_lowering(ctx: OpContext, param: str = "(float16_t)0.0f") -> Lowered:

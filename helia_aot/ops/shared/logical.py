@@ -9,7 +9,7 @@ from __future__ import annotations
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert
 from helia_aot.ops.shared.binary_arith import inline_params
 from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides
-from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
+from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE
 
 LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
 BROADCAST = Rule("input shapes broadcast (NumPy rules) to the output's shape", litert(
@@ -23,7 +23,7 @@ BOOL_ONLY = Rule("bool inputs and output", litert(
 def logical_variants(op_type: str) -> tuple[Variant, ...]:
     if op_type == "LOGICAL_NOT":
         return (Variant("bool", inputs=(Operand("input", ("bool",)),), outputs=(Operand("output", ("bool",)),),
-                        template="logical.c.j2", rules=(BOOL_ONLY, OUTPUT_SHAPE_RULE), notes=("inline C",)),)
+                        template="logical.c.j2", rules=(BOOL_ONLY, OUTPUT_SIZE_RULE), notes=("inline C",)),)
     return (Variant("bool", inputs=(Operand("input1", ("bool",)), Operand("input2", ("bool",))),
                     outputs=(Operand("output", ("bool",)),), template="logical.c.j2",
                     rules=(BOOL_ONLY, BROADCAST), notes=("inline C", "broadcasts at any rank")),)
@@ -47,9 +47,11 @@ class LogicalLowering(OpLowering):
         if shape is None:
             raise ctx.error(BROADCAST, ctx.inp(1), detail=f"input shapes {list(shapes[0])} and {list(shapes[1])} do "
                                                           "not broadcast")
-        if tuple(y.shape) != shape:
-            raise ctx.error(BROADCAST if len(shapes) == 2 else OUTPUT_SHAPE_RULE, y,
-                            detail=f"output shape {list(y.shape)} does not match {list(shape)}")
+        if len(shapes) == 1 and y.num_elements != ctx.inp(0).num_elements:
+            raise ctx.error(OUTPUT_SIZE_RULE, y, detail=f"output shape {list(y.shape)} holds {y.num_elements} elements, "
+                                                        f"the input {list(shape)} {ctx.inp(0).num_elements}")
+        if len(shapes) == 2 and tuple(y.shape) != shape:
+            raise ctx.error(BROADCAST, y, detail=f"output shape {list(y.shape)} does not match {list(shape)}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         y = ctx.out(0)

@@ -41,13 +41,20 @@ def elementwise_int16_zero_point(op_name: str) -> tuple[tuple[str, Source], ...]
 
 
 def left_shift_rule(entries: str, largest: str) -> Rule:
-    """A requantization whose left shift takes |q - zero point| past int32: LiteRT's reference multiplies
+    """A requantization whose left shift takes an input's q - zero point past int32: LiteRT's reference multiplies
     (x << shift) in int32 (MultiplyByQuantizedMultiplier), signed overflow there, and the kernel entry shifts the
-    same int32."""
+    same int32. The callers refuse exactly the models where some input code overflows (`fits_left_shift`)."""
     return Rule(f"input scale / output scale small enough that {largest} shifted left stays an int32",
-                helia_limit(f"{entries} and LiteRT's MultiplyByQuantizedMultiplier shift the int32 difference left "
-                            "before the multiply: past int32 it overflows (undefined in C++), no result to match",
-                            "none: the reference's output overflows"))
+                undefined(f"LiteRT's MultiplyByQuantizedMultiplier (and {entries})",
+                          "shifts the int32 difference left before the multiply: past int32 it overflows (undefined "
+                          "in C++), no result to match"))
+
+
+def fits_left_shift(low: int, high: int, shift: int) -> bool:
+    """Every int32 value in [low, high], shifted left by `shift` (x * (1 << shift)), stays an int32."""
+    if shift <= 0:
+        return True
+    return low * (1 << shift) >= -(1 << 31) and high * (1 << shift) <= (1 << 31) - 1
 
 
 def f32(x) -> np.float32:
