@@ -52,7 +52,7 @@ class SignalRfft(OpLowering):
     variants = tuple(_variant(d) for d in ("int16", "int32", "float32"))
 
     def _options(self, ctx: OpContext) -> dict:
-        return read_options(ctx, {"T": Attr(), "fft_length": Attr(low=2, high=INT32_MAX)})
+        return read_options(ctx, {"T": Attr(by_name=True), "fft_length": Attr(low=2, high=INT32_MAX)})
 
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)

@@ -51,11 +51,17 @@ def test_window_shift_out_of_range(tmp_path):
     assert "CUSTOM:SignalWindow" in message and "custom option shift = 32 must be an integer in 0..31" in message
 
 
-def test_window_other_attribute_set_is_refused(tmp_path):
-    # TFLM reads the map by position: an extra key would shift what it reads as 'shift'.
-    message = refusal(window(options={"shift": 3, "alpha": 1}), tmp_path)
-    assert "exactly the attributes ['shift']" in message and "unexpected ['alpha']" in message
-    assert "missing ['shift']" in refusal(window(options={}), tmp_path)
+def test_window_options_too_short_for_the_position_are_refused(tmp_path):
+    # TFLM reads 'shift' at position 0 of the map's values: an empty map is read past its end.
+    message = refusal(window(options={}), tmp_path)
+    assert "custom options [] have no value for 'shift' (TFLM reads it at position 0, past the map)" in message
+    assert "(reference undefined: flatbuffer_utils.cc FlexbufferWrapper::ElementAs*" in message
+
+
+def test_window_reads_shift_at_its_position_whatever_the_key(tmp_path):
+    # Sorted keys ['alpha', 'shift']: position 0 holds alpha's 40, which TFLM reads as shift (out of range here).
+    message = refusal(window(options={"shift": 3, "alpha": 40}), tmp_path)
+    assert "custom option shift (read from 'alpha', at its position) = 40 must be an integer in 0..31" in message
 
 
 def test_window_input_not_whole_windows(tmp_path):
@@ -122,11 +128,13 @@ def test_square_root_constant_shift_out_of_range(tmp_path):
     assert "tensor 's'" in message and "scale_bits is 32; a shift of a uint32 must be in 0..31" in message
 
 
-def test_square_root_takes_no_attributes(tmp_path):
+def test_square_root_ignores_attributes_as_tflm_does(tmp_path):
+    # TFLM's kernel reads no custom option: a stray one changes nothing.
     data = custom("SignalFilterBankSquareRoot", [("x", (4,), "uint64"), ("s", np.asarray(1).reshape(()), "int32",
                                                                           "const")], [("y", (4,), "uint32")],
                   {"shift": 1})
-    assert "exactly the attributes []" in refusal(data, tmp_path)
+    result = helia_aot.convert(data, tmp_path / "out", target="host")
+    assert result.plan["operators"][0]["op_type"] == "CUSTOM:SignalFilterBankSquareRoot"
 
 
 def test_custom_options_that_are_no_flexbuffer_map_name_the_operator(tmp_path):
@@ -168,6 +176,16 @@ def fold_with(data: bytes, constants: list) -> list[np.ndarray]:
                           ("uw", [0, 4099, 1, 2, 3, 4], "int16"), ("freq", [0, 1, 3], "int16"),
                           ("first", [0, 2, 4], "int16"), ("width", [2, 2, 2], "int16")],
      [("y", (2,), "uint64")], {"num_channels": 2}),
+    # Keys other than the kernel's: TFLM reads each attribute at its position in the sorted map, whatever the key
+    # there (alpha's 5 as shift), and ignores the rest.
+    ("SignalWindow", [("x", [[-32768, 32767, 1000, -7, 5, 6]], "int16"), ("w", [32767, -32768, 3], "int16")],
+     [("y", (1, 6), "int16")], {"shift": 3, "alpha": 5}),
+    ("SignalFftAutoScale", [("x", [7, -32768, 100, -3], "int16")], [("y", (4,), "int16"), ("s", (), "int32")],
+     {"shift": 1}),
+    ("SignalFilterBank", [("x", [4294967295, 2, 3, 4, 5], "uint32"), ("w", [4096, -3, 7, 9, 1, 2], "int16"),
+                          ("uw", [0, 4099, 1, 2, 3, 4], "int16"), ("freq", [0, 1, 3], "int16"),
+                          ("first", [0, 2, 4], "int16"), ("width", [2, 2, 2], "int16")],
+     [("y", (2,), "uint64")], {"num_channels": 2, "zeta": 9}),
 ])
 def test_fold_matches_tflm(code, inputs, outputs, options):
     data = custom(code, [(name, np.asarray(v).shape, dtype) for name, v, dtype in inputs], outputs, options)

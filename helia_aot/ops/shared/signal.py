@@ -2,10 +2,11 @@
 """Shared rules of TensorFlow Lite Micro's Signal operators (custom operators "CUSTOM:Signal...").
 
 Their attributes come in the operator's custom options, a FlexBuffer map decoded on first use into
-`Operator.options`. TFLM's kernels read that map by POSITION (FlexbufferWrapper::ElementAs*(index)),
-keys sorted alphabetically, never by name: a map with another set of keys would make TFLM read other
-values than the names say. So a module states the exact keys its kernel reads and `read_options`
-refuses any other set, and any value outside the range the kernel's arithmetic is defined for.
+`Operator.options`. TFLM's kernels read that map by POSITION (FlexbufferWrapper::ElementAs*(index), the
+index a constant naming the attribute's place among the exporter's sorted keys), not by name: with another
+set of keys TFLM reads whatever value sits at that place. `read_options` reads the same way, so a module
+computes what TFLM computes for any key set, and refuses a map too short for a position (TFLM reads past
+it) and any value outside the range the kernel's arithmetic is defined for.
 No @register here.
 """
 
@@ -13,16 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from helia_aot.ops.base import OpContext, Rule, helia_limit, tflm, undefined
+from helia_aot.ops.base import OpContext, Rule, tflm, undefined
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 
 # The rules read_options enforces for every Signal operator. TFLM itself checks no key and no value: it reads
-# whatever sits at each position, so both are limits of ours, each with its reason.
-OPTION_KEYS = Rule("custom options hold exactly the attributes the kernel reads", helia_limit(
-    "TFLM's kernel reads the FlexBuffer map by position (FlexbufferWrapper::ElementAs*(index), keys sorted), never "
-    "by name: with another set of keys it reads other values than the names say, which a module reading them by "
-    "name would not reproduce"))
+# whatever sits at each position.
+OPTION_KEYS = Rule("custom options hold a value at each position the kernel reads (the value there is read, "
+                   "whatever its key)", undefined(
+                       "flatbuffer_utils.cc FlexbufferWrapper::ElementAs*", "reads data_ + index x byte_width with no "
+                       "bound: a map with fewer values is read past its end"))
 OPTION_RANGE = Rule("each custom option of its kind, within the range the kernel's arithmetic is defined for",
                     undefined("signal/src (the Signal kernels' arithmetic, called from each Eval)",
                               "outside it TFLM's C++ shifts past the word or indexes past a tensor"))
@@ -41,12 +42,14 @@ def unchecked_rule(text: str, kernel: str) -> Rule:
 
 @dataclass(frozen=True)
 class Attr:
-    """One attribute a Signal kernel reads: its kind ("int" or "bool") and, for an int, the inclusive
-    range the kernel computes correctly with (beyond it C shifts or indexes out of bounds)."""
+    """One attribute a Signal kernel reads: its kind ("int" or "bool"), for an int the inclusive range the
+    kernel computes correctly with (beyond it C shifts or indexes out of bounds), and whether TFLM looks it up
+    by name (flexbuffers Map operator[]) rather than by its position among the sorted attribute names."""
 
     kind: str = "int"
     low: int = INT32_MIN
     high: int = INT32_MAX
+    by_name: bool = False
 
     def check(self, value) -> bool:
         if self.kind == "bool":
@@ -60,25 +63,25 @@ class Attr:
 
 
 def read_options(ctx: OpContext, attrs: dict[str, Attr]) -> dict:
-    """The operator's attributes, checked: exactly the keys `attrs` names (TFLM reads them by their
-    alphabetical position), each of its kind and range. A bool comes back as a bool."""
+    """The operator's attributes as TFLM reads them: each by its position among the sorted names `attrs`
+    lists (the value at that place in the sorted map, whatever its key), or by name where TFLM looks it up so;
+    each checked for its kind and range. A bool comes back as a bool."""
     options = ctx.op.options
-    keys, wanted = sorted(options), sorted(attrs)
-    if keys != wanted:
-        missing = [k for k in wanted if k not in options]
-        extra = [k for k in keys if k not in attrs]
-        said = "; ".join(part for part in (f"missing {missing}" if missing else "",
-                                          f"unexpected {extra}" if extra else "") if part)
-        raise ctx.error(OPTION_KEYS, None,
-                        "Export the operator with TFLM's Signal library (tflite_micro.python.tflite_micro.signal)",
-                        detail=f"custom options must hold exactly the attributes {wanted} ({said}): TFLM's kernel "
-                               "reads them by their position in the sorted map")
+    keys, names = sorted(options), sorted(attrs)
     result = {}
-    for key, attr in attrs.items():
-        value = options[key]
+    for position, name in enumerate(names):
+        attr = attrs[name]
+        key = name if attr.by_name else (keys[position] if position < len(keys) else None)
+        if key is None:
+            raise ctx.error(OPTION_KEYS, None,
+                            "Export the operator with TFLM's Signal library (tflite_micro.python.tflite_micro.signal)",
+                            detail=f"custom options {keys} have no value for '{name}' (TFLM reads it at position "
+                                   f"{position}, past the map)")
+        value = options.get(key, 0)  # a name the map lacks: flexbuffers' Map[] gives Null, which reads as 0
+        shown = name if key == name else f"{name} (read from '{key}', at its position)"
         if not attr.check(value):
-            raise ctx.error(OPTION_RANGE, None, detail=f"custom option {key} = {value!r} must be {attr.words()}")
-        result[key] = bool(value) if attr.kind == "bool" else int(value)
+            raise ctx.error(OPTION_RANGE, None, detail=f"custom option {shown} = {value!r} must be {attr.words()}")
+        result[name] = bool(value) if attr.kind == "bool" else int(value)
     return result
 
 
