@@ -23,8 +23,8 @@ to 8 codes at about 4% of its values, its classifier's outputs by 1.
 ns-cmsis-nn has no CIFG, peephole, projection or layer normalisation: those int8 LSTMs are refused.
 
 float32: inline C, LiteRT's float LSTM step (lstm_eval's LstmStepFloat) with every option: CIFG,
-peephole, layer normalisation, projection with bias and clip, cell clip, and the activations NONE,
-RELU, RELU6 and TANH. arm_lstm_unidirectional_f32 is not called: its tanh interpolates a table (up
+peephole, layer normalisation, projection with bias and clip, cell clip, and every activation the schema
+has (NONE, RELU, RELU_N1_TO_1, RELU6, TANH, SIGN_BIT). arm_lstm_unidirectional_f32 is not called: its tanh interpolates a table (up
 to 6.7e-4 from tanh), 30 times the float bound of 1e-5 of the output range.
 """
 
@@ -62,7 +62,7 @@ _ROLES = ["input", "input_to_input_weights", "input_to_forget_weights", "input_t
           "cell_state", "input_layer_norm_coefficients", "forget_layer_norm_coefficients",
           "cell_layer_norm_coefficients", "output_layer_norm_coefficients"]
 _OPTIONAL = {1, 5, 9, 10, 11, 12, 16, 17, 20, 21, 22, 23}
-_FLOAT_ACTIVATIONS = ("NONE", "RELU", "RELU6", "TANH")
+_FLOAT_ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6", "TANH", "SIGN_BIT")
 
 _CHECKS = "unidirectional_sequence_lstm.cc Prepare / micro lstm_eval_common.cc ValidateTensorSize"
 INPUT_RANK = Rule("input 3-D ([batch, time, input] or time-major [time, batch, input]); weights 2-D", both(
@@ -85,9 +85,9 @@ STATE_VARIABLE = Rule("output_state and cell_state are variable tensors", both(
 DIAGONAL = Rule("no diagonal_recurrent_tensors", helia_limit(
     "recurrent weights given as vectors have no path in the generated step",
     "an element-wise recurrent product in the float step"))
-FLOAT_ACTIVATION = Rule("float32: fused activation NONE, RELU, RELU6 or TANH", helia_limit(
-    "the inline float step applies these four; LiteRT's float step also takes RELU_N1_TO_1 and SIGN_BIT",
-    "the remaining activations in the float step"))
+FLOAT_ACTIVATION = Rule("float32: fused activation NONE, RELU, RELU_N1_TO_1, RELU6, TANH or SIGN_BIT", litert(
+    "lstm_eval.cc / portable_tensor_utils ApplyActivationToVector", "applies these (the schema's activations); any "
+    "other value is no TfLiteFusedActivation it handles"))
 _LSTM_ENTRY = "arm_lstm_unidirectional_s8"
 _LIFT = "inline C of LiteRT's integer LSTM step (lstm_eval.cc)"
 INT8_CIFG = Rule("int8: input gate present (no CIFG)", kernel_limit(
@@ -158,7 +158,7 @@ _INT8_NOTES = ("input [batch, time, input] or time-major [time, batch, input]", 
                "no CIFG, peephole, projection or layer normalisation (ns-cmsis-nn has none)",
                "output state and cell state: variable tensors, kept across runs")
 _FLOAT_NOTES = ("input [batch, time, input] or time-major [time, batch, input]",
-                "fused activation NONE, RELU, RELU6 or TANH", "CIFG, peephole, projection, layer normalisation",
+                "fused activation NONE, RELU, RELU_N1_TO_1, RELU6, TANH or SIGN_BIT", "CIFG, peephole, projection, layer normalisation",
                 "inline C (expf, tanhf, sqrtf: link libm)",
                 "output state and cell state: variable tensors, kept across runs")
 

@@ -111,10 +111,7 @@ def test_int8_needs_the_hidden_intermediate(tmp_path):
     assert "needs the 5 intermediate tensors" in refusal(tmp_path, data)
 
 
-def test_float32_activation_and_diagonal_weights_are_refused(tmp_path):
-    data = variant_model(tmp_path, FLOAT_CASE, lambda t: t.replace("fused_activation_function: TANH",
-                                                                   "fused_activation_function: RELU_N1_TO_1"))
-    assert "fused activation RELU_N1_TO_1 is not supported" in refusal(tmp_path, data)
+def test_float32_diagonal_weights_are_refused(tmp_path):
     data = variant_model(tmp_path, FLOAT_CASE, lambda t: t.replace("asymmetric_quantize_inputs: false",
                                                                    "asymmetric_quantize_inputs: false, "
                                                                    "diagonal_recurrent_tensors: true"))

@@ -155,10 +155,6 @@ def test_lstm_refusals_name_their_sources(tmp_path):
     message = refusal(_lstm("unidirectional_sequence_lstm_batch_major.yaml", inputs=inputs), tmp_path)
     assert "has 2^-15" in message
     assert message.endswith("(kernel limit: arm_lstm_unidirectional_s8 (arm_nn_activation_s16 of the cell state))")
-    floats = load_case(CASES_DIR / "unidirectional_sequence_lstm_float32_batch_major.yaml")
-    sigmoid = dict(floats.options, fused_activation_function="RELU_N1_TO_1")
-    message = refusal(_lstm("unidirectional_sequence_lstm_float32_batch_major.yaml", options=sigmoid), tmp_path)
-    assert "fused activation RELU_N1_TO_1 is not supported" in message and message.endswith("(helia-aot limit)")
 
 
 @pytest.mark.parametrize("model,tail", [
