@@ -1,33 +1,44 @@
 # SPDX-License-Identifier: Apache-2.0
 """TRANSPOSE_CONV: int8 on arm_transpose_conv_s8; int16 (A16W8) as inline C, because ns-cmsis-nn
 v7.29.2 has no s16 transposed convolution (with the int64 accumulator, on cores with MVE, our Helium
-helia_mve_transpose_conv_s16, which computes the same). The inline arithmetic follows LiteRT's reference kernel:
+helia_mve_transpose_conv_s16, which computes the same). The inline arithmetic follows the reference kernels:
 an int64 accumulator rescaled with the multiplier rounded to 16 bits, or (int8, and int16 with a
 declared int32 bias) an int32 accumulator rescaled with the doubling high multiply. float32 and float16
-run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output LiteRT accepts. ns-cmsis-nn
-7.29.2's float kernels add padding_offsets to every output position they scatter to, which LiteRT has no
-term for (a SAME geometry with an odd total padding, e.g. 3x3 at stride 2, came out one row and column
-off): on that library the call passes none, the one call it computes right for every geometry.
+run on arm_transpose_conv_wrapper_f32 / _f16, which scatter into any output, bounds-checked. ns-cmsis-nn
+7.29.2's float kernels add padding_offsets to every output position they scatter to, which the references
+have no term for (a SAME geometry with an odd total padding, e.g. 3x3 at stride 2, came out one row and
+column off): on that library the call passes none, the one call it computes right for every geometry.
+
+Output size. TFLM's Prepare takes the height and width from the output tensor and has no size check: it
+computes the padding as a forward convolution of the output (ComputePaddingHeightWidth(stride, 1, H_out,
+W_out, filter, padding): conv = ComputeOutSize(padding, H_out, K, s) in C's truncating division, total =
+max(0, (conv - 1) * s + K - H_out), leading pad total / 2), for SAME and VALID alike, and its reference
+kernels scatter input pixel i to out = i * s - pad + k, skipping positions outside the output. So any
+output size runs: a smaller one is cropped at the end, a larger one has positions no input reaches, which
+get the bias, requantized and clamped. LiteRT accepts only sizes whose forward convolution gives the
+input's size; the module computes TFLM's padding (the same as LiteRT's on those sizes) and the same
+outputs for every size. Not for float16 (no reference runs a float16 TRANSPOSE_CONV) nor int16 with a
+declared int32 bias (TFLM's Eval reads that bias as int64, past the tensor), which keep LiteRT's sizes.
 
 arm_transpose_conv_s8 keeps a rolling window of output rows that ends at (I - 1) * s + max(K, s);
-an output LiteRT accepts beyond that (an exporter's output_padding) takes the inline path, and so does,
-on ns-cmsis-nn, a padding its kernel gets wrong (a top padding not a multiple of the stride, e.g. a 4x4
-filter at stride 2 SAME, or an output cropped below I * s).
+an output beyond that takes the inline path, and so does, on ns-cmsis-nn, a padding its kernel gets
+wrong (a top padding not a multiple of the stride, e.g. a 4x4 filter at stride 2 SAME, or an output
+cropped below I * s) or an output size LiteRT refuses (its kernel is checked on LiteRT's sizes only). The
+portable arm_transpose_conv_s8 gathers each output from its taps, bounds-checked: any size.
 
-output_shape may be a run-time input when the output's shape is static: TFLM's Prepare takes the shape
-from the output tensor (it never reads output_shape), LiteRT resizes the output to output_shape at Eval.
-The module computes the static shape and its run returns an error status when the given output_shape
-differs (LiteRT would then produce another shape).
+The module keeps the output tensor's declared shape, as TFLM's Prepare does (it never reads output_shape);
+LiteRT resizes the output to output_shape, another interface than the model declares. So a constant
+output_shape naming another shape is not read (the outputs are TFLM's). output_shape may be a run-time input:
+the run returns an error status when the given shape differs from the output's, on every output size (a
+caller passing another shape asks for an output the module does not have).
 
 Each rule and the reference check it mirrors (LiteRT transpose_conv.cc Prepare, TFLM transpose_conv.cc
 Prepare): 4-D input and filter, and the filter's input channels equal to the input's, are LiteRT's
 TF_LITE_ENSURE checks (TFLM's reference kernel asserts the same with MatchingDim); the filter's output
 channels and the batch equal to the output's are the reference kernels' MatchingDim (TFLM sizes its
-per-channel data by the filter's output channels); a constant output_shape equal to the output's shape
-is LiteRT's ResizeTensor on a static output; the fused activation is the one both apply. The rule that
-a forward convolution of the output gives the input's size has no check in either Prepare: both
-compute the padding that way (ComputePaddingHeightWidth on the output's size), and it is kept because
-the module's padding and arm_transpose_conv_s8's row window assume it."""
+per-channel data by the filter's output channels); output_shape's 4 values are LiteRT's
+TF_LITE_ENSURE_EQ(NumElements(output_shape), 4); the fused activation is the one both apply; the output size
+is TFLM's (no check, the padding computed on the output)."""
 
 from __future__ import annotations
 
@@ -36,7 +47,7 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.ops.base import (INDEX, ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit,
-                                litert, register)
+                                litert, register, tflm, undefined)
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
                                               requantization_kind)
 from helia_aot.ops.shared.checks import constant_ints
@@ -50,10 +61,8 @@ from helia_aot.ops.shared.window import (FILTER_RANK_RULE, WINDOW_EXTENT_RULE, c
 # int32 as both references read it; constant or a run-time input (see the module docstring).
 _OUTPUT_SHAPE = Operand("output_shape", INDEX)
 
-OUTPUT_SHAPE = Rule("output_shape 4 values: a constant equal to the output's shape, or a run-time input checked "
-                    "against it (the run returns an error status otherwise)", litert(
-                        "transpose_conv.cc Prepare / ResizeTensor", "TF_LITE_ENSURE_EQ(NumElements(output_shape), 4); "
-                        "a constant output_shape resizes the output (TFLM takes the output tensor's shape)"))
+OUTPUT_SHAPE = Rule("output_shape 4 values", litert("transpose_conv.cc Prepare",
+                                                    "TF_LITE_ENSURE_EQ(NumElements(output_shape), 4)"))
 RANK = Rule("input and output 4-D NHWC", litert("transpose_conv.cc Prepare",
                                                 "TF_LITE_ENSURE_EQ(NumDimensions(input), 4)"))
 CHANNELS = Rule("filter [C_out, H, W, C_in]: C_in the input's channels, C_out and the batch the output's", litert(
@@ -61,20 +70,33 @@ CHANNELS = Rule("filter [C_out, H, W, C_in]: C_in the input's channels, C_out an
     "and the batch are the reference kernels' MatchingDim (TFLM sizes its per-channel data by C_out)"))
 STRIDES = Rule("strides at least 1", helia_limit("a stride below 1 has no transposed convolution (the verifier "
                                                  "refuses it first)"))
-GEOMETRY = Rule("a forward convolution of the output gives the input's size", helia_limit(
-    "no check in either Prepare, both compute the padding that way (ComputePaddingHeightWidth on the output's "
-    "size); the module's padding and arm_transpose_conv_s8's row window assume it"))
+GEOMETRY = Rule("any output height and width: the padding is a forward convolution's of the output, outputs no "
+                "input reaches get the bias", tflm(
+                    "transpose_conv.cc Prepare / CalculateOpData", "height and width from the output tensor, no size "
+                    "check; ComputePaddingHeightWidth(stride, 1, out_h, out_w, filter_h, filter_w, padding); the "
+                    "reference kernels skip positions outside the output"))
+# The variants TFLM does not run (soundly) keep the sizes LiteRT accepts.
+LITERT_SIZE = "output height and width whose forward convolution gives the input's (the sizes LiteRT accepts)"
+GEOMETRY_BIAS32 = Rule(LITERT_SIZE, undefined(
+    "transpose_conv.cc Eval (TFLM)", "an int16 input's int32 bias is read with GetOptionalTensorData<int64_t>, "
+    "past the bias tensor; LiteRT refuses the other sizes"))
+GEOMETRY_F16 = Rule(LITERT_SIZE, helia_limit(
+    "no reference runs a float16 TRANSPOSE_CONV (TFLM's Eval: float32, int8, int16) and LiteRT refuses the other "
+    "sizes", lifted_by="a reference for float16"))
 # int16 with the int64 accumulator on Helium cores (kernels/helium/src/); the same outputs as the inline C
 HELIUM_TRANSPOSE_CONV_S16 = "helia_mve_transpose_conv_s16"
 
-_RULES = (OUTPUT_SHAPE, FILTER_RANK_RULE, RANK, CHANNELS, STRIDES, WINDOW_EXTENT_RULE, GEOMETRY, ACTIVATION_RULE)
+_BASE_RULES = (OUTPUT_SHAPE, FILTER_RANK_RULE, RANK, CHANNELS, STRIDES, WINDOW_EXTENT_RULE)
+_RULES = _BASE_RULES + (GEOMETRY, ACTIVATION_RULE)
 _NOTES = ("no dilation (LiteRT's TRANSPOSE_CONV has none)",)
 
 
-def _int16(name: str, bias_operand: Operand, accumulator: str, helium_entries: tuple[str, ...] = ()) -> Variant:
+def _int16(name: str, bias_operand: Operand, accumulator: str, helium_entries: tuple[str, ...] = (),
+           geometry: Rule = GEOMETRY) -> Variant:
     return Variant(name, inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int16_act(), bias_operand),
                    outputs=(int16_act("output"),), template="transpose_conv_inline.c.j2",
-                   lower=f"lower_int16_{accumulator}", rules=_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE),
+                   lower=f"lower_int16_{accumulator}",
+                   rules=_BASE_RULES + (geometry, ACTIVATION_RULE, ACCUMULATOR_RULE, S64_SHIFT_RULE),
                    notes=_NOTES + (f"inline C, {accumulator} accumulator",), helium_entries=helium_entries)
 
 
@@ -88,7 +110,7 @@ class TransposeConv(OpLowering):
                 template="transpose_conv.c.j2", lower="lower_int8", rules=_RULES + (ACCUMULATOR_RULE,), notes=_NOTES),
         _int16("a16w8", bias("int64"), "int64", helium_entries=(HELIUM_TRANSPOSE_CONV_S16,)),
         # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
-        _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32"),
+        _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32", geometry=GEOMETRY_BIAS32),
         Variant("float32", inputs=(_OUTPUT_SHAPE, fp32_const("filter"), fp32(), fp32_bias()),
                 outputs=(fp32("output"),), entries=("arm_transpose_conv_wrapper_f32",),
                 template="transpose_conv_f32.c.j2", lower="lower_float32", rules=_RULES, notes=_NOTES),
@@ -97,7 +119,7 @@ class TransposeConv(OpLowering):
                                 f16("bias", optional=True, constant=True)),
                         outputs=(f16("output"),), entries=("arm_transpose_conv_wrapper_f16",),
                         template="transpose_conv_f16.c.j2",
-                        rules=_RULES,
+                        rules=_BASE_RULES + (GEOMETRY_F16, ACTIVATION_RULE),
                         notes=_NOTES + ("float16 accumulation in the output (ns-cmsis-nn's _f16 kernel)",)),
     )
 
@@ -107,47 +129,57 @@ class TransposeConv(OpLowering):
         if len(x.shape) != 4 or len(y.shape) != 4:
             raise ctx.error(RANK, x, detail="input and output must be 4-D NHWC")
         shape = ctx.inp(0)
-        if shape.is_constant and constant_ints(ctx, 0, "output_shape") != [int(d) for d in y.shape]:
-            raise ctx.error(OUTPUT_SHAPE, y, detail=f"output_shape {constant_ints(ctx, 0, 'output_shape')} differs "
-                                                    f"from the output's shape {list(y.shape)}")
         if tuple(int(d) for d in shape.shape) != (4,):
             raise ctx.error(OUTPUT_SHAPE, shape, detail=f"output_shape {list(shape.shape)} must be 4 values (the "
                                                         "output's N, H, W, C)")
         if w.shape[3] != x.shape[3] or w.shape[0] != y.shape[3] or x.shape[0] != y.shape[0]:
             raise ctx.error(CHANNELS, w, detail=f"filter {list(w.shape)} does not map input channels {x.shape[3]} to "
                                                 f"output channels {y.shape[3]}")
-        padding = ctx.options("padding", "SAME")
         for axis, name in ((1, "stride_h"), (2, "stride_w")):
             stride = int(ctx.options(name, 1))
             if stride < 1:
                 raise ctx.error(STRIDES, y, detail=f"{name} {stride} must be at least 1")
             check_window_extent(ctx, int(x.shape[axis]), int(w.shape[axis]), stride)
-            # Ours, not a reference check (see the module docstring): the padding assumes it.
-            if output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride) != x.shape[axis]:
-                raise ctx.error(GEOMETRY, y, detail=f"output shape {list(y.shape)} is not a {padding} transposed "
-                                                    f"convolution of input {list(x.shape)} with filter {list(w.shape)} "
-                                                    f"and {name} {stride}")
+        # TFLM runs any output size (GEOMETRY: nothing to check); the variants it does not run keep LiteRT's.
+        rules = ctx.variant.rules if ctx.variant is not None else ()
+        geometry = next((r for r in rules if r in (GEOMETRY_BIAS32, GEOMETRY_F16)), None)
+        if geometry is not None and not self._litert_size(ctx):
+            raise ctx.error(geometry, y, detail=f"output shape {list(y.shape)} is not a "
+                                                f"{ctx.options('padding', 'SAME')} transposed convolution of input "
+                                                f"{list(x.shape)} with filter {list(w.shape)} and strides "
+                                                f"{ctx.options('stride_h', 1)}x{ctx.options('stride_w', 1)}")
         fused_activation(ctx, y)
         check_accumulator(ctx, x, w, ctx.inp(3), 0)
 
+    def _litert_size(self, ctx: OpContext) -> bool:
+        """Whether a forward convolution of the output gives the input's height and width (the sizes
+        LiteRT accepts, and the ones ns-cmsis-nn's arm_transpose_conv_s8 is checked on)."""
+        w, x, y = ctx.inp(1), ctx.inp(2), ctx.out(0)
+        padding = ctx.options("padding", "SAME")
+        return all(output_size(padding, int(y.shape[axis]), int(w.shape[axis]), int(ctx.options(name, 1)))
+                   == int(x.shape[axis]) for axis, name in ((1, "stride_h"), (2, "stride_w")))
+
     def _geometry(self, ctx: OpContext) -> dict:
-        """Strides and LiteRT's leading padding: computed on the output as if it were the input of the
-        forward convolution (so any output shape LiteRT accepts has one)."""
+        """Strides and TFLM's padding (transpose_conv.cc CalculateOpData: padding.h's
+        ComputePaddingHeightWidth on the output's size, SAME or VALID), LiteRT's on the sizes it accepts."""
         w, y = ctx.inp(1), ctx.out(0)
         padding = ctx.options("padding", "SAME")
         result = {}
         for name, axis in (("h", 1), ("w", 2)):
-            stride = int(ctx.options(f"stride_{name}", 1))
-            forward = output_size(padding, int(y.shape[axis]), int(w.shape[axis]), stride)
-            total = max((forward - 1) * stride + int(w.shape[axis]) - int(y.shape[axis]), 0)
+            stride, out, taps = int(ctx.options(f"stride_{name}", 1)), int(y.shape[axis]), int(w.shape[axis])
+            # ComputeOutSize, in C's division (truncating: a VALID output smaller than the filter less the
+            # stride has a negative numerator, and then a padding)
+            numerator = out + stride - 1 if padding == "SAME" else out + stride - taps
+            forward = -(-numerator // stride) if numerator < 0 else numerator // stride
+            total = max((forward - 1) * stride + taps - out, 0)  # ComputePaddingWithOffset
             result[f"stride_{name}"] = stride
-            result[f"pad_{name}"] = total // 2 if padding == "SAME" else 0
-            result[f"pad_offset_{name}"] = total % 2 if padding == "SAME" else 0
+            result[f"pad_{name}"] = total // 2
+            result[f"pad_offset_{name}"] = total % 2
         return result
 
     def _shape_check(self, ctx: OpContext) -> dict:
         """The run-time output_shape input the generated C compares with the output's shape (None for
-        a constant output_shape, checked at conversion)."""
+        a constant output_shape, which is not read: see the module docstring)."""
         shape = ctx.inp(0)
         if shape.is_constant:
             return dict(output_shape_tensor=None)
@@ -182,6 +214,9 @@ class TransposeConv(OpLowering):
         why = None
         if pad_h + out_h > reach_h or params["padding"][0] + int(y.shape[2]) > reach_w:
             why = "output extends past arm_transpose_conv_s8's row window"
+        elif ctx.kernels.name == "ns_cmsis_nn" and not self._litert_size(ctx):
+            # Its row and column windows are checked on LiteRT's sizes only (tests/kernels/cases.py).
+            why = f"{ctx.kernels.description}'s arm_transpose_conv_s8 is checked on LiteRT's output sizes only"
         elif ctx.kernels.name == "ns_cmsis_nn" and not (pad_h % stride_h == 0
                                                          and pad_h < in_h * stride_h <= pad_h + out_h):
             # ns-cmsis-nn's arm_transpose_conv_s8 emits stride_h output rows per input row from ceil(pad_h /
@@ -228,15 +263,15 @@ class TransposeConv(OpLowering):
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_transpose_conv_wrapper_f32: the output starts at the bias, every input pixel adds its
-        product with the filter where it lands (bounds-checked, so any output shape LiteRT accepts),
-        then the clamp. LiteRT adds the bias last; the sums differ within float rounding."""
+        product with the filter where it lands (bounds-checked, so any output size TFLM runs), then the
+        clamp. The references add the bias last; the sums differ within float rounding."""
         return self._lower_float(ctx)
 
     # -- float16 (native FP16) --
 
     def lower_float16(self, ctx: OpContext) -> Lowered:
-        """arm_transpose_conv_wrapper_f16: scatters each input into the outputs it reaches, any output
-        shape LiteRT accepts, no scratch on any build."""
+        """arm_transpose_conv_wrapper_f16: scatters each input into the outputs it reaches (bounds-checked),
+        no scratch on any build."""
         return self._lower_float(ctx)
 
     def _lower_float(self, ctx: OpContext) -> Lowered:

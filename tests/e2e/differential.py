@@ -32,7 +32,7 @@ import helia_aot
 from helia_aot.errors import HeliaError
 from tests.e2e import harness
 from tests.modelgen import ModelBuilder
-from tests.modelgen.litert import make_interpreter, random_inputs
+from tests.modelgen.litert import declared_details, make_interpreter, random_inputs
 
 SAMPLES = 3
 # LiteRT errors that mean it cannot load the model at all (an operator it does not register), as opposed to
@@ -117,9 +117,21 @@ HEADER = ["operator", "generated", "ref runs", "TFLM only", "matched", "both+we 
 
 # --------------------------------------------------------------------------- references, in a child process
 
-def _fix(sample: list[np.ndarray], details: list[dict], fixed: dict) -> list[np.ndarray]:
-    return [np.asarray(fixed[d.get("name")], dtype=v.dtype).reshape(v.shape) if d.get("name") in fixed else v
-            for v, d in zip(sample, details)]
+def _fix(sample: list[np.ndarray], model: bytes, fixed: dict) -> list[np.ndarray]:
+    """The sample with the inputs `fixed` names set; names from the model's declaration (TFLM's details have
+    none)."""
+    names = [d["name"] for d in declared_details(model)[0]]
+    return [np.asarray(fixed[name], dtype=v.dtype).reshape(v.shape) if name in fixed else v
+            for v, name in zip(sample, names)]
+
+
+def _resized_output(model: bytes, outputs: list[np.ndarray]) -> str:
+    """Which output LiteRT resized to another number of elements than the model declares, if one."""
+    for detail, value in zip(declared_details(model)[1], outputs):
+        if value.size != math.prod(int(d) for d in detail["shape"]):
+            return (f"LiteRT resizes output '{detail['name']}' to {list(value.shape)}, the model declares "
+                    f"{[int(d) for d in detail['shape']]}")
+    return ""
 
 
 def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
@@ -129,14 +141,17 @@ def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
     try:
         try:
             interp = make_interpreter(model)
-            details = interp.get_input_details()
-            samples = [_fix(random_inputs(model, generator), details, fixed) for _ in range(SAMPLES)]
+            samples = [_fix(random_inputs(model, generator), model, fixed) for _ in range(SAMPLES)]
             outputs = []
             for sample in samples:
                 for detail, value in zip(interp.get_input_details(), sample):
                     interp.set_tensor(detail["index"], value)
                 interp.invoke()
                 outputs.append([interp.get_tensor(d["index"]).copy() for d in interp.get_output_details()])
+            resized = _resized_output(model, outputs[0])
+            if resized:
+                # LiteRT's Prepare changed the model's interface; a module keeps the declared one, as TFLM does.
+                raise RuntimeError(resized)
             conn.send(("LiteRT", samples, outputs, ""))
             return
         except Exception as exc:  # noqa: BLE001 - any LiteRT failure is its refusal
@@ -148,7 +163,7 @@ def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
             samples = []
             for _ in range(SAMPLES):
                 details = runner.input_details()
-                samples.append(_fix([_draw(generator, d) for d in details], details, fixed))
+                samples.append(_fix([_draw(generator, d) for d in details], model, fixed))
             outputs = tflm.outputs(model, samples)
             conn.send(("TFLM", samples, outputs, litert_error))
         except Exception as exc:  # noqa: BLE001 - any TFLM failure is its refusal
