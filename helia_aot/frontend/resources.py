@@ -6,25 +6,34 @@ LiteRT names a resource variable by (container, shared_name): every VAR_HANDLE w
 any subgraph, hands out the same variable, and CALL_ONCE runs its initialisation subgraph on the
 first invoke only. Here each variable becomes one variable tensor of the converted subgraph (so the
 persistent arena holds it), READ_VARIABLE and ASSIGN_VARIABLE read and write that tensor instead of
-a handle, and VAR_HANDLE and CALL_ONCE disappear: the initialisation is evaluated now, when it only
-assigns constants, and its values become the tensor's initial value (what <prefix>_model_reset
-restores). Anything else in an initialisation subgraph is refused.
+a handle, and VAR_HANDLE and CALL_ONCE disappear: the initialisation is evaluated now, when every value it
+assigns is a constant or computed from constants by operators the compiler folds (the main graph's
+constant folding, lowering.lower._fold_constants), and its values become the tensor's initial value (what
+<prefix>_model_reset restores). Anything else in an initialisation subgraph is refused.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
 
+from helia_aot import ops
+from helia_aot.config import options as config_options
 from helia_aot.errors import InvalidModelError, UnsupportedModelError
 from helia_aot.frontend import litert
 from helia_aot.ir.graph import Graph, Operator, Tensor
+from helia_aot.lowering import lower, verifier
+from helia_aot.ops.base import OpLowering
 from helia_aot.ops.call_once import CONSTANT_INIT
 from helia_aot.ops.read_variable import ONE_FORM, same_bytes
 
 RESOURCE_OPS = ("VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "CALL_ONCE")
-_HINT = "Export the model so the variable's initialisation assigns constants only, or drop the variable"
+_HINT = ("Export the model so the variable's initialisation assigns constants, or values computed from constants "
+         "only, or drop the variable")
+# Operators of an initialisation subgraph that stay after folding: they name and set the variables.
+_INIT_OPS = ("VAR_HANDLE", "ASSIGN_VARIABLE")
 
 
 def _tensor(graph: Graph, t: int) -> Tensor | None:
@@ -44,6 +53,13 @@ def _handles(graph: Graph) -> dict[int, tuple[str, str]]:
     return found
 
 
+@functools.cache
+def _fold_options() -> config_options.ConversionOptions:
+    """Options for folding: no fold reads the conversion's target, kernel library or knobs, so the defaults
+    serve (resolve() is not given the conversion's)."""
+    return config_options.resolve()
+
+
 class _Resolver:
     def __init__(self, graph: Graph, model: litert.LiteRTModel):
         self.graph = graph
@@ -55,8 +71,50 @@ class _Resolver:
     def where(self, graph: Graph, op: Operator) -> str:
         return f"model {self.source}: operator {op.index} ({op.op_type}) of subgraph '{graph.name}'"
 
+    def refuse(self, call: Operator, init: Graph, op: Operator, what: str) -> UnsupportedModelError:
+        return UnsupportedModelError(
+            f"{self.where(self.graph, call)}: its initialisation subgraph '{init.name}' {what} (operator {op.index}, "
+            f"{op.op_type}); helia_aot evaluates an initialisation at conversion only when every value it assigns is "
+            f"a constant or computed from constants by operators it folds ({CONSTANT_INIT.source.tag})", _HINT)
+
+    def fold_init(self, call: Operator, init: Graph) -> Graph:
+        """The initialisation subgraph with every value it computes folded into a constant, by the same
+        evaluation the main graph's constants get; refused at the first operator that cannot be."""
+        handles = set(_handles(init))
+        inputs = set(init.inputs)
+        work = [op for op in init.operators if op.op_type not in _INIT_OPS]
+        for op in work:
+            module = ops.get(op.op_type)
+            read = [t for t in op.inputs if t in handles or t in inputs]
+            if module is None:
+                raise self.refuse(call, init, op, "runs an operator helia_aot does not lower")
+            if read:
+                name = init.tensors[read[0]].name
+                raise self.refuse(call, init, op, f"reads '{name}', " + (
+                    "a resource variable" if read[0] in handles else "a subgraph input") + ", known only at run time")
+            if type(module).fold is OpLowering.fold:
+                raise self.refuse(call, init, op, "runs an operator helia_aot does not evaluate at conversion")
+        if not work:
+            return init
+        # Verified as the main graph is before its folding (a damaged initialisation fails as clearly), with
+        # what it computes as outputs since the verifier wants some; the folding itself sees none (it keeps
+        # an operator writing a graph output).
+        computed = list(dict.fromkeys(t for op in work for t in op.outputs))
+        checked, _ = verifier.verify(replace(init, operators=work, outputs=computed), self.source)
+        folded = lower._fold_constants(replace(checked, outputs=[]), _fold_options())
+        if folded.operators:
+            op = folded.operators[0]  # the first left: a later one reads what it did not compute
+            if not all(t < 0 or folded.tensors[t].is_constant for t in op.inputs):
+                raise self.refuse(call, init, op, "reads a value not computed at conversion")
+            # Modules fold only the forms they evaluate exactly as LiteRT does (ADD: not float16).
+            out = folded.tensors[op.outputs[0]] if op.outputs else None
+            raise self.refuse(call, init, op, "runs an operator helia_aot does not fold"
+                              + (f" for {out.dtype}" if out is not None else ""))
+        return replace(init, tensors=folded.tensors, operators=[op for op in init.operators if op.op_type in _INIT_OPS])
+
     def run_init(self, call: Operator) -> None:
-        """Evaluate CALL_ONCE's initialisation subgraph: VAR_HANDLE, and ASSIGN_VARIABLE of constants."""
+        """Evaluate CALL_ONCE's initialisation subgraph: VAR_HANDLE, ASSIGN_VARIABLE of constants and of
+        values folded from constants."""
         index = call.options.get("init_subgraph_index")
         g = self.graph
         if not isinstance(index, int) or not 0 <= index < g.subgraph_count or index == g.subgraph_index:
@@ -68,17 +126,13 @@ class _Resolver:
         self.evaluated.add(index)
         init = self.model.graph(index)
         handles = _handles(init)
+        init = self.fold_init(call, init)
         for op in init.operators:
             if op.op_type == "VAR_HANDLE":
                 continue
-            value = _tensor(init, op.inputs[1]) if op.op_type == "ASSIGN_VARIABLE" and len(op.inputs) == 2 else None
+            value = _tensor(init, op.inputs[1]) if len(op.inputs) == 2 else None
             if value is None or op.inputs[0] not in handles or not value.is_constant:
-                what = "assigns a value that is not a constant" if op.op_type == "ASSIGN_VARIABLE" else "runs it"
-                raise UnsupportedModelError(
-                    f"{self.where(g, call)}: its initialisation subgraph '{init.name}' {what} (operator "
-                    f"{op.index}, {op.op_type}); helia_aot evaluates an initialisation at conversion only when "
-                    f"it assigns constants (VAR_HANDLE, ASSIGN_VARIABLE of a constant tensor) ({CONSTANT_INIT.source.tag})",
-                    _HINT)
+                raise self.refuse(call, init, op, "assigns a value that is not a constant")
             self.initial[handles[op.inputs[0]]] = value
 
     def resolve(self) -> Graph:

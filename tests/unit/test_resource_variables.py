@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Resource variables: VAR_HANDLE / READ_VARIABLE / ASSIGN_VARIABLE lowered to a variable tensor in
-the persistent arena, CALL_ONCE's initialisation evaluated at conversion (constants only)."""
+the persistent arena, CALL_ONCE's initialisation evaluated at conversion (constants, and values folded from
+constants)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 import helia_aot
 from helia_aot.errors import UnsupportedModelError
+from helia_aot.frontend import litert, resources
 from tests.modelgen import ModelBuilder
 from tests.modelgen import stateful
 
@@ -55,17 +57,63 @@ def _init_model(init_op) -> bytes:
     return b.build()
 
 
-def test_initialisation_computing_a_value_is_refused(tmp_path):
+def _initial(data: bytes) -> np.ndarray:
+    model = litert.parse(data, "m")
+    (variable,) = [t for t in resources.resolve(model.graph(), model).tensors if t.is_variable]
+    return variable.initial
+
+
+def test_initialisation_computing_a_value_from_constants_converts(tmp_path):
     def computed(init, h0):
-        a = init.const("a", np.ones((1, 4)), "float32")
+        a = init.const("a", np.full((1, 4), 1.5), "float32")
         s = init.tensor("s", [1, 4], "float32")
+        init.op("SQUARED_DIFFERENCE", [a, init.const("k", np.arange(4).reshape(1, 4), "float32")], [s])
+        d = init.tensor("d", [1, 4], "float32")
+        init.op("DIV", [s, init.const("quarter", np.full((1, 4), 0.25), "float32")], [d])
+        init.op("ASSIGN_VARIABLE", [h0, d], [])
+
+    np.testing.assert_array_equal(_initial(_init_model(computed)), np.asarray([[9, 1, 1, 9]], np.float32))
+    result = helia_aot.convert(_init_model(computed), tmp_path / "m")
+    assert [b["initial"] for b in result.plan["memory"]["persistent_buffers"]] == ["data"]
+    # the initialisation's operators are evaluated, not lowered
+    assert [o["op_type"] for o in result.plan["operators"]] == ["READ_VARIABLE", "ADD", "ASSIGN_VARIABLE"]
+
+
+def test_initialisation_with_an_operator_that_does_not_fold_is_refused(tmp_path):
+    def concatenated(init, h0):
+        a = init.const("a", np.ones((1, 2)), "float32")
+        c = init.tensor("c", [1, 4], "float32")
+        init.op("CONCATENATION", [a, a], [c], {"axis": 1})
+        init.op("ASSIGN_VARIABLE", [h0, c], [])
+
+    with pytest.raises(UnsupportedModelError, match=r"CALL_ONCE.*initialisation subgraph 'init' runs an operator "
+                                                    r"helia_aot does not evaluate at conversion \(operator 1, "
+                                                    r"CONCATENATION\).*computed from constants"):
+        helia_aot.convert(_init_model(concatenated), tmp_path / "m")
+    assert not (tmp_path / "m").exists()
+
+
+def test_initialisation_with_a_form_that_does_not_fold_is_refused(tmp_path):
+    def added(init, h0):  # ADD folds int32, int8, int16 and float32, not float16
+        a = init.const("a", np.ones((1, 4)), "float16")
+        s = init.tensor("s", [1, 4], "float16")
         init.op("ADD", [a, a], [s])
         init.op("ASSIGN_VARIABLE", [h0, s], [])
 
-    with pytest.raises(UnsupportedModelError, match=r"CALL_ONCE.*initialisation subgraph 'init' runs it "
-                                                    r"\(operator 1, ADD\).*only when it assigns constants"):
-        helia_aot.convert(_init_model(computed), tmp_path / "m")
-    assert not (tmp_path / "m").exists()
+    with pytest.raises(UnsupportedModelError, match=r"runs an operator helia_aot does not fold for float16 "
+                                                    r"\(operator 1, ADD\)"):
+        helia_aot.convert(_init_model(added), tmp_path / "m")
+
+
+def test_initialisation_reading_a_variable_is_refused(tmp_path):
+    def read(init, h0):
+        r = init.tensor("r0", [1, 4], "float32")
+        init.op("READ_VARIABLE", [h0], [r])
+        init.op("ASSIGN_VARIABLE", [h0, r], [])
+
+    with pytest.raises(UnsupportedModelError, match=r"reads 'h0', a resource variable, known only at run time "
+                                                    r"\(operator 1, READ_VARIABLE\)"):
+        helia_aot.convert(_init_model(read), tmp_path / "m")
 
 
 def test_initialisation_of_constants_converts(tmp_path):

@@ -4,19 +4,23 @@ arm_elementwise_<op>_s8/s16 (equal shapes) or arm_<op>_s8/s16 (broadcasting), wi
 both inputs; float32 / float16 on the `_f32` / `_f16` entries or inline C when broadcasting (or where the
 library lacks the entry); int32
 (unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then clamped to the
-fused activation, as LiteRT's reference kernel (binary_arith.int32_wrapping_params)."""
+fused activation, as LiteRT's reference kernel (binary_arith.int32_wrapping_params). Constant inputs fold at
+conversion for int8, int16, float32 and int32, from the same parameters as the C."""
 
 from __future__ import annotations
 
 import operator
+
+import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, Operand, OpLowering, Rule, Variant, litert
 from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_NOTES, INT32_RULES, binary_validate, int32_validate,
                                                int32_wrapping_fold, int32_wrapping_params)
 from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
+from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier_array
 from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
-from helia_aot.ops.shared.fused_activation import fused_activation
+from helia_aot.ops.shared.fused_activation import FLT_MAX, activation_bounds, fused_activation
 from helia_aot.ops.shared.int16_arithmetic import Q31_HALF, checked_log2
 from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
 
@@ -100,6 +104,28 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
                 input2_mult=m2, input2_shift=s2, out_mult=mo, out_shift=so)
 
 
+def _quantized_fold(ctx: OpContext, p: dict, fn) -> np.ndarray:
+    """LiteRT's AddFunc / SubElementwise (reference integer_ops/add.h, sub.h), which the s8 / s16 kernels compute
+    with these parameters: each input offset, shifted left and rescaled, the two combined, rescaled to the output,
+    offset and clamped. The int16 power-of-two path is the same arithmetic by its parameters' construction."""
+    def rescaled(k: int) -> np.ndarray:
+        codes = np.asarray(ctx.inp(k - 1).data, dtype=np.int64) + p.get(f"input{k}_offset", 0)  # s16: zero points 0
+        return multiply_by_quantized_multiplier_array(codes << p["left_shift"], p[f"input{k}_mult"],
+                                                      p[f"input{k}_shift"])
+    raw = multiply_by_quantized_multiplier_array(fn(rescaled(1), rescaled(2)), p["out_mult"], p["out_shift"])
+    out = np.clip(raw + p.get("out_offset", 0), p["act_min"], p["act_max"])
+    return out.astype(ctx.out(0).dtype).reshape(ctx.out(0).shape)
+
+
+def _float32_fold(ctx: OpContext, fn) -> np.ndarray:
+    """One float32 operation per element, then LiteRT's activation clamp (NONE: +-inf to +-FLT_MAX; NaN passes)."""
+    low, high = activation_bounds(ctx)
+    a, b = (np.asarray(ctx.inp(k).data, dtype=np.float32) for k in (0, 1))
+    with np.errstate(over="ignore", invalid="ignore"):  # inf and NaN arise as in the C
+        value = fn(a, b)
+    return np.clip(value, np.float32(max(low, -FLT_MAX)), np.float32(min(high, FLT_MAX))).reshape(ctx.out(0).shape)
+
+
 def _two_inputs(declare) -> tuple[Operand, Operand]:
     return declare("input 0"), declare("input 1")
 
@@ -158,9 +184,18 @@ class AddSubLowering(OpLowering):
                        fixed={"implementation": "inline"})
 
     def fold(self, ctx: OpContext):
-        if ctx.out(0).dtype != "int32":
+        """At conversion time, as the variant the tensors select computes it: from the parameters its lowering
+        gives the C. None for float16, and for tensors no variant takes (lowering then refuses them)."""
+        variant = next((v for v in self.variants if v.matches(ctx.inputs(), ctx.outputs())), None)
+        if variant is None or variant.name == "float16":
             return None
-        return int32_wrapping_fold(ctx, _OPERATION[self.which][1])
+        self.check_operands(ctx.with_variant(variant))  # quantization the parameters below read
+        fn = _OPERATION[self.which][1]
+        if variant.name == "int32":
+            return int32_wrapping_fold(ctx, fn)
+        if variant.name == "float32":
+            return [_float32_fold(ctx, fn)]
+        return [_quantized_fold(ctx, add_sub_s16_params(ctx) if variant.name == "int16" else add_sub_params(ctx), fn)]
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         """arm_elementwise_<op>_f32 for equal shapes (exact: one operation and the clamp per element);

@@ -78,3 +78,17 @@ def inv_sqrt_multiplier_exp(value: int) -> tuple[int, int]:
         x = _wrap32(x << -shift)
         shift = 0
     return x, -shift
+
+
+def multiply_by_quantized_multiplier_array(x, multiplier: int, shift: int) -> np.ndarray:
+    """multiply_by_quantized_multiplier over an integer array, in int64 (a constant fold's whole tensor at once):
+    the product with the left shift wraps to int32 as the C does, the doubling high multiply truncates toward
+    zero, the rounding right shift rounds half away from zero."""
+    left, right = max(shift, 0), max(-shift, 0)
+    x = ((np.asarray(x, dtype=np.int64) << left) - INT32_MIN) % (1 << 32) + INT32_MIN
+    product = x * multiplier  # |x|, |multiplier| <= 2^31: exact in int64
+    total = product + np.where(product >= 0, 1 << 30, 1 - (1 << 30))
+    high = np.where(total >= 0, total >> 31, -(-total >> 31))
+    high = np.where((x == INT32_MIN) & (multiplier == INT32_MIN), INT32_MAX, high)
+    mask = (1 << right) - 1
+    return (high >> right) + ((high & mask) > (mask >> 1) + (high < 0))

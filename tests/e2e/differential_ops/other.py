@@ -221,16 +221,17 @@ def _lstm_case(dtype: str, time_major: bool, cell_scale: str, extra: str, activa
 
 def lstm_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     # int8: the cell scale's rules (a power of two: LiteRT; 2^-12..2^2: the kernel's), peephole / CIFG (the
-    # kernel's limits), TANH only (the kernel's); float32: peephole and CIFG run, RELU_N1_TO_1 is our limit.
+    # kernel's limits), TANH only (the kernel's); float32: peephole and CIFG run, and every activation.
     axes = {"dtype": ["int8", "float32"], "time_major": [False, True], "cell_scale": ["2^-11", "2^-15", "not_pot"],
-            "extra": ["none", "peephole", "cifg"], "activation": ["TANH", "RELU", "RELU_N1_TO_1"]}
+            "extra": ["none", "peephole", "cifg"], "activation": ["TANH", "RELU", "RELU_N1_TO_1", "SIGN_BIT"]}
     first = [dict(dtype="int8", time_major=False, cell_scale="2^-11", extra="none", activation="TANH"),
              dict(dtype="int8", time_major=True, cell_scale="2^-11", extra="none", activation="TANH"),
              dict(dtype="float32", time_major=True, cell_scale="2^-11", extra="peephole", activation="TANH"),
              dict(dtype="int8", time_major=False, cell_scale="not_pot", extra="none", activation="TANH"),
              dict(dtype="int8", time_major=False, cell_scale="2^-15", extra="none", activation="TANH"),
              dict(dtype="float32", time_major=False, cell_scale="2^-11", extra="cifg", activation="RELU_N1_TO_1"),
-             dict(dtype="int8", time_major=False, cell_scale="2^-11", extra="cifg", activation="TANH")]
+             dict(dtype="int8", time_major=False, cell_scale="2^-11", extra="cifg", activation="TANH"),
+             dict(dtype="float32", time_major=False, cell_scale="2^-11", extra="none", activation="SIGN_BIT")]
     for k, p in enumerate(_walk(rng, first, axes, limit)):
         case = _lstm_case(p["dtype"], p["time_major"], p["cell_scale"], p["extra"], p["activation"], 1500 + k)
         what = (f"{p['dtype']} time_major {p['time_major']}, {p['extra']}, {p['activation']}"
@@ -241,7 +242,8 @@ def lstm_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
 
 # --------------------------------------------------------------------------- TFLM's Signal operators
 # LiteRT cannot load them; the harness asks TFLM. Options are walked around the ranges read_options declares
-# (OPTION_RANGE), the key sets (OPTION_KEYS) and the unchecked sizes (each operator's helia-aot limit).
+# (OPTION_RANGE), the key sets (OPTION_KEYS: TFLM reads each value at its position, whatever the key) and the
+# unchecked sizes.
 
 def _custom(code: str, inputs, outputs, options) -> bytes:
     """inputs: (name, shape, dtype) or (name, array, dtype, "const"); outputs: (name, shape, dtype)."""
@@ -438,8 +440,8 @@ _RESOURCE_QUANT = {"int8": dict(scale=0.25, zero_point=3), "int16": dict(scale=0
 
 def _resource_model(dtype: str, init: str, assign: str, extra_handle: bool) -> bytes:
     """acc = acc + x, out = acc (tests/modelgen/stateful.py's form) with one point moved across a rule:
-    `init` constant (CALL_ONCE assigns a constant), computed (its subgraph assigns an ADD of constants:
-    CONSTANT_INIT) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, requantized / reshaped
+    `init` constant (CALL_ONCE assigns a constant), computed (its subgraph assigns an ADD of constants,
+    folded at conversion) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, requantized / reshaped
     (the value assigned back has another quantization or shape, as many codes: copied as they are) or resized
     (fewer elements: ONE_FORM); `extra_handle` adds a
     VAR_HANDLE nothing reads or assigns (HANDLE_RESOLVED)."""
