@@ -8,9 +8,12 @@ divisor before it computes and fails the invocation on a zero, the generated cod
 ARM_CMSIS_NN_ARG_ERROR (the module reports a kernel error) before writing anything; INT32_MIN / -1, undefined
 in C, gives INT32_MIN (two's complement wrap).
 
-int8 / int16 (LiteRT's quantized DIV) are refused: its reference kernel rounds the quotient with a shift of
-32 or more when the dividend is within a few codes of its zero point, undefined behaviour whose results
-(e.g. -128 for 0 / x) cannot be reproduced."""
+int8 / int16 (LiteRT's quantized DIV, reference DivElementwise) are refused. For nearly every scale its
+kernel rounds the quotient of a dividend near its zero point with a shift of 32 or more (RoundingDivideByPOT
+past the word: undefined behaviour, e.g. 0 / x gives the zero point plus one on x86); `_undefined_pair` finds
+the first dividend and divisor codes where it does, and the refusal names them as reference undefined. The
+scales where no code pair does (an output multiplier of 2^7 or more) are a helia-aot limit: no inline
+DivElementwise is written."""
 
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ import math
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, litert, register
+from helia_aot.ops.base import (Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, litert, register,
+                                undefined)
 from helia_aot.ops.shared.binary_arith import inline_params
 from helia_aot.ops.shared.broadcast import BROADCAST_RULE, check_broadcast
 from helia_aot.ops.shared.fused_activation import FLT_MAX
@@ -34,10 +38,49 @@ _FLOAT_RANGE = {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf), "RELU6":
 ACTIVATION = Rule("fused activation NONE, RELU, RELU6, RELU_N1_TO_1 (clamped) or TANH, SIGN_BIT (no clamp)", litert(
     "div.cc EvalDiv / kernel_util.h CalculateActivationRange", "clamps to RELU, RELU6 and RELU_N1_TO_1's ranges; any "
     "other activation value leaves the type's whole range"))
-QUANTIZED = Rule("int8 / int16 DIV refused", helia_limit(
-    "LiteRT's quantized DIV (div.cc EvalQuantized) rounds the quotient with a shift of 32 or more when the dividend is "
-    "near its zero point (undefined behaviour; its outputs there cannot be reproduced)",
-    "an int8 variant following TFLM's div.cc, checked where both references define the result"))
+QUANTIZED_UNDEFINED = Rule("int8 / int16 DIV: no dividend and divisor codes whose quotient LiteRT rounds past the "
+                           "word", undefined(
+                               "reference div.h DivElementwise", "rounds the quotient with RoundingDivideByPOT by "
+                               "headroom(dividend) + recip_shift(divisor) - output_shift, which passes 31 (a shift past "
+                               "the word) for dividends near their zero point at nearly every scale"))
+QUANTIZED = Rule("int8 / int16 DIV refused where LiteRT defines every quotient", helia_limit(
+    "no inline DivElementwise is written for the scales (output multiplier 2^7 or more) where every code pair's "
+    "rounding shift stays in 0..31", "inline C of LiteRT's DivElementwise (GetReciprocal, gemmlowp's "
+    "one_over_one_plus_x_for_x_in_0_1), the divisor at its zero point failing the invocation as LiteRT's Eval does"))
+
+
+def _headroom(values: np.ndarray) -> np.ndarray:
+    """TFLite's CountLeadingSignBits of int32 values (none INT32_MIN here)."""
+    magnitude = np.where(values >= 0, values, 2 * -values - 1).astype(np.int64)
+    bits = np.frexp(magnitude.astype(np.float64))[1]  # bit length, exact below 2^53
+    return 32 - bits - np.where(values >= 0, 1, 0)
+
+
+def _undefined_pair(ctx: OpContext) -> tuple[int, int, int] | None:
+    """(dividend code, divisor code, rounding shift) of a pair LiteRT's DivElementwise rounds past the word (a
+    shift outside 0..31), or None. Divisors at their zero point are left out: LiteRT's Eval fails on them."""
+    a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
+    info = np.iinfo(a.dtype)
+    codes = np.arange(info.min, info.max + 1, dtype=np.int64)
+    divisors = np.unique(np.asarray(b.data, dtype=np.int64)) if b.is_constant else codes
+    values = divisors - b.quant.zero_point
+    values = values[values != 0]
+    real = float(a.quant.scale) / (float(b.quant.scale) * float(y.quant.scale))
+    mantissa, output_shift = math.frexp(real)  # QuantizeMultiplier's exponent, one up when the mantissa rounds to 1
+    output_shift += 1 if round(mantissa * (1 << 31)) == 1 << 31 else 0
+    for sign in (1, -1):  # a negative divisor negates both operands first
+        v = np.abs(values[np.sign(values) == sign])
+        if v.size == 0:
+            continue
+        dividends = sign * (codes - a.quant.zero_point)
+        room = _headroom(dividends)
+        recip = np.frexp(v.astype(np.float64))[1] - 1  # GetReciprocal(v, 31): 31 - clz(v)
+        for pick, bad in ((np.argmax, lambda e: e > 31), (np.argmin, lambda e: e < 0)):
+            i, j = int(pick(room)), int(pick(recip))
+            shift = int(room[i] + recip[j] - output_shift)
+            if bad(shift):
+                return int(codes[i]), int(v[j] * sign + b.quant.zero_point), shift
+    return None
 _RULES = (BROADCAST_RULE, ACTIVATION)
 
 
@@ -57,11 +100,14 @@ class Div(OpLowering):
 
     def select(self, ctx: OpContext) -> Variant:
         y = ctx.out(0)
-        if y.dtype in ("int8", "int16"):
-            raise ctx.error(QUANTIZED, y, "Keep DIV in float32 (or int32), or rewrite x / c with a constant c as MUL by "
-                                          "1 / c", detail=f"{y.dtype} DIV is not supported: LiteRT's quantized DIV "
-                            "rounds the quotient with a shift of 32 or more when the dividend is near its zero point "
-                            "(undefined behaviour; its outputs there cannot be reproduced)")
+        if y.dtype in ("int8", "int16") and ctx.inp(0).quant is not None and ctx.inp(1).quant is not None:
+            hint = "Keep DIV in float32 (or int32), or rewrite x / c with a constant c as MUL by 1 / c"
+            pair = _undefined_pair(ctx)
+            if pair is not None:
+                raise ctx.error(QUANTIZED_UNDEFINED, y, hint, detail=f"{y.dtype} DIV: LiteRT rounds {pair[0]} / "
+                                f"{pair[1]} (codes) with a shift of {pair[2]}, outside 0..31")
+            raise ctx.error(QUANTIZED, y, hint, detail=f"{y.dtype} DIV is not supported at these scales (LiteRT "
+                                                       "defines every quotient; no inline DivElementwise is written)")
         return super().select(ctx)
 
     def validate(self, ctx: OpContext) -> None:

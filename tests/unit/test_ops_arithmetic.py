@@ -256,9 +256,24 @@ def test_div_int32_fails_on_a_zero_divisor_before_writing(tmp_path):
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16"])
-def test_div_refuses_quantized(tmp_path, dtype):
+def test_div_quantized_names_a_quotient_litert_rounds_past_the_word(tmp_path, dtype):
+    # Equal scales s: output multiplier 1 / s (a shift of a few bits); a dividend at its zero point has
+    # headroom 31, so a divisor whose reciprocal shifts more gives RoundingDivideByPOT a shift past 31.
     message = refusal(binary("DIV", dtype, (4,), (4,), (4,)), tmp_path)
-    assert "DIV" in message and "'y'" in message and f"{dtype} DIV is not supported" in message
+    assert "DIV" in message and "'y'" in message and f"{dtype} DIV: LiteRT rounds " in message
+    assert "outside 0..31 (reference undefined: reference div.h DivElementwise)" in message
+
+
+def test_div_int8_at_scales_litert_defines_is_our_limit(tmp_path):
+    # Output multiplier 0.5 / (0.001 x 0.05) = 10^4 (shift 14): every code pair's shift stays in 9..24.
+    b = ModelBuilder()
+    x = b.input("x", (4,), "int8", 0.5, 3)
+    d = b.input("d", (4,), "int8", 0.001, -5)
+    y = b.tensor("y", (4,), "int8", 0.05, 2)
+    b.op("DIV", [x, d], [y])
+    b.output(y)
+    message = refusal(b, tmp_path)
+    assert "int8 DIV is not supported at these scales" in message and "(helia-aot limit)" in message
 
 
 # ---- BATCH_MATMUL -------------------------------------------------------------------------------------

@@ -92,8 +92,8 @@ REFUSALS = {
                          "takes bool tensors", "(LiteRT: logical.cc LogicalImpl"),
     "NEG output size": (lambda: _unary("NEG", "float32", out_shape=(1, 9)), "holds 9 elements, the input [1, 8] 8",
                         "(reference undefined"),
-    "DIV int8": (lambda: _binary("DIV", "int8", (4,), (4,), (4,), (0.05, 0)), "int8 DIV is not supported",
-                 "(helia-aot limit)"),
+    "DIV int8": (lambda: _binary("DIV", "int8", (4,), (4,), (4,), (0.05, 0)), "int8 DIV: LiteRT rounds",
+                 "(reference undefined: reference div.h DivElementwise)"),
 }
 
 
