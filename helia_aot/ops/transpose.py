@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, both, helia_limit,
-                                kernel_limit, register)
+                                kernel_limit, register, undefined)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, constant_ints
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.operands import const_ints, f16, fp32
@@ -19,13 +19,18 @@ PERM_RANGE = Rule("perm: one entry per input dimension, each in [0, rank)", both
     "transpose.cc Prepare / micro transpose_common.cc TransposePrepare",
     "NumElements(perm) == rank and each entry >= 0 and < rank (TFLM: perm_data[idx] >= 0 && < dims)"))
 # Measured: LiteRT runs a perm that repeats an axis (its check is the range only).
-PERMUTATION = Rule("perm names each axis once", helia_limit(
-    "the transpose kernels take a permutation; LiteRT's transpose.cc runs a repeated axis as a strided gather",
-    "an inline-C gather for repeated axes"))
+PERMUTATION = Rule("perm names each axis once, or repeats axes only where LiteRT's strided gather stays in the "
+                   "input", helia_limit(
+                       "the transpose kernels take a permutation; LiteRT's transpose.cc runs a repeated axis as a "
+                       "strided gather (output index k steps the input by the stride of axis perm[k])",
+                       "an inline-C gather for repeated axes"))
+GATHER_PAST_INPUT = Rule("a repeated axis's strided gather stays within the input", undefined(
+    "transpose.cc (reference Transpose's strided walk)", "with a repeated axis of size above 1 the walk's last offset "
+    "is usually past the input's end, which it reads unchecked (measured: garbage values)"))
 RANK = Rule("rank <= 4", kernel_limit(
     "arm_transpose_s8 / _s16 / _f32 / _f16", "take 4-D dims; LiteRT's transpose.cc runs up to rank 6, TFLM's up to 5",
     "an inline-C transpose over any rank"))
-_RULES = (PERM_RANGE, PERMUTATION, RANK, OUTPUT_SHAPE_RULE)
+_RULES = (PERM_RANGE, PERMUTATION, GATHER_PAST_INPUT, RANK, OUTPUT_SHAPE_RULE)
 
 
 @register
@@ -53,6 +58,11 @@ class Transpose(OpLowering):
             raise ctx.error(PERM_RANGE, ctx.inp(1), detail=f"perm {perm} does not name {rank} axes of the rank-{rank} "
                                                            f"input")
         if sorted(perm) != list(range(rank)):
+            strides = [int(np.prod(x.shape[k + 1:], dtype=np.int64)) for k in range(rank)]
+            last = sum((int(x.shape[p]) - 1) * strides[p] for p in perm)
+            if last >= x.num_elements:
+                raise ctx.error(GATHER_PAST_INPUT, ctx.inp(1), detail=f"perm {perm} repeats an axis: LiteRT's "
+                                f"strided gather reads input element {last} of {x.num_elements}")
             raise ctx.error(PERMUTATION, ctx.inp(1), detail=f"perm {perm} is not a permutation of the rank-{rank} "
                                                             f"input's axes")
         if rank > 4:

@@ -326,3 +326,25 @@ def test_constant_subgraphs_fold(tmp_path):
     assert [op["op_type"] for op in result.plan["operators"]] == ["PACK"]
     constants_c = (tmp_path / "out" / "src" / "model_constants.c").read_text()
     assert "1, -2, 32767, -5," in constants_c
+
+
+def _transpose(shape, perm) -> ModelBuilder:
+    b = ModelBuilder()
+    x = b.input("x", shape, "int8", scale=0.1, zero_point=0)
+    y = b.tensor("y", [shape[p] for p in perm], "int8", scale=0.1, zero_point=0)
+    b.op("TRANSPOSE", [x, b.const("perm", np.asarray(perm, np.int32))], [y])
+    b.output(y)
+    return b
+
+
+def test_transpose_repeated_axis_reading_past_the_input_is_reference_undefined(tmp_path):
+    # LiteRT's strided gather: output (o0, o1, o2) reads input o0 * 12 + o1 * 12 + o2 * 12, up to 36 of 24.
+    message = refused(_transpose([2, 3, 4], [0, 0, 0]), tmp_path)
+    assert "perm [0, 0, 0] repeats an axis: LiteRT's strided gather reads input element 36 of 24" in message
+    assert "(reference undefined: transpose.cc" in message
+
+
+def test_transpose_repeated_axis_within_the_input_is_our_limit(tmp_path):
+    # [2, 2, 0]: offsets o0 + o1 + 12 * o2 stay below 24, so LiteRT defines the output; no gather is written.
+    message = refused(_transpose([2, 3, 4], [2, 2, 0]), tmp_path)
+    assert "perm [2, 2, 0] is not a permutation" in message and "(helia-aot limit)" in message
