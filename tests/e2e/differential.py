@@ -643,7 +643,7 @@ def svdf_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
 
 def transpose_conv_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"dtype": ["int8", "int16", "float32"], "kernel": [2, 3], "stride": [1, 2], "padding": ["SAME", "VALID"],
-            "output_shape": ["equal", "other", "input"], "activation": ["NONE", "RELU", "TANH"],
+            "output_shape": ["equal", "other", "input", "three values"], "activation": ["NONE", "RELU", "TANH"],
             "channels": [(3, 2), (2, 4)]}
     for k, p in enumerate(_grid(rng, axes, limit)):
         dtype, ksz, st = p["dtype"], p["kernel"], p["stride"]
@@ -654,6 +654,8 @@ def transpose_conv_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]
         given = shape if p["output_shape"] != "other" else [1, size + 1, size + 1, cout]
         if p["output_shape"] == "input":
             out_shape = b.input("output_shape", (4,), dtype="int32")
+        elif p["output_shape"] == "three values":  # LiteRT's NumElements(output_shape) == 4; TFLM never reads it
+            out_shape = b.const("output_shape", np.asarray(given[1:], np.int32))
         else:
             out_shape = b.const("output_shape", np.asarray(given, np.int32))
         xs, xz = _qact(rng, dtype)

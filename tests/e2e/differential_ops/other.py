@@ -441,7 +441,7 @@ _RESOURCE_QUANT = {"int8": dict(scale=0.25, zero_point=3), "int16": dict(scale=0
 def _resource_model(dtype: str, init: str, assign: str, extra_handle: bool) -> bytes:
     """acc = acc + x, out = acc (tests/modelgen/stateful.py's form) with one point moved across a rule:
     `init` constant (CALL_ONCE assigns a constant), computed (its subgraph assigns an ADD of constants,
-    folded at conversion) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, requantized / reshaped
+    folded at conversion), reads (an ADD of the variable's own value: CONSTANT_INIT) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, requantized / reshaped
     (the value assigned back has another quantization or shape, as many codes: copied as they are) or resized
     (fewer elements: ONE_FORM); `extra_handle` adds a
     VAR_HANDLE nothing reads or assigns (HANDLE_RESOLVED)."""
@@ -453,7 +453,10 @@ def _resource_model(dtype: str, init: str, assign: str, extra_handle: bool) -> b
         handle0 = sub.resource("acc_handle_init")
         sub.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
         value = sub.const("acc_initial", start, dtype, **q)
-        if init == "computed":
+        if init == "reads":  # the variable's own value: known only at run time
+            value = sub.tensor("acc_initial_read", _RESOURCE_SHAPE, dtype, **q)
+            sub.op("READ_VARIABLE", [handle0], [value])
+        if init in ("computed", "reads"):
             total0 = sub.tensor("acc_initial_sum", _RESOURCE_SHAPE, dtype, **q)
             sub.op("ADD", [value, sub.const("acc_step", start, dtype, **q)], [total0])
             value = total0
@@ -488,14 +491,15 @@ def resource_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Cas
     lead = {"CALL_ONCE": "init", "READ_VARIABLE": "assign", "ASSIGN_VARIABLE": "assign",
             "VAR_HANDLE": "extra_handle"}[op]
     plain = dict(dtype="int8", init="constant", assign="same", extra_handle=False)
-    moved = {"init": [dict(plain, init="computed"), dict(plain, dtype="float32", init="none")],
+    moved = {"init": [dict(plain, init="computed"), dict(plain, dtype="float32", init="none"),
+                      dict(plain, init="reads")],
              "assign": [dict(plain, assign="requantized"), dict(plain, dtype="float32", assign="reshaped"),
                         dict(plain, assign="resized")],
              # An unused handle is dropped (both references run it too), so the walk's boundary here is the
              # initialisation CALL_ONCE gives the handle's variable.
-             "extra_handle": [dict(plain, extra_handle=True), dict(plain, init="computed", extra_handle=True)]}[lead]
+             "extra_handle": [dict(plain, extra_handle=True), dict(plain, init="reads", extra_handle=True)]}[lead]
     first = [plain, *moved, dict(plain, dtype="int32")]
-    axes = {"dtype": ["int8", "int16", "float32", "int32"], "init": ["constant", "computed", "none"],
+    axes = {"dtype": ["int8", "int16", "float32", "int32"], "init": ["constant", "computed", "reads", "none"],
             "assign": ["same", "requantized", "reshaped", "resized"], "extra_handle": [False, True]}
 
     def cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
