@@ -1,17 +1,17 @@
 # SPDX-License-Identifier: Apache-2.0
 """SVDF: one time step of a rank-r SVDF layer per run, its memory kept in the state (a variable
 tensor, so in the persistent arena). Integer with an int16 state (LiteRT's integer SVDF) on
-arm_svdf_state_s16_s8, with an int8 state (TFLM's) on arm_svdf_s8, or inline C when that state's zero
-point is not 0 (arm_svdf_s8 assumes 0), float32 on arm_svdf_f32.
+arm_svdf_state_s16_s8, with an int8 state (TFLM's) on arm_svdf_s8, or inline C of TFLM's arithmetic when
+the state's zero point is not 0 (both kernels assume 0), float32 on arm_svdf_f32.
 
 The rules and the reference check each mirrors (LiteRT svdf.cc Prepare/Eval, TFLM svdf_common.cc
 PrepareSvdf): the shapes are both Prepares' checks; the state a variable tensor is TFLM's
-TF_LITE_ENSURE_EQ(is_variable); the integer activation is LiteRT's Eval (RELU only, none applied;
-TFLM takes any and applies none, so NONE is accepted as well); per-tensor scales are what both read
-(scale->data[0], params.scale). The int16 state's zero point 0 is the form LiteRT computes (its
-EvalIntegerSVDF never reads the zero point; TFLM's does), so a nonzero one, where the references
-disagree, is refused. Neither reference reads the weights' zero points (both compute as if 0): a
-nonzero one is refused rather than silently ignored."""
+TF_LITE_ENSURE_EQ(is_variable); per-tensor scales are what both read (scale->data[0], params.scale).
+Accepted as the references run them: any integer fused activation, none applied (LiteRT's Eval takes RELU
+only, TFLM's any; neither applies one), and any weight zero point, computed as 0 (neither LiteRT's
+EvalIntegerSVDF nor TFLM's EvalIntegerSvdfReference / PrepareSvdf reads or checks one). A nonzero int16
+state zero point is TFLM's form (LiteRT's EvalIntegerSVDF never reads it): run as TFLM computes it where
+only TFLM runs the model (an activation other than RELU), refused where both run it and disagree (RELU)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, helia_limit,
-                                kernel_limit, litert, register, tflm)
+                                kernel_limit, register, tflm)
 from helia_aot.ops.shared.accumulator import requantization_kind
 from helia_aot.ops.shared.fused_activation import FLT_MAX, NO_CLAMP, float_activation
 from helia_aot.ops.shared.operands import dtype_range, fp32, fp32_bias, fp32_const, int8_act
@@ -33,16 +33,12 @@ SHAPES = Rule("input [batches, input size]; weights_feature [units x rank, input
                   _PREPARES, "TF_LITE_ENSURE_EQ on each of these dims (NumDimensions 2, SizeOfDimension)"))
 STATE_VARIABLE = Rule("state a variable tensor", tflm("svdf_common.cc PrepareSvdf",
                                                       "TF_LITE_ENSURE_EQ(activation_state->is_variable, true)"))
-INT_ACTIVATION = Rule("fused activation RELU or NONE; neither is applied, as in LiteRT (the output is clamped to "
-                      "int8 only)", litert("svdf.cc Eval (integer)", "takes RELU only and applies none (TFLM takes "
-                                           "any and applies none, so NONE is accepted too)"))
-# Neither reference reads the weights' zero points (both compute as if 0): a nonzero one is refused rather than
-# silently ignored. The int16 state's zero point 0 is the form LiteRT computes (EvalIntegerSVDF never reads it;
-# TFLM's does): where the references disagree, helia-aot refuses.
-WEIGHTS_ZP = helia_limit("LiteRT's and TFLM's integer SVDF read no weight zero point (a nonzero one is ignored "
-                         "there, not honoured)")
-STATE16_ZP = helia_limit("the references disagree on a nonzero int16 state zero point (LiteRT's EvalIntegerSVDF "
-                         "never reads it, TFLM's does)")
+# Both references run an int16 state with a nonzero zero point under RELU (LiteRT's Eval takes no other
+# activation) and disagree once a projection saturates: LiteRT's EvalIntegerSVDF never reads the zero point,
+# TFLM's EvalIntegerSvdfReference adds it to the clamped projection (wrapping past int16) and takes it off.
+STATE16_ZP = Rule("int16 state zero point 0 under fused RELU (the activation LiteRT runs)", helia_limit(
+    "LiteRT and TFLM both run it and disagree: LiteRT's EvalIntegerSVDF never reads the state zero point, TFLM's "
+    "EvalIntegerSvdfReference adds it to each clamped projection and takes it off in the time sums"))
 # LiteRT's float SVDF applies its fused activation as a function (ApplyActivationToVector: tanh, sign bit), where
 # the convolutions take TANH and SIGN_BIT as no clamp; arm_svdf_f32 only clamps.
 FLOAT_ACTIVATION = Rule("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1", kernel_limit(
@@ -50,26 +46,21 @@ FLOAT_ACTIVATION = Rule("fused activation NONE, RELU, RELU6 or RELU_N1_TO_1", ke
     "functions (svdf.h EvalFloatSVDF, ApplyActivationToVector)",
     "inline C applying tanh / the sign bit to the kernel's output"))
 _RULES = (RANK, SHAPES, STATE_VARIABLE)
-_INT_RULES = _RULES + (INT_ACTIVATION,)
-
-
-def _state(dtype: str) -> Operand:
-    # TFLM's int8 state may have any zero point (its EvalIntegerSvdfReference uses it); the int16 state
-    # keeps 0, the form LiteRT computes.
-    return Operand("state", (dtype,), quantized=True, symmetric=dtype == "int16",
-                   sources=(("zero point 0", STATE16_ZP),) if dtype == "int16" else ())
 
 
 def _integer_variant(name: str, state: str, entry: str) -> Variant:
-    notes = () if state == "int16" else ("state zero point other than 0: inline C (arm_svdf_s8 assumes 0)",)
-    zp = (("zero point 0", WEIGHTS_ZP),)
-    return Variant(name, inputs=(int8_act(), Operand("weights_feature", ("int8",), constant=True, quantized=True,
-                                                     symmetric=True, sources=zp),
-                                 Operand("weights_time", (state,), constant=True, quantized=True, symmetric=True,
-                                         sources=zp),
-                                 Operand("bias", ("int32",), optional=True, constant=True), _state(state)),
+    # No weight is symmetric here: neither reference reads a weight zero point (both compute as if 0), nor
+    # does this module. The int16 state's zero point is checked in validate() (it depends on the activation).
+    notes = ("any fused activation, none applied (LiteRT's Eval takes RELU only, TFLM's any; neither applies one)",
+             "weight zero points ignored, as both references do",
+             f"state zero point other than 0: inline C of TFLM's arithmetic ({entry} assumes 0)"
+             + (", under an activation other than RELU (only TFLM runs it)" if state == "int16" else ""))
+    return Variant(name, inputs=(int8_act(), Operand("weights_feature", ("int8",), constant=True, quantized=True),
+                                 Operand("weights_time", (state,), constant=True, quantized=True),
+                                 Operand("bias", ("int32",), optional=True, constant=True),
+                                 Operand("state", (state,), quantized=True)),
                    outputs=(int8_act("output"),), entries=(entry,), template="svdf_s8.c.j2", lower="lower_int",
-                   notes=notes, rules=_INT_RULES)
+                   notes=notes, rules=_RULES + ((STATE16_ZP,) if state == "int16" else ()))
 
 
 @register
@@ -114,9 +105,10 @@ class Svdf(OpLowering):
         if tuple(y.shape) != (batches, units):
             raise ctx.error(SHAPES, y, detail=f"output {list(y.shape)} must be [{batches}, {units}]")
         act = ctx.options("fused_activation_function", "NONE")
-        if ctx.variant.name != "float32" and act not in ("NONE", "RELU"):
-            raise ctx.error(INT_ACTIVATION, detail=f"fused activation {act} is not supported on the integer SVDF "
-                                                   "(LiteRT takes RELU and applies none)")
+        if state.dtype == "int16" and state.quant.zero_point != 0 and act == "RELU":
+            raise ctx.error(STATE16_ZP, state, "Re-export the model with the int16 state's zero point 0",
+                            detail=f"int16 state zero point {state.quant.zero_point} under fused RELU: LiteRT and "
+                                   "TFLM both run it and disagree (LiteRT's SVDF never reads it)")
         if ctx.variant.name == "float32":
             if act in NO_CLAMP:
                 raise ctx.error(FLOAT_ACTIVATION, y, "Apply the activation as its own operator after the SVDF",
@@ -144,6 +136,7 @@ class Svdf(OpLowering):
         point and the int8 clamp."""
         x, wf, wt, state, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.inp(4), ctx.out(0)
         p = self._dims(ctx)
+        # The weight zero points are not read: both references compute as if they were 0.
         scale_1 = float(np.float32(np.float32(x.quant.scale) * np.float32(wf.quant.scale))
                         / np.float32(state.quant.scale))
         scale_2 = float(np.float32(np.float32(state.quant.scale) * np.float32(wt.quant.scale))
@@ -157,11 +150,13 @@ class Svdf(OpLowering):
                  int8_state=entry == "arm_svdf_s8")
         requantization = requantization_kind([m1, m2], [s1, s2])
         if state.quant.zero_point != 0:
-            # Only the int8 state gets here (the int16 one is symmetric): TFLM's arithmetic inline.
-            p.update(state_zero_point=int(state.quant.zero_point))
+            # TFLM's arithmetic inline: an int8 state (TFLM's form), or an int16 one under an activation LiteRT
+            # refuses (validate() refused RELU), so only TFLM runs it.
+            p.update(state_zero_point=int(state.quant.zero_point), state_ctype=f"{state.dtype}_t",
+                     weights_time_ctype=f"{wt.dtype}_t", state_mask=(1 << (8 * np.dtype(state.dtype).itemsize)) - 1)
             return Lowered(template="svdf_s8_state_offset.c.j2", entry=None, macs=self._macs(p), params=p,
                            requantization=requantization,
-                           fixed={"implementation": "inline", "why": "state zero point != 0 (arm_svdf_s8 assumes 0)"})
+                           fixed={"implementation": "inline", "why": f"state zero point != 0 ({entry} assumes 0)"})
         constants, weight_sums = [], None
         if entry == "arm_svdf_s8" and ctx.kernels.wants_weight_sums:
             # ctx->buf of the Helium build: -input_offset x each feature's weight sum (arm_vector_sum_s8).

@@ -20,7 +20,7 @@ F = U * R
 
 
 def svdf_model(state: str = "int16", act: str = "RELU", bias: bool = True, variable: bool = True,
-               state_zero_point: int = 0) -> ModelBuilder:
+               state_zero_point: int = 0, weights_zero_points: tuple[int, int] = (0, 0)) -> ModelBuilder:
     b = ModelBuilder()
     if state == "float32":
         x = b.input("x", (B, I), "float32")
@@ -31,8 +31,9 @@ def svdf_model(state: str = "int16", act: str = "RELU", bias: bool = True, varia
         y = b.tensor("y", (B, U), "float32")
     else:
         x = b.input("x", (B, I), "int8", 0.5, -3)
-        wf = b.const("wf", np.ones((F, I), np.int8), "int8", 0.25, 0)
-        wt = b.const("wt", np.ones((F, T), np.int8 if state == "int8" else np.int16), state, 0.5, 0)
+        wf = b.const("wf", np.ones((F, I), np.int8), "int8", 0.25, weights_zero_points[0])
+        wt = b.const("wt", np.ones((F, T), np.int8 if state == "int8" else np.int16), state, 0.5,
+                     weights_zero_points[1])
         bb = b.const("bias", np.arange(U, dtype=np.int32), "int32", 0.125, 0) if bias else None
         s = (b.tensor("state", (B, F * T), state, 0.125, state_zero_point, variable=True) if variable
              else b.input("state", (B, F * T), state, 0.125, 0))
@@ -107,8 +108,6 @@ def test_svdf_float32_refuses_an_activation_its_reference_applies_as_a_function(
 
 
 def test_svdf_refusals(tmp_path):
-    with pytest.raises(UnsupportedModelError, match="fused activation TANH is not supported on the integer SVDF"):
-        convert(svdf_model(act="TANH"), tmp_path)
     # state fed by the caller instead of kept: LiteRT would reset nothing and carry nothing
     with pytest.raises(UnsupportedModelError, match="tensor 'state': state must be a variable tensor"):
         convert(svdf_model(variable=False), tmp_path)
@@ -131,7 +130,47 @@ def test_svdf_int8_state_zero_point_runs_inline(tmp_path, target):
     assert state["initial"] == "zero_point"
 
 
-def test_svdf_int16_state_zero_point_refused(tmp_path):
-    # LiteRT's int16 SVDF computes as if the state zero point were 0, TFLM's uses it: refused.
-    with pytest.raises(UnsupportedModelError, match=r"tensor 'state'.*zero point"):
+def test_svdf_int16_state_zero_point_refused_under_relu(tmp_path):
+    # Both references run it under RELU and disagree (LiteRT's SVDF never reads it, TFLM's does): refused.
+    with pytest.raises(UnsupportedModelError, match=r"tensor 'state': int16 state zero point 3 under fused RELU: "
+                                                    r"LiteRT and TFLM both run it and disagree.*\(helia-aot limit\)"):
         convert(svdf_model("int16", state_zero_point=3), tmp_path)
+
+
+@pytest.mark.parametrize("act", ["NONE", "TANH", "RELU6"])
+def test_svdf_int16_state_zero_point_runs_inline_where_only_tflm_runs(tmp_path, act):
+    """LiteRT's integer SVDF takes RELU only; TFLM's takes any activation, applies none and uses the int16
+    state's zero point: inline C with the int16 clamp, wrap and types (tests/unit/test_ops_svdf_references.py
+    runs it against TFLM)."""
+    result, model_c, _ = convert(svdf_model("int16", act=act, state_zero_point=3), tmp_path)
+    op = result.plan["operators"][0]
+    assert (op["variant"], op["kernel"]["entry"], op["fixed"]["implementation"]) == ("int8", None, "inline")
+    body = function_body(model_c, 0)
+    assert "arm_svdf_state_s16_s8(" not in body
+    assert "const int16_t *weights_time" in body and "int16_t *state" in body
+    assert "q = (q < -32768 ? -32768 : (q > 32767 ? 32767 : q)) + (3);" in body
+    assert "(int16_t)(((q - (-32768)) & 65535) + (-32768));" in body and "- (3));" in body
+    # TFLM resets an int16 variable to zero bytes (only int8 ones to their zero point)
+    (state,) = result.plan["memory"]["persistent_buffers"]
+    assert state["initial"] == "zero"
+
+
+@pytest.mark.parametrize("act", ["NONE", "TANH", "SIGN_BIT", "RELU_N1_TO_1"])
+def test_svdf_integer_takes_any_activation_and_applies_none(tmp_path, act):
+    """TFLM's integer SVDF takes any fused activation and applies none (LiteRT's takes RELU and applies
+    none): the same call as under RELU."""
+    _, relu_c, _ = convert(svdf_model(), tmp_path / "relu")
+    _, model_c, _ = convert(svdf_model(act=act), tmp_path / act)
+    assert function_body(model_c, 0) == function_body(relu_c, 0)
+
+
+def test_svdf_weight_zero_points_are_ignored(tmp_path):
+    """Neither reference reads a weight zero point (LiteRT's EvalIntegerSVDF, TFLM's EvalIntegerSvdfReference
+    and PrepareSvdf): the module computes as with 0."""
+    for state in ("int16", "int8"):
+        _, plain_c, plain_consts = convert(svdf_model(state), tmp_path / f"{state}_plain")
+        _, model_c, consts = convert(svdf_model(state, weights_zero_points=(4, -2)), tmp_path / f"{state}_zp")
+        assert function_body(model_c, 0) == function_body(plain_c, 0)
+        # the same constants (the header names the model's hash, which differs)
+        assert [ln for ln in consts.splitlines() if "sha256" not in ln] == \
+            [ln for ln in plain_consts.splitlines() if "sha256" not in ln]

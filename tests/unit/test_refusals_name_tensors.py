@@ -91,10 +91,10 @@ B, I, U, R, T = 2, 5, 3, 2, 4  # batches, input size, units, rank, memory
 F = U * R
 
 
-def svdf(y_shape=(B, U), bias_units=U, wf_zero_point=0) -> ModelBuilder:
+def svdf(y_shape=(B, U), bias_units=U) -> ModelBuilder:
     b = ModelBuilder()
     x = b.input("x", (B, I), "int8", 0.5, -3)
-    wf = b.const("wf", np.ones((F, I), np.int8), "int8", 0.25, wf_zero_point)
+    wf = b.const("wf", np.ones((F, I), np.int8), "int8", 0.25, 0)
     wt = b.const("wt", np.ones((F, T), np.int16), "int16", 0.5, 0)
     bb = b.const("bb", np.arange(bias_units, dtype=np.int32), "int32", 0.125, 0)
     s = b.tensor("s", (B, F * T), "int16", 0.125, 0, variable=True)
@@ -112,12 +112,6 @@ def test_svdf_output_of_rank_3_names_the_output(tmp_path):
 def test_svdf_bias_of_the_wrong_length_names_the_bias(tmp_path):
     message = refusal(svdf(bias_units=U + 1), tmp_path)
     assert "SVDF" in message and "tensor 'bb'" in message and "bias [4] must be [3]" in message
-
-
-def test_svdf_asymmetric_feature_weights_are_refused(tmp_path):
-    # LiteRT's integer SVDF reads the weights as symmetric (it has no weights offset)
-    message = refusal(svdf(wf_zero_point=2), tmp_path)
-    assert "SVDF" in message and "tensor 'wf'" in message and "weights_feature zero point must be 0" in message
 
 
 # ---- the catalog (`helia-aot operators`) states the rules these refusals enforce ----
