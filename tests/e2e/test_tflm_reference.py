@@ -56,6 +56,11 @@ KNOWN_DIFFERENCES: dict[str, Known] = {
         65535, "TRANSPOSE_CONV",
         "TFLM's int16 TRANSPOSE_CONV handles int16 and int64 biases only and reads an int32 bias as int64 (pairs "
         "of int32 values, and past the bias's end), so its outputs are wrong; LiteRT and the module read int32"),
+    "unidirectional_sequence_lstm_float32_relu_n1_to_1": Known(
+        1.0, "UNIDIRECTIONAL_SEQUENCE_LSTM",
+        "TFLM's float LSTM does not apply a fused RELU_N1_TO_1 as LiteRT does (its gate activation, lstm_eval.h "
+        "CalculateLstmGate, handles sigmoid and tanh; any other value reaches an assert compiled out of release "
+        "builds); LiteRT applies it with ApplyActivationToVector and the module follows LiteRT (measured 0.93)"),
     "add_int32_relu6_rank5": Known(
         40, "ADD",
         "TFLM's int32 ADD ignores the fused activation (its Prepare sets the int32 range for int32 outputs) while "
