@@ -31,7 +31,9 @@ class Quantize(OpLowering):
     variants = (
         Variant("float32_to_int8", inputs=(Operand("input", ("float32",)),), outputs=(int8_act("output"),),
                 template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",), rules=(ELEMENTS,)),
-        Variant("float32_to_int16", inputs=(Operand("input", ("float32",)),), outputs=(int16_act("output"),),
+        # LiteRT's AffineQuantize takes any int16 output zero point (quantize.cc checks none for float input)
+        Variant("float32_to_int16", inputs=(Operand("input", ("float32",)),),
+                outputs=(Operand("output", ("int16",), quantized=True),),
                 template="quantize_f32.c.j2", lower="lower_from_float", notes=("inline C",), rules=(ELEMENTS,)),
         Variant("int8_to_int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
                 entries=("arm_requantize_s8_s8",), template="requantize.c.j2", lower="lower_requantize",

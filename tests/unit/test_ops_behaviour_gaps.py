@@ -145,3 +145,19 @@ def test_float32_cifg_lstm_computes_three_gates(tmp_path):
     result = convert(data, tmp_path)
     # forget, cell and output gates: cells x (inputs + outputs) multiply-accumulates each, per row and step
     assert result.report["total_macs"] == batch * steps * 3 * cells * (inputs + outputs)
+
+
+@pytest.mark.parametrize("op", ["RELU", "RELU6"])
+def test_int16_relu_rescale_past_int32_is_reference_undefined(tmp_path, op):
+    # input / output 2^-11 / 2^-33.3: LiteRT's QuantizedReluX shifts q - zp left by 23, past int32 for |q| >= 256.
+    b = ModelBuilder()
+    x = b.input("x", (1, 16), "int16", 0.00048828125, 0)
+    y = b.tensor("y", (1, 16), "int16", 9.765625e-11, 0)
+    b.op(op, [x], [y])
+    b.output(y)
+    with pytest.raises(UnsupportedModelError) as info:
+        convert(b.build(), tmp_path / "out")
+    message = str(info.value)
+    assert f"{op}" in message and "needs a left shift of 23, which overflows int32 for q - zero point in " \
+        "[-32768, 32767]" in message
+    assert "(reference undefined: LiteRT's MultiplyByQuantizedMultiplier" in message

@@ -19,13 +19,16 @@ from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                                  activation_variant)
 from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
-from helia_aot.ops.shared.unary_math import float_lowered, left_shift_rule, quantized_dtype
+from helia_aot.ops.shared.unary_math import fits_left_shift, float_lowered, left_shift_rule, quantized_dtype
 
 # arm_relu_generic_s8 and LiteRT's ReluX shift (q - zero point) left before the multiply; a shift of 22 or less
 # keeps 255 << shift within int32.
 BOUNDED_NO_INT16 = Rule("no int16 (LiteRT's kernel computes float32, uint8 and int8 only)", litert(
     "activations.cc Relu1Eval / Relu0to1Eval", "\"Only float32, uint8, int8 supported currently\" for any other type"))
 RELU_X_SHIFT = left_shift_rule("arm_relu_generic_s8", "q - zero point for every int8 q")
+# RELU / RELU6 rescale by input / output scale as LiteRT's QuantizedReluX (activations.cc): the same int32 shift.
+REQUANTIZE_SHIFT = left_shift_rule("arm_requantize_s8_s8 / arm_requantize_s16_s16 / arm_relu_s16",
+                                   "q - zero point for every input code")
 
 
 def clamp_codes(bounds: tuple[float, float], scale: float, zero_point: int, qmin: int, qmax: int) -> tuple[int, int]:
@@ -46,10 +49,11 @@ class ClampLowering(OpLowering):
     activation = ""
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
-                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2", rules=(OUTPUT_SIZE_RULE,)),
+                entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2",
+                rules=(OUTPUT_SIZE_RULE, REQUANTIZE_SHIFT)),
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
                 entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
-                lower="lower_int16", rules=(OUTPUT_SIZE_RULE,)),
+                lower="lower_int16", rules=(OUTPUT_SIZE_RULE, REQUANTIZE_SHIFT)),
         activation_variant(),
         # -- float16 (native FP16) --
         activation_f16_variant(),
@@ -57,6 +61,18 @@ class ClampLowering(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
+        if ctx.variant is not None and ctx.variant.name in ("int8", "int16"):
+            x, y = ctx.inp(0), ctx.out(0)
+            ratio = f32(f32(x.quant.scale) / f32(y.quant.scale)) if ctx.variant.name == "int16" \
+                else float(x.quant.scale) / float(y.quant.scale)
+            mantissa, shift = math.frexp(ratio)  # QuantizeMultiplier's shift: one up when the mantissa rounds to 1
+            shift += 1 if round(mantissa * (1 << 31)) == 1 << 31 else 0
+            low, high = dtype_range(x.dtype)
+            zp = x.quant.zero_point
+            if shift > 0 and not fits_left_shift(low - zp, high - zp, shift):
+                raise ctx.error(REQUANTIZE_SHIFT, y, detail=f"input scale {x.quant.scale:g} over output scale "
+                                f"{y.quant.scale:g} needs a left shift of {shift}, which overflows int32 for q - "
+                                f"zero point in [{low - zp}, {high - zp}]")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)
