@@ -41,8 +41,8 @@ ACTIVATION = Rule("fused activation NONE, RELU, RELU6, RELU_N1_TO_1 (clamped) or
 QUANTIZED_UNDEFINED = Rule("int8 / int16 DIV: no dividend and divisor codes whose quotient LiteRT rounds past the "
                            "word", undefined(
                                "reference div.h DivElementwise", "rounds the quotient with RoundingDivideByPOT by "
-                               "headroom(dividend) + recip_shift(divisor) - output_shift, which passes 31 (a shift past "
-                               "the word) for dividends near their zero point at nearly every scale"))
+                               "headroom(dividend) + recip_shift(divisor) - output_shift, which passes 31 (a shift "
+                               "past the word) for dividends near their zero point at nearly every scale"))
 QUANTIZED = Rule("int8 / int16 DIV refused where LiteRT defines every quotient", helia_limit(
     "no inline DivElementwise is written for the scales (output multiplier 2^7 or more) where every code pair's "
     "rounding shift stays in 0..31", "inline C of LiteRT's DivElementwise (GetReciprocal, gemmlowp's "

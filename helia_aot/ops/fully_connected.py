@@ -12,7 +12,7 @@ from helia_aot.library.cost_kinds import FULLY_CONNECTED
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
 from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand,
-                                Rule, Variant, kernel_limit, litert, register)
+                                Rule, Variant, kernel_limit, litert, register, undefined)
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
                                               int64_bias, offset_weight_sums, requantization_kind)
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
@@ -40,7 +40,13 @@ DEFAULT_FORMAT = Rule("weights format DEFAULT", litert(
 FC_ACTIVATION = Rule(ACTIVATION_RULE.text, litert(
     "fully_connected.cc Prepare", "TF_LITE_ENSURE(params->activation == kTfLiteActNone || kTfLiteActRelu || "
     "kTfLiteActReluN1To1 || kTfLiteActRelu6)"))
-_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, FC_ACTIVATION, OUTPUT_SHAPE_RULE)
+# TFLM takes its rows from the output: an output with more rows than the input holds makes it read past the
+# input's end. Fewer rows: TFLM computes those while LiteRT resizes the output to the input's rows (the
+# references disagree on the interface), a limit of ours.
+OUTPUT_ROWS = Rule("output rows no more than input size // depth", undefined(
+    "TFLM fully_connected.cc (reference FullyConnected: batches from the output's rows)",
+    "reads a row for each output row, past the input's end when the output has more rows than it holds"))
+_RULES = (WEIGHTS_2D, DEFAULT_FORMAT, FC_ACTIVATION, OUTPUT_ROWS, OUTPUT_SHAPE_RULE)
 # int8 weights quantized per tensor may have any zero point: LiteRT's FullyConnected reference subtracts it
 # (filter_offset), and so do arm_fully_connected_s8 (fc_params.filter_offset, every build; the MVE kernel
 # sums carry it) and the portable kernel. Per channel, LiteRT's kernel reads no filter offset.
@@ -106,11 +112,11 @@ class FullyConnected(OpLowering):
             raise ctx.error(FC_ACTIVATION, y, detail=f"fused activation {act} is not supported (supported: NONE, RELU, "
                                                      "RELU6, RELU_N1_TO_1)")
         fused_activation(ctx, y)
-        if y.num_elements != (x.num_elements // w.shape[1]) * w.shape[0]:
-            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not hold "
-                                                         f"{x.num_elements // w.shape[1]} rows (input size "
-                                                         f"{x.num_elements} over depth {w.shape[1]}) x {w.shape[0]} "
-                                                         f"outputs")
+        rows = x.num_elements // w.shape[1]
+        if y.num_elements != rows * w.shape[0]:
+            rule = OUTPUT_ROWS if y.num_elements > rows * w.shape[0] else OUTPUT_SHAPE_RULE
+            raise ctx.error(rule, y, detail=f"output shape {list(y.shape)} does not hold {rows} rows (input size "
+                                            f"{x.num_elements} over depth {w.shape[1]}) x {w.shape[0]} outputs")
         check_accumulator(ctx, x, w, ctx.inp(2), 0)
 
     def lower_int8(self, ctx: OpContext) -> Lowered:

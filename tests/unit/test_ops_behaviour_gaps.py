@@ -161,3 +161,25 @@ def test_int16_relu_rescale_past_int32_is_reference_undefined(tmp_path, op):
     assert f"{op}" in message and "needs a left shift of 23, which overflows int32 for q - zero point in " \
         "[-32768, 32767]" in message
     assert "(reference undefined: LiteRT's MultiplyByQuantizedMultiplier" in message
+
+
+def _fc(in_shape, out_shape) -> bytes:
+    b = ModelBuilder()
+    x = b.input("x", in_shape, "int8", 0.05, 0)
+    w = b.const("w", np.ones((3, 8), np.int8), "int8", 0.02, 0)
+    y = b.tensor("y", out_shape, "int8", 0.1, 0)
+    b.op("FULLY_CONNECTED", [x, w], [y])
+    b.output(y)
+    return b.build()
+
+
+def test_fully_connected_output_rows_past_the_input_are_reference_undefined(tmp_path):
+    # 7 inputs over depth 8 is no row; TFLM reads one row per output row: past the input.
+    with pytest.raises(UnsupportedModelError) as info:
+        convert(_fc((1, 7), (1, 3)), tmp_path / "a")
+    message = str(info.value)
+    assert "does not hold 0 rows" in message and "(reference undefined: TFLM fully_connected.cc" in message
+    # Fewer output rows than the input holds: TFLM computes them, LiteRT resizes the output: our limit.
+    with pytest.raises(UnsupportedModelError) as info:
+        convert(_fc((2, 8), (1, 3)), tmp_path / "b")
+    assert "does not hold 2 rows" in str(info.value) and "(helia-aot limit)" in str(info.value)
