@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONCATENATION, int8 with one quantization for all tensors, via arm_concatenation_s8_x; int16 via
-arm_concatenation_s16; float32 and int32 (plain integers, e.g. TFLM's audio front end padding its energies)
+arm_concatenation_s16, codes copied as they are whatever the scales (LiteRT's and TFLM's Prepare check only
+that int16 zero points are 0, and their kernels copy); float32 and int32 (plain integers, e.g. TFLM's audio front end padding its energies)
 as inline C (memcpy of the same blocks).
 
 Any axis is flattened to (outer rows) x (inner bytes): each input copies its inner block into every
@@ -17,8 +18,8 @@ from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.fused_activation import fused_activation
 from helia_aot.ops.shared.operands import dtype_range, f16, fp32, int8_act, int16_act, is_float
 
-SAME_QUANT = Rule("all tensors share scale and zero point", litert(
-    "concatenation.cc Prepare (int8, int16)", "no re-scaling: TF_LITE_ENSURE_EQ(t->params.scale, "
+SAME_QUANT = Rule("int8: all tensors share scale and zero point", litert(
+    "concatenation.cc Prepare (int8)", "no re-scaling: TF_LITE_ENSURE_EQ(t->params.scale, "
     "output->params.scale) and the same for the zero point, for every input"))
 NO_ACTIVATION = Rule("no fused activation (or one that clamps nothing)", litert(
     "concatenation.cc Prepare", "TF_LITE_ENSURE_EQ(params->activation, kTfLiteActNone)"))
@@ -41,7 +42,7 @@ class Concatenation(OpLowering):
                 rules=_RULES + (BLOCK_16BIT,)),
         Variant("int16", inputs=(int16_act("inputs", repeated=True),), outputs=(int16_act("output"),),
                 entries=("arm_concatenation_s16",), template="concatenation_s16.c.j2", lower="lower_int16",
-                rules=_RULES),
+                rules=_RULES[1:], notes=("codes copied whatever the scales, as LiteRT and TFLM",)),
         Variant("float32", inputs=(fp32("inputs", repeated=True),), outputs=(fp32("output"),),
                 template="concatenation_f32.c.j2", lower="lower_float32", rules=_RULES[1:], notes=("inline C",)),
         Variant("int32", inputs=(Operand("inputs", ("int32",), repeated=True),), outputs=(Operand("output", ("int32",)),),
@@ -62,7 +63,7 @@ class Concatenation(OpLowering):
         total = 0
         for k in range(len(ctx.op.inputs)):
             x = ctx.inp(k)
-            if not is_float(x) and y.dtype != "int32":
+            if y.dtype == "int8":
                 require_same_quant(ctx, x, y, f"{ctx.variant.name} CONCATENATION", SAME_QUANT)
             if len(x.shape) != rank or any(x.shape[d] != y.shape[d] for d in range(rank) if d != axis):
                 raise ctx.error(SHAPES, x, detail=f"input {k} shape {list(x.shape)} does not fit output "

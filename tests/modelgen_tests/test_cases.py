@@ -173,6 +173,8 @@ def _quantized_twin_cases():
             continue
         if case.op == "SUM" and any(spec.get("dtype", "int8") == "int8" for spec in case.outputs):
             continue  # LiteRT 2.3's int8 SUM reads the codes as uint8 (see helia_aot/ops/sum.py): it does not track
+        if case.name == "concatenation_int16_other_scales":
+            continue  # the references copy int16 codes whatever the scales: by design not the float function
         if case.op == "SVDF":
             # LiteRT's integer SVDF requires fused RELU and applies none, where its float SVDF applies
             # it, and adds the bias in the state x time-weight scale: the float twin is another function.
