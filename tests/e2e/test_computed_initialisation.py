@@ -43,14 +43,14 @@ def _initialised(init, dtype: str, q: dict):
     return flat
 
 
-def computed_accumulator(dtype: str) -> bytes:
-    """acc = acc + x; outputs the value read and acc. CALL_ONCE's subgraph assigns a computed value."""
-    b = ModelBuilder(f"computed initialisation {dtype}")
-    q = INT8_QUANT if dtype == "int8" else {}
+def _accumulator(name: str, dtype: str, q: dict, initial, add_options: dict | None = None) -> bytes:
+    """acc = acc + x; outputs the value read and acc. CALL_ONCE's subgraph assigns `initial(init)`, a tensor
+    it computes there."""
+    b = ModelBuilder(name)
     init = b.subgraph("init")
     handle0 = init.resource("acc_handle_init")
     init.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
-    init.op("ASSIGN_VARIABLE", [handle0, _initialised(init, dtype, q)], [])
+    init.op("ASSIGN_VARIABLE", [handle0, initial(init)], [])
     b.op("CALL_ONCE", [], [], {"init_subgraph_index": init.index})
     x = b.input("x", SHAPE, dtype, **q)
     handle = b.resource("acc_handle")
@@ -58,11 +58,17 @@ def computed_accumulator(dtype: str) -> bytes:
     value = b.tensor("acc_value", SHAPE, dtype, **q)
     b.op("READ_VARIABLE", [handle], [value])
     total = b.tensor("acc_next", SHAPE, dtype, **q)
-    b.op("ADD", [value, x], [total])
+    b.op("ADD", [value, x], [total], add_options)
     b.op("ASSIGN_VARIABLE", [handle, total], [])
     b.output(value)
     b.output(total)
     return b.build()
+
+
+def computed_accumulator(dtype: str) -> bytes:
+    """The accumulator, its initial value computed by operators that fold for `dtype`."""
+    q = INT8_QUANT if dtype == "int8" else {}
+    return _accumulator(f"computed initialisation {dtype}", dtype, q, lambda init: _initialised(init, dtype, q))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int32", "int8"])
@@ -83,7 +89,6 @@ _ARITH_QUANT = {"int8": ((0.05, -7), (0.125, 11), (0.25, 3)), "int16": ((2.0 ** 
 def arithmetic_initialised(op: str, dtype: str) -> bytes:
     """acc = acc + x, acc initialised to `op` of two constants (broadcast, RELU fused): ADD and SUB fold for
     float32, int8 and int16 too."""
-    b = ModelBuilder(f"{op} initialisation {dtype}")
     qa, qb, qy = [dict(scale=s, zero_point=z) for s, z in _ARITH_QUANT.get(dtype, ((None, None),) * 3)]
     options = {"pot_scale_int16": False} if dtype == "int16" else {}
     if dtype == "float32":
@@ -92,25 +97,13 @@ def arithmetic_initialised(op: str, dtype: str) -> bytes:
         info = np.iinfo(dtype)
         c0 = np.asarray([[info.min, -40, -3, 0, 25, info.max]])
         c1 = np.asarray([info.max // 3])
-    init = b.subgraph("init")
-    handle0 = init.resource("acc_handle_init")
-    init.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
-    value0 = init.tensor("init_value", SHAPE, dtype, **qy)
-    init.op(op, [init.const("c0", c0, dtype, **qa), init.const("c1", c1, dtype, **qb)], [value0],
-            {"fused_activation_function": "RELU", **options})
-    init.op("ASSIGN_VARIABLE", [handle0, value0], [])
-    b.op("CALL_ONCE", [], [], {"init_subgraph_index": init.index})
-    x = b.input("x", SHAPE, dtype, **qy)
-    handle = b.resource("acc_handle")
-    b.op("VAR_HANDLE", [], [handle], {"container": "", "shared_name": "acc"})
-    value = b.tensor("acc_value", SHAPE, dtype, **qy)
-    b.op("READ_VARIABLE", [handle], [value])
-    total = b.tensor("acc_next", SHAPE, dtype, **qy)
-    b.op("ADD", [value, x], [total], options)
-    b.op("ASSIGN_VARIABLE", [handle, total], [])
-    b.output(value)
-    b.output(total)
-    return b.build()
+
+    def initial(init):
+        value0 = init.tensor("init_value", SHAPE, dtype, **qy)
+        init.op(op, [init.const("c0", c0, dtype, **qa), init.const("c1", c1, dtype, **qb)], [value0],
+                {"fused_activation_function": "RELU", **options})
+        return value0
+    return _accumulator(f"{op} initialisation {dtype}", dtype, qy, initial, options)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int8", "int16"])

@@ -355,27 +355,26 @@ def test_inline_binary_loop_says_what_it_computes(tmp_path):
     assert "/* DIV float32: a / b, clamped as LiteRT (NaN passes)" in function_body(model_c, 0)
 
 
-def test_prelu_names_the_alpha_product_whose_shift_overflows(tmp_path):
-    # input / output needs 2^13 (fits for x - zp <= 127); input x alpha / output 2^18 overflows for (-128) x (-128),
-    # the product of the lowest input code and alpha's lowest constant code.
+def _prelu_alpha(codes: list[int]) -> ModelBuilder:
+    """int8 PRELU, input / output 0.05 / 1e-5 (a shift of 13), alpha at scale 50 with these constant codes."""
     b = ModelBuilder()
     x = b.input("x", (1, 4), dtype="int8", scale=0.05, zero_point=0)
-    alpha = b.const("alpha", np.array([127, -128, 3, -4], np.int8), dtype="int8", scale=50.0, zero_point=0)
+    alpha = b.const("alpha", np.array(codes, np.int8), dtype="int8", scale=50.0, zero_point=0)
     y = b.tensor("y", (1, 4), dtype="int8", scale=0.00001, zero_point=0)
     b.op("PRELU", [x, alpha], [y])
     b.output(y)
-    message = refusal(b, tmp_path)
+    return b
+
+
+def test_prelu_names_the_alpha_product_whose_shift_overflows(tmp_path):
+    # input / output needs 2^13 (fits for x - zp <= 127); input x alpha / output 2^18 overflows for (-128) x (-128),
+    # the product of the lowest input code and alpha's lowest constant code.
+    message = refusal(_prelu_alpha([127, -128, 3, -4]), tmp_path)
     assert "tensor 'y': the input x alpha / output scale ratio needs a left shift of 18, which overflows int32 " \
            "for values in [-16256, 16384]" in message, message
 
 
 def test_prelu_takes_a_shift_its_constant_alpha_keeps_within_int32(tmp_path):
     # The same scales as above with small alpha codes: (x - zp) x (alpha - zp) stays in [-384, 512], 512 << 18 fits.
-    b = ModelBuilder()
-    x = b.input("x", (1, 4), dtype="int8", scale=0.05, zero_point=0)
-    alpha = b.const("alpha", np.array([1, -2, 3, -4], np.int8), dtype="int8", scale=50.0, zero_point=0)
-    y = b.tensor("y", (1, 4), dtype="int8", scale=0.00001, zero_point=0)
-    b.op("PRELU", [x, alpha], [y])
-    b.output(y)
-    result, _ = convert(b, tmp_path)
+    result, _ = convert(_prelu_alpha([1, -2, 3, -4]), tmp_path)
     assert result.plan["operators"][0]["kernel"]["entry"] == "arm_prelu_s8"
