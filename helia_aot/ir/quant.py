@@ -22,11 +22,9 @@ class MultiplierRangeError(ValueError):
     float arithmetic) or 2^30 and more. The lowering stage reports it as the operator's error."""
 
 
-def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
-    """TFLite's QuantizeMultiplier: real = m * 2^(shift - 31), m in [2^30, 2^31).
-
-    Returns (multiplier, shift) with shift > 0 meaning a left shift, as ns-cmsis-nn expects.
-    """
+def _q31(real_multiplier: float) -> tuple[int, int]:
+    """real = q_fixed * 2^(shift - 31), q_fixed in [2^30, 2^31) (0, 0 for zero): QuantizeMultiplier before its
+    range checks."""
     if not math.isfinite(real_multiplier):
         raise MultiplierRangeError(f"requantization multiplier {real_multiplier} is not finite")
     if real_multiplier == 0.0:
@@ -36,6 +34,21 @@ def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
     if q_fixed == (1 << 31):
         q_fixed //= 2
         shift += 1
+    return q_fixed, shift
+
+
+def multiplier_shift(real_multiplier: float) -> int:
+    """The shift TFLite's QuantizeMultiplier gives `real_multiplier`, however large: what a reference kernel
+    shifts by, for the rules that ask whether that shift overflows."""
+    return _q31(real_multiplier)[1]
+
+
+def quantize_multiplier(real_multiplier: float) -> tuple[int, int]:
+    """TFLite's QuantizeMultiplier: real = m * 2^(shift - 31), m in [2^30, 2^31).
+
+    Returns (multiplier, shift) with shift > 0 meaning a left shift, as ns-cmsis-nn expects.
+    """
+    q_fixed, shift = _q31(real_multiplier)
     if shift < -31:
         # Every bit would be shifted out: TFLite zeroes the multiplier.
         return 0, 0

@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
+from helia_aot.ir.quant import multiplier_shift
 from helia_aot.ops.base import (Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, litert, register,
                                 undefined)
 from helia_aot.ops.shared.binary_arith import inline_params
@@ -66,8 +67,7 @@ def _undefined_pair(ctx: OpContext) -> tuple[int, int, int] | None:
     values = divisors - b.quant.zero_point
     values = values[values != 0]
     real = float(a.quant.scale) / (float(b.quant.scale) * float(y.quant.scale))
-    mantissa, output_shift = math.frexp(real)  # QuantizeMultiplier's exponent, one up when the mantissa rounds to 1
-    output_shift += 1 if round(mantissa * (1 << 31)) == 1 << 31 else 0
+    output_shift = multiplier_shift(real)
     for sign in (1, -1):  # a negative divisor negates both operands first
         v = np.abs(values[np.sign(values) == sign])
         if v.size == 0:

@@ -117,10 +117,9 @@ HEADER = ["operator", "generated", "ref runs", "TFLM only", "matched", "both+we 
 
 # --------------------------------------------------------------------------- references, in a child process
 
-def _fix(sample: list[np.ndarray], model: bytes, fixed: dict) -> list[np.ndarray]:
-    """The sample with the inputs `fixed` names set; names from the model's declaration (TFLM's details have
+def _fix(sample: list[np.ndarray], names: list[str], fixed: dict) -> list[np.ndarray]:
+    """The sample with the inputs `fixed` names set; `names` from the model's declaration (TFLM's details have
     none)."""
-    names = [d["name"] for d in declared_details(model)[0]]
     return [np.asarray(fixed[name], dtype=v.dtype).reshape(v.shape) if name in fixed else v
             for v, name in zip(sample, names)]
 
@@ -139,9 +138,10 @@ def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
     faulthandler.disable()  # an abort is an answer here (the parent reports it), not a crash to dump
     generator = np.random.default_rng(seed)
     try:
+        names = [d["name"] for d in declared_details(model)[0]]
         try:
             interp = make_interpreter(model)
-            samples = [_fix(random_inputs(model, generator), model, fixed) for _ in range(SAMPLES)]
+            samples = [_fix(random_inputs(model, generator), names, fixed) for _ in range(SAMPLES)]
             outputs = []
             for sample in samples:
                 for detail, value in zip(interp.get_input_details(), sample):
@@ -163,7 +163,7 @@ def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
             samples = []
             for _ in range(SAMPLES):
                 details = runner.input_details()
-                samples.append(_fix([_draw(generator, d) for d in details], model, fixed))
+                samples.append(_fix([_draw(generator, d) for d in details], names, fixed))
             outputs = tflm.outputs(model, samples)
             conn.send(("TFLM", samples, outputs, litert_error))
         except Exception as exc:  # noqa: BLE001 - any TFLM failure is its refusal

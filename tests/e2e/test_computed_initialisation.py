@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from tests.e2e import harness
-from tests.modelgen.builder import ModelBuilder
+from tests.modelgen.stateful import SHAPE, accumulator_model
 
-SHAPE = (1, 6)
 INT8_QUANT = dict(scale=0.25, zero_point=3)
 
 
@@ -43,32 +42,11 @@ def _initialised(init, dtype: str, q: dict):
     return flat
 
 
-def _accumulator(name: str, dtype: str, q: dict, initial, add_options: dict | None = None) -> bytes:
-    """acc = acc + x; outputs the value read and acc. CALL_ONCE's subgraph assigns `initial(init)`, a tensor
-    it computes there."""
-    b = ModelBuilder(name)
-    init = b.subgraph("init")
-    handle0 = init.resource("acc_handle_init")
-    init.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
-    init.op("ASSIGN_VARIABLE", [handle0, initial(init)], [])
-    b.op("CALL_ONCE", [], [], {"init_subgraph_index": init.index})
-    x = b.input("x", SHAPE, dtype, **q)
-    handle = b.resource("acc_handle")
-    b.op("VAR_HANDLE", [], [handle], {"container": "", "shared_name": "acc"})
-    value = b.tensor("acc_value", SHAPE, dtype, **q)
-    b.op("READ_VARIABLE", [handle], [value])
-    total = b.tensor("acc_next", SHAPE, dtype, **q)
-    b.op("ADD", [value, x], [total], add_options)
-    b.op("ASSIGN_VARIABLE", [handle, total], [])
-    b.output(value)
-    b.output(total)
-    return b.build()
-
-
 def computed_accumulator(dtype: str) -> bytes:
     """The accumulator, its initial value computed by operators that fold for `dtype`."""
     q = INT8_QUANT if dtype == "int8" else {}
-    return _accumulator(f"computed initialisation {dtype}", dtype, q, lambda init: _initialised(init, dtype, q))
+    return accumulator_model(f"computed initialisation {dtype}", dtype, q, lambda init: _initialised(init, dtype, q),
+                             output_read=True)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int32", "int8"])
@@ -103,7 +81,7 @@ def arithmetic_initialised(op: str, dtype: str) -> bytes:
         init.op(op, [init.const("c0", c0, dtype, **qa), init.const("c1", c1, dtype, **qb)], [value0],
                 {"fused_activation_function": "RELU", **options})
         return value0
-    return _accumulator(f"{op} initialisation {dtype}", dtype, qy, initial, options)
+    return accumulator_model(f"{op} initialisation {dtype}", dtype, qy, initial, options, output_read=True)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "int8", "int16"])

@@ -23,15 +23,23 @@ INT8_SCALE, INT8_ZERO_POINT = 0.25, 3
 def accumulator(dtype: str, initial: float = 0.5) -> bytes:
     """acc = acc + x, out = acc: a resource variable `acc` CALL_ONCE initialises to `initial`,
     read, added to the input and assigned back every invoke."""
-    b = ModelBuilder(f"accumulator {dtype}")
     q = dict(scale=INT8_SCALE, zero_point=INT8_ZERO_POINT) if dtype == "int8" else {}
-    init = b.subgraph("init")
-    handle0 = init.resource("acc_handle_init")
-    init.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
     start = np.full(SHAPE, initial)
     if dtype == "int8":
         start = np.round(start / INT8_SCALE) + INT8_ZERO_POINT
-    init.op("ASSIGN_VARIABLE", [handle0, init.const("acc_initial", start, dtype, **q)], [])
+    return accumulator_model(f"accumulator {dtype}", dtype, q,
+                             lambda init: init.const("acc_initial", start, dtype, **q))
+
+
+def accumulator_model(name: str, dtype: str, q: dict, initial, add_options: dict | None = None,
+                      output_read: bool = False) -> bytes:
+    """acc = acc + x, out = acc (and first the value read, with `output_read`), of SHAPE: CALL_ONCE's subgraph
+    assigns `initial(init)`, a tensor it makes there (a constant, or one it computes)."""
+    b = ModelBuilder(name)
+    init = b.subgraph("init")
+    handle0 = init.resource("acc_handle_init")
+    init.op("VAR_HANDLE", [], [handle0], {"container": "", "shared_name": "acc"})
+    init.op("ASSIGN_VARIABLE", [handle0, initial(init)], [])
     b.op("CALL_ONCE", [], [], {"init_subgraph_index": init.index})
     x = b.input("x", SHAPE, dtype, **q)
     handle = b.resource("acc_handle")
@@ -39,8 +47,10 @@ def accumulator(dtype: str, initial: float = 0.5) -> bytes:
     value = b.tensor("acc_value", SHAPE, dtype, **q)
     b.op("READ_VARIABLE", [handle], [value])
     total = b.tensor("acc_next", SHAPE, dtype, **q)
-    b.op("ADD", [value, x], [total])
+    b.op("ADD", [value, x], [total], add_options)
     b.op("ASSIGN_VARIABLE", [handle, total], [])
+    if output_read:
+        b.output(value)
     b.output(total)
     return b.build()
 

@@ -61,3 +61,24 @@ def function_body(c_source: str, position: int) -> str:
 
 def compile_c(args: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, cwd=cwd)
+
+
+def build_host_module(out: Path, main_source: str, kernel_folders, *flags: str, strict: bool = True,
+                      extra_sources=(), includes=()) -> Path:
+    """A host executable of the module converted into `out`: `main_source` as main.c, the module's sources and
+    the portable kernels' src/<folder> files for each of `kernel_folders` (and support). `strict`: -Wall
+    -Wextra -Werror and the sanitizers."""
+    from tests.sanitizers import SANITIZERS
+    gcc, kernels = require_gcc(), portable_kernels_dir()
+    main = out / "main.c"
+    main.write_text(main_source)
+    folders = set(kernel_folders) | {"support"}
+    sources = [str(p) for p in (out / "src").glob("*.c")] + [str(main), *map(str, extra_sources)]
+    sources += [str(p) for p in (kernels / "src").rglob("*.c") if p.parent.name in folders]
+    checks = ["-g", "-Wall", "-Wextra", "-Werror", *SANITIZERS] if strict else []
+    exe = out / "run"
+    proc = compile_c([gcc, "-std=c99", "-O1", *checks, *flags, *sources, "-I", str(out / "include"),
+                      "-I", str(kernels / "include"), *(a for d in includes for a in ("-I", str(d))),
+                      "-o", str(exe), "-lm"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return exe

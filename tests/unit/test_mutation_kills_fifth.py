@@ -30,7 +30,7 @@ from tests.modelgen import ModelBuilder
 from tests.modelgen.cases import CASES_DIR, build_case_model, load_case
 from tests.modelgen.litert import run_reference
 
-from .helpers import REPO, compile_c, portable_kernels_dir, require_gcc
+from .helpers import REPO, build_host_module, portable_kernels_dir
 from .test_ops_indexing import HOST_MAIN, run_host
 
 
@@ -40,8 +40,6 @@ from .test_ops_indexing import HOST_MAIN, run_host
 def host_run(tmp_path_factory):
     """Converts a model for the host with the portable kernels, builds it with the kernel folders named and runs
     one set of inputs: output 0 as `out_dtype`."""
-    gcc = require_gcc()
-    kernels = portable_kernels_dir()
     root = tmp_path_factory.mktemp("fifth_host")
     count = [0]
 
@@ -49,14 +47,7 @@ def host_run(tmp_path_factory):
         count[0] += 1
         out = root / f"m{count[0]}"
         result = helia_aot.convert(builder.build(), out, target="host", kernel_library="portable")
-        main = out / "main.c"
-        main.write_text(HOST_MAIN)
-        sources = [str(p) for p in (out / "src").glob("*.c")] + [str(main)]
-        sources += [str(p) for d in (*folders, "support") for p in (kernels / "src" / d).glob("*.c")]
-        exe = out / "run"
-        proc = compile_c([gcc, "-std=c99", "-O1", "-DARM_NN_ENABLE_F32=1", *sources, "-I", str(out / "include"), "-I",
-                          str(kernels / "include"), "-lm", "-o", str(exe)])
-        assert proc.returncode == 0, proc.stderr[-3000:]
+        exe = build_host_module(out, HOST_MAIN, folders, "-DARM_NN_ENABLE_F32=1", strict=False)
         status, _, got = run_host(exe, inputs, out_dtype)
         assert status == 0
         return result, got

@@ -15,9 +15,8 @@ import helia_aot
 from helia_aot.errors import UnsupportedModelError
 from helia_aot.golden.references import TflmRunner, litert_interpreter
 from tests.modelgen import ModelBuilder
-from tests.sanitizers import SANITIZERS
 
-from .helpers import compile_c, portable_kernels_dir, require_gcc
+from .helpers import build_host_module
 
 N, I, U, R, T = 2, 6, 4, 2, 5  # batches, input size, units, rank, memory
 F = U * R
@@ -91,8 +90,6 @@ def litert_sequence(model: bytes, xs) -> list[np.ndarray]:
 
 @pytest.fixture(scope="module")
 def host_sequence(tmp_path_factory):
-    gcc = require_gcc()
-    kernels = portable_kernels_dir()
     root = tmp_path_factory.mktemp("svdf_host")
     count = [0]
 
@@ -100,14 +97,7 @@ def host_sequence(tmp_path_factory):
         count[0] += 1
         out = root / f"m{count[0]}"
         result = helia_aot.convert(builder.build(), out, target="host", kernel_library="portable")
-        main = out / "main.c"
-        main.write_text(SEQUENCE_MAIN)
-        sources = [str(p) for p in (out / "src").glob("*.c")] + [str(main)]
-        sources += [str(p) for p in (kernels / "src").rglob("*.c") if p.parent.name in ("svdf", "support")]
-        exe = out / "run"
-        proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", *SANITIZERS, *sources,
-                          "-I", str(out / "include"), "-I", str(kernels / "include"), "-o", str(exe), "-lm"])
-        assert proc.returncode == 0, proc.stderr[-3000:]
+        exe = build_host_module(out, SEQUENCE_MAIN, ("svdf",))
         ran = subprocess.run([str(exe)], input=b"".join(x.tobytes() for x in xs), capture_output=True, check=False)
         assert ran.returncode == 0 and not ran.stderr, ran.stderr.decode()[-3000:]
         outputs = []

@@ -18,9 +18,8 @@ from helia_aot.errors import UnsupportedModelError
 from helia_aot.golden.references import TflmRunner
 from tests.modelgen import ModelBuilder
 from tests.modelgen.litert import run_reference
-from tests.sanitizers import SANITIZERS
 
-from .helpers import compile_c, function_body, portable_kernels_dir, require_gcc
+from .helpers import build_host_module, function_body
 from .test_ops_indexing import HOST_MAIN, KERNEL_ERROR, run_host
 
 HELIUM_DIR = Path(__file__).resolve().parents[2] / "kernels" / "helium"
@@ -53,8 +52,6 @@ def runtime_shape_model(dtype: str, shape_dtype: str = "int32", shape_len: int =
 
 @pytest.fixture(scope="module")
 def host_build(tmp_path_factory):
-    gcc = require_gcc()
-    kernels = portable_kernels_dir()
     root = tmp_path_factory.mktemp("transpose_conv_host")
 
     def build(builder: ModelBuilder, name: str, target: str = "host"):
@@ -62,22 +59,12 @@ def host_build(tmp_path_factory):
         kernels/helium, whose plain C runs on the host."""
         out = root / name
         helia_aot.convert(builder.build(), out, target=target, kernel_library="portable")
-        main = out / "main.c"
-        main.write_text(HOST_MAIN)
-        sources = [str(p) for p in (out / "src").glob("*.c")] + [str(main)]
-        sources += [str(p) for p in (kernels / "src").rglob("*.c")
-                    if p.parent.name in ("transpose_conv", "convolution", "fully_connected", "support")]
-        helium = []
-        if target != "host":
-            sources.append(str(HELIUM_DIR / "src" / "helia_mve_transpose_conv_s16.c"))
-            helium = ["-I", str(HELIUM_DIR / "include")]
-        exe = out / "run"
+        helium = target != "host"
         # ARM_NN_ENABLE_F32: the float32 entry is compiled only with it (the module's common.h says so).
-        proc = compile_c([gcc, "-std=c99", "-O1", "-g", "-Wall", "-Wextra", "-Werror", *SANITIZERS,
-                          "-DARM_NN_ENABLE_F32=1", *sources, "-I", str(out / "include"),
-                          "-I", str(kernels / "include"), *helium, "-o", str(exe), "-lm"])
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        return exe
+        return build_host_module(
+            out, HOST_MAIN, ("transpose_conv", "convolution", "fully_connected"), "-DARM_NN_ENABLE_F32=1",
+            extra_sources=[HELIUM_DIR / "src" / "helia_mve_transpose_conv_s16.c"] if helium else (),
+            includes=[HELIUM_DIR / "include"] if helium else ())
 
     return build
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.graph import Tensor
-from helia_aot.ir.quant import f32, quantize_multiplier, quantize_value
+from helia_aot.ir.quant import f32, multiplier_shift, quantize_multiplier, quantize_value
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert
 from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier
@@ -65,8 +65,7 @@ class ClampLowering(OpLowering):
             x, y = ctx.inp(0), ctx.out(0)
             ratio = f32(f32(x.quant.scale) / f32(y.quant.scale)) if ctx.variant.name == "int16" \
                 else float(x.quant.scale) / float(y.quant.scale)
-            mantissa, shift = math.frexp(ratio)  # QuantizeMultiplier's shift: one up when the mantissa rounds to 1
-            shift += 1 if round(mantissa * (1 << 31)) == 1 << 31 else 0
+            shift = multiplier_shift(ratio)
             low, high = dtype_range(x.dtype)
             zp = x.quant.zero_point
             if shift > 0 and not fits_left_shift(low - zp, high - zp, shift):
