@@ -168,40 +168,59 @@ def slice_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
         yield _case("SLICE", k, b, f"{dtype} rank {rank} begin {begin} size {size}, quantization {p['quant']}")
 
 
-def _strided_shape(shape, begin, end, strides, begin_mask, end_mask, shrink):
-    """The output shape TensorFlow's strided_slice gives (Python slicing with the masks as open ends)."""
-    index = []
-    for d, n in enumerate(shape):
-        if shrink >> d & 1:
-            index.append(begin[d])
-            continue
-        index.append(slice(None if begin_mask >> d & 1 else begin[d], None if end_mask >> d & 1 else end[d],
-                           strides[d]))
-    return np.empty(shape)[tuple(index)].shape
+def _strided_operands(spec: list) -> tuple[list[int], list[int], list[int], dict]:
+    """begin, end, strides and masks of a Python index (slices, ints, None, Ellipsis), as TensorFlow's
+    strided_slice encodes `x[spec]`."""
+    begin, end, strides, masks = [], [], [], dict(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                                                  shrink_axis_mask=0)
+    for i, item in enumerate(spec):
+        b, e, s = 0, 0, 1
+        if item is Ellipsis:
+            masks["ellipsis_mask"] |= 1 << i
+        elif item is None:
+            masks["new_axis_mask"] |= 1 << i
+        elif isinstance(item, int):
+            b, e = item, item + 1
+            masks["shrink_axis_mask"] |= 1 << i
+        else:
+            b, e, s = item.start or 0, item.stop or 0, item.step or 1
+            masks["begin_mask"] |= (item.start is None) << i
+            masks["end_mask"] |= (item.stop is None) << i
+        begin.append(b)
+        end.append(e)
+        strides.append(s)
+    return begin, end, strides, masks
 
 
-@_register("STRIDED_SLICE", 4)
+@_register("STRIDED_SLICE", 6)
 def strided_slice_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
-    axes = {"stride": [2, -1, 0, 1], "masks": ["none", "begin_end", "shrink", "ellipsis"],
+    axes = {"stride": [2, -1, 0, 1], "masks": ["none", "begin_end", "shrink", "ellipsis", "new_axis", "short", "offset",
+                                               "shrink_past"],
             "dtype": ["int8", "int16", "float32", "int32"], "quant": ["other", "zp", "same"], "rank": [3, 5]}
     def past(p: dict) -> bool:
-        return p["rank"] == 5 or p["stride"] <= 0 or p["masks"] == "ellipsis"
+        return p["rank"] == 5 or p["stride"] <= 0 or p["masks"] == "shrink_past"
     for k, p in enumerate(_walk(rng, axes, limit, past)):
         dtype, s, rank = p["dtype"], p["stride"], p["rank"]
         shape = (4, 5, 3, 2, 2)[:rank]
-        strides = [s] + [1] * (rank - 1)
-        begin = [3 if s < 0 else 1] + [0] * (rank - 1)
-        end = [0 if s < 0 else 4] + list(shape[1:])
-        bm = em = sm = 0
-        options = {}
-        if p["masks"] == "begin_end":
-            bm, em = 0b10, 0b11
-        elif p["masks"] == "shrink":
-            sm = 0b10
-        elif p["masks"] == "ellipsis":
-            options["ellipsis_mask"] = 0b10
-        options.update(begin_mask=bm, end_mask=em, shrink_axis_mask=sm)
-        out = shape if s == 0 else _strided_shape(shape, begin, end, strides, bm, em, sm)
+        first = slice(3, 0, s) if s < 0 else slice(1, 4, s or None)
+        rest = [slice(0, n) for n in shape[1:]]
+        spec = {"none": [first, *rest], "begin_end": [first, slice(None, None)] + rest[1:],
+                "shrink": [first, 2] + rest[1:], "ellipsis": [first, Ellipsis, slice(0, 1)],
+                "new_axis": [first, None, *rest], "short": [first], "offset": [first, *rest],
+                "shrink_past": [first, shape[1]] + rest[1:]}[p["masks"]]
+        begin, end, strides, options = _strided_operands(spec)
+        if s == 0:
+            strides[0] = 0
+            out = shape
+        elif p["masks"] == "offset":
+            # offset: end holds each axis's length from begin (x[1:1 + 3], x[0:0 + n], ...)
+            end = [e - b for b, e in zip(begin, end)]
+            options["offset"] = True
+            out = np.empty(shape)[tuple(spec)].shape
+        elif p["masks"] == "shrink_past":
+            out = np.empty(shape)[tuple(spec[:1])].shape[:1] + shape[2:]
+        else:
+            out = np.empty(shape)[tuple(spec)].shape
         (xs, xz), (ys, yz) = _quant(rng, dtype, p["quant"])
         b = ModelBuilder()
         x = b.input("x", shape, dtype, xs, xz)
