@@ -9,7 +9,8 @@ persistent arena holds it), READ_VARIABLE and ASSIGN_VARIABLE read and write tha
 a handle, and VAR_HANDLE and CALL_ONCE disappear: the initialisation is evaluated now, when every value it
 assigns is a constant or computed from constants by operators the compiler folds (the main graph's
 constant folding, lowering.lower._fold_constants), and its values become the tensor's initial value (what
-<prefix>_model_reset restores). Anything else in an initialisation subgraph is refused.
+<prefix>_model_reset restores). A READ_VARIABLE in an initialisation reads what it assigned before, or the
+variable's reset value, as TFLM does. Anything else in an initialisation subgraph is refused.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from helia_aot.ir.graph import Graph, Operator, Tensor
 from helia_aot.lowering import lower, verifier
 from helia_aot.ops.base import OpLowering
 from helia_aot.ops.call_once import CONSTANT_INIT
-from helia_aot.ops.read_variable import ONE_FORM, same_bytes
+from helia_aot.ops.read_variable import ONE_FORM, ONE_SIZE, same_bytes
 
 RESOURCE_OPS = ("VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "CALL_ONCE")
 _HINT = ("Export the model so the variable's initialisation assigns constants, or values computed from constants "
@@ -77,9 +78,58 @@ class _Resolver:
             f"{op.op_type}); helia_aot evaluates an initialisation at conversion only when every value it assigns is "
             f"a constant or computed from constants by operators it folds ({CONSTANT_INIT.source.tag})", _HINT)
 
+    def read_values(self, init: Graph) -> Graph:
+        """The initialisation subgraph with each READ_VARIABLE replaced by the value it reads: what an earlier
+        ASSIGN_VARIABLE of the subgraph wrote, else the variable's state before it runs (an earlier
+        initialisation's value, else the reset value). TFLM reads a variable nothing assigned yet as its
+        reset buffer (the int8 zero point, else zero bytes; measured); LiteRT refuses the read."""
+        handles = _handles(init)
+        tensors, operators = list(init.tensors), []
+        assigned: dict[tuple[str, str], int] = {}
+        substitute: dict[int, int] = {}
+        for op in init.operators:
+            op = replace(op, inputs=[substitute.get(t, t) for t in op.inputs])
+            handle = op.inputs[0] if op.inputs else -1
+            if op.op_type == "ASSIGN_VARIABLE" and handle in handles and len(op.inputs) == 2:
+                assigned[handles[handle]] = op.inputs[1]
+            if op.op_type != "READ_VARIABLE" or handle not in handles or len(op.outputs) != 1:
+                operators.append(op)
+                continue
+            out = _tensor(init, op.outputs[0])
+            if out is None:
+                raise InvalidModelError(f"{self.where(init, op)}: its output is not a tensor of the subgraph",
+                                        "Re-export the model, or check that the file is not damaged")
+            key = handles[handle]
+            source = _tensor(init, assigned[key]) if key in assigned else self.initial.get(key)
+            if source is not None and not same_bytes(source, out):
+                raise UnsupportedModelError(
+                    f"{self.where(init, op)}: reads resource variable '{key[1]}' as {out.dtype} {list(out.shape)} "
+                    f"after it was given {source.dtype} {list(source.shape)} ('{source.name}') "
+                    f"({(ONE_SIZE if source.dtype == out.dtype else ONE_FORM).source.tag})",
+                    "Export the model with one dtype and size per variable")
+            if key in assigned and not source.is_constant:
+                if tuple(source.shape) != tuple(out.shape):
+                    raise self.refuse_read(init, op, key)
+                substitute[op.outputs[0]] = assigned[key]
+                continue
+            if source is not None:
+                value = np.asarray(source.data).reshape(out.shape)
+            else:
+                zero_point = out.quant.zero_point if out.dtype == "int8" and out.quant is not None else 0
+                value = np.full(out.shape, zero_point, dtype=np.dtype(out.dtype if out.dtype != "bool" else "bool"))
+            tensors[op.outputs[0]] = replace(out, data=value)
+        return replace(init, tensors=tensors, operators=operators)
+
+    def refuse_read(self, init: Graph, op: Operator, key: tuple[str, str]) -> UnsupportedModelError:
+        return UnsupportedModelError(
+            f"{self.where(init, op)}: reads resource variable '{key[1]}' in another shape than the value its "
+            f"initialisation computes for it; helia_aot evaluates an initialisation at conversion "
+            f"({CONSTANT_INIT.source.tag})", _HINT)
+
     def fold_init(self, call: Operator, init: Graph) -> Graph:
         """The initialisation subgraph with every value it computes folded into a constant, by the same
         evaluation the main graph's constants get; refused at the first operator that cannot be."""
+        init = self.read_values(init)
         handles = set(_handles(init))
         inputs = set(init.inputs)
         work = [op for op in init.operators if op.op_type not in _INIT_OPS]
@@ -167,7 +217,7 @@ class _Resolver:
                         f"model {self.source}: resource variable '{key[1]}' is used as {first.dtype} "
                         f"{list(first.shape)} ('{first.name}') and as {other.dtype} {list(other.shape)} "
                         f"('{other.name}'); its bytes are copied as they are, so every use needs one dtype and "
-                        f"element count ({ONE_FORM.source.tag})",
+                        f"element count ({(ONE_FORM if other.dtype != first.dtype else ONE_SIZE).source.tag})",
                         "Export the model with one dtype and size per variable")
             initial = self.initial.get(key)
             tensors.append(Tensor(len(tensors), key[1] or f"resource_variable_{len(variable_of)}", tuple(first.shape),

@@ -2,7 +2,8 @@
 """CALL_ONCE: runs its initialisation subgraph on the first invoke. The resources stage
 (helia_aot/frontend/resources.py) evaluates that subgraph at conversion when every value it assigns to a
 resource variable is a constant or computed from constants by operators the compiler folds (the main graph's
-constant folding), and the values become the variables' initial state (what <prefix>_model_reset restores);
+constant folding; a variable it reads is the value it assigned before, or the reset value, as TFLM reads it),
+and the values become the variables' initial state (what <prefix>_model_reset restores);
 any other initialisation is refused there. So no CALL_ONCE is ever lowered."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, he
 
 # LiteRT and TFLM run the initialisation subgraph on the first invoke, whatever it computes.
 CONSTANT_INIT = Rule("the initialisation subgraph assigns resource variables constants, or values computed from "
-                     "constants by operators helia_aot folds", helia_limit(
+                     "constants and the variables' values by operators helia_aot folds", helia_limit(
     "the initialisation is evaluated at conversion (the resources stage, helia_aot/frontend/resources.py) with the "
     "constant folding the main graph gets, and its values become the variables' initial state; a module has no "
     "first-invoke path for an operator that does not fold",

@@ -6,20 +6,26 @@ the variable from, so it is a copy, never an alias."""
 
 from __future__ import annotations
 
-from helia_aot.ops.base import ANY, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register, tflm
+from helia_aot.ops.base import (ANY, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register, tflm,
+                                undefined)
 
 IS_VARIABLE = Rule("input 0 is a resource variable", tflm(
     "read_variable.cc / assign_variable.cc Prepare", "the input is a resource id (TFLITE_DCHECK / TF_LITE_ENSURE of "
     "kTfLiteResource), resolved here to the variable's tensor"))
 # Measured (tests/e2e/differential_ops/other.py): both references copy a variable's bytes as they are, so a value
-# of another shape with as many elements, or of other quantization, reads back the same codes. With fewer elements
-# they part: LiteRT resizes the variable, TFLM copies the value into the front of its buffer.
-ONE_FORM = Rule("the variable and every value copied to or from it have one dtype and element count", helia_limit(
+# of another shape with as many elements, or of other quantization, reads back the same codes.
+ONE_FORM = Rule("the variable and every value copied to or from it have one dtype", helia_limit(
     "each variable is one static buffer in the persistent arena, its bytes copied as they are (as both references "
-    "do); for a value of another size or dtype LiteRT resizes and retypes the variable, while TFLM copies a shorter "
-    "value into the front of the old buffer: the references disagree", "a variable buffer sized for its largest "
-    "assignment, with its current shape and dtype kept at run time"))
-VARIABLE_RULES = (IS_VARIABLE, ONE_FORM)
+    "do); for a value of another dtype LiteRT retypes the variable and its READ_VARIABLE then refuses the old one, "
+    "while TFLM copies the bytes", "a byte copy between dtypes of one size, as TFLM"))
+# Measured: with a value of fewer elements, LiteRT's second run reads a stale element and TFLM's first run an
+# element no input explains.
+ONE_SIZE = Rule("the variable and every value copied to or from it have one element count", undefined(
+    "read_variable.cc / assign_variable.cc Eval (LiteRT and micro)",
+    "LiteRT resizes the variable to the value assigned and READ_VARIABLE then resizes its output under operators "
+    "prepared for the declared shape, which read past it; TFLM's buffer takes the size of the first assignment it "
+    "prepares, and copies of another size leave part of it stale or read past it"))
+VARIABLE_RULES = (IS_VARIABLE, ONE_FORM, ONE_SIZE)
 
 
 def same_bytes(a, b) -> bool:
@@ -29,11 +35,12 @@ def same_bytes(a, b) -> bool:
 
 
 def check_variable_copy(ctx: OpContext, variable, value) -> None:
-    """The variable and the value copied to or from it have one dtype and element count."""
+    """The variable and the value copied to or from it have one dtype (ONE_FORM) and element count (ONE_SIZE)."""
     if not variable.is_variable:
         raise ctx.error(IS_VARIABLE, variable, detail="input 0 must be a resource variable (a VAR_HANDLE's output)")
     if not same_bytes(variable, value):
-        raise ctx.error(ONE_FORM, value, "Export the model with one dtype and size per variable",
+        raise ctx.error(ONE_FORM if variable.dtype != value.dtype else ONE_SIZE, value,
+                        "Export the model with one dtype and size per variable",
                         detail=f"the variable is {variable.dtype} {list(variable.shape)} and the value {value.dtype} "
                                f"{list(value.shape)}; the bytes are copied as they are")
 

@@ -105,15 +105,41 @@ def test_initialisation_with_a_form_that_does_not_fold_is_refused(tmp_path):
         helia_aot.convert(_init_model(added), tmp_path / "m")
 
 
-def test_initialisation_reading_a_variable_is_refused(tmp_path):
+def test_initialisation_reading_an_unassigned_variable_reads_its_reset_value():
+    # TFLM reads a variable nothing has assigned as its reset buffer (LiteRT refuses the read): zeros here,
+    # plus the constant the initialisation adds.
     def read(init, h0):
         r = init.tensor("r0", [1, 4], "float32")
         init.op("READ_VARIABLE", [h0], [r])
-        init.op("ASSIGN_VARIABLE", [h0, r], [])
+        s = init.tensor("s0", [1, 4], "float32")
+        init.op("ADD", [r, init.const("k", np.arange(4).reshape(1, 4) + 0.5, "float32")], [s])
+        init.op("ASSIGN_VARIABLE", [h0, s], [])
 
-    with pytest.raises(UnsupportedModelError, match=r"reads 'h0', a resource variable, known only at run time "
-                                                    r"\(operator 1, READ_VARIABLE\)"):
-        helia_aot.convert(_init_model(read), tmp_path / "m")
+    np.testing.assert_array_equal(_initial(_init_model(read)), np.asarray([[0.5, 1.5, 2.5, 3.5]], np.float32))
+
+
+def test_initialisation_reading_what_it_assigned_reads_that_value():
+    def assign_then_read(init, h0):
+        init.op("ASSIGN_VARIABLE", [h0, init.const("a", np.full((1, 4), 2.0), "float32")], [])
+        r = init.tensor("r0", [1, 4], "float32")
+        init.op("READ_VARIABLE", [h0], [r])
+        s = init.tensor("s0", [1, 4], "float32")
+        init.op("ADD", [r, init.const("k", np.full((1, 4), 0.25), "float32")], [s])
+        init.op("ASSIGN_VARIABLE", [h0, s], [])
+
+    np.testing.assert_array_equal(_initial(_init_model(assign_then_read)), np.full((1, 4), 2.25, np.float32))
+
+
+def test_initialisation_reading_a_variable_in_another_size_is_refused(tmp_path):
+    def other_size(init, h0):
+        init.op("ASSIGN_VARIABLE", [h0, init.const("a", np.full((1, 4), 2.0), "float32")], [])
+        init.op("READ_VARIABLE", [h0], [init.tensor("r0", [1, 2], "float32")])
+
+    with pytest.raises(UnsupportedModelError, match=r"operator 2 \(READ_VARIABLE\) of subgraph 'init': reads resource "
+                                                    r"variable 'v' as float32 \[1, 2\] after it was given float32 "
+                                                    r"\[1, 4\] \('a'\) \(reference undefined: read_variable.cc"):
+        helia_aot.convert(_init_model(other_size), tmp_path / "m")
+    assert not (tmp_path / "m").exists()
 
 
 def test_initialisation_of_constants_converts(tmp_path):

@@ -441,9 +441,10 @@ _RESOURCE_QUANT = {"int8": dict(scale=0.25, zero_point=3), "int16": dict(scale=0
 def _resource_model(dtype: str, init: str, assign: str, extra_handle: bool) -> bytes:
     """acc = acc + x, out = acc (tests/modelgen/stateful.py's form) with one point moved across a rule:
     `init` constant (CALL_ONCE assigns a constant), computed (its subgraph assigns an ADD of constants,
-    folded at conversion), reads (an ADD of the variable's own value: CONSTANT_INIT) or none (no CALL_ONCE: the variable starts at zeros); `assign` same, requantized / reshaped
-    (the value assigned back has another quantization or shape, as many codes: copied as they are) or resized
-    (fewer elements: ONE_FORM); `extra_handle` adds a
+    folded at conversion), reads (an ADD of the variable's own value: its reset value, as TFLM reads it;
+    LiteRT refuses the read) or none (no CALL_ONCE: the variable starts at its reset value); `assign` same,
+    requantized / reshaped (the value assigned back has another quantization or shape, as many codes: copied
+    as they are) or resized (fewer elements: ONE_SIZE, reference undefined); `extra_handle` adds a
     VAR_HANDLE nothing reads or assigns (HANDLE_RESOLVED)."""
     b = ModelBuilder(f"resource variable {dtype}")
     q = _RESOURCE_QUANT.get(dtype, {})
@@ -491,13 +492,14 @@ def resource_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Cas
     lead = {"CALL_ONCE": "init", "READ_VARIABLE": "assign", "ASSIGN_VARIABLE": "assign",
             "VAR_HANDLE": "extra_handle"}[op]
     plain = dict(dtype="int8", init="constant", assign="same", extra_handle=False)
-    moved = {"init": [dict(plain, init="computed"), dict(plain, dtype="float32", init="none"),
-                      dict(plain, init="reads")],
+    moved = {"init": [dict(plain, init="computed"), dict(plain, dtype="float32", init="reads"),
+                      dict(plain, init="none", assign="resized")],
              "assign": [dict(plain, assign="requantized"), dict(plain, dtype="float32", assign="reshaped"),
                         dict(plain, assign="resized")],
-             # An unused handle is dropped (both references run it too), so the walk's boundary here is the
-             # initialisation CALL_ONCE gives the handle's variable.
-             "extra_handle": [dict(plain, extra_handle=True), dict(plain, init="reads", extra_handle=True)]}[lead]
+             # An unused handle is dropped (both references run it too), so the walk's boundary here is a
+             # value of another size assigned to the handle's variable.
+             "extra_handle": [dict(plain, extra_handle=True), dict(plain, init="reads", extra_handle=True),
+                              dict(plain, assign="resized", extra_handle=True)]}[lead]
     first = [plain, *moved, dict(plain, dtype="int32")]
     axes = {"dtype": ["int8", "int16", "float32", "int32"], "init": ["constant", "computed", "reads", "none"],
             "assign": ["same", "requantized", "reshaped", "resized"], "extra_handle": [False, True]}
