@@ -6,6 +6,7 @@ header's macros and descriptor tables, the module's README.md and `ConversionRes
 
 from __future__ import annotations
 
+from helia_aot import ops
 from helia_aot.ir.graph import Graph, Tensor
 from helia_aot.record.plan_model import Interface, InterfaceTensor, TensorQuantization
 
@@ -23,14 +24,25 @@ def _quantization(tensor: Tensor) -> TensorQuantization | None:
                               axis=int(q.axis) if q.per_channel else None)
 
 
-def _entry(graph: Graph, index: int, t: int) -> InterfaceTensor:
+def row_padding(graph: Graph, t: int) -> int | None:
+    """What the rows past a run-time row count of output t hold, when its operator writes such rows."""
+    for op in graph.operators:
+        if op.outputs[:1] == [t]:
+            module = ops.get(op.op_type)
+            rows = module.run_time_rows(graph, op) if module is not None else None
+            return rows.fill if rows is not None else None
+    return None
+
+
+def _entry(graph: Graph, index: int, t: int, output: bool = False) -> InterfaceTensor:
     tensor = graph.tensors[t]
     return InterfaceTensor(index=index, name=tensor.name, tensor=int(t), dtype=tensor.dtype,
                            shape=[int(d) for d in tensor.shape], elements=tensor.num_elements,
-                           bytes=tensor.nbytes, quantization=_quantization(tensor))
+                           bytes=tensor.nbytes, quantization=_quantization(tensor),
+                           row_padding=row_padding(graph, t) if output else None)
 
 
 def model_interface(graph: Graph) -> Interface:
     return Interface(api_version=API_VERSION,
                      inputs=[_entry(graph, i, t) for i, t in enumerate(graph.inputs)],
-                     outputs=[_entry(graph, i, t) for i, t in enumerate(graph.outputs)])
+                     outputs=[_entry(graph, i, t, output=True) for i, t in enumerate(graph.outputs)])

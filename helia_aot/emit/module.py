@@ -218,7 +218,7 @@ def interface_values(interface: Interface) -> list[dict]:
         for t in tensors:
             q = t.quantization
             entries.append(dict(index=t.index, name=t.name, tensor=t.tensor, dtype=t.dtype, shape=t.shape,
-                                elements=t.elements, bytes=t.bytes, quantization=q,
+                                elements=t.elements, bytes=t.bytes, quantization=q, row_padding=t.row_padding,
                                 scale_literals=[codegen.c_float(v) for v in q.scale] if q else [],
                                 zero_point_literals=[str(z) if z != -2147483648 else "(-2147483647 - 1)"
                                                      for z in q.zero_point] if q else []))

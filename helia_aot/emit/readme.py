@@ -53,7 +53,7 @@ def _tensor_rows(prefix: str, side: str, tensors: list[dict]) -> list[dict]:
         macro = f"{prefix.upper()}_{side.upper()}{t['index']}"
         rows.append(dict(index=t["index"], name=markdown_text(t["name"]), tensor=t["tensor"], dtype=t["dtype"],
                          shape="[" + ", ".join(str(d) for d in t["shape"]) + "]", elements=t["elements"],
-                         bytes=t["bytes"], quantization=quant, macro=macro))
+                         bytes=t["bytes"], quantization=quant, macro=macro, row_padding=t.get("row_padding")))
     return rows
 
 

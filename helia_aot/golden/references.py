@@ -33,6 +33,20 @@ class ReferenceRefused(Exception):
     """The reference interpreter cannot load or run the model; str() is its reason."""
 
 
+def as_declared(value: np.ndarray, shape, row_padding: int | None = None) -> np.ndarray:
+    """A reference's output in the shape the module declares for it. For an output with `row_padding`
+    (the interface's: a run-time number of rows, LiteRT resizing its output to them), the rows LiteRT left
+    out are restored as the module fills them; a value of any other size is a ValueError."""
+    shape = tuple(int(d) for d in shape)
+    value = np.asarray(value)
+    if row_padding is not None and value.ndim == len(shape) and value.shape[1:] == shape[1:] \
+            and value.shape[0] <= shape[0]:
+        padded = np.full(shape, row_padding, dtype=value.dtype)
+        padded[:value.shape[0]] = value
+        return padded
+    return value.reshape(shape)
+
+
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return text if len(text) <= 160 else text[:157] + "..."

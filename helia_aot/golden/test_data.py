@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from helia_aot.emit import c_syntax as codegen
+from helia_aot.emit.interface import row_padding
 from helia_aot.golden import references
 from helia_aot.errors import UnsupportedModelError
 from helia_aot.ir.graph import Graph
@@ -81,12 +82,13 @@ def write_test_data(out: Path, model_data: bytes, graph: Graph, prefix: str, tes
     out_tensors = [graph.tensors[t] for t in graph.outputs]
     inputs = [np.stack([random_input(rng, t.shape, t.dtype) for _ in range(runs)]) for t in in_tensors]
     outputs = [[] for _ in out_tensors]
+    padding = [row_padding(graph, t) for t in graph.outputs]
     for s in range(num):
         first = s * iterations
         sequence = [[x[r] for x in inputs] for r in range(first, first + iterations)]
         for results in reference_sequence(model_data, sequence, test.reference):
             for k, r in enumerate(results):
-                outputs[k].append(r.reshape(out_tensors[k].shape))
+                outputs[k].append(references.as_declared(r, out_tensors[k].shape, padding[k]))
     outputs = [np.stack(o) for o in outputs]
     test_dir = out / "test"
     test_dir.mkdir(parents=True, exist_ok=True)

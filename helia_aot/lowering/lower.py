@@ -81,6 +81,7 @@ def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
                 + (f" (the closest types it lowers: {', '.join(close)})" if close else ""),
                 f"Replace the operator in the model, or file an issue asking for it; `helia-aot operators` "
                 f"lists the {len(supported)} operator types helia_aot lowers")
+    graph = _size_run_time_rows(graph)
     for t in graph.inputs + graph.outputs:
         tensor = graph.tensors[t]
         if tensor.dtype not in _IO_DTYPES:
@@ -92,6 +93,20 @@ def prepare(graph: Graph, options: ConversionOptions, source: str) -> Graph:
                                         f"{list(tensor.shape)}", "Export the model with fixed shapes (batch 1)")
     # Rewrites after folding: a folded constant can make a MINIMUM / MAXIMUM a clamp.
     return rewrites.apply(_fold_constants(graph, options), options.optimization.rewrites)
+
+
+def _size_run_time_rows(graph: Graph) -> Graph:
+    """Each model output LiteRT resizes at run time to a count of rows (OpLowering.run_time_rows) in the shape
+    the module gives it, whatever the model declares (LiteRT ignores the declaration too)."""
+    sized = {}
+    for op in graph.operators:
+        module = ops.get(op.op_type)
+        rows = module.run_time_rows(graph, op) if module is not None and op.outputs else None
+        if rows is not None and op.outputs[0] in graph.outputs:
+            sized[op.outputs[0]] = tuple(rows.shape)
+    if not sized:
+        return graph
+    return replace(graph, tensors=[replace(t, shape=sized[k]) if k in sized else t for k, t in enumerate(graph.tensors)])
 
 
 def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:

@@ -364,6 +364,15 @@ class StateBuffer:
     comment: str = ""
 
 
+@dataclass(frozen=True)
+class RunTimeRows:
+    """An output LiteRT resizes at run time to a count of rows: the module gives it `shape` (room for the
+    most rows the operator can write) and every element of the rows past the count is `fill`."""
+
+    shape: tuple[int, ...]
+    fill: int
+
+
 @dataclass
 class Lowered:
     """What an operator lowers to; codegen and the planner follow it, never re-decide it."""
@@ -629,4 +638,10 @@ class OpLowering:
 
     def fold(self, ctx: OpContext) -> list[np.ndarray] | None:
         """Compute outputs at conversion time when every input is constant; None if not foldable."""
+        return None
+
+    def run_time_rows(self, graph: Graph, op: Operator) -> "RunTimeRows | None":
+        """For an operator whose output 0 holds a run-time number of rows (LiteRT resizes its output to them,
+        whatever the model declares): the shape the module gives it and what fills the rows past the count.
+        None: the operator writes its output whole, in the shape the model declares."""
         return None

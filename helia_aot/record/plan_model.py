@@ -57,6 +57,10 @@ class InterfaceTensor:
     elements: int = doc("product of shape")
     bytes: int = doc("elements times the dtype's size: <prefix>_model_input_bytes(index)")
     quantization: TensorQuantization | None = doc("null: the model gives the tensor no quantization")
+    row_padding: int | None = doc(
+        "null: every run writes the whole tensor. A value: an output that holds a run-time number of rows (WHERE's "
+        "coordinates of a condition known only at run time, where LiteRT resizes the output to them), and every "
+        "element of the rows after them holds this value")
 
 
 @dataclass

@@ -30,6 +30,7 @@ import numpy as np
 
 import helia_aot
 from helia_aot.errors import HeliaError
+from helia_aot.golden import references
 from tests.e2e import harness
 from tests.modelgen import ModelBuilder
 from tests.modelgen.litert import declared_details, make_interpreter, random_inputs
@@ -124,16 +125,33 @@ def _fix(sample: list[np.ndarray], names: list[str], fixed: dict) -> list[np.nda
             for v, name in zip(sample, names)]
 
 
-def _resized_output(model: bytes, outputs: list[np.ndarray]) -> str:
-    """Which output LiteRT resized to another number of elements than the model declares, if one."""
-    for detail, value in zip(declared_details(model)[1], outputs):
+def _resized_output(model: bytes, outputs: list[np.ndarray], row_padding: dict[int, tuple]) -> str:
+    """Which output LiteRT resized to another number of elements than the model declares (the module, for a
+    run-time row count), if one."""
+    for k, (detail, value) in enumerate(zip(declared_details(model)[1], outputs)):
+        if k in row_padding:
+            detail = dict(detail, shape=row_padding[k][0])
         if value.size != math.prod(int(d) for d in detail["shape"]):
             return (f"LiteRT resizes output '{detail['name']}' to {list(value.shape)}, the model declares "
                     f"{[int(d) for d in detail['shape']]}")
     return ""
 
 
-def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
+def _restore_rows(outputs: list[np.ndarray], row_padding: dict[int, tuple]) -> list[np.ndarray]:
+    """LiteRT's outputs with the rows it resized away restored where the module's interface declares a
+    run-time row count (row_padding: output index -> (the module's shape, the value of the rows past it))."""
+    restored = []
+    for k, value in enumerate(outputs):
+        if k in row_padding:
+            try:
+                value = references.as_declared(value, *row_padding[k])
+            except ValueError:
+                pass  # another size: _resized_output reports it
+        restored.append(value)
+    return restored
+
+
+def _reference_child(model: bytes, seed: int, fixed: dict, row_padding: dict[int, tuple], conn) -> None:
     """LiteRT, else TFLM, on SAMPLES seeded inputs; a TFLITE_CHECK abort kills only this child."""
     faulthandler.disable()  # an abort is an answer here (the parent reports it), not a crash to dump
     generator = np.random.default_rng(seed)
@@ -147,8 +165,9 @@ def _reference_child(model: bytes, seed: int, fixed: dict, conn) -> None:
                 for detail, value in zip(interp.get_input_details(), sample):
                     interp.set_tensor(detail["index"], value)
                 interp.invoke()
-                outputs.append([interp.get_tensor(d["index"]).copy() for d in interp.get_output_details()])
-            resized = _resized_output(model, outputs[0])
+                outputs.append(_restore_rows([interp.get_tensor(d["index"]).copy()
+                                              for d in interp.get_output_details()], row_padding))
+            resized = _resized_output(model, outputs[0], row_padding)
             if resized:
                 # LiteRT's Prepare changed the model's interface; a module keeps the declared one, as TFLM does.
                 raise RuntimeError(resized)
@@ -212,11 +231,14 @@ def _tflm_refuses(model: bytes) -> bool:
     return True if result is None else result
 
 
-def reference(model: bytes, seed: int, fixed: dict | None = None) -> tuple[str | None, list | None, list | None, str]:
-    """(who ran it, samples, outputs, why the other or both refused)."""
+def reference(model: bytes, seed: int, fixed: dict | None = None, row_padding: dict[int, tuple] | None = None,
+              ) -> tuple[str | None, list | None, list | None, str]:
+    """(who ran it, samples, outputs, why the other or both refused). `row_padding`: output index -> (shape,
+    fill) of the outputs whose rows past a run-time count the module pads (its interface's), LiteRT's resized
+    outputs restored to them."""
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_reference_child, args=(model, seed, fixed or {}, child))
+    proc = ctx.Process(target=_reference_child, args=(model, seed, fixed or {}, row_padding or {}, child))
     proc.start()
     child.close()
     result = _receive(parent)
@@ -229,15 +251,19 @@ def reference(model: bytes, seed: int, fixed: dict | None = None) -> tuple[str |
 # --------------------------------------------------------------------------- helia-aot's side
 
 def evaluate(case: Case, session: harness.E2ESession, library: harness.KernelLibrary, seed: int) -> Outcome:
-    who, samples, ref_outputs, why = reference(case.model, seed, case.fixed)
-    outcome = Outcome(case, who, why)
+    outcome = Outcome(case, None)
     out_dir = session.root / "differential" / case.name
+    row_padding = {}
     try:
-        helia_aot.convert(case.model, out_dir, prefix=harness.PREFIX, target="host")
+        result = helia_aot.convert(case.model, out_dir, prefix=harness.PREFIX, target="host")
+        row_padding = {k: (tuple(o["shape"]), o["row_padding"])
+                       for k, o in enumerate(result.plan["interface"]["outputs"]) if o["row_padding"] is not None}
     except HeliaError as exc:
         outcome.refusal = str(exc.args[0]) if exc.args else str(exc)
         if "\n" in outcome.refusal:
             outcome.problem = "refusal is not one line"
+    who, samples, ref_outputs, why = reference(case.model, seed, case.fixed, row_padding)
+    outcome.reference, outcome.reference_error = who, why
     if who is None:
         if outcome.converted:
             outcome.problem = f"both references refuse ({why}) but helia-aot converts it"
@@ -259,6 +285,9 @@ def evaluate(case: Case, session: harness.E2ESession, library: harness.KernelLib
                                    seed=seed, tolerance=INTEGER_BOUND)
     model.__dict__["samples"] = samples  # cached_property: the samples the reference ran
     model.__dict__["reference"] = ref_outputs
+    # The module's shape where it gives a run-time row count room (the model may declare fewer rows).
+    model.__dict__["output_infos"] = [harness.TensorInfo(i.name, row_padding[k][0], i.dtype) if k in row_padding else i
+                                      for k, i in enumerate(model.output_infos)]
     exe = session.root / "differential-bin" / case.name
     exe.parent.mkdir(parents=True, exist_ok=True)
     harness.build_host_executable(out_dir, library, exe)

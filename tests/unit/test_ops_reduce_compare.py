@@ -5,6 +5,8 @@ call checked."""
 
 from __future__ import annotations
 
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -12,7 +14,7 @@ import helia_aot
 from helia_aot.errors import UnsupportedModelError
 from tests.modelgen import ModelBuilder
 
-from .helpers import function_body
+from .helpers import build_host_module, function_body
 
 
 def convert(builder: ModelBuilder, tmp_path, **kw):
@@ -262,14 +264,58 @@ def test_select_v2_int8_broadcasts_at_rank_8_on_the_entry(tmp_path):
 
 # ---- WHERE ----
 
-def test_where_refuses_runtime_condition(tmp_path):
+@pytest.mark.parametrize("declared_rows", [1, 6])
+def test_where_of_a_runtime_condition_gets_a_row_for_every_element(tmp_path, declared_rows):
+    # LiteRT resizes the output to the true elements whatever the model declares; the module gives it room for
+    # every element ([6, 2]) and pads the rows past the count with -1, which the interface and header say.
+    b = ModelBuilder()
+    c = b.input("c", [2, 3], "bool")
+    y = b.tensor("y", [declared_rows, 2], "int64")
+    b.output(y)
+    b.op("WHERE", [c], [y])
+    result, source = convert(b, tmp_path)
+    (output,) = result.plan["interface"]["outputs"]
+    assert (output["shape"], output["bytes"], output["row_padding"]) == ([6, 2], 96, -1)
+    assert result.plan["interface"]["inputs"][0]["row_padding"] is None
+    header = (tmp_path / "out" / "include" / "model_model.h").read_text()
+    assert "#define MODEL_OUTPUT0_ROW_PADDING (-1)" in header and "#define MODEL_OUTPUT0_DIM0 (6)" in header
+    assert "out[i] = -1;" in source
+    readme = (tmp_path / "out" / "README.md").read_text()
+    assert "every element of the rows after them is -1 (`MODEL_OUTPUT0_ROW_PADDING`)" in readme
+
+
+def test_where_of_a_runtime_condition_passes_its_golden_test(tmp_path):
+    # The golden data restores the rows LiteRT resizes away as the module pads them, and the generated harness
+    # (host build, ASan/UBSan) finds the module equal to it on every sample.
+    b = ModelBuilder()
+    c = b.input("c", [2, 3], "int8", scale=0.1, zero_point=0)
+    y = b.tensor("y", [1, 2], "int64")
+    b.output(y)
+    b.op("WHERE", [c], [y])
+    out = tmp_path / "out"
+    helia_aot.convert(b.build(), out, target="host", with_test_data=True, num_test_samples=4)
+    golden = np.load(out / "test" / "golden.npz")
+    for condition, coordinates in zip(golden["input_0"], golden["output_0"]):
+        count = int(np.count_nonzero(condition))
+        np.testing.assert_array_equal(coordinates[:count], np.argwhere(condition != 0))
+        assert (coordinates[count:] == -1).all()
+    exe = build_host_module(out, (out / "test" / "model_test_main.c").read_text(), (),
+                            extra_sources=[out / "test" / "model_test_data.c"])
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "PASS: 4 samples" in run.stdout, run.stdout + run.stderr
+
+
+def test_where_of_a_runtime_condition_read_by_another_operator_is_refused(tmp_path):
     b = ModelBuilder()
     c = b.input("c", [2, 3], "bool")
     y = b.tensor("y", [6, 2], "int64")
-    b.output(y)
     b.op("WHERE", [c], [y])
+    z = b.tensor("z", [6, 2], "int32")
+    b.op("CAST", [y], [z])
+    b.output(z)
     message = refusal(b, tmp_path)
-    assert "WHERE" in message and "tensor 'c'" in message and "must be a constant tensor" in message
+    assert "tensor 'y'" in message and "another operator reads the coordinates of a condition known only at run " \
+        "time, whose count LiteRT sets at run time (helia-aot limit). Make WHERE's output a model output" in message
 
 
 def where_model(cond):

@@ -59,12 +59,14 @@ def _fill(value_shape=(), dims_constant=True):
     return b
 
 
-def _where_at_run_time():
+def _where_at_run_time_read_on():
     b = ModelBuilder()
     c = b.input("condition", (2, 3), dtype="bool")
     y = b.tensor("y", (6, 2), dtype="int64")
     b.op("WHERE", [c], [y])
-    b.output(y)
+    z = b.tensor("z", (6, 2), dtype="int32")
+    b.op("CAST", [y], [z])
+    b.output(z)
     return b
 
 
@@ -87,7 +89,8 @@ REFUSALS = {
     "FILL value rank": (lambda: _fill((1,)), "value must be a scalar (rank 0)", "(LiteRT and TFLM: fill.cc Prepare"),
     "FILL dims at run time": (lambda: _fill(dims_constant=False), "dims (input 0) must be a constant",
                               "(TFLM: fill.cc Prepare)"),
-    "WHERE condition at run time": (_where_at_run_time, "condition must be a constant", "(helia-aot limit)"),
+    "WHERE run-time coordinates read on": (_where_at_run_time_read_on, "another operator reads the coordinates",
+                                           "(helia-aot limit)"),
     "LOGICAL_AND int8": (lambda: _binary("LOGICAL_AND", "int8", (4,), (4,), (4,), (0.1, 0)),
                          "takes bool tensors", "(LiteRT: logical.cc LogicalImpl"),
     "NEG output size": (lambda: _unary("NEG", "float32", out_shape=(1, 9)), "holds 9 elements, the input [1, 8] 8",

@@ -310,9 +310,13 @@ def select_v2_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
 
 
 def where_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
-    # No all-zero condition: its empty [0, rank] output is refused by the model verifier (no empty model
+    # No all-zero constant condition: its empty [0, rank] output is refused by the model verifier (no empty model
     # outputs) before WHERE's own rule, in a message without a source tag (left to the verifier's owner).
-    # Every third case takes the condition at run time (LiteRT resizes a dynamic output; refused as a limit).
+    # Every third case takes the condition at run time: LiteRT resizes the output to the true elements, the module
+    # gives it a row for every element and pads the rest with -1. Its values are fixed with zeros among them (a
+    # float condition also holds -0.0, false, and at run time NaN, true), and the model declares either that room or the rows
+    # LiteRT sizes (both references ignore the declaration). Every fourth case has WHERE's x and y inputs, which
+    # LiteRT's where.cc refuses (TFLM has no WHERE).
     axes = {"dtype": ["bool", "int32", "float32", "int8"], "shape": [(6,), (2, 3), (2, 2, 3)]}
     for k, p in enumerate(_grid(rng, axes, limit)):
         dtype, shape = p["dtype"], p["shape"]
@@ -320,20 +324,32 @@ def where_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
         cond = rng.integers(0, 2, size=shape) * rng.integers(1, 5, size=shape)
         if not cond.any():
             cond.reshape(-1)[0] = 1
+        values = cond.astype(bool) if dtype == "bool" else cond.astype(np.dtype(dtype))
+        if dtype == "float32":
+            values = np.where(cond == 0, np.float32(-0.0), values).astype(np.float32)
+            if p["values"] == "run time":  # the model verifier refuses a constant holding NaN
+                values.reshape(-1)[-1] = np.nan
+        true = int(np.count_nonzero(values))
         b = ModelBuilder()
         b.input("unused", (1,), dtype="float32")  # a model needs an input; WHERE's condition here is constant
+        fixed = {}
         if p["values"] == "run time":
             c = b.input("condition", shape, dtype=dtype, scale=0.1 if dtype == "int8" else None,
                         zero_point=0 if dtype == "int8" else None)
-            count = int(np.prod(shape))
+            fixed = {"condition": values}
+            rows = int(np.prod(shape)) if k % 2 else true
+            p["values"] += f", {rows} rows declared"
         else:
-            values = cond.astype(bool) if dtype == "bool" else cond.astype(np.dtype(dtype))
             c = b.const("condition", values, dtype=dtype)
-            count = int(np.count_nonzero(cond))
-        y = b.tensor("y", (count, len(shape)), dtype="int64")
-        b.op("WHERE", [c], [y])
+            rows = true
+        y = b.tensor("y", (rows, len(shape)), dtype="int64")
+        inputs = [c]
+        if k % 4 == 3:
+            inputs += [b.const("x", np.zeros(shape, np.int64), dtype="int64")] * 2
+            p["values"] += ", x and y"
+        b.op("WHERE", inputs, [y])
         b.output(y)
-        yield Case("WHERE", _name("WHERE", k, p), b.build(), f"{dtype} {shape} condition {p['values']}")
+        yield Case("WHERE", _name("WHERE", k, p), b.build(), f"{dtype} {shape} condition {p['values']}", fixed=fixed)
 
 
 # ---- CAST, ZEROS_LIKE, FILL ----------------------------------------------------------------------------
