@@ -155,8 +155,6 @@ EQUIVALENT: dict[str, str] = {
         "Linux and macOS, where the compiler runs, have it",
     "helia_aot.golden.test_data.x__float_step__mutmut_14":
         "values.astype(None) is values.astype(float64): NumPy's default dtype is float64",
-    "helia_aot.ir.graph.xǁGraphǁconsumers__mutmut_1": "Graph.consumers has no caller (dead code)",
-    "helia_aot.ir.graph.xǁGraphǁconsumers__mutmut_6": "Graph.consumers has no caller (dead code)",
     "helia_aot.ir.graph.xǁLazyOptionsǁ__init____mutmut_2":
         "the first _value ({} -> None) is never read: LazyOptions is always made with a decode function, and "
         "_value is read only after _load replaced it",

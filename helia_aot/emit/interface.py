@@ -26,12 +26,10 @@ def _quantization(tensor: Tensor) -> TensorQuantization | None:
 
 def row_padding(graph: Graph, t: int) -> int | None:
     """What the rows past a run-time row count of output t hold, when its operator writes such rows."""
-    for op in graph.operators:
-        if op.outputs[:1] == [t]:
-            module = ops.get(op.op_type)
-            rows = module.run_time_rows(graph, op) if module is not None else None
-            return rows.fill if rows is not None else None
-    return None
+    op = graph.producers().get(t)
+    module = ops.get(op.op_type) if op is not None else None
+    rows = module.run_time_rows(graph, op) if module is not None and op.outputs[0] == t else None
+    return rows.fill if rows is not None else None
 
 
 def _entry(graph: Graph, index: int, t: int, output: bool = False) -> InterfaceTensor:

@@ -153,10 +153,3 @@ class Graph:
     def producers(self) -> dict[int, Operator]:
         return {t: op for op in self.operators for t in op.outputs}
 
-    def consumers(self) -> dict[int, list[Operator]]:
-        result: dict[int, list[Operator]] = {}
-        for op in self.operators:
-            for t in op.inputs:
-                if t >= 0:
-                    result.setdefault(t, []).append(op)
-        return result

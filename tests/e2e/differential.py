@@ -195,7 +195,8 @@ def _draw(generator: np.random.Generator, detail: dict) -> np.ndarray:
     dtype, shape = np.dtype(detail["dtype"]), tuple(int(x) for x in detail["shape"])
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
-        return generator.integers(info.min, info.max, size=shape, endpoint=True).astype(dtype)
+        # drawn in the input's own dtype: uint64's range is past int64, numpy's default
+        return generator.integers(info.min, info.max, size=shape, endpoint=True, dtype=dtype)
     return generator.uniform(-1.0, 1.0, size=shape).astype(dtype)
 
 
