@@ -8,7 +8,7 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
-from helia_aot.ops.shared.pooling import FLOAT_POOL_RULES, POOL_RULES, pool_params, pool_validate
+from helia_aot.ops.shared.pooling import POOL_RULES, pool_params, pool_validate
 
 # The integer kernels (ours, ns-cmsis-nn's and LiteRT's reference) sum a window's codes in int32 and add half
 # the count to round: count x 2^(bits - 1) + count // 2 must fit even with every code at its minimum, which
@@ -41,11 +41,11 @@ class AveragePool2D(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_avgpool_s16",),
                 template="pool_2d.c.j2", rules=POOL_RULES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_avg_pool_f32",),
-                template="pool_2d_f32.c.j2", rules=FLOAT_POOL_RULES),
+                template="pool_2d_f32.c.j2", rules=POOL_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_avg_pool_f16",),
                         template="pool_2d_f16.c.j2",
-                        rules=FLOAT_POOL_RULES, notes=("divides by the window's in-bounds count",)),
+                        rules=POOL_RULES, notes=("divides by the window's in-bounds count",)),
     )
     # The float pools read no ctx->buf.
     _sizer = {"arm_avgpool_s8": sizes.avgpool_s8, "arm_avgpool_s16": sizes.avgpool_s16,

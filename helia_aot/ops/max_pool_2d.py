@@ -7,7 +7,7 @@ from __future__ import annotations
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Variant, register
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
-from helia_aot.ops.shared.pooling import FLOAT_POOL_RULES, POOL_RULES, pool_params, pool_validate
+from helia_aot.ops.shared.pooling import POOL_RULES, pool_params, pool_validate
 
 
 @register
@@ -20,10 +20,10 @@ class MaxPool2D(OpLowering):
         Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_max_pool_s16",),
                 template="pool_2d.c.j2", rules=POOL_RULES),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_max_pool_f32",),
-                template="pool_2d_f32.c.j2", rules=FLOAT_POOL_RULES),
+                template="pool_2d_f32.c.j2", rules=POOL_RULES),
         # -- float16 (native FP16) --
         float16_variant(inputs=(f16(),), outputs=(f16("output"),), entries=("arm_max_pool_f16",),
-                        template="pool_2d_f16.c.j2", rules=FLOAT_POOL_RULES),
+                        template="pool_2d_f16.c.j2", rules=POOL_RULES),
     )
 
     def validate(self, ctx: OpContext) -> None:

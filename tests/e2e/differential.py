@@ -553,25 +553,31 @@ def fully_connected_cases(rng: np.random.Generator, limit: int) -> Iterator[Case
 
 def pool_cases(op: str) -> Callable[[np.random.Generator, int], Iterator[Case]]:
     def cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
+        # requant: the output quantized differently (TFLM refuses, LiteRT pools the codes); window "wide": a filter
+        # over 2^16 columns (LiteRT refuses it; TFLM keeps the padding in int16 and misplaces it).
         axes = {"dtype": ["int8", "int16", "float32"], "filter": [2, 3], "stride": [1, 2],
-                "padding": ["SAME", "VALID"], "requant": [False, True], "activation": ["NONE", "RELU", "TANH"]}
+                "padding": ["SAME", "VALID"], "requant": [False, True], "activation": ["NONE", "RELU", "TANH"],
+                "window": ["fits", "wide"]}
         for k, p in enumerate(_grid(rng, axes, limit)):
             dtype = p["dtype"]
-            oh = _conv_out(6, p["filter"], p["stride"], 1, p["padding"])
+            padding = p["padding"] if p["window"] == "fits" else "SAME"  # VALID would leave no column
+            oh = _conv_out(6, p["filter"], p["stride"], 1, padding)
+            ow = oh if p["window"] == "fits" else _conv_out(6, (1 << 16) + 1, p["stride"], 1, padding)
             b = ModelBuilder()
             xs, xz = _qact(rng, dtype)
             x = b.input("x", (1, 6, 6, 3), dtype=dtype, scale=xs, zero_point=xz)
             ys, yz = (xs, xz)
             if p["requant"] and dtype != "float32":
                 ys, yz = xs * 1.5, (xz + 1 if dtype == "int8" else 0)
-            y = b.tensor("y", (1, oh, oh, 3), dtype=dtype, scale=ys, zero_point=yz)
-            b.op(op, [x], [y], {"padding": p["padding"], "stride_h": p["stride"], "stride_w": p["stride"],
-                                "filter_height": p["filter"], "filter_width": p["filter"],
+            y = b.tensor("y", (1, oh, ow, 3), dtype=dtype, scale=ys, zero_point=yz)
+            b.op(op, [x], [y], {"padding": padding, "stride_h": p["stride"], "stride_w": p["stride"],
+                                "filter_height": p["filter"],
+                                "filter_width": p["filter"] if p["window"] == "fits" else (1 << 16) + 1,
                                 "fused_activation_function": p["activation"]})
             b.output(y)
             yield Case(op, _name(op, k, p), b.build(),
-                       f"{dtype} {p['filter']}x{p['filter']} stride {p['stride']} {p['padding']}, requantizing "
-                       f"{p['requant']}, {p['activation']}")
+                       f"{dtype} {p['filter']}x{p['filter']} window {p['window']} stride {p['stride']} {padding}, "
+                       f"requantizing {p['requant']}, {p['activation']}")
     return cases
 
 
