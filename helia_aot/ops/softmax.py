@@ -13,7 +13,7 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, quantize_multiplier, softmax_params
 from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, both,
-                                kernel_limit, litert, register, tflm)
+                                kernel_limit, litert, register)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.lookup_tables import lut_int16
@@ -23,25 +23,24 @@ _INT16_RANGE = 65535  # int16 max - int16 min, the span LiteRT's softmax tables 
 
 
 def _near(scale: float, target: float) -> bool:
-    """TF_LITE_ENSURE_NEAR(scale, target, 0.001 x target) in float32, as TFLM evaluates it."""
+    """TF_LITE_ENSURE_NEAR(scale, target, 0.001 x target) in float32, as LiteRT and TFLM evaluate it."""
     return abs(f32(scale) - f32(target)) <= f32(0.001 * target)
 
 
-# The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc); LiteRT's SoftmaxPrepare (activations.cc)
-# checks the int8 -> int8 and int16 forms too (scale within 0.1% for int8, where TFLM wants it exact) and not the
-# int8 -> int16 one, so TFLM's rules are the ones both accept.
+# The output forms LiteRT's SoftmaxPrepare (activations.cc) checks, the reference where it runs the model: the int8
+# scale within 0.1% of 1/256 and the int16 forms. It checks no int8 -> int16 form and writes p x 65536 - 32768 whatever
+# the output declares, as arm_softmax_s8_s16 does; TFLM's CalculateSoftmaxParams (softmax_common.cc) refuses all but
+# scale 1/65536 and zero point -32768 there, and an int8 scale other than exactly 1/256 (measured by
+# tests/e2e/test_differential.py: LiteRT's codes are the module's in each case).
 INT8_OUTPUT = Rule("int8 output zero point -128", both(
     "activations.cc SoftmaxPrepare / micro softmax_common.cc CalculateSoftmaxParams",
     "TF_LITE_ENSURE_EQ(output->params.zero_point, -128)"))
-# LiteRT takes the scale within 0.1% (TF_LITE_ENSURE_NEAR(scale, 1.f / 256, 0.001f / 256)): TFLM is the stricter.
-INT8_SCALE = Rule("int8 output scale 1/256", tflm("softmax_common.cc CalculateSoftmaxParams",
-                                                  "TF_LITE_ENSURE(output->params.scale == 1.f / 256)"))
+INT8_SCALE = Rule("int8 output scale 1/256 (within 0.1%)", litert(
+    "activations.cc SoftmaxPrepare", "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 256, 0.001f / 256) (TFLM "
+    "wants it exact)"))
 INT16_OUTPUT = Rule("int16 output scale 1/32768 (within 0.1%)", both(
     "activations.cc SoftmaxPrepare / micro softmax_common.cc CalculateSoftmaxParams",
     "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 32768, 0.001f / 32768)"))
-INT8_INT16_OUTPUT = Rule("int16 output of an int8 input: scale 1/65536 (within 0.1%), zero point -32768", tflm(
-    "softmax_common.cc CalculateSoftmaxParams", "TF_LITE_ENSURE_EQ(output->params.zero_point, -32768) and "
-    "TF_LITE_ENSURE_NEAR(output->params.scale, 1.f / 65536, 0.001f / 65536)"))
 F16_BETA = Rule("beta 1", kernel_limit("arm_softmax_f16", "takes no beta (LiteRT's float softmax scales by beta)",
                                        "inline C as the float32 variant's beta path"))
 RANK = Rule("input of rank 1 or more", litert("activations.cc SoftmaxPrepare",
@@ -62,7 +61,7 @@ class Softmax(OpLowering):
         # The output is not symmetric: the kernel writes p * 65536 - 32768.
         Variant("int8_int16", inputs=(int8_act(),), outputs=(Operand("output", ("int16",), quantized=True),),
                 entries=("arm_softmax_s8_s16",), template="softmax_s8_s16.c.j2", lower="lower_int8_int16",
-                rules=(INT8_INT16_OUTPUT, RANK, OUTPUT_SHAPE_RULE)),
+                rules=(RANK, OUTPUT_SHAPE_RULE)),
         Variant("float32", inputs=(fp32(),), outputs=(fp32("output"),), entries=("arm_softmax_f32",),
                 template="softmax_f32.c.j2", lower="lower_float32",
                 rules=(RANK, OUTPUT_SHAPE_RULE), notes=("beta other than 1: inline C (expf, link libm)",)),
@@ -75,25 +74,16 @@ class Softmax(OpLowering):
     def validate(self, ctx: OpContext) -> None:
         x, y = ctx.inp(0), ctx.out(0)
         name = ctx.variant.name
-        # The output forms are TFLM's CalculateSoftmaxParams (softmax_common.cc): LiteRT's SoftmaxPrepare
-        # (activations.cc) checks only the int16 zero points, so TFLM's rules are the ones both accept.
-        if name == "int8" and (y.quant.zero_point != -128 or abs(y.quant.scale - 1.0 / 256) > 1e-9):
-            # TFLM: scale == 1.f / 256; the 1e-9 admits the float32 neighbours of 1/256, whose codes
-            # arm_softmax_s8 writes the same way.
+        # The output forms LiteRT's SoftmaxPrepare checks (the rules above); an int8 -> int16 softmax has none.
+        if name == "int8" and (y.quant.zero_point != -128 or not _near(y.quant.scale, 1.0 / 256)):
             raise ctx.error(INT8_OUTPUT if y.quant.zero_point != -128 else INT8_SCALE, y,
-                            detail=f"int8 output must have scale 1/256 and zero point -128 (has {y.quant.scale:g}, "
-                                   f"{y.quant.zero_point})")
+                            detail=f"int8 output must have scale 1/256 within 0.1% and zero point -128 (has "
+                                   f"{y.quant.scale:g}, {y.quant.zero_point})")
         if name == "int16" and not _near(y.quant.scale, 1.0 / 32768):
             # TFLM's TF_LITE_ENSURE_NEAR(scale, 1.f / 32768, 0.001f / 32768); the zero point 0 (both
             # references) is an operand rule.
             raise ctx.error(INT16_OUTPUT, y, detail=f"int16 output must have scale 1/32768 within 0.1% (has "
                                                     f"{y.quant.scale:g})")
-        if name == "int8_int16" and (y.quant.zero_point != -32768 or not _near(y.quant.scale, 1.0 / 65536)):
-            # TFLM: zero point -32768, TF_LITE_ENSURE_NEAR(scale, 1.f / 65536, 0.001f / 65536). Both references
-            # write p x 65536 - 32768 whatever scale within that band is declared, as arm_softmax_s8_s16 does.
-            raise ctx.error(INT8_INT16_OUTPUT, y, detail=f"int16 output of an int8 softmax must have scale 1/65536 "
-                                                         f"within 0.1% and zero point -32768 (has {y.quant.scale:g}, "
-                                                         f"{y.quant.zero_point})")
         if name == "float16" and float(ctx.options("beta", 1.0)) != 1.0:
             raise ctx.error(F16_BETA, x, "Fold beta into the layer before the softmax",
                             detail=f"float16 softmax needs beta 1 (has {ctx.options('beta', 1.0):g}): arm_softmax_f16 "

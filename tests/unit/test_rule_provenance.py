@@ -102,8 +102,8 @@ def test_operators_command_prints_each_rule_with_its_source():
     rule = lines.index("    rule  int8 output zero point -128")
     assert lines[rule + 1].startswith("          from LiteRT and TFLM activations.cc SoftmaxPrepare / micro "
                                       "softmax_common.cc CalculateSoftmaxParams: ")
-    int8_int16 = lines.index("    rule  int16 output of an int8 input: scale 1/65536 (within 0.1%), zero point -32768")
-    assert lines[int8_int16 + 1].startswith("          from TFLM softmax_common.cc CalculateSoftmaxParams: ")
+    int8_scale = lines.index("    rule  int8 output scale 1/256 (within 0.1%)")
+    assert lines[int8_scale + 1].startswith("          from LiteRT activations.cc SoftmaxPrepare: ")
     assert "        zero point 0: from LiteRT each int16 kernel's Prepare" in proc.stdout
     assert "from kernel limit arm_softmax_f16: takes no beta" in proc.stdout
     assert "lifted by inline C" in proc.stdout
