@@ -199,17 +199,6 @@ def test_broadcast_to_refuses_shapes_that_do_not_broadcast(tmp_path):
 
 # -- FILL / ZEROS_LIKE --
 
-def test_fill_refuses_runtime_dims(tmp_path):
-    b = ModelBuilder()
-    dims = b.input("dims", [2], "int32")
-    v = b.input("value", [], "float32")
-    y = b.tensor("y", [2, 3], "float32")
-    b.output(y)
-    b.op("FILL", [dims, v], [y])
-    message = refused(b, tmp_path)
-    assert "FILL" in message and "tensor 'dims'" in message and "must be a constant tensor" in message
-
-
 def test_fill_stores_the_runtime_scalar(tmp_path):
     b = ModelBuilder()
     v = b.input("value", [], "int16", 0.01, 0)

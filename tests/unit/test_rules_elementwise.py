@@ -49,9 +49,9 @@ def _prelu_unbroadcastable():
     return b
 
 
-def _fill(value_shape=(), dims_constant=True):
+def _fill(value_shape=(), dims_shape=(2,)):
     b = ModelBuilder()
-    d = b.const("dims", np.asarray([2, 3], np.int32)) if dims_constant else b.input("dims", (2,), dtype="int32")
+    d = b.const("dims", np.asarray([2, 3], np.int32).reshape(dims_shape))
     v = b.input("value", value_shape, dtype="float32")
     y = b.tensor("y", (2, 3), dtype="float32")
     b.op("FILL", [d, v], [y])
@@ -87,8 +87,8 @@ REFUSALS = {
                            "(reference undefined: LiteRT's MultiplyByQuantizedMultiplier"),
     "PRELU alpha": (_prelu_unbroadcastable, "does not broadcast onto", "(LiteRT: activations.cc PreluPrepare)"),
     "FILL value rank": (lambda: _fill((1,)), "value must be a scalar (rank 0)", "(LiteRT and TFLM: fill.cc Prepare"),
-    "FILL dims at run time": (lambda: _fill(dims_constant=False), "dims (input 0) must be a constant",
-                              "(TFLM: fill.cc Prepare)"),
+    "FILL dims a matrix": (lambda: _fill(dims_shape=(1, 2)), "dims must be a vector, has shape [1, 2]",
+                           "(LiteRT and TFLM: fill.cc Prepare"),
     "WHERE run-time coordinates read on": (_where_at_run_time_read_on, "another operator reads the coordinates",
                                            "(helia-aot limit)"),
     "LOGICAL_AND int8": (lambda: _binary("LOGICAL_AND", "int8", (4,), (4,), (4,), (0.1, 0)),
