@@ -106,7 +106,8 @@ def _size_run_time_rows(graph: Graph) -> Graph:
             sized[op.outputs[0]] = tuple(rows.shape)
     if not sized:
         return graph
-    return replace(graph, tensors=[replace(t, shape=sized[k]) if k in sized else t for k, t in enumerate(graph.tensors)])
+    tensors = [replace(t, shape=sized[k]) if k in sized else t for k, t in enumerate(graph.tensors)]
+    return replace(graph, tensors=tensors)
 
 
 def _fold_constants(graph: Graph, options: ConversionOptions) -> Graph:

@@ -6,8 +6,8 @@ the variable from, so it is a copy, never an alias."""
 
 from __future__ import annotations
 
-from helia_aot.ops.base import (ANY, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register, tflm,
-                                undefined)
+from helia_aot.ops.base import (ANY, Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register,
+                                tflm, undefined)
 
 IS_VARIABLE = Rule("input 0 is a resource variable", tflm(
     "read_variable.cc / assign_variable.cc Prepare", "the input is a resource id (TFLITE_DCHECK / TF_LITE_ENSURE of "

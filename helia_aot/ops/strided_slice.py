@@ -244,7 +244,8 @@ class StridedSlice(OpLowering):
                                                                     f"(positive strides only)")
         shape = output_shape(axes)
         if list(y.shape) != shape:
-            raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the slice {shape}")
+            raise ctx.error(OUTPUT_SHAPE_RULE, y,
+                            detail=f"output shape {list(y.shape)} does not match the slice {shape}")
 
     def lower(self, ctx: OpContext) -> Lowered:
         x, y = ctx.inp(0), ctx.out(0)

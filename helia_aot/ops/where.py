@@ -89,9 +89,9 @@ class Where(OpLowering):
     def lower_run_time(self, ctx: OpContext) -> Lowered:
         c = ctx.inp(0)
         return Lowered(entry=None, fixed={"implementation": "run time"},
-                       params=dict(condition=c.index, ctype=c_type(c.dtype), output=ctx.out(0).index, elements=c.num_elements,
-                                   dims=[int(d) for d in c.shape], floating=c.dtype == "float32",
-                                   padding=ROW_PADDING))
+                       params=dict(condition=c.index, ctype=c_type(c.dtype), output=ctx.out(0).index,
+                                   elements=c.num_elements, dims=[int(d) for d in c.shape],
+                                   floating=c.dtype == "float32", padding=ROW_PADDING))
 
     def fold(self, ctx: OpContext):
         return [_coordinates(ctx)]

@@ -314,9 +314,9 @@ def where_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     # outputs) before WHERE's own rule, in a message without a source tag (left to the verifier's owner).
     # Every third case takes the condition at run time: LiteRT resizes the output to the true elements, the module
     # gives it a row for every element and pads the rest with -1. Its values are fixed with zeros among them (a
-    # float condition also holds -0.0, false, and at run time NaN, true), and the model declares either that room or the rows
-    # LiteRT sizes (both references ignore the declaration). Every fourth case has WHERE's x and y inputs, which
-    # LiteRT's where.cc refuses (TFLM has no WHERE).
+    # float condition also holds -0.0, false, and at run time NaN, true), and the model declares either that room
+    # or the rows LiteRT sizes (both references ignore the declaration). Every fourth case has WHERE's x and y
+    # inputs, which LiteRT's where.cc refuses (TFLM has no WHERE).
     axes = {"dtype": ["bool", "int32", "float32", "int8"], "shape": [(6,), (2, 3), (2, 2, 3)]}
     for k, p in enumerate(_grid(rng, axes, limit)):
         dtype, shape = p["dtype"], p["shape"]
