@@ -175,6 +175,8 @@ def _quantized_twin_cases():
             continue  # LiteRT 2.3's int8 SUM reads the codes as uint8 (see helia_aot/ops/sum.py): it does not track
         if case.name == "concatenation_int16_other_scales":
             continue  # the references copy int16 codes whatever the scales: by design not the float function
+        if case.op in ("AVERAGE_POOL_2D", "MAX_POOL_2D") and case.variant.startswith("requantizing"):
+            continue  # LiteRT pools the codes whatever the output's quantization: by design not the float function
         if case.op == "SVDF":
             # LiteRT's integer SVDF requires fused RELU and applies none, where its float SVDF applies
             # it, and adds the bias in the state x time-weight scale: the float twin is another function.
