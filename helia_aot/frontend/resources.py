@@ -115,8 +115,7 @@ class _Resolver:
             if source is not None:
                 value = np.asarray(source.data).reshape(out.shape)
             else:
-                zero_point = out.quant.zero_point if out.dtype == "int8" and out.quant is not None else 0
-                value = np.full(out.shape, zero_point, dtype=np.dtype(out.dtype if out.dtype != "bool" else "bool"))
+                value = np.full(out.shape, out.reset_code, dtype=np.dtype(out.dtype))
             tensors[op.outputs[0]] = replace(out, data=value)
         return replace(init, tensors=tensors, operators=operators)
 

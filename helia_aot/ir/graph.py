@@ -66,6 +66,12 @@ class Tensor:
     def nbytes(self) -> int:
         return self.num_elements * DTYPE_BYTES[self.dtype]
 
+    @property
+    def reset_code(self) -> int:
+        """The code every element of a variable holds before anything assigns it: LiteRT and TFLM reset an int8
+        variable to its zero point (real 0), every other type to zero bytes."""
+        return self.quant.zero_point if self.dtype == "int8" and self.quant is not None else 0
+
 
 class LazyOptions(Mapping):
     """A custom operator's attributes, decoded from its stored bytes on first use: a model may carry

@@ -278,9 +278,8 @@ def plan_persistent(graph, alignment: int, steps=()) -> tuple[list[PersistentBuf
         tensor = graph.tensors[t]
         if tensor.initial is not None:
             initial, fill = "data", 0
-        elif tensor.dtype == "int8" and tensor.quant is not None and tensor.quant.zero_point != 0:
-            # LiteRT resets an int8 variable to its zero point (real 0), every other type to zero bytes.
-            initial, fill = "zero_point", tensor.quant.zero_point & 0xFF
+        elif tensor.reset_code:
+            initial, fill = "zero_point", tensor.reset_code & 0xFF
         else:
             initial, fill = "zero", 0
         buffers.append(PersistentBuffer(f"v{t}", t, offset, tensor.nbytes, initial, fill))

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """CONCATENATION, int8 with one quantization for all tensors, via arm_concatenation_s8_x; int16 via
 arm_concatenation_s16, codes copied as they are whatever the scales (LiteRT's and TFLM's Prepare check only
-that int16 zero points are 0, and their kernels copy); float32 and int32 (plain integers, e.g. TFLM's audio front end padding its energies)
-as inline C (memcpy of the same blocks).
+that int16 zero points are 0, and their kernels copy); float32 and int32 (plain integers, e.g. TFLM's audio
+front end padding its energies) as inline C (memcpy of the same blocks).
 
 Any axis is flattened to (outer rows) x (inner bytes): each input copies its inner block into every
 row at a running offset, which is arm_concatenation_s8_x with input_y = rows.

@@ -63,7 +63,7 @@ class Where(OpLowering):
             raise ctx.error(ONE_INPUT, c, "Use SELECT_V2 for the three-input form",
                             detail="WHERE with x and y inputs is not supported (use SELECT_V2)")
         if not c.is_constant:
-            room = [c.num_elements, len(c.shape)]
+            room = list(self.run_time_rows(ctx.graph, ctx.op).shape)
             if ctx.op.outputs[0] not in ctx.graph.outputs:
                 raise ctx.error(RUN_TIME_OUTPUT, y, "Make WHERE's output a model output, or freeze the condition",
                                 detail="another operator reads the coordinates of a condition known only at run "

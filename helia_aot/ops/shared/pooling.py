@@ -28,16 +28,17 @@ def pool_validate(ctx: OpContext) -> None:
         raise ctx.error(RANK, x, detail=f"input must be 4-D NHWC, got {list(x.shape)}")
     fused_activation(ctx, y)
     pad = ctx.options("padding", "VALID")
-    oh = output_size(pad, x.shape[1], ctx.options("filter_height", 1), ctx.options("stride_h", 1))
-    ow = output_size(pad, x.shape[2], ctx.options("filter_width", 1), ctx.options("stride_w", 1))
-    for axis, size, out in (("height", x.shape[1], oh), ("width", x.shape[2], ow)):
+    out_hw = []
+    for axis, size in (("height", int(x.shape[1])), ("width", int(x.shape[2]))):
         window, stride = int(ctx.options(f"filter_{axis}", 1)), int(ctx.options(f"stride_{axis[0]}", 1))
-        before = pad_before(pad, int(size), window, stride, 1, out)
+        out = output_size(pad, size, window, stride)
+        before = pad_before(pad, size, window, stride, 1, out)
         if before > MAX_PADDING:
             raise ctx.error(WINDOW, x, detail=f"a {window}-wide window at stride {stride} pads {before} {axis} "
                                               f"elements before the input, over the {MAX_PADDING} LiteRT accepts")
-    check_window_extent(ctx, oh, ctx.options("filter_height", 1), ctx.options("stride_h", 1))
-    check_window_extent(ctx, ow, ctx.options("filter_width", 1), ctx.options("stride_w", 1))
+        check_window_extent(ctx, out, window, stride)
+        out_hw.append(out)
+    oh, ow = out_hw
     if tuple(y.shape) != (x.shape[0], oh, ow, x.shape[3]):
         raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the computed "
                                                      f"{[x.shape[0], oh, ow, x.shape[3]]}")
