@@ -61,23 +61,29 @@ SOURCE_KINDS = ("LiteRT", "TFLM", "LiteRT and TFLM", "kernel limit", "helia-aot 
 class Source:
     """The provenance of one rule: `kind` (SOURCE_KINDS), `where` (a reference kernel file and function,
     e.g. "conv.cc Prepare", or the kernel entry that assumes it), `check` (the check, in the reference's
-    terms or ours) and, for a limit, `lifted_by`: the variant or change that would lift it."""
+    terms or ours) and, for a limit, `lifted_by`: the variant or change that would lift it. A LiteRT check
+    TFLM lacks states, in `tflm_unchecked`, what TFLM computes instead and why it is not the model's result."""
 
     kind: str
     where: str
     check: str
     lifted_by: str = ""
+    tflm_unchecked: str = ""
 
     def __post_init__(self):
         if self.kind not in SOURCE_KINDS:
             raise ValueError(f"rule source kind {self.kind!r} is not one of {', '.join(SOURCE_KINDS)}")
         if not self.where.strip() or not self.check.strip():
             raise ValueError(f"a {self.kind} rule source names where the check is and what it checks")
+        if self.tflm_unchecked and self.kind != "LiteRT":
+            raise ValueError("only a LiteRT check can say what TFLM does without it")
 
     @property
     def tag(self) -> str:
         """Short form a refusal ends with: the kind and where (a helia-aot limit has no where)."""
-        return self.kind if self.kind == "helia-aot limit" else f"{self.kind}: {self.where}"
+        if self.kind == "helia-aot limit":
+            return self.kind
+        return f"{self.kind}: {self.where}" + ("; TFLM unchecked" if self.tflm_unchecked else "")
 
     @property
     def is_reference(self) -> bool:
@@ -85,12 +91,15 @@ class Source:
 
     def __str__(self) -> str:
         text = f"{self.kind} {self.where}: {self.check}"
+        text += f"; TFLM lacks the check and {self.tflm_unchecked}" if self.tflm_unchecked else ""
         return text + (f"; lifted by {self.lifted_by}" if self.lifted_by else "")
 
 
-def litert(where: str, check: str) -> Source:
-    """A check in LiteRT's kernel (tensorflow/lite/kernels/<where>)."""
-    return Source("LiteRT", where, check)
+def litert(where: str, check: str, tflm_unchecked: str = "") -> Source:
+    """A check in LiteRT's kernel (tensorflow/lite/kernels/<where>). `tflm_unchecked`: what TFLM's kernel,
+    which lacks the check, does with such a case instead (it reads or writes past a tensor, or disregards
+    part of the model), so that TFLM's running it sets nothing to match."""
+    return Source("LiteRT", where, check, tflm_unchecked=tflm_unchecked)
 
 
 def tflm(where: str, check: str) -> Source:
@@ -138,7 +147,8 @@ class Rule:
 # axis out of range; TFLM's reduce runs it, reading past the shape).
 AXIS_RANGE_RULE = Rule("axis arguments within the rank of the tensor they index", litert(
     "each axis-taking kernel's Prepare (reduce.cc ResizeOutputTensor, concatenation.cc, split.cc, gather.cc, ...)",
-    "the axis is checked against the rank (reduce.cc: \"Invalid axis index\")"))
+    "the axis is checked against the rank (reduce.cc: \"Invalid axis index\")",
+    "indexes the input's shape with the axis, past its rank"))
 
 # OpLowering.check_target's FPU gate, for every operator with a float tensor: a limit of the target core and
 # the float kernels (hardware floating point), not a reference check: LiteRT and TFLM run float anywhere.
@@ -166,7 +176,9 @@ INT16_ZERO_POINT_SOURCE = litert("each int16 kernel's Prepare (conv.cc, fully_co
 # Measured (tests/e2e/differential.py reads LiteRT's refusal): conv.cc refuses a nonzero filter zero point; an
 # operator whose LiteRT kernel runs one declares its own source on the operand (FULLY_CONNECTED int16).
 WEIGHTS_ZERO_POINT_SOURCE = litert("conv.cc Prepare (the convolutions' int8 filters)",
-                                   "TF_LITE_ENSURE_EQ(affine_quantization->zero_point->data[i], 0) for every channel")
+                                   "TF_LITE_ENSURE_EQ(affine_quantization->zero_point->data[i], 0) for every channel",
+                                   "convolves as if it were 0 (reference_integer_ops::ConvPerChannel takes no filter "
+                                   "offset)")
 FC_WEIGHTS_ZERO_POINT_SOURCE = kernel_limit(
     "arm_fully_connected_s16 / arm_fully_connected_per_channel_s8 / _s16", "take no weight offset; LiteRT's "
     "fully_connected.cc runs int16 layers with one (measured)", "an inline-C variant subtracting the weight zero point")

@@ -21,7 +21,9 @@ from helia_aot.ops.shared.spatial import (ND_INT16_ZERO_POINT, ND_RANK, ND_SAME_
 BATCH = Rule("batch divisible by the block size", litert(
     "batch_to_space_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE_EQ(output_batch_size % block product, 0)"))
 CROPS = Rule("crops no larger than the block-scaled dimension", litert(
-    "batch_to_space_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE(final_dim_size >= 0) after the crops"))
+    "batch_to_space_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE(final_dim_size >= 0) after the crops",
+    "places input rows by the crops inside the declared output, which they do not size: rows it does not reach are "
+    "left unwritten"))
 _RULES = (ND_RANK, ND_SHAPES, ND_VALUES, BATCH, CROPS, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 _INT_RULES = _RULES + (ND_SAME_QUANT, ND_INT16_ZERO_POINT)
 

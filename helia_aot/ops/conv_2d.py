@@ -42,9 +42,12 @@ RANK = Rule("input, filter and output 4-D (NHWC / OHWI)", litert(
     "conv.cc Prepare", "TF_LITE_ENSURE_EQ(input->dims->size, 4) and the same for the filter; the output is resized "
     "to 4-D"))
 GROUPS = Rule("input channels a multiple of filter channels (groups)", litert(
-    "conv.cc Prepare", "TF_LITE_ENSURE_EQ(input_channel % filter_input_channel, 0)"))
+    "conv.cc Prepare", "TF_LITE_ENSURE_EQ(input_channel % filter_input_channel, 0)",
+    "takes the groups as the integer quotient and leaves the remaining input channels unread"))
 GROUP_OUTPUTS = Rule("output channels a multiple of the groups", litert(
-    "conv.cc Prepare", "TF_LITE_ENSURE_EQ(channels_out % groups, 0)"))
+    "conv.cc Prepare", "TF_LITE_ENSURE_EQ(channels_out % groups, 0)",
+    "gives each group the integer quotient of the filters and computes the last filters on input channels past "
+    "the groups' (past the input's depth)"))
 FLOAT_ONE_GROUP = Rule("input channels equal filter channels (no groups)", kernel_limit(
     "arm_convolve_wrapper_f32 / arm_convolve_wrapper_f16", "take one group (LiteRT's float reference runs groups)",
     "an inline-C grouped float convolution"))

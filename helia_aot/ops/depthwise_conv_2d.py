@@ -27,7 +27,9 @@ RANK = Rule("input NHWC, filter [1, H, W, C_out]", litert(
     "TF_LITE_ENSURE_EQ(filter->dims->data[0], 1)"))
 MULTIPLIER = Rule("output channels a multiple of input channels", litert(
     "depthwise_conv.cc Prepare", "TF_LITE_ENSURE_EQ(channels_out % input_channels, 0) (the depth multiplier; "
-    "depth_multiplier itself may be 0 in exported models)"))
+    "depth_multiplier itself may be 0 in exported models)",
+    "walks the output channels by the depth_multiplier option, which they do not match: input channels past the "
+    "input's depth are read"))
 _SHAPE_RULES = (RANK, MULTIPLIER, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
 # LiteRT's depthwise_conv.cc runs a nonzero filter zero point (measured by tests/e2e/test_differential.py) but its
 # per-channel reference (DepthwiseConvPerChannel) reads no filter offset: the zero point is ignored, not honoured.

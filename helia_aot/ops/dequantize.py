@@ -10,7 +10,7 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Variant, register
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
-from helia_aot.ops.shared.operands import int8_act, int16_act
+from helia_aot.ops.shared.operands import int8_act, int16_offset_act
 
 
 @register
@@ -20,7 +20,7 @@ class Dequantize(OpLowering):
     variants = (
         Variant("int8_to_float32", inputs=(int8_act(),), outputs=(Operand("output", ("float32",)),),
                 template="dequantize.c.j2", notes=("inline C",), rules=(OUTPUT_SHAPE_RULE,)),
-        Variant("int16_to_float32", inputs=(int16_act(),), outputs=(Operand("output", ("float32",)),),
+        Variant("int16_to_float32", inputs=(int16_offset_act(),), outputs=(Operand("output", ("float32",)),),
                 template="dequantize.c.j2", notes=("inline C",), rules=(OUTPUT_SHAPE_RULE,)),
         Variant("float16_to_float32", inputs=(Operand("input", ("float16",)),),
                 outputs=(Operand("output", ("float32",)),), template="dequantize_f16.c.j2", lower="lower_float16",

@@ -39,7 +39,8 @@ DEFAULT_FORMAT = Rule("weights format DEFAULT", litert(
 # LiteRT's FULLY_CONNECTED checks the fused activation itself (unlike CONV_2D or ADD, which run TANH unclamped).
 FC_ACTIVATION = Rule(ACTIVATION_RULE.text, litert(
     "fully_connected.cc Prepare", "TF_LITE_ENSURE(params->activation == kTfLiteActNone || kTfLiteActRelu || "
-    "kTfLiteActReluN1To1 || kTfLiteActRelu6)"))
+    "kTfLiteActReluN1To1 || kTfLiteActRelu6)", "clamps to the whole output range for any other activation, "
+    "disregarding it"))
 # TFLM takes its rows from the output: an output with more rows than the input holds makes it read past the
 # input's end. Fewer rows: TFLM computes those while LiteRT resizes the output to the input's rows (the
 # references disagree on the interface), a limit of ours.

@@ -12,7 +12,7 @@ from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                                  activation_variant)
 from helia_aot.ops.shared.fused_activation import f16_literal
-from helia_aot.ops.shared.operands import int8_act, int16_act
+from helia_aot.ops.shared.operands import int8_act, int16_offset_act
 
 
 @register
@@ -22,7 +22,8 @@ class LeakyRelu(OpLowering):
     variants = (
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),), entries=("arm_leaky_relu_s8",),
                 template="leaky_relu.c.j2", rules=(OUTPUT_SIZE_RULE,)),
-        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),), entries=("arm_leaky_relu_s16",),
+        Variant("int16", inputs=(int16_offset_act(),), outputs=(int16_offset_act("output"),),
+                entries=("arm_leaky_relu_s16",),
                 template="leaky_relu.c.j2", lower="lower_int16", rules=(OUTPUT_SIZE_RULE,)),
         activation_variant(),
         # -- float16 (native FP16) --
@@ -44,13 +45,14 @@ class LeakyRelu(OpLowering):
 
     def lower_int16(self, ctx: OpContext) -> Lowered:
         """LiteRT's LeakyReluPrepare forms input scale x alpha / output scale and input / output scale
-        from float operands, so in float32; zero points are 0."""
+        from float operands, so in float32 (TFLM's too, which also takes zero points: LiteRT's are 0)."""
         x, y = ctx.inp(0), ctx.out(0)
         alpha = f32(ctx.options("alpha", 0.2))
         ma, sa = quantize_multiplier(f32(f32(x.quant.scale * alpha) / y.quant.scale))
         mi, si = quantize_multiplier(f32(x.quant.scale / y.quant.scale))
         return Lowered(entry="arm_leaky_relu_s16",
-                       params=dict(input=x.index, output=y.index, size=y.num_elements, input_zp=0, output_zp=0,
+                       params=dict(input=x.index, output=y.index, size=y.num_elements, input_zp=x.quant.zero_point,
+                                   output_zp=y.quant.zero_point,
                                    mult_alpha=ma, shift_alpha=sa, mult_identity=mi, shift_identity=si))
 
     def lower_float32(self, ctx: OpContext) -> Lowered:

@@ -19,9 +19,11 @@ from helia_aot.ops.shared.operands import int8_act, int16_act
 # Measured (tests/e2e/test_differential.py): LiteRT checks these two scales and runs any int8 output zero point
 # (its table is built from the output's quantization, as ours is); TFLM runs an int8 scale near 1/256.
 INT8_SCALE = Rule("int8 output scale 1/256", litert("activations.cc SigmoidPrepare",
-                                                   "TF_LITE_ENSURE(output->params.scale == 1. / 256)"))
+                                                   "TF_LITE_ENSURE(output->params.scale == 1. / 256)",
+                                                   "writes codes of scale 1/256, disregarding the output's"))
 INT16_SCALE = Rule("int16 output scale 1/32768", litert("activations.cc SigmoidPrepare",
-                                                       "TF_LITE_ENSURE(output->params.scale == 1. / 32768)"))
+                                                       "TF_LITE_ENSURE(output->params.scale == 1. / 32768)",
+                                                       "writes codes of scale 1/32768, disregarding the output's"))
 
 
 @register

@@ -26,7 +26,7 @@ PADDINGS_SHAPE = Rule("paddings [rank, 2]", both(
 # Measured (ai-edge-litert's mirror_pad.cc Prepare; TFLM runs wider pads without a check, reading past the input).
 PAD_WIDTH = Rule("each pad in [0, axis - 1] (REFLECT) or [0, axis] (SYMMETRIC)", litert(
     "mirror_pad.cc Prepare", "\"MirrorPad paddings must be no greater than the input dimension size minus the mode "
-    "offset\""))
+    "offset\"", "mirrors past the axis and reads before or past the input"))
 # Measured: LiteRT checks the scale and zero point of int8 and int16 (mirror_pad.cc:383-389), TFLM runs int8 under
 # any (it copies codes, as helia-aot does) and has no int16 MIRROR_PAD: int16 follows LiteRT.
 INT16_QUANT = Rule("int16: input and output share scale, zero points 0", litert(

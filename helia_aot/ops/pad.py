@@ -27,9 +27,9 @@ NON_NEGATIVE = Rule("non-negative paddings", litert(
     "pad.cc GetPadParams", "left and right padding >= 0 (\"Pad value has to be greater than equal to 0\")"))
 ONE_VALUE = Rule("PADV2 constant value: one element", both(
     "pad.cc ValidateConstantValuesShape / micro pad_common.cc PadPrepare", "NumElements(constant_values) == 1"))
-VALUE_QUANT = Rule("PADV2 integer constant value quantized as the output (scale and zero point)", both(
-    "pad.cc EvalInt / micro pad_common.cc PadPrepare",
-    "TF_LITE_ENSURE_EQ of output and constant_values params.zero_point and params.scale"))
+VALUE_QUANT = Rule("PADV2 integer constant value quantized as the output (scale and zero point)", litert(
+    "pad.cc EvalInt", "TF_LITE_ENSURE_EQ of output and constant_values params.zero_point and params.scale",
+    "checks int8 alone (pad_common.cc PadPrepare): int16 is padded with the value's code, disregarding its scale"))
 _RULES = (PADDINGS_SHAPE, RANK, NON_NEGATIVE, ONE_VALUE, OUTPUT_SHAPE_RULE)
 _INT_RULES = _RULES + (VALUE_QUANT,)
 

@@ -16,12 +16,14 @@ import numpy as np
 from helia_aot.ir.quant import f32, quantize_multiplier
 from helia_aot.ops.base import (ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, kernel_limit,
                                 litert, register)
-from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides, kernel_broadcast_dims
+from helia_aot.ops.shared.broadcast import (TFLM_UNCHECKED_BROADCAST, broadcast_shape, broadcast_strides,
+                                            kernel_broadcast_dims)
 from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 from helia_aot.ops.shared.unary_math import fits_left_shift, left_shift_rule
 
 ALPHA_BROADCAST = Rule("alpha broadcasts onto the input (NumPy rules); output shape equals the input's", litert(
-    "activations.cc PreluPrepare", "CalculateShapeForBroadcast(input, alpha), then HaveSameShapes(input, output)"))
+    "activations.cc PreluPrepare", "CalculateShapeForBroadcast(input, alpha), then HaveSameShapes(input, output)",
+    TFLM_UNCHECKED_BROADCAST))
 MERGED_DIMS = Rule("at most four merged broadcast dimensions", kernel_limit(
     "arm_prelu_s8 / arm_prelu_s16 / arm_prelu_f32", "take 4-D (n, h, w, c) dimensions (LiteRT's BroadcastPrelu4DSlow "
     "extends both shapes to 4-D as well)", "an inline loop over the broadcast's own rank"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from helia_aot.emit.c_syntax import c_type
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, register
-from helia_aot.ops.shared.operands import dtype_range, int8_act, int16_act
+from helia_aot.ops.shared.operands import dtype_range, int8_act, int16_offset_act
 
 
 # LiteRT's quantize.cc Prepare resizes the output to the input's dims; the model's must hold as many elements.
@@ -38,7 +38,7 @@ class Quantize(OpLowering):
         Variant("int8_to_int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
                 entries=("arm_requantize_s8_s8",), template="requantize.c.j2", lower="lower_requantize",
                 rules=(ELEMENTS,)),
-        Variant("int16_to_int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
+        Variant("int16_to_int16", inputs=(int16_offset_act(),), outputs=(int16_offset_act("output"),),
                 entries=("arm_requantize_s16_s16",), template="requantize.c.j2", lower="lower_requantize",
                 rules=(ELEMENTS,)),
         _rescale("int8_to_int16", "int8", "int16"),

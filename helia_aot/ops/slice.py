@@ -26,7 +26,7 @@ ENTRIES = Rule("begin and size hold one entry per input dimension", both(
     "NumElements(begin) == NumElements(size) == NumDimensions(input)"))
 BOX = Rule("0 <= begin, begin + size <= dimension (size -1: to the end)", litert(
     "slice.cc CalculateOutputShapeVector", "\"Invalid begin value\" / \"Invalid size\" (begin + size past the "
-    "dimension, or a size below -1)"))
+    "dimension, or a size below -1)", "copies from begin for size elements, before or past the input"))
 _RULES = (RANK, ENTRIES, BOX, OUTPUT_SHAPE_RULE)
 
 

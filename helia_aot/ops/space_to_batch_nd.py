@@ -19,7 +19,8 @@ from helia_aot.ops.shared.spatial import (ND_INT16_ZERO_POINT, ND_RANK, ND_SAME_
                                           space_to_batch)
 
 DIVISIBLE = Rule("padded height and width divisible by the block", litert(
-    "space_to_batch_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE_EQ(final_dim_size % block_shape[dim], 0)"))
+    "space_to_batch_nd.cc ResizeOutputTensor", "TF_LITE_ENSURE_EQ(final_dim_size % block_shape[dim], 0)",
+    "walks the declared output, which the paddings do not size, and drops the padded rows past its end"))
 _RULES = (ND_RANK, ND_SHAPES, ND_VALUES, DIVISIBLE, NOT_EMPTY, OUTPUT_SHAPE_RULE)
 _INT_RULES = _RULES + (ND_SAME_QUANT, ND_INT16_ZERO_POINT)
 

@@ -19,7 +19,8 @@ SCALAR_AXIS = Rule("axis: one value", both(
 OUTPUT_COUNT = Rule("num_splits equals the output count", both(
     "split.cc Prepare (LiteRT and micro)", "TF_LITE_ENSURE_EQ(NumOutputs(node), num_splits)"))
 EVEN = Rule("num_splits divides the axis evenly", litert(
-    "split.cc ResizeOutputTensors", "TF_LITE_ENSURE_MSG(input_size % num_splits == 0, \"Not an even split\")"))
+    "split.cc ResizeOutputTensors", "TF_LITE_ENSURE_MSG(input_size % num_splits == 0, \"Not an even split\")",
+    "copies each declared output's share of the axis in turn, past the input or short of it"))
 _RULES = (SCALAR_AXIS, AXIS_RANGE_RULE, OUTPUT_COUNT, EVEN, OUTPUT_SHAPE_RULE)
 
 

@@ -20,7 +20,8 @@ SIZES_COUNT = Rule("size_splits holds one size per output, num_splits the output
     "NumElements(size_splits) == NumOutputs(node)"))
 SIZES = Rule("size_splits non-negative, at most one -1 (the rest of the axis), summing to the axis", litert(
     "split_v.cc ResizeOutputTensors", "one -1 at most (\"The number of -1 in size_splits...\"), and the sizes sum "
-    "to the axis (\"The sum of size_splits must be less than the dimension of value.\")"))
+    "to the axis (\"The sum of size_splits must be less than the dimension of value.\")",
+    "copies each declared output's share of the axis in turn, past the input or short of it"))
 _RULES = (SCALAR_AXIS, AXIS_RANGE_RULE, SIZES_COUNT, SIZES, OUTPUT_SHAPE_RULE)
 
 

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """SQUARED_DIFFERENCE: int8 on ns-cmsis-nn's squared-difference entries with LiteRT's rule (both inputs
 rescaled to twice the larger scale after a left shift of 7, the squared difference requantized once),
-float32 and int32 inline C. LiteRT's reference kernel has no int16 path (it refuses int16 at Invoke).
+float32 and int32 inline C; int16 inline C as TFLM computes it (LiteRT's kernel refuses int16 at Invoke,
+so TFLM is the reference there).
 
 int8 picks arm_elementwise_squared_difference_s8 for equal shapes, arm_squared_difference_scalar_s8 when one
 input is a single element (passed first: the entry takes the scalar as input 1), and
@@ -13,11 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
-from helia_aot.ops.base import (Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, kernel_limit, litert,
-                                register)
+from helia_aot.ops.base import (Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, kernel_limit,
+                                register, undefined)
 from helia_aot.ops.shared.binary_arith import inline_params
 from helia_aot.ops.shared.broadcast import BROADCAST_RULE, check_broadcast, kernel_broadcast_dims
-from helia_aot.ops.shared.operands import fp32, int8_act
+from helia_aot.ops.shared.fixed_point import (INT32_MAX, multiply_by_quantized_multiplier,
+                                              multiply_by_quantized_multiplier_c)
+from helia_aot.ops.shared.operands import fp32, int8_act, int16_act
 
 LEFT_SHIFT = 7
 OUTPUT_MULTIPLIER = Rule("(2 x larger input scale)^2 / 2^14 below the output scale", both(
@@ -26,9 +29,14 @@ OUTPUT_MULTIPLIER = Rule("(2 x larger input scale)^2 / 2^14 below the output sca
 MERGED_DIMS = Rule("int8: at most four merged broadcast dimensions", kernel_limit(
     "arm_squared_difference_s8", "takes 4-D (n, h, w, c) dimensions; LiteRT's squared_difference.cc broadcasts up "
     "to rank 6", "the inline broadcasting loop (binary_broadcast.c.j2) with the int8 arithmetic"))
-NO_INT16 = Rule("no int16 (LiteRT's kernel refuses it)", litert(
-    "squared_difference.cc Eval", "only float32, int32 and int8 reach a kernel; int16 fails the invocation (TFLM's "
-    "squared_difference.cc computes int16 with zero points 0)"))
+# int16: LiteRT's squared_difference.cc refuses it at Invoke; TFLM's computes it (zero points 0, no left shift,
+# the output multiplier any size), and so does the int16 variant, in inline C (ns-cmsis-nn has no _s16 entry).
+INT16_OUTPUT_SHIFT = Rule("int16: the largest squared difference, shifted left by the output multiplier's exponent, "
+                          "fits int32", undefined(
+                              "micro squared_difference.cc SquaredDifference<int16_t>", "MultiplyByQuantizedMultiplier "
+                              "shifts the squared difference left by the output multiplier's exponent in int32 "
+                              "(signed overflow past it)"))
+INT16_NOTES = ("inline C: TFLM's int16 arithmetic (LiteRT's kernel refuses int16)",)
 
 
 @register
@@ -39,7 +47,10 @@ class SquaredDifference(OpLowering):
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_squared_difference_s8", "arm_squared_difference_scalar_s8",
                          "arm_squared_difference_s8"),
-                template="squared_difference.c.j2", rules=(BROADCAST_RULE, MERGED_DIMS, OUTPUT_MULTIPLIER, NO_INT16)),
+                template="squared_difference.c.j2", rules=(BROADCAST_RULE, MERGED_DIMS, OUTPUT_MULTIPLIER)),
+        Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
+                template="binary_broadcast.c.j2", lower="lower_int16", rules=(BROADCAST_RULE, INT16_OUTPUT_SHIFT),
+                notes=INT16_NOTES),
         Variant("float32", inputs=(fp32("input 0"), fp32("input 1")), outputs=(fp32("output"),),
                 template="binary_broadcast.c.j2", lower="lower_float32", rules=(BROADCAST_RULE,),
                 notes=("inline C",)),
@@ -50,19 +61,35 @@ class SquaredDifference(OpLowering):
     )
 
     @staticmethod
-    def _multipliers(ctx: OpContext):
-        """LiteRT's Prepare: twice the larger float32 input scale; the input multipliers in (0, 1/2], the
-        output one (2 max)^2 / (2^14 output scale), each QuantizeMultiplierSmallerThanOneExp, in double."""
+    def _multipliers(ctx: OpContext, left_shift: int = LEFT_SHIFT):
+        """The references' Prepare: twice the larger float32 input scale; the input multipliers in (0, 1/2], the
+        output one (2 max)^2 / (2^(2 left_shift) output scale), in double; int8 shifts left by 7, TFLM's int16
+        by 0."""
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         twice_max = 2.0 * max(f32(a.quant.scale), f32(b.quant.scale))
         m1 = quantize_multiplier(f32(a.quant.scale) / twice_max)
         m2 = quantize_multiplier(f32(b.quant.scale) / twice_max)
-        real_out = twice_max * twice_max / ((1 << (2 * LEFT_SHIFT)) * f32(y.quant.scale))
+        real_out = twice_max * twice_max / ((1 << (2 * left_shift)) * f32(y.quant.scale))
         return m1, m2, real_out
+
+    def _int16_params(self, ctx: OpContext) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+        """TFLM's int16 multipliers (QuantizeMultiplier for the output: it may exceed 1), with the output's
+        left shift checked against the largest squared difference the inputs can give."""
+        (m1, s1), (m2, s2), real_out = self._multipliers(ctx, left_shift=0)
+        mo, so = quantize_multiplier(real_out)
+        largest = sum(max(abs(multiply_by_quantized_multiplier(v, m, s)) for v in (-32768, 32767))
+                      for m, s in ((m1, s1), (m2, s2)))
+        if so > 0 and largest * largest << so > INT32_MAX:
+            raise ctx.error(INT16_OUTPUT_SHIFT, ctx.out(0), detail=f"output scale {ctx.out(0).quant.scale:g} gives "
+                            f"TFLM's int16 output multiplier a left shift of {so}, which overflows int32 for the "
+                            f"largest squared difference {largest * largest}")
+        return (m1, s1), (m2, s2), (mo, so)
 
     def validate(self, ctx: OpContext) -> None:
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
         check_broadcast(ctx, a, b, y)
+        if ctx.variant is not None and ctx.variant.name == "int16":
+            self._int16_params(ctx)
         if ctx.variant is None or ctx.variant.name != "int8":  # None: folding constants
             return
         if kernel_broadcast_dims(a.shape, b.shape) is None:
@@ -73,11 +100,18 @@ class SquaredDifference(OpLowering):
             raise ctx.error(OUTPUT_MULTIPLIER, y, detail=f"output scale {y.quant.scale:g} is too fine: (2 x larger "
                             f"input scale)^2 / 2^14 over it is {real_out:g}, LiteRT's rule needs it below 1")
 
-    def select(self, ctx: OpContext) -> Variant:
-        if ctx.out(0).dtype == "int16":
-            raise ctx.error(NO_INT16, ctx.out(0), "Keep SQUARED_DIFFERENCE in int8 or float32",
-                            detail="int16 SQUARED_DIFFERENCE is not supported (LiteRT's kernel refuses int16)")
-        return super().select(ctx)
+    def lower_int16(self, ctx: OpContext) -> Lowered:
+        """TFLM's SquaredDifference<int16_t>: each input rescaled (no left shift), the difference squared (at
+        most 2^30), rescaled to the output and clamped to int16 (zero points 0)."""
+        (m1, s1), (m2, s2), (mo, so) = self._int16_params(ctx)
+        body = [*multiply_by_quantized_multiplier_c("scaled1", "(int32_t)a", m1, s1),
+                *multiply_by_quantized_multiplier_c("scaled2", "(int32_t)b", m2, s2),
+                "const int32_t raw = scaled1 - scaled2;",
+                *multiply_by_quantized_multiplier_c("y", "raw * raw", mo, so),
+                "*out++ = (int16_t)(y < -32768 ? -32768 : (y > 32767 ? 32767 : y));"]
+        return Lowered(entry=None, params=inline_params(ctx, body, "int16_t", "int16_t",
+                                                        "SQUARED_DIFFERENCE int16: TFLM's arithmetic"),
+                       fixed={"implementation": "inline"})
 
     def lower(self, ctx: OpContext) -> Lowered:
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)

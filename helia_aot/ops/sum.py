@@ -19,7 +19,7 @@ import numpy as np
 
 from helia_aot.ir.quant import MultiplierRangeError, quantize_multiplier
 from helia_aot.ops.base import Axis, Lowered, OpContext, OpLowering, Operand, Rule, Variant, register, undefined
-from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_act
+from helia_aot.ops.shared.operands import const_ints, fp32, int8_act, int16_offset_act
 from helia_aot.ops.shared.reduce import (REDUCE_RULES, SHARED_RULES, fold_reduce, entry_lowered, fits_4d,
                                          inline_lowered, reduce_dims, reduce_validate)
 
@@ -53,7 +53,7 @@ class Sum(OpLowering):
                 template="reduce_inline.c.j2", lower="lower_int8",
                 rules=SHARED_RULES + (RESCALE_RANGE,),
                 notes=REDUCE_RULES + ("inline C: TFLM's integer sum, rescaled, clamped to int8",)),
-        Variant("int16", inputs=(int16_act(), const_ints("axis")), outputs=(int16_act("output"),),
+        Variant("int16", inputs=(int16_offset_act(), const_ints("axis")), outputs=(int16_offset_act("output"),),
                 template="reduce_inline.c.j2", lower="lower_int8", rules=SHARED_RULES + (RESCALE_RANGE,),
                 notes=REDUCE_RULES + ("inline C: TFLM's integer sum, rescaled, clamped to int16",)),
         Variant("float32", inputs=(fp32(), const_ints("axis")), outputs=(fp32("output"),),

@@ -62,7 +62,8 @@ from helia_aot.ops.shared.window import (FILTER_RANK_RULE, WINDOW_EXTENT_RULE, c
 _OUTPUT_SHAPE = Operand("output_shape", INDEX)
 
 OUTPUT_SHAPE = Rule("output_shape 4 values", litert("transpose_conv.cc Prepare",
-                                                    "TF_LITE_ENSURE_EQ(NumElements(output_shape), 4)"))
+                                                    "TF_LITE_ENSURE_EQ(NumElements(output_shape), 4)",
+                                                    "disregards output_shape (it takes the output tensor's)"))
 RANK = Rule("input and output 4-D NHWC", litert("transpose_conv.cc Prepare",
                                                 "TF_LITE_ENSURE_EQ(NumDimensions(input), 4)"))
 CHANNELS = Rule("filter [C_out, H, W, C_in]: C_in the input's channels, C_out and the batch the output's", litert(

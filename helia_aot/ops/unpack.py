@@ -17,7 +17,7 @@ UNPACKABLE = ("int8", "uint8", "int16", "int32", "float32", "bool")  # LiteRT's 
 # Measured: LiteRT refuses num 0 (NumOutputs(node) != data->num); TFLM runs it and writes no output.
 NUM = Rule("num equals the output count and the axis size", litert(
     "unpack.cc Prepare", "TF_LITE_ENSURE_EQ(NumOutputs(node), data->num) and TF_LITE_ENSURE_EQ(input_shape->data[axis], "
-    "data->num)"))
+    "data->num)", "walks num outputs: past the node's outputs, or none written, and the input at num's stride"))
 _RULES = (AXIS_RANGE_RULE, NUM, OUTPUT_SHAPE_RULE)
 
 

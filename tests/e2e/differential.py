@@ -8,8 +8,9 @@ beside that answer:
 - a reference runs it: helia-aot converts it and the host build matches that reference within the
   variant's tolerance, or refuses it by a rule whose declared source is a documented limit (kernel or
   helia-aot; the refusal message ends with its source's tag), or by the other reference's own check where
-  the references split (LiteRT runs what TFLM's check refuses, or TFLM runs what LiteRT's check refuses:
-  counted apart, each a case to decide);
+  the references split (LiteRT runs what TFLM's check refuses: counted apart, each a case to decide; TFLM
+  runs what LiteRT's check refuses: the rule must say what TFLM does without the check, "TFLM unchecked",
+  reading or writing past a tensor or disregarding part of the model, and is counted apart);
 - both references refuse it: helia-aot refuses it in one line.
 
 `run_operator` returns the outcomes, `tally` the per-operator counts; tests/e2e/test_differential.py runs a
@@ -52,6 +53,8 @@ UNDEFINED_KIND = "(reference undefined:"
 TFLM_RULE = "(TFLM:"
 # A refusal by a rule LiteRT's kernel enforces, of a case only TFLM runs (TFLM lacks the check).
 LITERT_RULES = ("(LiteRT:", "(LiteRT and TFLM:")
+# Such a rule's statement of what TFLM computes without the check (Source.tflm_unchecked): no result to match.
+TFLM_UNCHECKED = "; TFLM unchecked)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,7 +81,7 @@ class Outcome:
     bound: float | None = None
     problem: str = ""  # why this outcome breaks the contract (empty: it holds)
     tflm_split: bool = False  # LiteRT runs it, TFLM refuses it, helia-aot refuses it with TFLM's rule
-    litert_split: bool = False  # TFLM runs it, LiteRT's check refuses it, helia-aot refuses it with LiteRT's rule
+    litert_split: bool = False  # TFLM runs it unchecked, LiteRT's check refuses it, helia-aot refuses it with that rule
 
     @property
     def converted(self) -> bool:
@@ -95,7 +98,7 @@ class Counts:
     reference_runs_we_refuse_as_limit: int = 0
     reference_undefined_we_refuse: int = 0  # a reference runs it into undefined behaviour; we refuse, naming it
     litert_runs_we_refuse_as_tflm: int = 0  # LiteRT runs it, TFLM's check (our rule's source) refuses it
-    tflm_runs_we_refuse_as_litert: int = 0  # TFLM runs it, LiteRT's check (our rule's source) refuses it
+    tflm_runs_we_refuse_as_litert: int = 0  # TFLM runs it unchecked, LiteRT's check (our rule's source) refuses it
     reference_runs_we_refuse: int = 0  # must be 0: refused without a declared limit
     mismatched: int = 0  # must be 0
     both_refuse_we_convert: int = 0  # must be 0
@@ -112,7 +115,8 @@ class Counts:
 
 
 HEADER = ["operator", "generated", "ref runs", "TFLM only", "matched", "both+we refuse", "we refuse (limit)",
-          "ref undefined, we refuse", "we refuse as TFLM", "we refuse as LiteRT", "we refuse (no limit)", "mismatched",
+          "ref undefined, we refuse", "we refuse as TFLM", "TFLM unchecked, we refuse", "we refuse (no limit)",
+          "mismatched",
           "we accept, refs refuse"]
 
 
@@ -273,8 +277,12 @@ def evaluate(case: Case, session: harness.E2ESession, library: harness.KernelLib
         if who == "TFLM" and why and not any(m in why for m in LITERT_CANNOT_LOAD) and any(
                 tag in outcome.refusal for tag in LITERT_RULES):
             # LiteRT's check refuses it and defines the operator; TFLM's kernel lacks the check (e.g. no groups
-            # test: it reads past the filter). helia-aot refuses by that LiteRT rule.
+            # test: it reads past the filter). helia-aot refuses by that LiteRT rule, which must say what TFLM
+            # computes instead.
             outcome.litert_split = True
+            if TFLM_UNCHECKED not in outcome.refusal:
+                outcome.problem = (f"TFLM runs it and helia-aot refuses it by LiteRT's check without saying what TFLM "
+                                   f"does unchecked: {outcome.refusal}")
         elif who == "LiteRT" and TFLM_RULE in outcome.refusal:
             outcome.tflm_split = _tflm_refuses(case.model)
             if not outcome.tflm_split:

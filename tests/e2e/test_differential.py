@@ -53,3 +53,45 @@ def test_int8_fully_connected_weights_with_a_zero_point_match_litert(e2e):
     assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
     assert not outcome.problem, outcome.problem
     assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND
+
+
+def _int16_offset_model(op: str):
+    """A model of `op` on int16 tensors with nonzero zero points, which LiteRT's int16 kernels refuse and
+    TFLM's run (they subtract the zero point as the int8 kernels do)."""
+    import numpy as np
+    from tests.modelgen import ModelBuilder
+    b = ModelBuilder()
+    x = b.input("x", (2, 3, 4), dtype="int16", scale=0.002, zero_point=-7)
+    if op in ("ADD", "SUB"):
+        other = b.input("z", (4,), dtype="int16", scale=0.003, zero_point=11)  # broadcast on the last axis
+        y = b.tensor("y", (2, 3, 4), dtype="int16", scale=0.004, zero_point=5)
+        b.op(op, [x, other], [y], {"fused_activation_function": "RELU"})
+    elif op == "LEAKY_RELU":
+        y = b.tensor("y", (2, 3, 4), dtype="int16", scale=0.0015, zero_point=-3)
+        b.op(op, [x], [y], {"alpha": 0.3})
+    elif op == "RELU6":  # TFLM clamps in the input's quantization: the output shares it
+        y = b.tensor("y", (2, 3, 4), dtype="int16", scale=0.002, zero_point=-7)
+        b.op(op, [x], [y])
+    elif op == "DEQUANTIZE":
+        y = b.tensor("y", (2, 3, 4), dtype="float32")
+        b.op(op, [x], [y])
+    elif op == "QUANTIZE":
+        y = b.tensor("y", (2, 3, 4), dtype="int16", scale=0.0031, zero_point=9)
+        b.op(op, [x], [y])
+    else:  # SUM
+        axis = b.const("axis", np.array([1], np.int32))
+        y = b.tensor("y", (2, 4), dtype="int16", scale=0.01, zero_point=-2)
+        b.op(op, [x, axis], [y], {"keep_dims": False})
+    b.output(y)
+    return b.build()
+
+
+@pytest.mark.parametrize("op", ["ADD", "SUB", "LEAKY_RELU", "RELU6", "DEQUANTIZE", "QUANTIZE", "SUM"])
+def test_int16_with_zero_points_matches_tflm(e2e, op):
+    # LiteRT's int16 kernels refuse a zero point; TFLM runs these, so TFLM is the reference they match.
+    case = differential.Case(op, f"int16_offsets_{op.lower()}", _int16_offset_model(op), "int16 zero points")
+    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=7)
+    assert outcome.reference == "TFLM" and "zero_point != 0" in outcome.reference_error, outcome.reference_error
+    assert outcome.converted, outcome.refusal
+    assert not outcome.problem, outcome.problem
+    assert outcome.max_diff is not None and outcome.max_diff <= outcome.bound

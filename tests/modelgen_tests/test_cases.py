@@ -64,6 +64,9 @@ CONSTANT_OUTPUT_OPS = ("FILL", "ZEROS_LIKE", "SHAPE")
 # LiteRT's int16 EXP, LOG, RSQRT and GELU interpolate a 513-entry table: where the function is steep (log and
 # 1/sqrt near 0, exp and GELU over wide ranges) the result departs from the float function by more codes.
 INT16_TWIN_STEPS.update({"EXP": 12.0, "GELU": 16.0})
+# TFLM's int16 SQUARED_DIFFERENCE rescales each input to half a code of twice the larger scale with no left shift
+# first: a half-code rounding of the difference, doubled by the square near the range's ends (2.1 steps measured).
+INT16_TWIN_STEPS["SQUARED_DIFFERENCE"] = 3.0
 # int16 LOG and RSQRT interpolate from the table's extreme at 0 to the next sample 128 codes on: no twin bound.
 INT16_NO_TWIN = ("LOG", "RSQRT")
 

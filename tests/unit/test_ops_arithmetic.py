@@ -178,10 +178,12 @@ def test_squared_difference_refuses_a_too_fine_output_scale(tmp_path):
     assert "SQUARED_DIFFERENCE" in message and "'y'" in message and "output scale 1e-07 is too fine" in message
 
 
-def test_squared_difference_refuses_int16(tmp_path):
-    message = refusal(binary("SQUARED_DIFFERENCE", "int16", (4,), (4,), (4,)), tmp_path)
-    assert "int16 SQUARED_DIFFERENCE is not supported" in message
-    assert "(LiteRT: squared_difference.cc Eval)" in message
+def test_squared_difference_int16_is_tflms_inline_arithmetic(tmp_path):
+    # LiteRT refuses int16; TFLM computes it (matched by tests/e2e/test_differential.py's SQUARED_DIFFERENCE walk).
+    result, source = convert(binary("SQUARED_DIFFERENCE", "int16", (2, 4), (4,), (2, 4)), tmp_path)
+    body = function_body(source, 0)
+    assert result.plan["operators"][0]["fixed"]["implementation"] == "inline"
+    assert "const int32_t raw = scaled1 - scaled2;" in body and "(int16_t)(y < -32768" in body
 
 
 # ---- PRELU --------------------------------------------------------------------------------------------

@@ -143,15 +143,17 @@ def test_reduce_five_alternating_groups_run_inline(tmp_path):
     assert "arm_reduce_min_s8" not in body and "r4 < 2" in body and "o1 < 3" in body
 
 
-def test_sum_int16_rescales_as_tflm_and_refuses_a_zero_point(tmp_path):
+def test_sum_int16_rescales_as_tflm_with_its_zero_points(tmp_path):
     # TFLM's QuantizedMeanOrSum<int16>: the int32 sum rescaled and clamped to int16 (bit-identical to TFLM:
-    # tests/e2e/cases/sum_int16_rescaled.yaml; LiteRT's int16 SUM is wrong)
+    # tests/e2e/cases/sum_int16_rescaled.yaml; LiteRT's int16 SUM is wrong). A zero point, which LiteRT refuses
+    # and TFLM subtracts (matched by tests/e2e/test_differential.py), enters as count x zero point.
     _, source = convert(reduce_model("SUM", "int16", [4, 3], [1], [4], in_q=(0.001, 0), out_q=(0.003, 0)), tmp_path)
     body = function_body(source, 0)
     assert "scaled < -32768 ? -32768" in body and "(int16_t)scaled" in body
-    message = refusal(reduce_model("SUM", "int16", [4, 3], [1], [4], in_q=(0.001, 2), out_q=(0.003, 0)),
-                      tmp_path / "zp")
-    assert "tensor 'x'" in message and "zero point must be 0" in message and "(LiteRT: each int16 kernel's" in message
+    _, source = convert(reduce_model("SUM", "int16", [4, 3], [1], [4], in_q=(0.001, 2), out_q=(0.003, -5)),
+                        tmp_path / "zp")
+    body = function_body(source, 0)
+    assert "acc - 6" in body and "scaled += -5;" in body
 
 
 def test_sum_float32_calls_reduce_sum_entry(tmp_path):

@@ -16,7 +16,7 @@ import pytest
 import helia_aot
 from helia_aot import ops
 from helia_aot.errors import UnsupportedModelError
-from helia_aot.ops.base import SOURCE_KINDS, Rule, Source
+from helia_aot.ops.base import SOURCE_KINDS, Rule, Source, litert
 from tests.modelgen import ModelBuilder
 
 # Operator types with a variant that declares no traced rule. Every operator is traced now, so a new
@@ -91,7 +91,18 @@ def test_a_refusal_names_the_reference_check_it_mirrors(tmp_path):
     message = str(info.value.args[0])
     assert "\n" not in message
     assert "input channels 6 are not a multiple of filter channels 4" in message
-    assert "(LiteRT: conv.cc Prepare)" in message
+    # TFLM has no such check: the rule says so, and the catalog what TFLM does instead.
+    assert message.endswith("(LiteRT: conv.cc Prepare; TFLM unchecked)")
+
+
+def test_a_litert_check_tflm_lacks_says_what_tflm_does_instead():
+    source = litert("split.cc ResizeOutputTensors", "an even split", "copies past the input")
+    assert source.tag == "LiteRT: split.cc ResizeOutputTensors; TFLM unchecked"
+    assert str(source) == ("LiteRT split.cc ResizeOutputTensors: an even split; TFLM lacks the check and copies past "
+                           "the input")
+    assert litert("split.cc", "an even split").tag == "LiteRT: split.cc"
+    with pytest.raises(ValueError, match="only a LiteRT check"):
+        Source("TFLM", "split.cc", "an even split", tflm_unchecked="copies past the input")
 
 
 def test_operators_command_prints_each_rule_with_its_source():
@@ -107,3 +118,8 @@ def test_operators_command_prints_each_rule_with_its_source():
     assert "        zero point 0: from LiteRT each int16 kernel's Prepare" in proc.stdout
     assert "from kernel limit arm_softmax_f16: takes no beta" in proc.stdout
     assert "lifted by inline C" in proc.stdout
+    conv = subprocess.run([sys.executable, "-m", "helia_aot.cli", "operators", "CONV_2D"], capture_output=True,
+                          text=True, timeout=120)
+    assert conv.returncode == 0, conv.stderr
+    assert ("from LiteRT conv.cc Prepare: TF_LITE_ENSURE_EQ(input_channel % filter_input_channel, 0); TFLM lacks "
+            "the check and takes the groups as the integer quotient") in conv.stdout

@@ -116,7 +116,7 @@ def test_arg_max_refusals_name_their_sources(tmp_path):
     y = b.tensor("y", (2,), dtype="int32")
     b.op("ARG_MAX", [x, b.const("axis", np.asarray([0, 1], np.int32))], [y], {"output_type": 2})
     b.output(y)
-    assert refusal(b.build(), tmp_path).endswith("(LiteRT: arg_min_max.cc Prepare)")
+    assert refusal(b.build(), tmp_path).endswith("(LiteRT: arg_min_max.cc Prepare; TFLM unchecked)")
 
 
 def test_batch_matmul_refusals_name_their_sources(tmp_path):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """ADD and SUB (one lowering, two operators): int8 and int16 with broadcasting up to rank 4 on
 arm_elementwise_<op>_s8/s16 (equal shapes) or arm_<op>_s8/s16 (broadcasting), with LiteRT's rescaling of
-both inputs; float32 / float16 on the `_f32` / `_f16` entries or inline C when broadcasting (or where the
+both inputs; int16 with a zero point (TFLM alone runs it) in inline C, as TFLM's general path; float32 / float16 on the `_f32` / `_f16` entries or inline C when broadcasting (or where the
 library lacks the entry); int32
 (unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then clamped to the
 fused activation, as LiteRT's reference kernel (binary_arith.int32_wrapping_params). Constant inputs fold at
@@ -14,15 +14,16 @@ import operator
 import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, Operand, OpLowering, Rule, Variant, litert
-from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_NOTES, INT32_RULES, binary_validate, int32_validate,
-                                               int32_wrapping_fold, int32_wrapping_params)
+from helia_aot.ops.base import Lowered, OpContext, Operand, OpLowering, Rule, Variant, litert, tflm
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_NOTES, INT32_RULES, binary_validate, inline_params,
+                                               int32_validate, int32_wrapping_fold, int32_wrapping_params)
 from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
-from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier_array
+from helia_aot.ops.shared.fixed_point import (multiply_by_quantized_multiplier_array,
+                                              multiply_by_quantized_multiplier_c)
 from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
 from helia_aot.ops.shared.fused_activation import FLT_MAX, activation_bounds, fused_activation
 from helia_aot.ops.shared.int16_arithmetic import Q31_HALF, checked_log2
-from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_act
+from helia_aot.ops.shared.operands import f16, fp32, int8_act, int16_offset_act
 
 POT_SHIFTS = Rule("pot_scale_int16 true with power-of-two scales: one input shares the output scale, the other is "
                   "no coarser", litert("add.cc / sub.cc Prepare (int16, pot_scale_int16)",
@@ -33,9 +34,12 @@ POT_SAME_SHAPE = Rule("pot_scale_int16 true with power-of-two scales: same input
 ADD_OUTPUT_SCALE = Rule("general int16 scales: 2 x larger input scale < 2^15 x output scale (ADD)", litert(
     "add.cc Prepare (int16, general scales)", "QuantizeMultiplierSmallerThanOneExp(real_output_multiplier): "
     "TFLITE_CHECK_LT(multiplier, 1)"))
+OFFSETS_OUTPUT_SCALE = Rule("int16 with zero points: 2 x larger input scale < 2^15 x output scale (SUB)", tflm(
+    "sub_common.cc CalculateOpDataSub (int16)", "QuantizeMultiplierSmallerThanOneExp(real_output_multiplier): "
+    "TFLITE_CHECK_LT(multiplier, 1) aborts; LiteRT's sub.cc refuses any int16 zero point"))
 # ADD alone refuses a broadcast on the power-of-two path and too fine an output scale (add_sub_s16_params).
 _INT16_RULES = {"add": BINARY_RULES + (POT_SHIFTS, POT_SAME_SHAPE, ADD_OUTPUT_SCALE),
-                "sub": BINARY_RULES + (POT_SHIFTS,)}
+                "sub": BINARY_RULES + (POT_SHIFTS, OFFSETS_OUTPUT_SCALE)}
 _OPERATION = {"add": ("+", operator.add), "sub": ("-", operator.sub)}
 
 
@@ -76,7 +80,10 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
              input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
              broadcast=dims_a != dims_b, size=y.num_elements, act_min=act_min, act_max=act_max)
     logs = [checked_log2(t.quant.scale) for t in (a, b, y)]
-    if ctx.options("pot_scale_int16", False) is True and all(pot for pot, _ in logs):
+    offsets = any(t.quant.zero_point != 0 for t in (a, b, y))
+    # A zero point: LiteRT's int16 kernels refuse it, TFLM's add.cc / sub.cc take it on their general path,
+    # whatever pot_scale_int16 says. Otherwise LiteRT's choice of path.
+    if not offsets and ctx.options("pot_scale_int16", False) is True and all(pot for pot, _ in logs):
         shifts = [logs[0][1] - logs[2][1], logs[1][1] - logs[2][1]]
         if 0 not in shifts or max(shifts) > 0 or min(shifts) < -31:
             raise ctx.error(POT_SHIFTS, detail=f"pot_scale_int16 with power-of-two scales: one input must share the "
@@ -92,6 +99,10 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
     left_shift = 15
     twice_max = 2.0 * max(float(a.quant.scale), float(b.quant.scale))
     real_out = twice_max / ((1 << left_shift) * float(y.quant.scale))
+    if op == "SUB" and offsets and real_out >= 1.0:
+        raise ctx.error(OFFSETS_OUTPUT_SCALE, y, detail=f"output scale {y.quant.scale:g} is too fine for TFLM's int16 "
+                                                        f"SUB: twice the larger input scale over 2^15 x output scale "
+                                                        f"must be below 1 (is {real_out:g})")
     if op == "ADD" and real_out >= 1.0:
         raise ctx.error(ADD_OUTPUT_SCALE, y, detail=f"output scale {y.quant.scale:g} is too fine for LiteRT's int16 "
                                                     "ADD: "
@@ -101,7 +112,26 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
     m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
     mo, so = quantize_multiplier(real_out)
     return dict(p, pot_scale=False, left_shift=left_shift, input1_mult=m1, input1_shift=s1,
-                input2_mult=m2, input2_shift=s2, out_mult=mo, out_shift=so)
+                input2_mult=m2, input2_shift=s2, out_mult=mo, out_shift=so, offsets=offsets,
+                input1_offset=-a.quant.zero_point, input2_offset=-b.quant.zero_point, out_offset=y.quant.zero_point)
+
+
+def add_sub_s16_offsets_lowered(ctx: OpContext, p: dict, symbol: str) -> Lowered:
+    """int16 with a zero point, which the s16 entries ignore: inline C with TFLM's general arithmetic
+    (reference AddElementwise / SubElementwise on int16): each input offset and shifted left by 15 (at most
+    65535 x 2^15, within int32), rescaled below 1/2, combined, rescaled to the output, offset and clamped."""
+    body = [f"const int32_t shifted1 = ((int32_t)a + ({p['input1_offset']})) * (1 << {p['left_shift']});",
+            f"const int32_t shifted2 = ((int32_t)b + ({p['input2_offset']})) * (1 << {p['left_shift']});",
+            *multiply_by_quantized_multiplier_c("scaled1", "shifted1", p["input1_mult"], p["input1_shift"]),
+            *multiply_by_quantized_multiplier_c("scaled2", "shifted2", p["input2_mult"], p["input2_shift"]),
+            f"const int32_t raw = scaled1 {symbol} scaled2;",
+            *multiply_by_quantized_multiplier_c("scaled", "raw", p["out_mult"], p["out_shift"]),
+            f"const int32_t y = scaled + ({p['out_offset']});",
+            f"*out++ = (int16_t)(y < {p['act_min']} ? {p['act_min']} : (y > {p['act_max']} ? {p['act_max']} : y));"]
+    params = inline_params(ctx, body, "int16_t", "int16_t", f"int16 {ctx.op.op_type} with zero points "
+                           "(TFLM's general path, inline C: the s16 entries take none)")
+    return Lowered(template="binary_broadcast.c.j2", entry=None, params=params,
+                   fixed={"implementation": "inline", "why": "zero point"})
 
 
 def _quantized_fold(ctx: OpContext, p: dict, fn) -> np.ndarray:
@@ -109,7 +139,7 @@ def _quantized_fold(ctx: OpContext, p: dict, fn) -> np.ndarray:
     with these parameters: each input offset, shifted left and rescaled, the two combined, rescaled to the output,
     offset and clamped. The int16 power-of-two path is the same arithmetic by its parameters' construction."""
     def rescaled(k: int) -> np.ndarray:
-        codes = np.asarray(ctx.inp(k - 1).data, dtype=np.int64) + p.get(f"input{k}_offset", 0)  # s16: zero points 0
+        codes = np.asarray(ctx.inp(k - 1).data, dtype=np.int64) + p.get(f"input{k}_offset", 0)  # pot path: 0
         return multiply_by_quantized_multiplier_array(codes << p["left_shift"], p[f"input{k}_mult"],
                                                       p[f"input{k}_shift"])
     raw = multiply_by_quantized_multiplier_array(fn(rescaled(1), rescaled(2)), p["out_mult"], p["out_shift"])
@@ -141,7 +171,7 @@ class AddSubLowering(OpLowering):
             Variant("int8", inputs=_two_inputs(int8_act), outputs=(int8_act("output"),),
                     entries=(f"arm_elementwise_{which}_s8", f"arm_{which}_s8"), template="add_sub.c.j2",
                     rules=BINARY_RULES),
-            Variant("int16", inputs=_two_inputs(int16_act), outputs=(int16_act("output"),),
+            Variant("int16", inputs=_two_inputs(int16_offset_act), outputs=(int16_offset_act("output"),),
                     entries=(f"arm_elementwise_{which}_s16", f"arm_{which}_s16"), template="add_sub_s16.c.j2",
                     lower="lower_int16", rules=_INT16_RULES[which]),
             Variant("float32", inputs=_two_inputs(fp32), outputs=(fp32("output"),),
@@ -176,7 +206,10 @@ class AddSubLowering(OpLowering):
         return self._on_entries(ctx, add_sub_params(ctx))
 
     def lower_int16(self, ctx: OpContext) -> Lowered:
-        return self._on_entries(ctx, add_sub_s16_params(ctx))
+        p = add_sub_s16_params(ctx)
+        if p.get("offsets"):
+            return add_sub_s16_offsets_lowered(ctx, p, _OPERATION[self.which][0])
+        return self._on_entries(ctx, p)
 
     def lower_int32(self, ctx: OpContext) -> Lowered:
         symbol, _ = _OPERATION[self.which]

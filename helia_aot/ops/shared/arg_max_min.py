@@ -23,7 +23,8 @@ _RULES = ("axis constant, one element, negative allowed",
           "output int32 or int64 as the output tensor declares (TFLM; LiteRT retypes it to output_type)",
           "ties give the first index")
 
-ONE_AXIS = Rule("axis holds one value", litert("arg_min_max.cc Prepare", "TF_LITE_ENSURE_EQ(NumElements(axis), 1)"))
+ONE_AXIS = Rule("axis holds one value", litert("arg_min_max.cc Prepare", "TF_LITE_ENSURE_EQ(NumElements(axis), 1)",
+                                               "reads the first value and disregards the others"))
 INPUT_RANK = Rule("input rank at least 1", litert("arg_min_max.cc Prepare", "TF_LITE_ENSURE(NumDimensions(input) >= 1)"))
 NONEMPTY_AXIS = Rule("the reduced axis is not empty", undefined(
     "reference_ops::ArgMinMax (LiteRT's arg_min_max.cc and TFLM's)", "an empty axis has no index to return; it reads "

@@ -10,9 +10,12 @@ from helia_aot.ir.graph import Tensor
 from helia_aot.ops.base import OpContext, Rule, kernel_limit, litert
 from helia_aot.ops.shared.shapes import nhwc
 
+# What TFLM's element-wise kernels (and PRELU's) do with shapes that do not broadcast: they have no check.
+TFLM_UNCHECKED_BROADCAST = ("walks the output's shape with each input's own strides: an input that does not "
+                            "broadcast is read past its end or only in part")
 BROADCAST_RULE = Rule("input shapes broadcast (NumPy rules) to the output's shape", litert(
     "add.cc / sub.cc / mul.cc / maximum_minimum.cc Prepare", "CalculateShapeForBroadcast fails on shapes that do not "
-    "broadcast; the output is resized to the broadcast shape"))
+    "broadcast; the output is resized to the broadcast shape", TFLM_UNCHECKED_BROADCAST))
 BROADCAST_RANK4_RULE = Rule("broadcasting up to rank 4", kernel_limit(
     "arm_add_s8 / arm_sub_s8 / arm_mul_s8 (and _s16; the float variants share the check)",
     "take 4-D dimensions; LiteRT broadcasts up to rank 6 "

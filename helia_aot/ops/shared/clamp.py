@@ -13,12 +13,12 @@ import numpy as np
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.graph import Tensor
 from helia_aot.ir.quant import f32, multiplier_shift, quantize_multiplier, quantize_value
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Rule, Variant, litert
+from helia_aot.ops.base import INT16_ZERO_POINT_SOURCE, Lowered, OpContext, OpLowering, Rule, Variant, both, litert
 from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE, unary_validate
 from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier
 from helia_aot.ops.shared.float_variants import (activation_f16_lowering, activation_f16_variant, activation_lowered,
                                                  activation_variant)
-from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_act
+from helia_aot.ops.shared.operands import dtype_range, fp32, int8_act, int16_offset_act
 from helia_aot.ops.shared.unary_math import fits_left_shift, float_lowered, left_shift_rule, quantized_dtype
 
 # arm_relu_generic_s8 and LiteRT's ReluX shift (q - zero point) left before the multiply; a shift of 22 or less
@@ -41,6 +41,17 @@ def clamp_codes(bounds: tuple[float, float], scale: float, zero_point: int, qmin
     return lo, hi
 
 
+# int16 zero points: LiteRT's ReluX takes none (the int16 kernels' check), TFLM's RELU none either. TFLM's RELU6
+# clamps the input's codes between its quantized 0 and 6 (Relu6Quantized), which is RELU6 exactly when the output
+# shares the input's quantization: that form converts (a clamp), any other is refused.
+RELU_INT16_OFFSETS = Rule("int16 RELU: zero points 0", both(
+    "activations.cc ReluPrepare / micro activations_common.cc ReluPrepare",
+    "TF_LITE_ENSURE_EQ(input / output params.zero_point, 0) for kTfLiteInt16"))
+RELU6_INT16_OFFSETS = Rule("int16 RELU6 with a zero point: output quantized as the input", litert(
+    INT16_ZERO_POINT_SOURCE.where, INT16_ZERO_POINT_SOURCE.check, "clamps the input's codes between its quantized "
+    "0 and 6 and writes them whatever the output's scale and zero point (activations_common.cc Relu6Prepare)"))
+
+
 class ClampLowering(OpLowering):
     """RELU and RELU6, int8: arm_clamp_s8 when the scales match, else arm_requantize_s8_s8 then an
     in-place clamp; int16 likewise on the s16 entries, RELU in one arm_relu_s16 pass. Subclasses name
@@ -51,9 +62,10 @@ class ClampLowering(OpLowering):
         Variant("int8", inputs=(int8_act(),), outputs=(int8_act("output"),),
                 entries=("arm_clamp_s8", "arm_requantize_s8_s8"), template="clamp.c.j2",
                 rules=(OUTPUT_SIZE_RULE, REQUANTIZE_SHIFT)),
-        Variant("int16", inputs=(int16_act(),), outputs=(int16_act("output"),),
+        Variant("int16", inputs=(int16_offset_act(),), outputs=(int16_offset_act("output"),),
                 entries=("arm_clamp_s16", "arm_requantize_s16_s16", "arm_relu_s16"), template="clamp_s16.c.j2",
-                lower="lower_int16", rules=(OUTPUT_SIZE_RULE, REQUANTIZE_SHIFT)),
+                lower="lower_int16", rules=(OUTPUT_SIZE_RULE, REQUANTIZE_SHIFT, RELU_INT16_OFFSETS,
+                                            RELU6_INT16_OFFSETS)),
         activation_variant(),
         # -- float16 (native FP16) --
         activation_f16_variant(),
@@ -61,6 +73,8 @@ class ClampLowering(OpLowering):
 
     def validate(self, ctx: OpContext) -> None:
         unary_validate(ctx)
+        if ctx.variant is not None and ctx.variant.name == "int16":
+            self._int16_offsets(ctx)
         if ctx.variant is not None and ctx.variant.name in ("int8", "int16"):
             x, y = ctx.inp(0), ctx.out(0)
             ratio = f32(f32(x.quant.scale) / f32(y.quant.scale)) if ctx.variant.name == "int16" \
@@ -83,12 +97,27 @@ class ClampLowering(OpLowering):
                                    mult=mult, shift=shift, input_zp=x.quant.zero_point,
                                    output_zp=y.quant.zero_point, act_min=act_min, act_max=act_max))
 
+    def _int16_offsets(self, ctx: OpContext) -> None:
+        x, y = ctx.inp(0), ctx.out(0)
+        if x.quant.zero_point == 0 and y.quant.zero_point == 0:
+            return
+        held = next(t for t in (x, y) if t.quant.zero_point != 0)
+        if self.activation != "RELU6":
+            raise ctx.error(RELU_INT16_OFFSETS, held, detail=f"int16 {ctx.op.op_type}: zero point must be 0 (tensor "
+                                                             f"'{held.name}' has {held.quant.zero_point})")
+        if (x.quant.scale, x.quant.zero_point) != (y.quant.scale, y.quant.zero_point):
+            raise ctx.error(RELU6_INT16_OFFSETS, held, detail=f"int16 RELU6 with zero point {held.quant.zero_point}: "
+                                                              "the output must share the input's scale and zero point "
+                                                              f"(input {x.quant.scale:g}/{x.quant.zero_point}, output "
+                                                              f"{y.quant.scale:g}/{y.quant.zero_point})")
+
     def lower_int16(self, ctx: OpContext) -> Lowered:
         """LiteRT's int16 ReluX: requantize by input/output scale (a float32 quotient), clamp to the
         activation's range. Equal scales: a clamp alone. RELU's range starts at the output zero point
         (0), which is exactly arm_relu_s16's lower bound, so it needs one pass."""
         x, y = ctx.inp(0), ctx.out(0)
-        act_min, act_max = clamp_codes(self.clamp_bounds, y.quant.scale, 0, *dtype_range("int16"))
+        # A zero point only with equal quantization (_int16_offsets): the clamp alone, between TFLM's codes.
+        act_min, act_max = clamp_codes(self.clamp_bounds, y.quant.scale, y.quant.zero_point, *dtype_range("int16"))
         if x.quant.scale == y.quant.scale:
             entry = "arm_clamp_s16"
         else:

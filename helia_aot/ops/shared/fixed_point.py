@@ -92,3 +92,18 @@ def multiply_by_quantized_multiplier_array(x, multiplier: int, shift: int) -> np
     high = np.where((x == INT32_MIN) & (multiplier == INT32_MIN), INT32_MAX, high)
     mask = (1 << right) - 1
     return (high >> right) + ((high & mask) > (mask >> 1) + (high < 0))
+
+
+def multiply_by_quantized_multiplier_c(name: str, value: str, multiplier: int, shift: int) -> list[str]:
+    """C statements declaring int32 `name` = MultiplyByQuantizedMultiplier(value, multiplier, shift), as
+    multiply_by_quantized_multiplier computes it: a left shift (the caller's rule keeps it within int32),
+    the doubling high multiply (truncating toward zero; multiplier > 0, so it never saturates), then a rounding
+    right shift (half away from zero)."""
+    left, right = max(shift, 0), max(-shift, 0)
+    mask = (1 << right) - 1
+    shifted = f"({value}) * {1 << left}" if left else f"({value})"
+    return [f"const int64_t {name}_product = (int64_t)({shifted}) * {multiplier};",
+            f"const int32_t {name}_high = (int32_t)(({name}_product + ({name}_product >= 0 ? (1LL << 30) : "
+            f"(1 - (1LL << 30)))) / (1LL << 31));",
+            f"const int32_t {name} = ({name}_high >> {right}) + ((({name}_high & {mask}) > ({mask} >> 1) + "
+            f"({name}_high < 0 ? 1 : 0)) ? 1 : 0);"]

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert
 from helia_aot.ops.shared.binary_arith import inline_params
-from helia_aot.ops.shared.broadcast import broadcast_shape, broadcast_strides
+from helia_aot.ops.shared.broadcast import TFLM_UNCHECKED_BROADCAST, broadcast_shape, broadcast_strides
 from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE
 
 LOGICAL = {"LOGICAL_AND": "&&", "LOGICAL_OR": "||", "LOGICAL_NOT": "!"}
 BROADCAST = Rule("input shapes broadcast (NumPy rules) to the output's shape", litert(
     "logical.cc Prepare", "CalculateShapeForBroadcast fails on shapes that do not broadcast; the output is resized to "
-    "the broadcast shape"))
+    "the broadcast shape", TFLM_UNCHECKED_BROADCAST))
 BOOL_ONLY = Rule("bool inputs and output", litert(
-    "logical.cc LogicalImpl / elementwise.cc GenericPrepare (NOT)", "\"Logical ops only support bool type\" (TFLM's "
-    "logical_common.cc has no type check and reads other types as bool)"))
+    "logical.cc LogicalImpl / elementwise.cc GenericPrepare (NOT)", "\"Logical ops only support bool type\"",
+    "logical_common.cc reads other types as bool, undefined in C++ for a byte other than 0 or 1"))
 
 
 def logical_variants(op_type: str) -> tuple[Variant, ...]:

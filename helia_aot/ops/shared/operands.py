@@ -20,6 +20,13 @@ def int16_act(role: str = "input", **rules) -> Operand:
     return Operand(role, ("int16",), quantized=True, symmetric=True, **rules)
 
 
+def int16_offset_act(role: str = "input", **rules) -> Operand:
+    """int16 with any zero point: LiteRT's int16 kernels check it is 0 and refuse the rest, TFLM's (ADD, SUB,
+    SUM, LEAKY_RELU, QUANTIZE, DEQUANTIZE; RELU6 in the input's quantization) subtract it as the int8 ones do,
+    and so do these variants."""
+    return Operand(role, ("int16",), quantized=True, **rules)
+
+
 def weights(role: str = "filter", per_channel_axis: int | None = 0, zero_point_source: Source | None = None) -> Operand:
     """Constant symmetric int8 weights (zero_point_source: the zero-point rule's provenance where it is not the
     convolutions' LiteRT check)."""

@@ -17,7 +17,8 @@ RANK = Rule("input 4-D NHWC", litert("pooling.cc GenericPrepare", "TF_LITE_ENSUR
 WINDOW = Rule("the padding a SAME window computes fits int16", litert(
     "pooling.cc GenericPrepare", "refuses a leading padding over 32767 in either dimension (measured with the pinned "
     "ai-edge-litert: a 65537-wide SAME window over 6 columns runs at stride 2, padding 32767, and is refused at "
-    "stride 1, padding 32768; TFLM keeps the padding in int16 and misplaces such a window)"))
+    "stride 1, padding 32768)", "keeps the padding in int16 (PoolParams), where 32768 wraps to -32768, and "
+    "misplaces the window"))
 POOL_RULES = (RANK, WINDOW, WINDOW_EXTENT_RULE, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
 MAX_PADDING = (1 << 15) - 1
 

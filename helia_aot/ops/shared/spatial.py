@@ -27,7 +27,8 @@ ND_VALUES = Rule("block_shape >= 1, crops / paddings >= 0", litert(
     "TF_LITE_ENSURE(block_shape[dim] >= 1) and non-negative crops / paddings"))
 ND_SAME_QUANT = Rule("int8 / int16: input and output share scale and zero point", litert(
     "batch_to_space_nd.cc / space_to_batch_nd.cc Prepare",
-    "TF_LITE_ENSURE_EQ of input and output params.scale and params.zero_point for int8 and int16"))
+    "TF_LITE_ENSURE_EQ of input and output params.scale and params.zero_point for int8 and int16",
+    "copies the codes and disregards the output's scale and zero point"))
 ND_INT16_ZERO_POINT = Rule("int16: zero points 0", litert(
     "batch_to_space_nd.cc / space_to_batch_nd.cc Prepare",
     "TF_LITE_ENSURE_EQ(input / output params.zero_point, 0) for int16"))
