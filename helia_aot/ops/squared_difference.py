@@ -7,16 +7,15 @@ so TFLM is the reference there).
 int8 picks arm_elementwise_squared_difference_s8 for equal shapes, arm_squared_difference_scalar_s8 when one
 input is a single element (passed first: the entry takes the scalar as input 1), and
 arm_squared_difference_s8 with the broadcast's merged (n, h, w, c) dims otherwise; a broadcast of more than
-four merged dimensions (rank 5+ alternating) is refused for int8."""
+four merged dimensions (rank 5+ alternating) runs LiteRT's arithmetic in the inline loop."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from helia_aot.ir.quant import f32, quantize_multiplier
-from helia_aot.ops.base import (Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, kernel_limit,
-                                register, undefined)
-from helia_aot.ops.shared.binary_arith import inline_params
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, both, register, undefined
+from helia_aot.ops.shared.binary_arith import PAST_FOUR_GROUPS, inline_broadcast_lowered, inline_params
 from helia_aot.ops.shared.broadcast import BROADCAST_RULE, check_broadcast, kernel_broadcast_dims
 from helia_aot.ops.shared.fixed_point import (INT32_MAX, multiply_by_quantized_multiplier,
                                               multiply_by_quantized_multiplier_c)
@@ -26,9 +25,6 @@ LEFT_SHIFT = 7
 OUTPUT_MULTIPLIER = Rule("(2 x larger input scale)^2 / 2^14 below the output scale", both(
     "squared_difference.cc Prepare (LiteRT and micro)", "QuantizeMultiplierSmallerThanOneExp of the output multiplier "
     "(TFLITE_CHECK_LT(double_multiplier, 1.)): the check aborts the interpreter"))
-MERGED_DIMS = Rule("int8: at most four merged broadcast dimensions", kernel_limit(
-    "arm_squared_difference_s8", "takes 4-D (n, h, w, c) dimensions; LiteRT's squared_difference.cc broadcasts up "
-    "to rank 6", "the inline broadcasting loop (binary_broadcast.c.j2) with the int8 arithmetic"))
 # int16: LiteRT's squared_difference.cc refuses it at Invoke; TFLM's computes it (zero points 0, no left shift,
 # the output multiplier any size), and so does the int16 variant, in inline C (ns-cmsis-nn has no _s16 entry).
 INT16_OUTPUT_SHIFT = Rule("int16: the largest squared difference, shifted left by the output multiplier's exponent, "
@@ -39,6 +35,20 @@ INT16_OUTPUT_SHIFT = Rule("int16: the largest squared difference, shifted left b
 INT16_NOTES = ("inline C: TFLM's int16 arithmetic (LiteRT's kernel refuses int16)",)
 
 
+def _quantized_body(p: dict, ctype: str) -> list[str]:
+    """The per-element C of the references' quantized squared difference (LiteRT's int8, TFLM's int16): each
+    input offset, shifted left and rescaled, the difference squared (at most 2^30), rescaled to the output,
+    offset and clamped."""
+    return [f"const int32_t shifted1 = ((int32_t)a + ({p.get('input1_offset', 0)})) * (1 << {p['left_shift']});",
+            f"const int32_t shifted2 = ((int32_t)b + ({p.get('input2_offset', 0)})) * (1 << {p['left_shift']});",
+            *multiply_by_quantized_multiplier_c("scaled1", "shifted1", p["input1_mult"], p["input1_shift"]),
+            *multiply_by_quantized_multiplier_c("scaled2", "shifted2", p["input2_mult"], p["input2_shift"]),
+            "const int32_t raw = scaled1 - scaled2;",
+            *multiply_by_quantized_multiplier_c("squared", "raw * raw", p["out_mult"], p["out_shift"]),
+            f"const int32_t y = squared + ({p.get('out_offset', 0)});",
+            f"*out++ = ({ctype})(y < {p['act_min']} ? {p['act_min']} : (y > {p['act_max']} ? {p['act_max']} : y));"]
+
+
 @register
 class SquaredDifference(OpLowering):
     op_types = ("SQUARED_DIFFERENCE",)
@@ -47,7 +57,7 @@ class SquaredDifference(OpLowering):
         Variant("int8", inputs=(int8_act("input 0"), int8_act("input 1")), outputs=(int8_act("output"),),
                 entries=("arm_elementwise_squared_difference_s8", "arm_squared_difference_scalar_s8",
                          "arm_squared_difference_s8"),
-                template="squared_difference.c.j2", rules=(BROADCAST_RULE, MERGED_DIMS, OUTPUT_MULTIPLIER)),
+                template="squared_difference.c.j2", rules=(BROADCAST_RULE, OUTPUT_MULTIPLIER)),
         Variant("int16", inputs=(int16_act("input 0"), int16_act("input 1")), outputs=(int16_act("output"),),
                 template="binary_broadcast.c.j2", lower="lower_int16", rules=(BROADCAST_RULE, INT16_OUTPUT_SHIFT),
                 notes=INT16_NOTES),
@@ -92,9 +102,6 @@ class SquaredDifference(OpLowering):
             self._int16_params(ctx)
         if ctx.variant is None or ctx.variant.name != "int8":  # None: folding constants
             return
-        if kernel_broadcast_dims(a.shape, b.shape) is None:
-            raise ctx.error(MERGED_DIMS, y, detail=f"int8 broadcasting of {list(a.shape)} with {list(b.shape)} needs "
-                                                   "more than four merged dimensions; at most four are supported")
         real_out = self._multipliers(ctx)[2]
         if real_out >= 1.0:
             raise ctx.error(OUTPUT_MULTIPLIER, y, detail=f"output scale {y.quant.scale:g} is too fine: (2 x larger "
@@ -104,11 +111,8 @@ class SquaredDifference(OpLowering):
         """TFLM's SquaredDifference<int16_t>: each input rescaled (no left shift), the difference squared (at
         most 2^30), rescaled to the output and clamped to int16 (zero points 0)."""
         (m1, s1), (m2, s2), (mo, so) = self._int16_params(ctx)
-        body = [*multiply_by_quantized_multiplier_c("scaled1", "(int32_t)a", m1, s1),
-                *multiply_by_quantized_multiplier_c("scaled2", "(int32_t)b", m2, s2),
-                "const int32_t raw = scaled1 - scaled2;",
-                *multiply_by_quantized_multiplier_c("y", "raw * raw", mo, so),
-                "*out++ = (int16_t)(y < -32768 ? -32768 : (y > 32767 ? 32767 : y));"]
+        body = _quantized_body(dict(left_shift=0, input1_mult=m1, input1_shift=s1, input2_mult=m2, input2_shift=s2,
+                                    out_mult=mo, out_shift=so, act_min=-32768, act_max=32767), "int16_t")
         return Lowered(entry=None, params=inline_params(ctx, body, "int16_t", "int16_t",
                                                         "SQUARED_DIFFERENCE int16: TFLM's arithmetic"),
                        fixed={"implementation": "inline"})
@@ -119,7 +123,9 @@ class SquaredDifference(OpLowering):
         mo, so = quantize_multiplier(real_out)
         first, second = (a, (m1, s1)), (b, (m2, s2))
         dims = kernel_broadcast_dims(a.shape, b.shape)
-        if tuple(a.shape) == tuple(b.shape) or dims[0] == dims[1]:
+        if dims is None:
+            form, entry = "inline", None
+        elif tuple(a.shape) == tuple(b.shape) or dims[0] == dims[1]:
             form, entry = "elementwise", "arm_elementwise_squared_difference_s8"
         elif a.num_elements == 1 or b.num_elements == 1:
             form, entry = "scalar", "arm_squared_difference_scalar_s8"
@@ -128,13 +134,18 @@ class SquaredDifference(OpLowering):
         else:
             form, entry = "broadcast", "arm_squared_difference_s8"
         (t1, (mult1, shift1)), (t2, (mult2, shift2)) = first, second
-        return Lowered(entry=entry, candidates=list(ctx.variant.entries),
-                       params=dict(form=form, input1=t1.index, input2=t2.index, output=y.index, size=y.num_elements,
-                                   input1_dims=dims[0], input2_dims=dims[1], output_dims=dims[2],
-                                   input1_offset=-t1.quant.zero_point, input1_mult=mult1, input1_shift=shift1,
-                                   input2_offset=-t2.quant.zero_point, input2_mult=mult2, input2_shift=shift2,
-                                   left_shift=LEFT_SHIFT, out_offset=y.quant.zero_point, out_mult=mo, out_shift=so,
-                                   act_min=-128, act_max=127))
+        p = dict(form=form, input1=t1.index, input2=t2.index, output=y.index, size=y.num_elements,
+                 input1_dims=dims and dims[0], input2_dims=dims and dims[1], output_dims=dims and dims[2],
+                 input1_offset=-t1.quant.zero_point, input1_mult=mult1, input1_shift=shift1,
+                 input2_offset=-t2.quant.zero_point, input2_mult=mult2, input2_shift=shift2,
+                 left_shift=LEFT_SHIFT, out_offset=y.quant.zero_point, out_mult=mo, out_shift=so, act_min=-128,
+                 act_max=127)
+        if dims is None:  # LiteRT's arithmetic in the any-rank loop (inputs in their own order: no swap)
+            p = dict(p, input1_offset=-a.quant.zero_point, input1_mult=m1, input1_shift=s1,
+                     input2_offset=-b.quant.zero_point, input2_mult=m2, input2_shift=s2)
+            return inline_broadcast_lowered(ctx, _quantized_body(p, "int8_t"), "int8_t", "int8_t",
+                                            f"SQUARED_DIFFERENCE int8: {PAST_FOUR_GROUPS}", PAST_FOUR_GROUPS)
+        return Lowered(entry=entry, candidates=list(ctx.variant.entries), params=p)
 
     def lower_float32(self, ctx: OpContext) -> Lowered:
         body = ["const float d = a - b;", "*out++ = d * d;"]

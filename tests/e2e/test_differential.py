@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e import differential
+from tests.e2e import differential, harness
 
 CASES_PER_OPERATOR = 12
 
@@ -95,3 +95,29 @@ def test_int16_with_zero_points_matches_tflm(e2e, op):
     assert outcome.converted, outcome.refusal
     assert not outcome.problem, outcome.problem
     assert outcome.max_diff is not None and outcome.max_diff <= outcome.bound
+
+
+@pytest.mark.parametrize("op,dtype", [("ADD", "int8"), ("SUB", "int16"), ("MUL", "int8"), ("MUL", "int16"),
+                                      ("ADD", "float32"), ("EQUAL", "int8"), ("LESS", "int16"),
+                                      ("GREATER", "float32"), ("SQUARED_DIFFERENCE", "int8")])
+def test_a_broadcast_past_four_merged_dimensions_runs_inline_and_matches_litert(e2e, op, dtype):
+    # LiteRT broadcasts at any rank; the 4-D entries take four merged dimension groups, so five run the
+    # inline loop with the entries' arithmetic (the plan says why).
+    from tests.modelgen import ModelBuilder
+    sa, sb = differential.PAST_FOUR_GROUPS
+    b = ModelBuilder()
+    q = {"int8": dict(scale=0.05, zero_point=3), "int16": dict(scale=0.002, zero_point=0)}.get(dtype, {})
+    x1 = b.input("a", sa, dtype=dtype, **q)
+    x2 = b.input("b", sb, dtype=dtype, **dict(q, scale=q["scale"] * 0.7) if q else {})
+    comparison = op in ("EQUAL", "LESS", "GREATER")
+    y = b.tensor("y", (2, 2, 2, 2, 2, 3), dtype="bool" if comparison else dtype,
+                 **({} if comparison else dict(q, scale=q["scale"] * 2) if q else {}))
+    b.op(op, [x1, x2], [y], {} if comparison or op == "SQUARED_DIFFERENCE" else {"fused_activation_function": "NONE"})
+    b.output(y)
+    case = differential.Case(op, f"five_groups_{op.lower()}_{dtype}", b.build(), "five merged broadcast groups")
+    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=11)
+    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
+    assert not outcome.problem, outcome.problem
+    plan = (e2e.root / "differential" / case.name / f"{harness.PREFIX}_plan.json").read_text()
+    if not (comparison and dtype == "float32"):  # plain-value comparisons run the inline loop at any rank
+        assert "the broadcast needs more than four merged dimensions" in plan

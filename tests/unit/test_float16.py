@@ -286,8 +286,9 @@ def test_elementwise_float16(tmp_path, op, operator):
     broadcast, model_c, common_h = convert(fp16_binary(op, (1, 2, 3, 4), (4,), (1, 2, 3, 4)), tmp_path / "b")
     body = function_body(model_c, 0)
     assert entry not in body and f"float16_t v = (float16_t)(a {operator} b);" in body
-    # Operand 2 ([4]) is read with stride 1 along channels and 0 elsewhere; a size-1 axis has stride 0.
-    assert "in2[n * 0 + h * 0 + w * 0 + c * 1]" in body and "in1[n * 0 + h * 12 + w * 4 + c * 1]" in body
+    # Over the merged dims (6 x 4: the two broadcast axes are one): operand 2 ([4]) is read with stride 1
+    # along channels and 0 elsewhere; a size-1 axis has stride 0.
+    assert "in2[n * 0 + h * 0 + w * 0 + c * 1]" in body and "in1[n * 0 + h * 0 + w * 4 + c * 1]" in body
     assert broadcast.plan["operators"][0]["kernel"]["entry"] is None
     assert "ARM_NN_ENABLE_F16" in common_h  # no float16 entry is called, but the code names float16_t
 

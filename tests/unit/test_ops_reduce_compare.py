@@ -63,9 +63,15 @@ def test_comparison_takes_a_scale_of_one_or_more_as_litert_does(tmp_path):
     assert f"{2**30}, 2, " in function_body(source, 0)
 
 
-def test_comparison_refuses_rank_5_broadcast(tmp_path):
-    message = refusal(comparison_model("LESS", "float32", [2, 1, 2, 2, 2], [2, 2], [2, 1, 2, 2, 2]), tmp_path)
-    assert "LESS" in message and "broadcasting is supported up to rank 4" in message
+def test_comparison_broadcasts_at_rank_5_in_the_inline_loop(tmp_path):
+    # LiteRT broadcasts comparisons at any rank (matched by tests/e2e/test_differential.py); plain values run the
+    # inline loop over the merged dims, int8 past four merged groups too (the plan says why).
+    _, source = convert(comparison_model("LESS", "float32", [2, 1, 2, 2, 2], [2, 2], [2, 1, 2, 2, 2]), tmp_path)
+    assert "*out++ = (uint8_t)(a < b);" in function_body(source, 0)
+    result, source = convert(comparison_model("LESS", "int8", [2, 1, 2, 1, 2, 3], [1, 2, 1, 2, 1, 3],
+                                              [2, 2, 2, 2, 2, 3]), tmp_path / "q")
+    assert result.plan["operators"][0]["fixed"]["why"] == "the broadcast needs more than four merged dimensions"
+    assert "(uint8_t)(scaled1 < scaled2)" in function_body(source, 0)
 
 
 def test_comparison_refuses_unquantized_int16_not_equal(tmp_path):

@@ -15,9 +15,10 @@ import numpy as np
 
 from helia_aot.ir.quant import quantize_multiplier
 from helia_aot.ops.base import Lowered, OpContext, Operand, OpLowering, Rule, Variant, litert, tflm
-from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_NOTES, INT32_RULES, binary_validate, inline_params,
-                                               int32_validate, int32_wrapping_fold, int32_wrapping_params)
-from helia_aot.ops.shared.broadcast import kernel_broadcast_dims
+from helia_aot.ops.shared.binary_arith import (BINARY_RULES, INT32_NOTES, INT32_RULES, PAST_FOUR_GROUPS,
+                                               binary_validate, inline_broadcast_lowered, int32_validate,
+                                               int32_wrapping_fold, int32_wrapping_params)
+from helia_aot.ops.shared.broadcast import entry_dims
 from helia_aot.ops.shared.fixed_point import (multiply_by_quantized_multiplier_array,
                                               multiply_by_quantized_multiplier_c)
 from helia_aot.ops.shared.float_variants import binary_lowered, float16_variant
@@ -52,11 +53,8 @@ def add_sub_params(ctx: OpContext) -> dict:
     m2, s2 = quantize_multiplier(float(b.quant.scale) / twice_max)
     mo, so = quantize_multiplier(twice_max / ((1 << left_shift) * float(y.quant.scale)))
     act_min, act_max = fused_activation(ctx, y)
-    dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
     return dict(
-        input1=a.index, input2=b.index, output=y.index,
-        input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
-        broadcast=dims_a != dims_b, size=y.num_elements,
+        input1=a.index, input2=b.index, output=y.index, **entry_dims(a, b), size=y.num_elements,
         input1_offset=-a.quant.zero_point, input1_mult=m1, input1_shift=s1,
         input2_offset=-b.quant.zero_point, input2_mult=m2, input2_shift=s2,
         left_shift=left_shift, out_offset=y.quant.zero_point, out_mult=mo, out_shift=so,
@@ -75,10 +73,8 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
     op = ctx.op.op_type
     act_min, act_max = fused_activation(ctx, y)
-    dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
-    p = dict(input1=a.index, input2=b.index, output=y.index,
-             input1_dims=dims_a, input2_dims=dims_b, output_dims=dims_out,
-             broadcast=dims_a != dims_b, size=y.num_elements, act_min=act_min, act_max=act_max)
+    p = dict(input1=a.index, input2=b.index, output=y.index, **entry_dims(a, b), size=y.num_elements,
+             act_min=act_min, act_max=act_max)
     logs = [checked_log2(t.quant.scale) for t in (a, b, y)]
     offsets = any(t.quant.zero_point != 0 for t in (a, b, y))
     # A zero point: LiteRT's int16 kernels refuse it, TFLM's add.cc / sub.cc take it on their general path,
@@ -116,22 +112,22 @@ def add_sub_s16_params(ctx: OpContext) -> dict:
                 input1_offset=-a.quant.zero_point, input2_offset=-b.quant.zero_point, out_offset=y.quant.zero_point)
 
 
-def add_sub_s16_offsets_lowered(ctx: OpContext, p: dict, symbol: str) -> Lowered:
-    """int16 with a zero point, which the s16 entries ignore: inline C with TFLM's general arithmetic
-    (reference AddElementwise / SubElementwise on int16): each input offset and shifted left by 15 (at most
-    65535 x 2^15, within int32), rescaled below 1/2, combined, rescaled to the output, offset and clamped."""
-    body = [f"const int32_t shifted1 = ((int32_t)a + ({p['input1_offset']})) * (1 << {p['left_shift']});",
-            f"const int32_t shifted2 = ((int32_t)b + ({p['input2_offset']})) * (1 << {p['left_shift']});",
+def add_sub_inline_lowered(ctx: OpContext, p: dict, symbol: str, why: str) -> Lowered:
+    """Inline C with the parameters the entries take, where no entry serves (`why`): int16 with a zero point,
+    which the s16 entries ignore (TFLM's general path, reference AddElementwise / SubElementwise), or a
+    broadcast past four merged dimensions. Each input offset and shifted left (int8 by 20: at most 255 x 2^20;
+    int16 by 15: 65535 x 2^15; within int32), rescaled, combined, rescaled to the output, offset and clamped:
+    _quantized_fold's arithmetic, which the entries compute too (the int16 power-of-two path included)."""
+    ctype = "int8_t" if ctx.out(0).dtype == "int8" else "int16_t"
+    body = [f"const int32_t shifted1 = ((int32_t)a + ({p.get('input1_offset', 0)})) * (1 << {p['left_shift']});",
+            f"const int32_t shifted2 = ((int32_t)b + ({p.get('input2_offset', 0)})) * (1 << {p['left_shift']});",
             *multiply_by_quantized_multiplier_c("scaled1", "shifted1", p["input1_mult"], p["input1_shift"]),
             *multiply_by_quantized_multiplier_c("scaled2", "shifted2", p["input2_mult"], p["input2_shift"]),
             f"const int32_t raw = scaled1 {symbol} scaled2;",
             *multiply_by_quantized_multiplier_c("scaled", "raw", p["out_mult"], p["out_shift"]),
-            f"const int32_t y = scaled + ({p['out_offset']});",
-            f"*out++ = (int16_t)(y < {p['act_min']} ? {p['act_min']} : (y > {p['act_max']} ? {p['act_max']} : y));"]
-    params = inline_params(ctx, body, "int16_t", "int16_t", f"int16 {ctx.op.op_type} with zero points "
-                           "(TFLM's general path, inline C: the s16 entries take none)")
-    return Lowered(template="binary_broadcast.c.j2", entry=None, params=params,
-                   fixed={"implementation": "inline", "why": "zero point"})
+            f"const int32_t y = scaled + ({p.get('out_offset', 0)});",
+            f"*out++ = ({ctype})(y < {p['act_min']} ? {p['act_min']} : (y > {p['act_max']} ? {p['act_max']} : y));"]
+    return inline_broadcast_lowered(ctx, body, ctype, ctype, f"{ctx.out(0).dtype} {ctx.op.op_type}: {why}", why)
 
 
 def _quantized_fold(ctx: OpContext, p: dict, fn) -> np.ndarray:
@@ -195,9 +191,11 @@ class AddSubLowering(OpLowering):
         if ctx.out(0).dtype == "int16":
             add_sub_s16_params(ctx)  # raises on LiteRT's int16 scale rules
 
-    @staticmethod
-    def _on_entries(ctx: OpContext, p: dict) -> Lowered:
-        """The variant's element-wise entry for equal shapes, its broadcasting one otherwise."""
+    def _on_entries(self, ctx: OpContext, p: dict) -> Lowered:
+        """The variant's element-wise entry for equal shapes, its broadcasting one otherwise, the inline loop
+        for a broadcast past four merged dimensions."""
+        if p["input1_dims"] is None:
+            return add_sub_inline_lowered(ctx, p, _OPERATION[self.which][0], PAST_FOUR_GROUPS)
         elementwise, broadcasting = ctx.variant.entries
         return Lowered(entry=broadcasting if p["broadcast"] else elementwise,
                        candidates=[elementwise, broadcasting], params=p)
@@ -208,7 +206,8 @@ class AddSubLowering(OpLowering):
     def lower_int16(self, ctx: OpContext) -> Lowered:
         p = add_sub_s16_params(ctx)
         if p.get("offsets"):
-            return add_sub_s16_offsets_lowered(ctx, p, _OPERATION[self.which][0])
+            return add_sub_inline_lowered(ctx, p, _OPERATION[self.which][0],
+                                          "zero points, which the s16 entries ignore (TFLM's general path)")
         return self._on_entries(ctx, p)
 
     def lower_int32(self, ctx: OpContext) -> Lowered:

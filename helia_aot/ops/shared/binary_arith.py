@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """What the two-input arithmetic operators share: the rules and validation of ADD, SUB and MUL on int8 /
-int16 (broadcasting up to rank 4, a fused activation); the parameters of the inline broadcasting loop
+int16 (broadcasting of any rank, a fused activation); the parameters of the inline broadcasting loop
 (binary_broadcast.c.j2) that serves the dtypes and layouts no kernel entry takes (MAXIMUM, MINIMUM, DIV,
 SQUARED_DIFFERENCE); and int32 ADD, SUB and MUL, which wrap as LiteRT's kernels do."""
 
@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from helia_aot.ops.base import OpContext, Rule, litert
-from helia_aot.ops.shared.broadcast import BROADCAST_RANK4_RULE, BROADCAST_RULE, check_broadcast, loop_params
+from helia_aot.ops.base import Lowered, OpContext, Rule, litert
+from helia_aot.ops.shared.broadcast import BROADCAST_RULE, check_broadcast, loop_params
 from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, NO_CLAMP, fused_activation
 
-BINARY_RULES = (BROADCAST_RULE, BROADCAST_RANK4_RULE, ACTIVATION_RULE)
+BINARY_RULES = (BROADCAST_RULE, ACTIVATION_RULE)
 
 
 def binary_validate(ctx: OpContext) -> None:
     """ADD, SUB and MUL on int8 / int16 / float: the fused activation is one of LiteRT's, the inputs
-    broadcast to the output, up to rank 4."""
+    broadcast to the output (any rank: a broadcast the 4-D entries cannot take runs the inline loop)."""
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
     fused_activation(ctx, y)
-    check_broadcast(ctx, a, b, y, max_rank=4)
+    check_broadcast(ctx, a, b, y)
 
 
 def inline_params(ctx: OpContext, body: list[str], in_ctype: str, out_ctype: str, comment: str) -> dict:
@@ -29,6 +29,19 @@ def inline_params(ctx: OpContext, body: list[str], in_ctype: str, out_ctype: str
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
     return dict(input1=a.index, input2=b.index, output=y.index, in_ctype=in_ctype, out_ctype=out_ctype,
                 body=body, comment=comment, **loop_params(a.shape, b.shape))
+
+
+def inline_broadcast_lowered(ctx: OpContext, body: list[str], in_ctype: str, out_ctype: str, comment: str,
+                             why: str) -> Lowered:
+    """The inline broadcasting loop (binary_broadcast.c.j2, any rank) in place of the variant's own template:
+    the same per-element arithmetic as the entry it stands in for, `why` recorded in the plan."""
+    return Lowered(template="binary_broadcast.c.j2", entry=None,
+                   params=inline_params(ctx, body, in_ctype, out_ctype, comment),
+                   fixed={"implementation": "inline", "why": why})
+
+
+# Why a broadcast runs the inline loop instead of the variant's 4-D broadcasting entry.
+PAST_FOUR_GROUPS = "the broadcast needs more than four merged dimensions"
 
 
 # -- int32 ADD, SUB and MUL (inline C; TFLM's audio front end scales its log energies with them) -------

@@ -7,7 +7,7 @@ input with (0 along the axes it is broadcast on)."""
 from __future__ import annotations
 
 from helia_aot.ir.graph import Tensor
-from helia_aot.ops.base import OpContext, Rule, kernel_limit, litert
+from helia_aot.ops.base import OpContext, Rule, litert
 from helia_aot.ops.shared.shapes import nhwc
 
 # What TFLM's element-wise kernels (and PRELU's) do with shapes that do not broadcast: they have no check.
@@ -16,10 +16,6 @@ TFLM_UNCHECKED_BROADCAST = ("walks the output's shape with each input's own stri
 BROADCAST_RULE = Rule("input shapes broadcast (NumPy rules) to the output's shape", litert(
     "add.cc / sub.cc / mul.cc / maximum_minimum.cc Prepare", "CalculateShapeForBroadcast fails on shapes that do not "
     "broadcast; the output is resized to the broadcast shape", TFLM_UNCHECKED_BROADCAST))
-BROADCAST_RANK4_RULE = Rule("broadcasting up to rank 4", kernel_limit(
-    "arm_add_s8 / arm_sub_s8 / arm_mul_s8 (and _s16; the float variants share the check)",
-    "take 4-D dimensions; LiteRT broadcasts up to rank 6 "
-    "(BroadcastAdd6DSlow)", "the inline broadcasting loop (binary_broadcast.c.j2) for ranks 5 and 6"))
 
 
 def broadcast_shape(a, b) -> tuple[int, ...] | None:
@@ -58,7 +54,8 @@ def broadcast_groups(a, b) -> list[tuple[int, int]]:
 def kernel_broadcast_dims(a, b) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
     """The (n, h, w, c) dims of a and b and of the output a broadcasting kernel entry
     (arm_{add,sub,mul,maximum,minimum,<comparison>}_*) gets: the merged groups, right-aligned; None when
-    the broadcast needs more than four (never up to rank 4). Equal inputs come out equal (the element-wise
+    the broadcast needs more than four (never up to rank 4; the operators then run the inline broadcasting
+    loop, binary_broadcast.c.j2, which takes any rank as LiteRT does). Equal inputs come out equal (the element-wise
     entry then serves). ns-cmsis-nn's broadcast walk is wrong for one layout: an input with one value per
     batch (1 x 1 x 1 per batch, N > 1) against one with H > 1, W = 1 on both sides and C > 1 steps the
     single value back one element each row. That layout needs a dimension of 1 on both sides between two
@@ -69,6 +66,15 @@ def kernel_broadcast_dims(a, b) -> tuple[tuple[int, ...], tuple[int, ...], tuple
     dims_a = nhwc([g[0] for g in groups])
     dims_b = nhwc([g[1] for g in groups])
     return dims_a, dims_b, tuple(max(x, y) for x, y in zip(dims_a, dims_b))
+
+
+def entry_dims(a: Tensor, b: Tensor) -> dict:
+    """A broadcasting entry's arguments: input1_dims, input2_dims, output_dims (kernel_broadcast_dims; all None
+    past four merged dimensions) and whether the inputs broadcast (merged dims that differ)."""
+    dims = kernel_broadcast_dims(a.shape, b.shape)
+    if dims is None:
+        return dict(input1_dims=None, input2_dims=None, output_dims=None, broadcast=True)
+    return dict(input1_dims=dims[0], input2_dims=dims[1], output_dims=dims[2], broadcast=dims[0] != dims[1])
 
 
 def broadcast_strides(shape, out_shape, rank: int = 4) -> tuple[int, ...]:
@@ -97,15 +103,12 @@ def loop_params(a, b) -> dict:
     return dict(dims=dims, index1=index([g[0] for g in groups]), index2=index([g[1] for g in groups]))
 
 
-def check_broadcast(ctx: OpContext, a: Tensor, b: Tensor, y: Tensor, max_rank: int | None = None) -> tuple[int, ...]:
-    """The two inputs broadcast (NumPy rules) to the output's shape, of rank at most max_rank if given.
-    The operators that call it declare BROADCAST_RULE (and BROADCAST_RANK4_RULE with max_rank 4)."""
+def check_broadcast(ctx: OpContext, a: Tensor, b: Tensor, y: Tensor) -> tuple[int, ...]:
+    """The two inputs broadcast (NumPy rules) to the output's shape, of any rank (LiteRT's element-wise kernels
+    take any: measured to rank 7). The operators that call it declare BROADCAST_RULE."""
     shape = broadcast_shape(a.shape, b.shape)
     if shape is None:
         raise ctx.error(BROADCAST_RULE, b, detail=f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast")
-    if max_rank is not None and len(shape) > max_rank:
-        raise ctx.error(BROADCAST_RANK4_RULE, y, detail=f"broadcasting is supported up to rank {max_rank}, got rank "
-                                                        f"{len(shape)}")
     if tuple(y.shape) != shape:
         raise ctx.error(BROADCAST_RULE, y, detail=f"output shape {list(y.shape)} does not match the broadcast shape "
                                                   f"{list(shape)}")

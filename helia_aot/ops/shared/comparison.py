@@ -8,14 +8,16 @@ the scale, not of a ratio), so codes closer than 1/256 of a scale step can compa
 arm_<op>_s8 / _s16 take exactly those parameters. LiteRT compares int16 LESS, LESS_EQUAL, GREATER and
 GREATER_EQUAL, and unquantized int16 EQUAL, on the raw codes whatever the scales: the _s16 entries get an
 identity rescaling then (offset 0, multiplier 2^30 with shift 1, left shift 0). float32, int32, int64 and bool
-compare the values in inline C. Broadcasting follows LiteRT: any shapes NumPy broadcasts, up to rank 4 when
-they differ (its 4-D broadcast walk); equal shapes at any rank."""
+compare the values in inline C. Broadcasting follows LiteRT: any shapes NumPy broadcasts, at any rank (the
+entries take four merged dimensions; past them the inline loop rescales and compares the same way)."""
 
 from __future__ import annotations
 
 from helia_aot.ir.quant import quantize_multiplier
-from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, kernel_limit, litert, undefined
-from helia_aot.ops.shared.broadcast import BROADCAST_RULE, broadcast_shape, broadcast_strides, kernel_broadcast_dims
+from helia_aot.ops.base import Lowered, OpContext, OpLowering, Operand, Rule, Variant, helia_limit, litert, undefined
+from helia_aot.ops.shared.binary_arith import PAST_FOUR_GROUPS, inline_broadcast_lowered, inline_params
+from helia_aot.ops.shared.broadcast import BROADCAST_RULE, broadcast_shape, entry_dims
+from helia_aot.ops.shared.fixed_point import multiply_by_quantized_multiplier_c
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE
 
 # op type -> (entry name part, C operator, ns-cmsis-nn's arm_nn_compare_operation)
@@ -29,10 +31,6 @@ COMPARISONS = {
 }
 LEFT_SHIFT = 8  # LiteRT's ComparisonQuantized
 IDENTITY = (0, 1 << 30, 1)  # offset, multiplier, shift: (2x * 2^30) / 2^31 = x exactly
-# LiteRT broadcasts comparisons past rank 4 (measured by tests/e2e/test_differential.py): the limit is ours.
-RANK4 = Rule("rank up to 4 when the input shapes differ (any rank when equal)", kernel_limit(
-    "arm_<op>_s8 / _s16 and the inline comparison loop", "walk 4-D broadcast dimensions; LiteRT's comparisons.cc "
-    "broadcasts higher ranks", "a broadcast loop over any rank"))
 SCALE_PER_TENSOR = Rule("quantized inputs per tensor, scale above 0", litert(
     "comparisons.cc ComparisonQuantized", "reads params.scale and params.zero_point (one per tensor) and "
     "QuantizeMultiplier(scale), which needs a positive scale"))
@@ -41,7 +39,8 @@ INT16_QUANT_PAIR = Rule("int16 EQUAL / NOT_EQUAL inputs both quantized or both n
 NOT_EQUAL_RAW = Rule("NOT_EQUAL: quantized only (int16)", undefined(
     "comparisons.cc NotEqualEval", "has no unquantized int16 path and leaves the output unwritten: there is no result "
     "to match"))
-_RULES = (BROADCAST_RULE, RANK4, OUTPUT_SHAPE_RULE)
+# Any rank, as LiteRT (measured to rank 7): the entries take four merged dimensions, the inline loop the rest.
+_RULES = (BROADCAST_RULE, OUTPUT_SHAPE_RULE)
 _CTYPES = {"float32": "float", "int32": "int32_t", "int64": "int64_t", "bool": "uint8_t"}
 
 
@@ -66,7 +65,7 @@ def comparison_variants(op_type: str) -> tuple[Variant, ...]:
     ]
     for dtype in ("float32", "int32", "int64") + (("bool",) if scaled else ()):
         variants.append(Variant(dtype, inputs=(Operand("input1", (dtype,)), Operand("input2", (dtype,))),
-                                outputs=(_out(),), template="comparison_inline.c.j2", lower="lower_inline",
+                                outputs=(_out(),), template="binary_broadcast.c.j2", lower="lower_inline",
                                 rules=_RULES, notes=("inline C",)))
     return tuple(variants)
 
@@ -84,9 +83,6 @@ class ComparisonLowering(OpLowering):
         if shape is None:
             raise ctx.error(BROADCAST_RULE, b, detail=f"input shapes {list(a.shape)} and {list(b.shape)} do not "
                                                       "broadcast")
-        if tuple(a.shape) != tuple(b.shape) and len(shape) > 4:
-            raise ctx.error(RANK4, y, detail=f"broadcasting is supported up to rank 4 (LiteRT's limit), got rank "
-                                             f"{len(shape)}")
         if tuple(y.shape) != shape:
             raise ctx.error(OUTPUT_SHAPE_RULE, y, detail=f"output shape {list(y.shape)} does not match the broadcast "
                                                          f"shape {list(shape)}")
@@ -107,9 +103,10 @@ class ComparisonLowering(OpLowering):
                     raise ctx.error(SCALE_PER_TENSOR, t, detail=f"input scale {t.quant.scale:g} must be above 0")
 
     def lower(self, ctx: OpContext) -> Lowered:
-        """int8 / int16: the ns-cmsis-nn entry, dims merged so its broadcast walk stays on the rows it handles."""
+        """int8 / int16: the ns-cmsis-nn entry, dims merged so its broadcast walk stays on the rows it handles;
+        past four merged dimensions the inline loop, with the same rescaling (LiteRT's ComparisonWithScaling)."""
         a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-        dims_a, dims_b, dims_out = kernel_broadcast_dims(a.shape, b.shape)
+        dims = entry_dims(a, b)
         if ctx.variant.name == "int8" or _scaled_int16(ctx):
             q = []
             for t in (a, b):
@@ -118,17 +115,26 @@ class ComparisonLowering(OpLowering):
             left_shift, kind = LEFT_SHIFT, "rescaled"
         else:
             q, left_shift, kind = [IDENTITY, IDENTITY], 0, "raw_codes"
+        if dims["input1_dims"] is None:
+            operator, ctype = COMPARISONS[ctx.op.op_type][1], "int8_t" if a.dtype == "int8" else "int16_t"
+            body = [line for k, (offset, mult, shift) in enumerate(q, 1) for line in (
+                f"const int32_t shifted{k} = ((int32_t){'ab'[k - 1]} + ({offset})) * (1 << {left_shift});",
+                *multiply_by_quantized_multiplier_c(f"scaled{k}", f"shifted{k}", mult, shift))]
+            body.append(f"*out++ = (uint8_t)(scaled1 {operator} scaled2);")
+            lowered = inline_broadcast_lowered(ctx, body, ctype, "uint8_t", f"{ctx.op.op_type} {a.dtype}: "
+                                               f"{PAST_FOUR_GROUPS}", PAST_FOUR_GROUPS)
+            lowered.fixed["comparison"] = kind
+            return lowered
         return Lowered(entry=ctx.variant.entries[0], fixed={"comparison": kind},
-                       params=dict(input1=a.index, input2=b.index, output=y.index, input1_dims=dims_a,
-                                   input2_dims=dims_b, output_dims=dims_out, q1=q[0], q2=q[1], left_shift=left_shift))
+                       params=dict(input1=a.index, input2=b.index, output=y.index, input1_dims=dims["input1_dims"],
+                                   input2_dims=dims["input2_dims"], output_dims=dims["output_dims"], q1=q[0], q2=q[1],
+                                   left_shift=left_shift))
 
     def lower_inline(self, ctx: OpContext) -> Lowered:
-        a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
-        broadcast = tuple(a.shape) != tuple(b.shape)
-        out = [1] * (4 - len(y.shape)) + [int(d) for d in y.shape] if broadcast else None
+        """Plain values (float32, int32, int64, bool) compared in the inline loop, at any rank: out = a OP b
+        as 0 / 1 bytes."""
+        ctype = _CTYPES[ctx.inp(0).dtype]
+        body = [f"*out++ = (uint8_t)(a {COMPARISONS[ctx.op.op_type][1]} b);"]
         return Lowered(entry=None, fixed={"implementation": "inline"},
-                       params=dict(input1=a.index, input2=b.index, output=y.index, size=y.num_elements,
-                                   ctype=_CTYPES[a.dtype], operator=COMPARISONS[ctx.op.op_type][1],
-                                   broadcast=broadcast, output_dims=out,
-                                   strides1=broadcast_strides(a.shape, y.shape) if broadcast else None,
-                                   strides2=broadcast_strides(b.shape, y.shape) if broadcast else None))
+                       params=inline_params(ctx, body, ctype, "uint8_t", f"LiteRT's comparison of plain values: "
+                                            f"out = in1 {COMPARISONS[ctx.op.op_type][1]} in2 as 0 / 1 bytes (bool)"))

@@ -96,12 +96,12 @@ def multiply_by_quantized_multiplier_array(x, multiplier: int, shift: int) -> np
 
 def multiply_by_quantized_multiplier_c(name: str, value: str, multiplier: int, shift: int) -> list[str]:
     """C statements declaring int32 `name` = MultiplyByQuantizedMultiplier(value, multiplier, shift), as
-    multiply_by_quantized_multiplier computes it: a left shift (the caller's rule keeps it within int32),
+    multiply_by_quantized_multiplier computes it: a left shift wrapping to int32 (in uint32_t, so defined),
     the doubling high multiply (truncating toward zero; multiplier > 0, so it never saturates), then a rounding
     right shift (half away from zero)."""
     left, right = max(shift, 0), max(-shift, 0)
     mask = (1 << right) - 1
-    shifted = f"({value}) * {1 << left}" if left else f"({value})"
+    shifted = f"(int32_t)((uint32_t)({value}) << {left})" if left else f"({value})"
     return [f"const int64_t {name}_product = (int64_t)({shifted}) * {multiplier};",
             f"const int32_t {name}_high = (int32_t)(({name}_product + ({name}_product >= 0 ? (1LL << 30) : "
             f"(1 - (1LL << 30)))) / (1LL << 31));",

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ops.base import Lowered, OpContext, Operand, Variant
-from helia_aot.ops.shared.broadcast import broadcast_strides
+from helia_aot.ops.shared.binary_arith import PAST_FOUR_GROUPS, inline_broadcast_lowered
+from helia_aot.ops.shared.broadcast import broadcast_strides, kernel_broadcast_dims
 from helia_aot.ops.shared.checks import OUTPUT_SIZE_RULE
 from helia_aot.ops.shared.fused_activation import float_activation
 from helia_aot.ops.shared.operands import f16, fp32, fp32_bias
@@ -20,14 +21,24 @@ from helia_aot.ops.shared.operands import f16, fp32, fp32_bias
 
 def binary_params(ctx: OpContext, operator: str) -> dict:
     """ADD/SUB/MUL float32 or float16: the `_f32` / `_f16` entry's arguments for equal shapes, the inline
-    loop's strides when broadcasting."""
+    loop's strides over the merged (n, h, w, c) dims when broadcasting (output_dims None past four merged
+    dimensions: binary_lowered then takes the any-rank loop)."""
     a, b, y = ctx.inp(0), ctx.inp(1), ctx.out(0)
     act_min, act_max = float_activation(ctx)
-    out = [1] * (4 - len(y.shape)) + [int(d) for d in y.shape]
+    dims = kernel_broadcast_dims(a.shape, b.shape)
+    strides = (broadcast_strides(dims[0], dims[2]), broadcast_strides(dims[1], dims[2])) if dims else (None, None)
     return dict(input1=a.index, input2=b.index, output=y.index, operator=operator, size=y.num_elements,
-                broadcast=tuple(a.shape) != tuple(b.shape), output_dims=tuple(out),
-                strides1=broadcast_strides(a.shape, y.shape), strides2=broadcast_strides(b.shape, y.shape),
-                act_min=act_min, act_max=act_max)
+                broadcast=tuple(a.shape) != tuple(b.shape), output_dims=dims[2] if dims else None,
+                strides1=strides[0], strides2=strides[1], act_min=act_min, act_max=act_max)
+
+
+def _any_rank_lowered(ctx: OpContext, p: dict) -> Lowered:
+    """The same operation and clamp in the any-rank inline loop, as float32 or float16 (clamped in float16)."""
+    ctype = "float" if ctx.out(0).dtype == "float32" else "float16_t"
+    body = [f"const {ctype} lo = {p['act_min']};", f"const {ctype} hi = {p['act_max']};",
+            f"{ctype} v = ({ctype})(a {p['operator']} b);", "v = (v < lo) ? lo : v;", "*out++ = (v > hi) ? hi : v;"]
+    return inline_broadcast_lowered(ctx, body, ctype, ctype, f"{ctx.out(0).dtype} {ctx.op.op_type}: "
+                                    f"{PAST_FOUR_GROUPS}", PAST_FOUR_GROUPS)
 
 
 def binary_lowered(ctx: OpContext, operator: str) -> Lowered:
@@ -35,6 +46,8 @@ def binary_lowered(ctx: OpContext, operator: str) -> Lowered:
     the same per-element operation and clamp: when broadcasting, or where the kernel library lacks the entry
     and the variant falls back to its inline C."""
     p = binary_params(ctx, operator)
+    if p["output_dims"] is None:
+        return _any_rank_lowered(ctx, p)
     if p["broadcast"]:
         return Lowered(entry=None, params=p, fixed={"implementation": "inline", "why": "broadcast"})
     entry = ctx.library_entry(ctx.variant.entries[0])

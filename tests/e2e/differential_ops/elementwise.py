@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from tests.e2e.differential import Case, _broadcast, _grid, _name
+from tests.e2e.differential import PAST_FOUR_GROUPS, Case, _broadcast, _grid, _name
 from tests.modelgen import ModelBuilder
 
 
@@ -125,7 +125,7 @@ def raw_unary_cases(op: str, dtypes: list[str]) -> Callable[[np.random.Generator
 # ---- binary: DIV, SQUARED_DIFFERENCE, MAXIMUM / MINIMUM -------------------------------------------------
 
 _BINARY_SHAPES = [((2, 3, 4), (2, 3, 4)), ((2, 3, 4), (4,)), ((2, 1, 4), (1, 3, 1)), ((1,), (2, 3)),
-                  ((2, 1, 2, 1, 3), (1, 2, 1, 2, 3)), ((2, 3), (4, 3))]
+                  ((2, 1, 2, 1, 3), (1, 2, 1, 2, 3)), ((2, 3), (4, 3)), PAST_FOUR_GROUPS]
 
 
 def _binary_model(op: str, sa, sb, dtype: str, qa, qb, qy, options=None, out_dtype=None) -> bytes:
@@ -209,7 +209,7 @@ def hard_swish_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
 def leaky_relu_cases(rng: np.random.Generator, limit: int) -> Iterator[Case]:
     axes = {"form": [("int8", (0.05, -3), (0.04, 10)), ("int8", (0.02, 100), (0.08, -128)),
                      ("int16", (1 / 1024, 0), (1 / 2048, 0)), ("int16", (1 / 1024, 2), (1 / 1024, 0)),
-                     ("float32", (None, None), (None, None))],
+                     ("float32", (None, None), (None, None)), ("int32", (0.05, 1), (0.05, 1))],  # int32: both refuse
             "alpha": [0.2, 0.0, -0.5, 1.5], "shape": [(1, 16), (2, 3, 4)]}
     for k, p in enumerate(_grid(rng, axes, limit)):
         dtype, xq, yq = p["form"]
