@@ -73,6 +73,8 @@ typedef struct
     int16_t act_max[BLOCK];
     int32_t out_offset;
     int32_t with_left; /* some channel of the block has a positive shift */
+    int32_t all_right; /* every channel of the block has a negative shift (the common case) */
+    int32_t no_min_weight; /* no weight of the block is -128 (never in TFLite's symmetric int8 filters) */
 } block_state;
 
 typedef struct
@@ -94,6 +96,7 @@ static __attribute__((noinline)) void prepare_block(block_state *s,
 {
     const mve_pred16_t lanes = vctp16q((uint32_t)n);
     int16x8_t sum = vdupq_n_s16(0); /* at most 9 * 128 in magnitude */
+    int16x8_t lowest = vdupq_n_s16(0);
     for (int32_t k = 0; k < TAPS; ++k)
     {
         /* Window rows along y: window position (row, column) is tap (column, row). */
@@ -101,9 +104,11 @@ static __attribute__((noinline)) void prepare_block(block_state *s,
         const int16x8_t w = vldrbq_z_s16(filter + tap * g->channels + c0, lanes);
         vstrbq_s16(s->weight[k], w);
         sum = vaddq_s16(sum, w);
+        lowest = vminq_s16(lowest, w);
     }
     const int32x4_t sums[2] = {vmovlbq_s16(sum), vmovltq_s16(sum)};
     int32_t any_left = 0;
+    int32_t max_shift = INT32_MIN;
     for (int32_t half = 0; half < 2; ++half)
     {
         /* Channel indices half, half + 2, half + 4, half + 6 of the block; lanes past the end read 0. */
@@ -118,11 +123,14 @@ static __attribute__((noinline)) void prepare_block(block_state *s,
         vst1q_s32(s->left[half], left);
         vst1q_s32(s->neg_right[half], vminq_s32(shift, vdupq_n_s32(0)));
         any_left = vmaxvq_s32(any_left, left);
+        max_shift = vmaxvq_s32(max_shift, shift); /* lanes past the last channel read 0 */
     }
     vst1q_s16(s->act_min, vdupq_n_s16((int16_t)p->activation.min));
     vst1q_s16(s->act_max, vdupq_n_s16((int16_t)p->activation.max));
     s->out_offset = p->output_offset;
     s->with_left = any_left;
+    s->all_right = max_shift < 0;
+    s->no_min_weight = vminvq_s16(0, lowest) > -128;
 }
 
 /* acc += x * w for one tap, even and odd channels. */
@@ -157,20 +165,35 @@ HELIA_MVE_INLINE void store_pixel(int32x4_t even,
     }
 }
 
-/* Requantize one half (even or odd channels) of two pixels with one load of the half's values. */
-HELIA_MVE_INLINE void requantize_two(const block_state *s, int32_t half, int32x4_t *a, int32x4_t *b, int32_t with_left)
+/* Requantize one half (even or odd channels) of two pixels with one load of the half's values.
+ * all_right: every lane shifts right, so helia_mve_requantize_q's "scaled < 0 and the lane shifts"
+ * is just the sign of scaled. */
+HELIA_MVE_INLINE void requantize_two(const block_state *s,
+                                     int32_t half,
+                                     int32x4_t *a,
+                                     int32x4_t *b,
+                                     int32_t with_left,
+                                     int32_t all_right)
 {
     const int32x4_t init = vldrwq_s32(s->init[half]);
     int32x4_t va = vaddq_s32(*a, init);
     int32x4_t vb = vaddq_s32(*b, init);
+    const int32x4_t mult = vldrwq_s32(s->mult[half]);
+    const int32x4_t neg_right = vldrwq_s32(s->neg_right[half]);
+    if (all_right)
+    {
+        va = vqrdmulhq_s32(va, mult);
+        vb = vqrdmulhq_s32(vb, mult);
+        *a = vrshlq_s32(vqaddq_s32(va, vshrq_n_s32(va, 31)), neg_right);
+        *b = vrshlq_s32(vqaddq_s32(vb, vshrq_n_s32(vb, 31)), neg_right);
+        return;
+    }
     if (with_left)
     {
         const int32x4_t left = vldrwq_s32(s->left[half]);
         va = vshlq_s32(va, left);
         vb = vshlq_s32(vb, left);
     }
-    const int32x4_t mult = vldrwq_s32(s->mult[half]);
-    const int32x4_t neg_right = vldrwq_s32(s->neg_right[half]);
     *a = helia_mve_requantize_q(va, mult, vdupq_n_s32(0), neg_right, 0);
     *b = helia_mve_requantize_q(vb, mult, vdupq_n_s32(0), neg_right, 0);
 }
@@ -194,7 +217,9 @@ typedef struct
 HELIA_MVE_INLINE void window_band(const block_state *state,
                                   const band *b,
                                   int32_t step,
+                                  int32_t paired,
                                   int32_t with_left,
+                                  int32_t all_right,
                                   int32_t tail,
                                   mve_pred16_t lanes)
 {
@@ -219,15 +244,53 @@ HELIA_MVE_INLINE void window_band(const block_state *state,
             const block_state *s = state;
             HELIA_OPAQUE(s);
             int32x4_t even_a, odd_a, even_b, odd_b;
+            if (paired)
             {
-                const int16x8_t w = vldrbq_s16(s->weight[0]);
-                const int16x8_t xa = vldrbq_s16(r0);
-                even_a = vmullbq_int_s16(xa, w);
-                odd_a = vmulltq_int_s16(xa, w);
-                const int16x8_t xb = vldrbq_s16(r0 + step);
-                even_b = vmullbq_int_s16(xb, w);
-                odd_b = vmulltq_int_s16(xb, w);
+                /* Two taps' products summed in int16 lanes, then widened once (see window_band). */
+                {
+                    const int16x8_t w0 = vldrbq_s16(s->weight[0]);
+                    const int16x8_t w1 = vldrbq_s16(s->weight[1]);
+                    const int16x8_t pa =
+                        vaddq_s16(vmulq_s16(vldrbq_s16(r0), w0), vmulq_s16(vldrbq_s16(r0 + BLOCK), w1));
+                    even_a = vmovlbq_s16(pa);
+                    odd_a = vmovltq_s16(pa);
+                    const int16x8_t pb =
+                        vaddq_s16(vmulq_s16(vldrbq_s16(r0 + step), w0), vmulq_s16(vldrbq_s16(r0 + BLOCK + step), w1));
+                    even_b = vmovlbq_s16(pb);
+                    odd_b = vmovltq_s16(pb);
+                }
+#define HELIA_DW_TAPS2(k, p, q)                                                                          \
+    do                                                                                                   \
+    {                                                                                                    \
+        const int16x8_t w0 = vldrbq_s16(s->weight[k]);                                                  \
+        const int16x8_t w1 = vldrbq_s16(s->weight[(k) + 1]);                                            \
+        const int16x8_t pa = vaddq_s16(vmulq_s16(vldrbq_s16(p), w0), vmulq_s16(vldrbq_s16(q), w1));     \
+        even_a = vaddq_s32(even_a, vmovlbq_s16(pa));                                                     \
+        odd_a = vaddq_s32(odd_a, vmovltq_s16(pa));                                                       \
+        const int16x8_t pb =                                                                             \
+            vaddq_s16(vmulq_s16(vldrbq_s16((p) + step), w0), vmulq_s16(vldrbq_s16((q) + step), w1));     \
+        even_b = vaddq_s32(even_b, vmovlbq_s16(pb));                                                     \
+        odd_b = vaddq_s32(odd_b, vmovltq_s16(pb));                                                       \
+    } while (0)
+                HELIA_DW_TAPS2(2, r0 + 2 * BLOCK, r1);
+                HELIA_DW_TAPS2(4, r1 + BLOCK, r1 + 2 * BLOCK);
+                HELIA_DW_TAPS2(6, r2, r2 + BLOCK);
+#undef HELIA_DW_TAPS2
+                const int16x8_t w = vldrbq_s16(s->weight[8]);
+                HELIA_DW_MAC(even_a, odd_a, vldrbq_s16(r2 + 2 * BLOCK), w);
+                HELIA_DW_MAC(even_b, odd_b, vldrbq_s16(r2 + 2 * BLOCK + step), w);
             }
+            else
+            {
+                {
+                    const int16x8_t w = vldrbq_s16(s->weight[0]);
+                    const int16x8_t xa = vldrbq_s16(r0);
+                    even_a = vmullbq_int_s16(xa, w);
+                    odd_a = vmulltq_int_s16(xa, w);
+                    const int16x8_t xb = vldrbq_s16(r0 + step);
+                    even_b = vmullbq_int_s16(xb, w);
+                    odd_b = vmulltq_int_s16(xb, w);
+                }
 #define HELIA_DW_TAP2(k, p)                                     \
     do                                                          \
     {                                                           \
@@ -235,17 +298,18 @@ HELIA_MVE_INLINE void window_band(const block_state *state,
         HELIA_DW_MAC(even_a, odd_a, vldrbq_s16(p), w);          \
         HELIA_DW_MAC(even_b, odd_b, vldrbq_s16((p) + step), w); \
     } while (0)
-            HELIA_DW_TAP2(1, r0 + BLOCK);
-            HELIA_DW_TAP2(2, r0 + 2 * BLOCK);
-            HELIA_DW_TAP2(3, r1);
-            HELIA_DW_TAP2(4, r1 + BLOCK);
-            HELIA_DW_TAP2(5, r1 + 2 * BLOCK);
-            HELIA_DW_TAP2(6, r2);
-            HELIA_DW_TAP2(7, r2 + BLOCK);
-            HELIA_DW_TAP2(8, r2 + 2 * BLOCK);
+                HELIA_DW_TAP2(1, r0 + BLOCK);
+                HELIA_DW_TAP2(2, r0 + 2 * BLOCK);
+                HELIA_DW_TAP2(3, r1);
+                HELIA_DW_TAP2(4, r1 + BLOCK);
+                HELIA_DW_TAP2(5, r1 + 2 * BLOCK);
+                HELIA_DW_TAP2(6, r2);
+                HELIA_DW_TAP2(7, r2 + BLOCK);
+                HELIA_DW_TAP2(8, r2 + 2 * BLOCK);
 #undef HELIA_DW_TAP2
-            requantize_two(s, 0, &even_a, &even_b, with_left);
-            requantize_two(s, 1, &odd_a, &odd_b, with_left);
+            }
+            requantize_two(s, 0, &even_a, &even_b, with_left, all_right);
+            requantize_two(s, 1, &odd_a, &odd_b, with_left, all_right);
             const int16x8_t act_min = vld1q_s16(s->act_min);
             const int16x8_t act_max = vld1q_s16(s->act_max);
             store_pixel(even_a, odd_a, out_offset, act_min, act_max, out, tail, lanes);
@@ -287,22 +351,22 @@ HELIA_MVE_INLINE void window_band(const block_state *state,
     }
 }
 
-/* The variants: full blocks without left shifts (the common case) with window steps of one and two
- * pixels as constants (strides 1 and 2); and any step, left shifts and the last, partial channel
- * block (predicated stores). */
+/* The variants: full blocks whose channels all shift right (the common case) with window steps of
+ * one and two pixels as constants (strides 1 and 2); and any step, any shifts and the last, partial
+ * channel block (predicated stores). */
 static __attribute__((noinline)) void band_step1(const block_state *s, const band *b)
 {
-    window_band(s, b, BLOCK, 0, 0, 0);
+    window_band(s, b, BLOCK, 1, 0, 1, 0, 0);
 }
 
 static __attribute__((noinline)) void band_step2(const block_state *s, const band *b)
 {
-    window_band(s, b, 2 * BLOCK, 0, 0, 0);
+    window_band(s, b, 2 * BLOCK, 1, 0, 1, 0, 0);
 }
 
 static __attribute__((noinline)) void band_any(const block_state *s, const band *b, int32_t step, int32_t n)
 {
-    window_band(s, b, step, s->with_left, n < BLOCK, vctp16q((uint32_t)n));
+    window_band(s, b, step, 0, s->with_left, 0, n < BLOCK, vctp16q((uint32_t)n));
 }
 
 /* One image axis as the window sees it: sizes, stride, leading padding and the bytes between
@@ -411,7 +475,7 @@ static __attribute__((noinline)) void run_window(const block_state *s,
     const axis *rows = along_y ? &x : &y;    /* the axis across window rows */
     const axis *columns = along_y ? &y : &x; /* the axis along a window row */
     const int32_t per_chunk = (MAX_COLUMNS - 3) / columns->stride + 1; /* output columns per chunk */
-    const int32_t fast = n == BLOCK && !s->with_left;
+    const int32_t fast = n == BLOCK && s->all_right && s->no_min_weight;
     for (int32_t o0 = 0; o0 < columns->out; o0 += per_chunk)
     {
         chunk k;
