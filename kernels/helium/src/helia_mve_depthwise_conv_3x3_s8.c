@@ -44,7 +44,7 @@
  * weights transposed), so narrow planes make few long rows: little per-row work, few unpaired pixels.
  *
  * Loop order: channel block outermost; within a window row, output pixels go two at a time, sharing
- * each weight load and the requantization's loads. Outputs of at most three pixels go pixel-major.
+ * each weight load and the requantization's loads.
  */
 
 #define BLOCK 8
@@ -58,23 +58,21 @@
 #endif
 #define MIN_BAND_ROWS 6
 #define MAX_COLUMNS (WINDOW_BYTES / (BLOCK * MIN_BAND_ROWS))
-#define PIXEL_MAJOR_MAX_PIXELS 3
 
-/* One channel block: weights, start values, requantization and clamp, 240 bytes. Everything the
- * pixel loops read sits within immediate reach (VLDRW: 508 bytes, VLDRH: 254) of one pointer. */
+/* One channel block: weights, start values, requantization and clamp, 312 bytes. Everything the
+ * pixel loops read sits within immediate reach (VLDRH: 254 bytes, VLDRW: 508) of one pointer. */
 typedef struct
 {
-    int8_t weight[TAPS][BLOCK]; /* by window position; lanes past the last channel are 0 */
-    int32_t init[2][4];         /* bias + offset * sum(weights): [even, odd channels] */
+    int16_t weight[TAPS][BLOCK]; /* -weight, by window position; lanes past the last channel are 0 */
+    int16_t act_min[BLOCK];      /* splatted: one load instead of a load and a VDUP per pixel */
+    int16_t act_max[BLOCK];
+    int32_t init[2][4]; /* bias + offset * sum(weights): [even, odd channels] */
     int32_t mult[2][4];
     int32_t left[2][4];      /* max(shift, 0) */
     int32_t neg_right[2][4]; /* min(shift, 0) */
-    int16_t act_min[BLOCK];  /* splatted: one load instead of a load and a VDUP per pixel */
-    int16_t act_max[BLOCK];
     int32_t out_offset;
     int32_t with_left; /* some channel of the block has a positive shift */
     int32_t all_right; /* every channel of the block has a negative shift (the common case) */
-    int32_t no_min_weight; /* no weight of the block is -128 (never in TFLite's symmetric int8 filters) */
 } block_state;
 
 typedef struct
@@ -96,15 +94,13 @@ static __attribute__((noinline)) void prepare_block(block_state *s,
 {
     const mve_pred16_t lanes = vctp16q((uint32_t)n);
     int16x8_t sum = vdupq_n_s16(0); /* at most 9 * 128 in magnitude */
-    int16x8_t lowest = vdupq_n_s16(0);
     for (int32_t k = 0; k < TAPS; ++k)
     {
         /* Window rows along y: window position (row, column) is tap (column, row). */
         const int32_t tap = transposed ? (k % 3) * 3 + k / 3 : k;
         const int16x8_t w = vldrbq_z_s16(filter + tap * g->channels + c0, lanes);
-        vstrbq_s16(s->weight[k], w);
+        vst1q_s16(s->weight[k], vnegq_s16(w));
         sum = vaddq_s16(sum, w);
-        lowest = vminq_s16(lowest, w);
     }
     const int32x4_t sums[2] = {vmovlbq_s16(sum), vmovltq_s16(sum)};
     int32_t any_left = 0;
@@ -130,10 +126,9 @@ static __attribute__((noinline)) void prepare_block(block_state *s,
     s->out_offset = p->output_offset;
     s->with_left = any_left;
     s->all_right = max_shift < 0;
-    s->no_min_weight = vminvq_s16(0, lowest) > -128;
 }
 
-/* acc += x * w for one tap, even and odd channels. */
+/* acc += x * w for one tap, even and odd channels (int32 products). */
 #define HELIA_DW_MAC(even, odd, x, w)                          \
     do                                                         \
     {                                                          \
@@ -176,8 +171,8 @@ HELIA_MVE_INLINE void requantize_two(const block_state *s,
                                      int32_t all_right)
 {
     const int32x4_t init = vldrwq_s32(s->init[half]);
-    int32x4_t va = vaddq_s32(*a, init);
-    int32x4_t vb = vaddq_s32(*b, init);
+    int32x4_t va = vsubq_s32(init, *a);
+    int32x4_t vb = vsubq_s32(init, *b);
     const int32x4_t mult = vldrwq_s32(s->mult[half]);
     const int32x4_t neg_right = vldrwq_s32(s->neg_right[half]);
     if (all_right)
@@ -210,14 +205,25 @@ typedef struct
     int32_t out_step;     /* output bytes from one output pixel of a row to the next */
 } band;
 
+/* acc += x * (-w) for a pair of taps: their products summed in int16 lanes, widened once. Exact: x and the
+ * pad are int8 and -w is in [-127, 128], so each product is in [-16384, 16256] and a sum of two in
+ * [-32768, 32512]; with w itself a sum could reach 32768. Three instructions of products and two
+ * widening adds per eight channels, against four multiplies and four adds for two taps one at a time. */
+#define HELIA_DW_MAC2(even, odd, x0, w0, x1, w1)                                  \
+    do                                                                             \
+    {                                                                              \
+        const int16x8_t sum2 = vaddq_s16(vmulq_s16((x0), (w0)), vmulq_s16((x1), (w1))); \
+        (even) = vaddq_s32((even), vmovlbq_s16(sum2));                             \
+        (odd) = vaddq_s32((odd), vmovltq_s16(sum2));                               \
+    } while (0)
+
 /* Every output pixel of a band, row by row: pairs of neighbouring pixels share each weight load and
- * the requantization's loads; an odd last pixel of a row runs alone. step (window bytes between
- * neighbouring output pixels) is a constant in the fast variants, so every tap is one load at an
- * immediate offset. */
+ * the requantization's loads; an odd last pixel of a row runs alone. The sums are of x * (-w) (see
+ * HELIA_DW_MAC2), subtracted from init. step (window bytes between neighbouring output pixels) is a
+ * constant in the fast variants, so every tap is one load at an immediate offset. */
 HELIA_MVE_INLINE void window_band(const block_state *state,
                                   const band *b,
                                   int32_t step,
-                                  int32_t paired,
                                   int32_t with_left,
                                   int32_t all_right,
                                   int32_t tail,
@@ -244,69 +250,34 @@ HELIA_MVE_INLINE void window_band(const block_state *state,
             const block_state *s = state;
             HELIA_OPAQUE(s);
             int32x4_t even_a, odd_a, even_b, odd_b;
-            if (paired)
             {
-                /* Two taps' products summed in int16 lanes, then widened once (see window_band). */
-                {
-                    const int16x8_t w0 = vldrbq_s16(s->weight[0]);
-                    const int16x8_t w1 = vldrbq_s16(s->weight[1]);
-                    const int16x8_t pa =
-                        vaddq_s16(vmulq_s16(vldrbq_s16(r0), w0), vmulq_s16(vldrbq_s16(r0 + BLOCK), w1));
-                    even_a = vmovlbq_s16(pa);
-                    odd_a = vmovltq_s16(pa);
-                    const int16x8_t pb =
-                        vaddq_s16(vmulq_s16(vldrbq_s16(r0 + step), w0), vmulq_s16(vldrbq_s16(r0 + BLOCK + step), w1));
-                    even_b = vmovlbq_s16(pb);
-                    odd_b = vmovltq_s16(pb);
-                }
-#define HELIA_DW_TAPS2(k, p, q)                                                                          \
-    do                                                                                                   \
-    {                                                                                                    \
-        const int16x8_t w0 = vldrbq_s16(s->weight[k]);                                                  \
-        const int16x8_t w1 = vldrbq_s16(s->weight[(k) + 1]);                                            \
-        const int16x8_t pa = vaddq_s16(vmulq_s16(vldrbq_s16(p), w0), vmulq_s16(vldrbq_s16(q), w1));     \
-        even_a = vaddq_s32(even_a, vmovlbq_s16(pa));                                                     \
-        odd_a = vaddq_s32(odd_a, vmovltq_s16(pa));                                                       \
-        const int16x8_t pb =                                                                             \
-            vaddq_s16(vmulq_s16(vldrbq_s16((p) + step), w0), vmulq_s16(vldrbq_s16((q) + step), w1));     \
-        even_b = vaddq_s32(even_b, vmovlbq_s16(pb));                                                     \
-        odd_b = vaddq_s32(odd_b, vmovltq_s16(pb));                                                       \
+                const int16x8_t w0 = vld1q_s16(s->weight[0]);
+                const int16x8_t w1 = vld1q_s16(s->weight[1]);
+                const int16x8_t sum_a =
+                    vaddq_s16(vmulq_s16(vldrbq_s16(r0), w0), vmulq_s16(vldrbq_s16(r0 + BLOCK), w1));
+                even_a = vmovlbq_s16(sum_a);
+                odd_a = vmovltq_s16(sum_a);
+                const int16x8_t sum_b =
+                    vaddq_s16(vmulq_s16(vldrbq_s16(r0 + step), w0), vmulq_s16(vldrbq_s16(r0 + BLOCK + step), w1));
+                even_b = vmovlbq_s16(sum_b);
+                odd_b = vmovltq_s16(sum_b);
+            }
+#define HELIA_DW_TAPS2(k, p, q)                                                                                  \
+    do                                                                                                           \
+    {                                                                                                            \
+        const int16x8_t w0 = vld1q_s16(s->weight[k]);                                                            \
+        const int16x8_t w1 = vld1q_s16(s->weight[(k) + 1]);                                                      \
+        HELIA_DW_MAC2(even_a, odd_a, vldrbq_s16(p), w0, vldrbq_s16(q), w1);                                      \
+        HELIA_DW_MAC2(even_b, odd_b, vldrbq_s16((p) + step), w0, vldrbq_s16((q) + step), w1);                    \
     } while (0)
-                HELIA_DW_TAPS2(2, r0 + 2 * BLOCK, r1);
-                HELIA_DW_TAPS2(4, r1 + BLOCK, r1 + 2 * BLOCK);
-                HELIA_DW_TAPS2(6, r2, r2 + BLOCK);
+            HELIA_DW_TAPS2(2, r0 + 2 * BLOCK, r1);
+            HELIA_DW_TAPS2(4, r1 + BLOCK, r1 + 2 * BLOCK);
+            HELIA_DW_TAPS2(6, r2, r2 + BLOCK);
 #undef HELIA_DW_TAPS2
-                const int16x8_t w = vldrbq_s16(s->weight[8]);
+            {
+                const int16x8_t w = vld1q_s16(s->weight[8]);
                 HELIA_DW_MAC(even_a, odd_a, vldrbq_s16(r2 + 2 * BLOCK), w);
                 HELIA_DW_MAC(even_b, odd_b, vldrbq_s16(r2 + 2 * BLOCK + step), w);
-            }
-            else
-            {
-                {
-                    const int16x8_t w = vldrbq_s16(s->weight[0]);
-                    const int16x8_t xa = vldrbq_s16(r0);
-                    even_a = vmullbq_int_s16(xa, w);
-                    odd_a = vmulltq_int_s16(xa, w);
-                    const int16x8_t xb = vldrbq_s16(r0 + step);
-                    even_b = vmullbq_int_s16(xb, w);
-                    odd_b = vmulltq_int_s16(xb, w);
-                }
-#define HELIA_DW_TAP2(k, p)                                     \
-    do                                                          \
-    {                                                           \
-        const int16x8_t w = vldrbq_s16(s->weight[k]);           \
-        HELIA_DW_MAC(even_a, odd_a, vldrbq_s16(p), w);          \
-        HELIA_DW_MAC(even_b, odd_b, vldrbq_s16((p) + step), w); \
-    } while (0)
-                HELIA_DW_TAP2(1, r0 + BLOCK);
-                HELIA_DW_TAP2(2, r0 + 2 * BLOCK);
-                HELIA_DW_TAP2(3, r1);
-                HELIA_DW_TAP2(4, r1 + BLOCK);
-                HELIA_DW_TAP2(5, r1 + 2 * BLOCK);
-                HELIA_DW_TAP2(6, r2);
-                HELIA_DW_TAP2(7, r2 + BLOCK);
-                HELIA_DW_TAP2(8, r2 + 2 * BLOCK);
-#undef HELIA_DW_TAP2
             }
             requantize_two(s, 0, &even_a, &even_b, with_left, all_right);
             requantize_two(s, 1, &odd_a, &odd_b, with_left, all_right);
@@ -325,23 +296,20 @@ HELIA_MVE_INLINE void window_band(const block_state *state,
             HELIA_OPAQUE(s);
             int32x4_t even, odd;
             {
-                const int16x8_t w = vldrbq_s16(s->weight[0]);
-                const int16x8_t x = vldrbq_s16(r0);
-                even = vmullbq_int_s16(x, w);
-                odd = vmulltq_int_s16(x, w);
+                const int16x8_t sum2 = vaddq_s16(vmulq_s16(vldrbq_s16(r0), vld1q_s16(s->weight[0])),
+                                                 vmulq_s16(vldrbq_s16(r0 + BLOCK), vld1q_s16(s->weight[1])));
+                even = vmovlbq_s16(sum2);
+                odd = vmovltq_s16(sum2);
             }
-#define HELIA_DW_TAP(k, p) HELIA_DW_MAC(even, odd, vldrbq_s16(p), vldrbq_s16(s->weight[k]))
-            HELIA_DW_TAP(1, r0 + BLOCK);
-            HELIA_DW_TAP(2, r0 + 2 * BLOCK);
-            HELIA_DW_TAP(3, r1);
-            HELIA_DW_TAP(4, r1 + BLOCK);
-            HELIA_DW_TAP(5, r1 + 2 * BLOCK);
-            HELIA_DW_TAP(6, r2);
-            HELIA_DW_TAP(7, r2 + BLOCK);
-            HELIA_DW_TAP(8, r2 + 2 * BLOCK);
-#undef HELIA_DW_TAP
-            even = vaddq_s32(even, vldrwq_s32(s->init[0]));
-            odd = vaddq_s32(odd, vldrwq_s32(s->init[1]));
+            HELIA_DW_MAC2(even, odd, vldrbq_s16(r0 + 2 * BLOCK), vld1q_s16(s->weight[2]), vldrbq_s16(r1),
+                          vld1q_s16(s->weight[3]));
+            HELIA_DW_MAC2(even, odd, vldrbq_s16(r1 + BLOCK), vld1q_s16(s->weight[4]), vldrbq_s16(r1 + 2 * BLOCK),
+                          vld1q_s16(s->weight[5]));
+            HELIA_DW_MAC2(even, odd, vldrbq_s16(r2), vld1q_s16(s->weight[6]), vldrbq_s16(r2 + BLOCK),
+                          vld1q_s16(s->weight[7]));
+            HELIA_DW_MAC(even, odd, vldrbq_s16(r2 + 2 * BLOCK), vld1q_s16(s->weight[8]));
+            even = vsubq_s32(vldrwq_s32(s->init[0]), even);
+            odd = vsubq_s32(vldrwq_s32(s->init[1]), odd);
             even = helia_mve_requantize(even, s->mult[0], s->left[0], s->neg_right[0], with_left);
             odd = helia_mve_requantize(odd, s->mult[1], s->left[1], s->neg_right[1], with_left);
             store_pixel(even, odd, out_offset, vld1q_s16(s->act_min), vld1q_s16(s->act_max), out, tail, lanes);
@@ -356,17 +324,17 @@ HELIA_MVE_INLINE void window_band(const block_state *state,
  * channel block (predicated stores). */
 static __attribute__((noinline)) void band_step1(const block_state *s, const band *b)
 {
-    window_band(s, b, BLOCK, 1, 0, 1, 0, 0);
+    window_band(s, b, BLOCK, 0, 1, 0, 0);
 }
 
 static __attribute__((noinline)) void band_step2(const block_state *s, const band *b)
 {
-    window_band(s, b, 2 * BLOCK, 1, 0, 1, 0, 0);
+    window_band(s, b, 2 * BLOCK, 0, 1, 0, 0);
 }
 
 static __attribute__((noinline)) void band_any(const block_state *s, const band *b, int32_t step, int32_t n)
 {
-    window_band(s, b, step, 0, s->with_left, 0, n < BLOCK, vctp16q((uint32_t)n));
+    window_band(s, b, step, s->with_left, 0, n < BLOCK, vctp16q((uint32_t)n));
 }
 
 /* One image axis as the window sees it: sizes, stride, leading padding and the bytes between
@@ -460,7 +428,7 @@ static __attribute__((noinline)) void load_band(int8_t *window,
  * block's weights then transposed) or along x. Column chunks of at most MAX_COLUMNS window columns,
  * each in bands of as many window rows as fit. image and out_image point at the block's first
  * channel. */
-static __attribute__((noinline)) void run_window(const block_state *s,
+static void run_window(const block_state *s,
                                                  const geometry *g,
                                                  const int8_t *image,
                                                  int8_t *out_image,
@@ -475,7 +443,7 @@ static __attribute__((noinline)) void run_window(const block_state *s,
     const axis *rows = along_y ? &x : &y;    /* the axis across window rows */
     const axis *columns = along_y ? &y : &x; /* the axis along a window row */
     const int32_t per_chunk = (MAX_COLUMNS - 3) / columns->stride + 1; /* output columns per chunk */
-    const int32_t fast = n == BLOCK && s->all_right && s->no_min_weight;
+    const int32_t fast = n == BLOCK && s->all_right;
     for (int32_t o0 = 0; o0 < columns->out; o0 += per_chunk)
     {
         chunk k;
@@ -518,95 +486,6 @@ static __attribute__((noinline)) void run_window(const block_state *s,
     }
 }
 
-/* helia_mve_requantize for the channels of `index` (from c0), multiplier and shift gathered directly. */
-HELIA_MVE_INLINE int32x4_t requantize_gathered(int32x4_t acc,
-                                               const cmsis_nn_per_channel_quant_params *quant,
-                                               int32_t c0,
-                                               uint32x4_t index,
-                                               mve_pred16_t valid,
-                                               int32_t with_left)
-{
-    const int32x4_t shift = vldrwq_gather_shifted_offset_z_s32(quant->shift + c0, index, valid);
-    if (with_left)
-    {
-        acc = vshlq_s32(acc, vmaxq_s32(shift, vdupq_n_s32(0)));
-    }
-    const int32x4_t scaled =
-        vqrdmulhq_s32(acc, vldrwq_gather_shifted_offset_z_s32(quant->multiplier + c0, index, valid));
-    const int32x4_t neg_right = vminq_s32(shift, vdupq_n_s32(0));
-    const int32x4_t lower = vshrq_n_s32(vandq_s32(scaled, neg_right), 31);
-    return vrshlq_s32(vqaddq_s32(scaled, lower), neg_right);
-}
-
-/* Small outputs, many channels: pixel by pixel, each pixel's inside taps found once and then every
- * channel block run over them, with the filter read directly and the input offset added to each input
- * (x + offset fits int16), so no tap states are made and outside taps are simply not read.
- * image / out_image: the batch's input / output. */
-static __attribute__((noinline)) void pixel_major(const cmsis_nn_per_channel_quant_params *quant,
-                                                  const cmsis_nn_dw_conv_params *p,
-                                                  const geometry *g,
-                                                  const int8_t *image,
-                                                  int8_t *out_image,
-                                                  const int8_t *filter,
-                                                  const int32_t *bias,
-                                                  int32_t with_left)
-{
-    const int32_t ch = g->channels;
-    const uint32x4_t index_even = vidupq_n_u32(0, 2);
-    const uint32x4_t index_odd = vidupq_n_u32(1, 2);
-    for (int32_t oy = 0; oy < g->out_h; ++oy)
-    {
-        for (int32_t ox = 0; ox < g->out_w; ++ox)
-        {
-            const int8_t *x_at[TAPS];
-            const int8_t *w_at[TAPS];
-            int32_t taps = 0;
-            for (int32_t ky = 0; ky < 3; ++ky)
-            {
-                const int32_t iy = oy * g->stride_h - g->pad_h + ky;
-                for (int32_t kx = 0; kx < 3; ++kx)
-                {
-                    const int32_t ix = ox * g->stride_w - g->pad_w + kx;
-                    if (iy >= 0 && iy < g->in_h && ix >= 0 && ix < g->in_w)
-                    {
-                        x_at[taps] = image + (iy * g->in_w + ix) * ch;
-                        w_at[taps] = filter + (ky * 3 + kx) * ch;
-                        ++taps;
-                    }
-                }
-            }
-            int8_t *out = out_image + (oy * g->out_w + ox) * ch;
-            for (int32_t c0 = 0; c0 < ch; c0 += BLOCK)
-            {
-                const int32_t n = ch - c0 < BLOCK ? ch - c0 : BLOCK;
-                const mve_pred16_t lanes = vctp16q((uint32_t)n);
-                const mve_pred16_t even_lanes = vctp32q((uint32_t)((n + 1) / 2));
-                const mve_pred16_t odd_lanes = vctp32q((uint32_t)(n / 2));
-                int32x4_t even = vdupq_n_s32(0);
-                int32x4_t odd = vdupq_n_s32(0);
-                if (bias != NULL)
-                {
-                    even = vldrwq_gather_shifted_offset_z_s32(bias + c0, index_even, even_lanes);
-                    odd = vldrwq_gather_shifted_offset_z_s32(bias + c0, index_odd, odd_lanes);
-                }
-                for (int32_t t = 0; t < taps; ++t)
-                {
-                    /* Lanes past the last channel read 0 weights, so their products are 0. */
-                    const int16x8_t x = vaddq_n_s16(vldrbq_z_s16(x_at[t] + c0, lanes), (int16_t)p->input_offset);
-                    HELIA_DW_MAC(even, odd, x, vldrbq_z_s16(w_at[t] + c0, lanes));
-                }
-                even = requantize_gathered(even, quant, c0, index_even, even_lanes, with_left);
-                odd = requantize_gathered(odd, quant, c0, index_odd, odd_lanes, with_left);
-                int16x8_t v = vqmovntq_s32(vqmovnbq_s32(vuninitializedq_s16(), even), odd);
-                v = vqaddq_n_s16(v, (int16_t)p->output_offset);
-                v = vmaxq_s16(v, vdupq_n_s16((int16_t)p->activation.min));
-                v = vminq_s16(v, vdupq_n_s16((int16_t)p->activation.max));
-                vstrbq_p_s16(out + c0, v, lanes);
-            }
-        }
-    }
-}
-
 arm_cmsis_nn_status helia_mve_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
                                                     const cmsis_nn_dw_conv_params *dw_conv_params,
                                                     const cmsis_nn_per_channel_quant_params *quant_params,
@@ -636,28 +515,6 @@ arm_cmsis_nn_status helia_mve_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
     const int32_t in_image = g.in_h * g.in_w * channels;
     const int32_t out_image = g.out_h * g.out_w * channels;
 
-#ifdef HELIA_MVE_DW3X3_PIXEL_MAJOR /* tests force either loop order */
-    const int32_t pixel_first = HELIA_MVE_DW3X3_PIXEL_MAJOR;
-#else
-    /* Measured (tools/helium_bench.py shapes and smaller): pixel-major wins only up to three output pixels
-     * (64 channels: 1x1 2.6k instructions against 5.6k, 1x3 6.7k against 7.1k; 2x2 8.7k against
-     * 8.1k; vww 3x3x256 s1 51k against 47k). */
-    const int32_t pixel_first = g.out_h * g.out_w <= PIXEL_MAJOR_MAX_PIXELS;
-#endif
-    if (pixel_first)
-    {
-        int32_t any_left = 0;
-        for (int32_t c = 0; c < channels; ++c)
-        {
-            any_left |= quant_params->shift[c] > 0;
-        }
-        for (int32_t b = 0; b < input_dims->n; ++b)
-        {
-            pixel_major(quant_params, p, &g, input_data + b * in_image, output_data + b * out_image, filter_data,
-                        bias_data, any_left);
-        }
-        return ARM_CMSIS_NN_SUCCESS;
-    }
     int8_t window[WINDOW_BYTES];
     const int16x8_t pad = vdupq_n_s16((int16_t)-p->input_offset); /* stored as bytes: an int8 */
     /* The window's rows run along the output's longer axis (for kws 25x5: 7 window rows of 27 pixels,
