@@ -27,12 +27,13 @@
 
 /*
  * Channels are processed eight at a time, in int16 lanes. Each tap loads eight input bytes widened
- * to int16 and multiplies them by the tap's eight weights into int32 products: VMULLB gives the even
- * channels of the block, VMULLT the odd ones, so one accumulator holds channels 0, 2, 4, 6 and the
- * other 1, 3, 5, 7. Narrowing them back with VQMOVNB / VQMOVNT restores the channel order.
+ * to int16. The block's weights are kept negated: taps go in pairs, their products x * -w summed in
+ * int16 lanes (exact, see HELIA_DW_MAC2) and widened into int32 sums, VMOVLB giving the even channels
+ * of the block, VMOVLT the odd ones (the ninth tap: VMULLB / VMULLT), so one sum holds channels 0, 2,
+ * 4, 6 and the other 1, 3, 5, 7. Narrowing them back with VQMOVNB / VQMOVNT restores the channel order.
  *
- * The input offset is not added per tap: sum((x + offset) * w) = sum(x * w) + offset * sum(w), and
- * the second term plus the bias is added to the sums before requantization ("init").
+ * The input offset is not added per tap: sum((x + offset) * w) = sum(x * w) + offset * sum(w); the
+ * second term plus the bias is "init", from which the sums of x * -w are subtracted.
  *
  * Padding: per channel block, the input rows the output reads are copied into a window on the stack
  * (eight bytes per pixel), the padding around them filled with -offset: (-offset + offset) * w = 0,
@@ -128,7 +129,7 @@ static __attribute__((noinline)) void prepare_block(block_state *s,
     s->all_right = max_shift < 0;
 }
 
-/* acc += x * w for one tap, even and odd channels (int32 products). */
+/* acc += x * w for one tap, even and odd channels (int32 products; w is a negated weight). */
 #define HELIA_DW_MAC(even, odd, x, w)                          \
     do                                                         \
     {                                                          \
@@ -205,16 +206,16 @@ typedef struct
     int32_t out_step;     /* output bytes from one output pixel of a row to the next */
 } band;
 
-/* acc += x * (-w) for a pair of taps: their products summed in int16 lanes, widened once. Exact: x and the
- * pad are int8 and -w is in [-127, 128], so each product is in [-16384, 16256] and a sum of two in
- * [-32768, 32512]; with w itself a sum could reach 32768. Three instructions of products and two
- * widening adds per eight channels, against four multiplies and four adds for two taps one at a time. */
-#define HELIA_DW_MAC2(even, odd, x0, w0, x1, w1)                                  \
-    do                                                                             \
-    {                                                                              \
+/* acc += x * (-w) for a pair of taps: their products summed in int16 lanes, widened once. Exact: x and
+ * the pad are int8 and -w is in [-127, 128], so each product is in [-16384, 16256] and a sum of two in
+ * [-32768, 32512] (with w itself a sum could reach 32768). Seven instructions per pair of taps and
+ * eight channels (two VMUL, VADD, VMOVLB, VMOVLT, two VADD), against eight one tap at a time. */
+#define HELIA_DW_MAC2(even, odd, x0, w0, x1, w1)                                         \
+    do                                                                                  \
+    {                                                                                   \
         const int16x8_t sum2 = vaddq_s16(vmulq_s16((x0), (w0)), vmulq_s16((x1), (w1))); \
-        (even) = vaddq_s32((even), vmovlbq_s16(sum2));                             \
-        (odd) = vaddq_s32((odd), vmovltq_s16(sum2));                               \
+        (even) = vaddq_s32((even), vmovlbq_s16(sum2));                                  \
+        (odd) = vaddq_s32((odd), vmovltq_s16(sum2));                                    \
     } while (0)
 
 /* Every output pixel of a band, row by row: pairs of neighbouring pixels share each weight load and
@@ -262,13 +263,13 @@ HELIA_MVE_INLINE void window_band(const block_state *state,
                 even_b = vmovlbq_s16(sum_b);
                 odd_b = vmovltq_s16(sum_b);
             }
-#define HELIA_DW_TAPS2(k, p, q)                                                                                  \
-    do                                                                                                           \
-    {                                                                                                            \
-        const int16x8_t w0 = vld1q_s16(s->weight[k]);                                                            \
-        const int16x8_t w1 = vld1q_s16(s->weight[(k) + 1]);                                                      \
-        HELIA_DW_MAC2(even_a, odd_a, vldrbq_s16(p), w0, vldrbq_s16(q), w1);                                      \
-        HELIA_DW_MAC2(even_b, odd_b, vldrbq_s16((p) + step), w0, vldrbq_s16((q) + step), w1);                    \
+#define HELIA_DW_TAPS2(k, p, q)                                                               \
+    do                                                                                        \
+    {                                                                                         \
+        const int16x8_t w0 = vld1q_s16(s->weight[k]);                                         \
+        const int16x8_t w1 = vld1q_s16(s->weight[(k) + 1]);                                   \
+        HELIA_DW_MAC2(even_a, odd_a, vldrbq_s16(p), w0, vldrbq_s16(q), w1);                   \
+        HELIA_DW_MAC2(even_b, odd_b, vldrbq_s16((p) + step), w0, vldrbq_s16((q) + step), w1); \
     } while (0)
             HELIA_DW_TAPS2(2, r0 + 2 * BLOCK, r1);
             HELIA_DW_TAPS2(4, r1 + BLOCK, r1 + 2 * BLOCK);
