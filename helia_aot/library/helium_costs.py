@@ -18,34 +18,42 @@ def _axis_geometry(size: int, kernel: int, out: int) -> tuple[int, int]:
     return 1, 0
 
 
-def _inside(size: int, kernel: int, out: int, stride: int, lead: int) -> int:
-    """Outputs along one axis whose window lies wholly inside the input."""
-    return sum(1 for o in range(out) if o * stride - lead >= 0 and o * stride - lead + kernel <= size)
+# helia_mve_depthwise_conv_3x3_s8's window (kernels/helium/src/helia_mve_depthwise_conv_3x3_s8.c): its bytes
+# and the fewest rows a band holds, which bound a column chunk's width.
+_DW_WINDOW_BYTES = 1600
+_DW_MIN_BAND_ROWS = 6
 
 
 def _depthwise_3x3(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
-    """helia_mve_depthwise_conv_3x3_s8's work, as the kernel itself splits it."""
+    """helia_mve_depthwise_conv_3x3_s8's work, as the kernel itself splits it: per block of eight channels,
+    column chunks of the output, each in bands of window rows (the window's rows along the output's longer
+    axis); each band copies its window rows of input and padding, then runs its output rows through the
+    pair loop."""
     _, ih, iw, _ = (int(d) for d in input_dims)
     kh, kw = int(filter_dims[1]), int(filter_dims[2])
     n, oh, ow, oc = (int(d) for d in output_dims)
     if stride is None or padding is None:
-        (sh, ph), (sw, pw) = _axis_geometry(ih, kh, oh), _axis_geometry(iw, kw, ow)
+        (sh, _), (sw, _) = _axis_geometry(ih, kh, oh), _axis_geometry(iw, kw, ow)
     else:
-        (sw, sh), (pw, ph) = (int(v) for v in stride), (int(v) for v in padding)
+        sw, sh = (int(v) for v in stride)
     blocks = -(-oc // 8)
-    macs = n * oh * ow * blocks * 8 * kh * kw
-    partial = n * oh * ow if oc % 8 else 0
-    if oh * ow <= 9:  # the kernel's pixel-major order
-        return {"block_macs": 0, "edge_work": 0, "block_rows": 0, "pixel_major_macs": macs,
-                "partial_pixels": partial, "blocks": n * blocks, "calls": 1}
-    inside_h, inside_w = _inside(ih, kh, oh, sh, ph), _inside(iw, kw, ow, sw, pw)
-    edge_pixels = oh * ow - inside_h * inside_w
-    shift_pairs = (oh - inside_h + 1) * (ow - inside_w + 1)
-    # The kernel's own rule: shifted windows (about 90 instructions per shift pair and block) or the
-    # pad vector (about 50 per edge pixel and block), whichever is cheaper.
-    edge_work = n * blocks * min(90 * shift_pairs, 50 * edge_pixels)
-    return {"block_macs": macs, "edge_work": edge_work, "block_rows": n * oh * blocks, "pixel_major_macs": 0,
-            "partial_pixels": partial, "blocks": n * blocks, "calls": 1}
+    # (outputs, stride) across the window's rows and along one
+    across, along = ((ow, sw), (oh, sh)) if oh > ow else ((oh, sh), (ow, sw))
+    per_chunk = (_DW_WINDOW_BYTES // (8 * _DW_MIN_BAND_ROWS) - 3) // along[1] + 1
+    window_pixels = window_rows = bands = 0
+    for o0 in range(0, along[0], per_chunk):
+        columns = (min(per_chunk, along[0] - o0) - 1) * along[1] + 3
+        per_band = (_DW_WINDOW_BYTES // (8 * columns) - 3) // across[1] + 1
+        for r0 in range(0, across[0], per_band):
+            rows = min(per_band, across[0] - r0)
+            window_pixels += ((rows - 1) * across[1] + 3) * columns
+            window_rows += rows
+            bands += 1
+    # The last, short block, and every block when a window row's stride is over 2, take the general loop.
+    general_blocks = blocks if along[1] > 2 else (1 if oc % 8 else 0)
+    return {"block_macs": n * oh * ow * blocks * 8 * kh * kw, "window_pixels": n * blocks * window_pixels,
+            "window_rows": n * blocks * window_rows, "general_pixels": n * oh * ow * general_blocks,
+            "bands": n * blocks * bands, "calls": 1}
 
 
 def _pointwise(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
@@ -64,12 +72,11 @@ def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None
             "gather_steps": out_pixels * kh * -(-(kw * cin) // 16), "calls": 1}
 
 
-# Blocks of eight channels (a last short block costs a whole one, plus its predication per pixel).
-# Outputs of more than nine pixels run block by block: the MACs, the edge pixels' extra work (the
-# cheaper of the kernel's two edge methods), a set-up per output row and block; smaller outputs run
-# pixel-major, with their own cost per MAC.
-MVE_DEPTHWISE = CostKind("mve_depthwise", ("block_macs", "edge_work", "block_rows", "pixel_major_macs",
-                                           "partial_pixels", "blocks", "calls"), _depthwise_3x3)
+# Blocks of eight channels (a last short block costs a whole one): the MACs of the pair loop, the window's
+# copying (input and padding, per window pixel), a set-up per window row and per band, and the pixels of
+# the general loop (the last, short block; strides over 2 along a window row).
+MVE_DEPTHWISE = CostKind("mve_depthwise", ("block_macs", "window_pixels", "window_rows", "general_pixels",
+                                           "bands", "calls"), _depthwise_3x3)
 # 2 x 2 tiles (two pixels by two output channels): one loop step per sixteen input channels of a tile,
 # the requantization and store per tile, and each channel pair's set-up.
 MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "pairs", "calls"), _pointwise)

@@ -2,7 +2,7 @@
 """Our Helium kernels (kernels/helium) against the portable reference, on QEMU mps3-an547: thousands of
 random int8 3x3 depthwise calls (shapes, strides, paddings, offsets, clamps, multipliers and shifts of
 both signs, channel counts that are not multiples of 8 or 16) compared byte for byte in the firmware,
-once with each edge method forced, once pixel-major forced and once with the kernel's own choice; and
+with the kernel's window and with smaller ones (many column chunks and row bands); and
 thousands of random 1x1 convolutions (odd pixel and channel counts, depths that are not multiples of
 16, with and without precomputed weight sums and bias) and general convolutions (filters up to 5x5,
 strides up to 3, dilation 2, leading and trailing padding, batches); and the hybrid layers' kernels against
@@ -34,11 +34,12 @@ def _need_arm_tools() -> None:
 
 
 @pytest.mark.parametrize("seed, defines", [
-    (1, ("HELIA_MVE_DW3X3_SHIFTED=1",)),  # edge pixels through shifted windows (tap states)
-    (2, ("HELIA_MVE_DW3X3_SHIFTED=0",)),  # edge pixels through the pad vector
-    (3, ()),                              # the kernel's own choice per layer
-    (4, ("HELIA_MVE_DW3X3_PIXEL_MAJOR=1",)),  # every call pixel by pixel (chosen for small outputs)
-], ids=["shifted_edges", "padded_edges", "chosen", "pixel_major"])
+    (1, ()),
+    (3, ()),
+    # smaller windows: chunks of at most 10 window columns and bands of 6 rows; and of one output column
+    (2, ("HELIA_MVE_DW3X3_WINDOW_BYTES=480",)),
+    (4, ("HELIA_MVE_DW3X3_WINDOW_BYTES=144",)),
+], ids=["seed1", "seed3", "small_window", "one_column_window"])
 def test_depthwise_3x3_matches_portable_reference(tmp_path, seed, defines):
     _need_arm_tools()
     result = helium.parity(tmp_path, CALLS, seed, defines)
