@@ -102,19 +102,22 @@ def test_measured_shapes_are_estimated_by_their_measurement():
 
 
 def test_helium_depthwise_features_follow_the_kernels_own_split():
-    """helia_mve_depthwise_conv_3x3_s8: block-major work with edge and row terms for outputs over nine
-    pixels, pixel-major work for smaller ones, a short last block counted per pixel; stride and padding
-    given, or inferred from the dims as TFLite SAME / VALID."""
+    """helia_mve_depthwise_conv_3x3_s8: per block of eight channels, bands of window rows along the output's
+    longer axis, each copying its rows of input and padding, then the pair loop over its output rows; the
+    general loop's pixels (a short last block, a stride over 2 along a window row); stride and padding given,
+    or inferred from the dims as TFLite SAME / VALID."""
     entry = "helia_mve_depthwise_conv_3x3_s8"
     given = cost_model.features(entry, (1, 10, 10, 20), (1, 3, 3, 20), (1, 10, 10, 20), (1, 1), (1, 1))
-    # 3 blocks of 8 (20 channels); 8 x 8 of the 10 x 10 outputs have their window inside the input; the
-    # 36 edge pixels cost 50 each through the pad vector, 9 shift pairs 90 each through shifted windows.
-    assert given == {"block_macs": 100 * 3 * 72, "edge_work": 3 * min(90 * 9, 50 * 36), "block_rows": 10 * 3,
-                     "pixel_major_macs": 0, "partial_pixels": 100, "blocks": 3, "calls": 1}
+    # 3 blocks of 8 (20 channels, the last short); one band of 12 window rows of 12 pixels for 10 output rows.
+    assert given == {"block_macs": 100 * 3 * 72, "window_pixels": 3 * 12 * 12, "window_rows": 3 * 10,
+                     "general_pixels": 100, "bands": 3, "calls": 1}
     assert cost_model.features(entry, (1, 10, 10, 20), (1, 3, 3, 20), (1, 10, 10, 20)) == given  # SAME inferred
-    # Stride 2, SAME on an even input: no leading padding, so only the last row and column are edges.
-    strided = cost_model.features(entry, (1, 12, 12, 16), (1, 3, 3, 16), (1, 6, 6, 16))
-    assert strided["edge_work"] == 2 * min(90 * 2 * 2, 50 * (36 - 25)) and strided["partial_pixels"] == 0
-    # Nine output pixels or fewer: pixel-major.
-    small = cost_model.features(entry, (1, 3, 3, 64), (1, 3, 3, 64), (1, 3, 3, 64), (1, 1), (1, 1))
-    assert small["pixel_major_macs"] == 9 * 8 * 72 and small["block_macs"] == small["edge_work"] == 0
+    # kws 25x5: the window's rows run along y, 7 rows of 27 pixels per block, 5 output rows.
+    kws = cost_model.features(entry, (1, 25, 5, 64), (1, 3, 3, 64), (1, 25, 5, 64))
+    assert (kws["window_pixels"], kws["window_rows"], kws["bands"]) == (8 * 7 * 27, 8 * 5, 8)
+    # 48 wide: column chunks of 31 and 17 outputs (at most 33 window columns), bands of 6 and 10 window rows.
+    wide = cost_model.features(entry, (1, 48, 48, 8), (1, 3, 3, 8), (1, 48, 48, 8))
+    assert (wide["window_pixels"], wide["bands"]) == (12 * 6 * 33 + 6 * 10 * 19, 12 + 6)
+    # Stride 3 along a window row: every block runs the general loop.
+    strided = cost_model.features(entry, (1, 10, 30, 16), (1, 3, 3, 16), (1, 10, 10, 16), (3, 1), (1, 1))
+    assert strided["general_pixels"] == 100 * 2

@@ -33,16 +33,16 @@ def test_the_report_names_the_table_its_command_and_date(tmp_path):
 
 
 def test_a_stated_stride_and_padding_win_over_what_the_dims_suggest():
-    """Height 7 -> 3 outputs is VALID stride 2 by the dims (every window inside) but SAME stride 3 with
-    one row of leading padding as stated (only the middle row inside); width 10 -> 10 is SAME stride 1."""
+    """Height 7 -> 3 outputs is VALID stride 2 by the dims but SAME stride 3 with one row of leading padding as
+    stated; width 10 -> 10 is SAME stride 1."""
     entry = "helia_mve_depthwise_conv_3x3_s8"
     dims = ((1, 7, 10, 16), (1, 3, 3, 16), (1, 3, 10, 16))
     stated = cost_model.features(entry, *dims, (1, 3), (1, 1))  # (w, h)
     inferred = cost_model.features(entry, *dims)
-    # Two blocks of 8 channels; stated: 1 x 8 windows inside, 22 edge pixels, 3 x 3 shift pairs.
-    assert stated["edge_work"] == 2 * min(90 * 3 * 3, 50 * 22)
-    # By the dims: 3 x 8 inside, 6 edge pixels, 1 x 3 shift pairs.
-    assert inferred["edge_work"] == 2 * min(90 * 1 * 3, 50 * 6)
+    # Two blocks of 8 channels, window rows of 12 pixels; stated: the 3 output rows read 9 window rows.
+    assert stated["window_pixels"] == 2 * 9 * 12
+    # By the dims: 7 window rows.
+    assert inferred["window_pixels"] == 2 * 7 * 12
 
 
 def test_an_estimate_is_the_rounded_model_and_never_below_one_instruction(tmp_path):
