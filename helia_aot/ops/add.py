@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ADD: int8 / int16 on arm_elementwise_add_s8/s16 or arm_add_s8/s16 (broadcasting up to rank 4),
-float32 / float16 on the _f32 / _f16 entries, int32 inline C (see shared.add_sub). Beyond SUB's rules,
-LiteRT's int16 ADD takes no broadcast on its power-of-two path and needs the output scale coarse enough."""
+"""ADD: int8 / int16 on arm_elementwise_add_s8/s16 or arm_add_s8/s16 (broadcasting of any rank: the entries
+take four merged dimensions, inline C the rest), float32 / float16 on the _f32 / _f16 entries, int32 inline C
+(see shared.add_sub). Beyond SUB's rules, LiteRT's int16 ADD takes no broadcast on its power-of-two path and
+needs the output scale coarse enough."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""SUB: int8 / int16 on arm_elementwise_sub_s8/s16 or arm_sub_s8/s16 (broadcasting up to rank 4),
-float32 / float16 on the _f32 / _f16 entries, int32 inline C (see shared.add_sub)."""
+"""SUB: int8 / int16 on arm_elementwise_sub_s8/s16 or arm_sub_s8/s16 (broadcasting of any rank: the entries
+take four merged dimensions, inline C the rest), float32 / float16 on the _f32 / _f16 entries, int32 inline C
+(see shared.add_sub)."""
 
 from __future__ import annotations
 

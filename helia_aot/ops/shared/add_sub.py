@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-"""ADD and SUB (one lowering, two operators): int8 and int16 with broadcasting up to rank 4 on
+"""ADD and SUB (one lowering, two operators): int8 and int16 with broadcasting of any rank on
 arm_elementwise_<op>_s8/s16 (equal shapes) or arm_<op>_s8/s16 (broadcasting), with LiteRT's rescaling of
-both inputs; int16 with a zero point (TFLM alone runs it) in inline C, as TFLM's general path; float32 / float16 on the `_f32` / `_f16` entries or inline C when broadcasting (or where the
-library lacks the entry); int32
-(unquantized) as inline C with broadcasting of any rank, wrapping modulo 2^32 and then clamped to the
-fused activation, as LiteRT's reference kernel (binary_arith.int32_wrapping_params). Constant inputs fold at
-conversion for int8, int16, float32 and int32, from the same parameters as the C."""
+both inputs; int16 with a zero point (TFLM alone runs it) and broadcasts past four merged dimensions in inline
+C with the same arithmetic. float32 / float16 on the `_f32` / `_f16` entries, or inline C when broadcasting
+(or where the library lacks the entry). int32 (unquantized) as inline C with broadcasting of any rank,
+wrapping modulo 2^32 and then clamped to the fused activation, as LiteRT's reference kernel
+(binary_arith.int32_wrapping_params). Constant inputs fold at conversion for int8, int16, float32 and int32,
+from the same parameters as the C."""
 
 from __future__ import annotations
 
