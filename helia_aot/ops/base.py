@@ -90,7 +90,9 @@ class Source:
         return self.kind in ("LiteRT", "TFLM", "LiteRT and TFLM")
 
     def __str__(self) -> str:
-        text = f"{self.kind} {self.where}: {self.check}"
+        # A helia-aot limit's `where` is helia-aot itself: saying it twice reads as a stutter.
+        where = "" if self.kind == "helia-aot limit" else f" {self.where}"
+        text = f"{self.kind}{where}: {self.check}"
         text += f"; TFLM lacks the check and {self.tflm_unchecked}" if self.tflm_unchecked else ""
         return text + (f"; lifted by {self.lifted_by}" if self.lifted_by else "")
 

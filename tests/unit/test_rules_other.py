@@ -191,6 +191,6 @@ def test_operators_command_prints_the_source_under_each_rule():
     for source in ("from LiteRT and TFLM reduce.cc EvalType / micro reduce_common.cc EvalMinMaxHelper: ",
                    "from TFLM signal/micro/kernels/window.cc WindowPrepare: ",
                    "from kernel limit arm_lstm_unidirectional_s8: computes all four gates",
-                   "from helia-aot limit helia-aot: the initialisation is evaluated at conversion",
+                   "from helia-aot limit: the initialisation is evaluated at conversion",
                    "from LiteRT arg_min_max.cc Prepare: TF_LITE_ENSURE_EQ(NumElements(axis), 1)"):
         assert source in proc.stdout, source
