@@ -57,10 +57,21 @@ def _depthwise_3x3(input_dims, filter_dims, output_dims, stride=None, padding=No
 
 
 def _pointwise(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
+    """helia_mve_convolve_1x1_s8's work, as the kernel itself splits it: for a depth that is a multiple of
+    32, each full channel pair's pixel pairs run the wide tile (32 input channels per pass; the model assumes
+    right shifts, as real layers have), the rest (a last odd pixel or channel, other depths) the general
+    tile (one loop step per 16 input channels)."""
     n, oh, ow, oc = (int(d) for d in output_dims)
+    depth = int(filter_dims[3])
+    pixels = n * oh * ow
     pairs = -(-oc // 2)
-    tiles = -(-(n * oh * ow) // 2) * pairs
-    return {"tile_steps": tiles * -(-int(filter_dims[3]) // 16), "tiles": tiles, "pairs": pairs, "calls": 1}
+    if depth % 32 == 0:
+        wide_tiles = (pixels // 2) * (oc // 2)
+        tiles = -(-pixels // 2) * pairs - wide_tiles
+    else:
+        wide_tiles, tiles = 0, -(-pixels // 2) * pairs
+    return {"tile_steps": tiles * -(-depth // 16), "tiles": tiles, "wide_passes": wide_tiles * (depth // 32),
+            "wide_tiles": wide_tiles, "pairs": pairs, "calls": 1}
 
 
 def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
@@ -77,9 +88,11 @@ def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None
 # the general loop (the last, short block; strides over 2 along a window row).
 MVE_DEPTHWISE = CostKind("mve_depthwise", ("block_macs", "window_pixels", "window_rows", "general_pixels",
                                            "bands", "calls"), _depthwise_3x3)
-# 2 x 2 tiles (two pixels by two output channels): one loop step per sixteen input channels of a tile,
-# the requantization and store per tile, and each channel pair's set-up.
-MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "pairs", "calls"), _pointwise)
+# 2 x 2 tiles (two pixels by two output channels): the general tile's loop steps (sixteen input channels
+# each) and its requantization and store; the wide tile's passes (32 input channels each) and its
+# requantization and store; each channel pair's set-up.
+MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "wide_passes", "wide_tiles", "pairs", "calls"),
+                         _pointwise)
 # The same tiles over two gathered columns, plus the gathering: one copy (or fill) per filter row of
 # each output pixel, sixteen bytes per step.
 MVE_CONV = CostKind("mve_conv", ("tile_steps", "tiles", "gather_rows", "gather_steps", "calls"), _convolution)

@@ -101,6 +101,26 @@ def test_measured_shapes_are_estimated_by_their_measurement():
     assert table.estimate("arm_depthwise_conv_s8_opt", *dims) == expected
 
 
+def test_helium_pointwise_features_follow_the_kernels_own_split():
+    """helia_mve_convolve_1x1_s8: a depth that is a multiple of 32 runs its full channel pairs' pixel pairs
+    in the wide tile (32 input channels per pass); a last odd pixel or channel, and every tile of other
+    depths, run the general tile (16 input channels per step)."""
+    entry = "helia_mve_convolve_1x1_s8"
+    # kws 25x5x64 -> 64: 62 pixel pairs of 32 channel pairs wide; the odd 125th pixel's 32 tiles general.
+    kws = cost_model.features(entry, (1, 25, 5, 64), (64, 1, 1, 64), (1, 25, 5, 64))
+    assert kws == {"tile_steps": 32 * 4, "tiles": 32, "wide_passes": 62 * 32 * 2, "wide_tiles": 62 * 32,
+                   "pairs": 32, "calls": 1}
+    # 7x7x96 -> 25: 24 pixel pairs of 12 full channel pairs wide; the rest (25 tiles of the odd channel's
+    # pair, and the last pixel's 12 full pairs) general.
+    odd = cost_model.features(entry, (1, 7, 7, 96), (25, 1, 1, 96), (1, 7, 7, 25))
+    assert odd == {"tile_steps": (25 * 13 - 24 * 12) * 6, "tiles": 25 * 13 - 24 * 12, "wide_passes": 24 * 12 * 3,
+                   "wide_tiles": 24 * 12, "pairs": 13, "calls": 1}
+    # Depth 40 (not a multiple of 32): all general, three steps of 16 per tile.
+    narrow = cost_model.features(entry, (1, 7, 7, 40), (25, 1, 1, 40), (1, 7, 7, 25))
+    assert narrow == {"tile_steps": 25 * 13 * 3, "tiles": 25 * 13, "wide_passes": 0, "wide_tiles": 0,
+                      "pairs": 13, "calls": 1}
+
+
 def test_helium_depthwise_features_follow_the_kernels_own_split():
     """helia_mve_depthwise_conv_3x3_s8: per block of eight channels, bands of window rows along the output's
     longer axis, each copying its rows of input and padding, then the pair loop over its output rows; the

@@ -25,7 +25,7 @@
 #endif
 
 #define MAX_PIXELS 64
-#define MAX_DEPTH 100
+#define MAX_DEPTH 160
 #define MAX_CH 48
 #define GUARD 32
 #define GUARD_BYTE 0x5A
@@ -58,9 +58,11 @@ static void draw_case(call_case *c)
     {
         --w;
     }
-    /* Depths that are and are not multiples of 16 (the vector width), channel counts odd and even. */
-    const int32_t r = between(0, 3);
-    const int32_t depth = r == 0 ? 16 * between(1, 6) : (r == 1 ? between(1, 15) : between(1, MAX_DEPTH));
+    /* Depths that are and are not multiples of 16 (the vector width) and of 32 (the wide tile: 32 and 64
+     * unrolled, longer ones looped), channel counts odd and even. */
+    const int32_t r = between(0, 4);
+    const int32_t depth = r == 0 ? 16 * between(1, 6)
+                                 : (r == 1 ? between(1, 15) : (r == 2 ? 32 * between(1, 5) : between(1, MAX_DEPTH)));
     const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH);
     c->input_dims = (cmsis_nn_dims){batches, h, w, depth};
     c->filter_dims = (cmsis_nn_dims){channels, 1, 1, depth};
