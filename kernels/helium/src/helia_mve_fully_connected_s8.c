@@ -94,16 +94,120 @@ HELIA_MVE_INLINE int32x4_t finish(const fc_state *s, int32x4_t acc, int32_t with
     return vminq_s32(vmaxq_s32(vaddq_n_s32(acc, s->output_offset), s->act_min), s->act_max);
 }
 
-/* One batch row. with_sums, with_x_term and with_left are constants at each call, so the loop carries no
+/* HELIA_MVE_FC_ASM=0 leaves the asm group loop out (the parity test's check of what -O0 runs). */
+#if !defined(HELIA_MVE_FC_ASM)
+#if defined(__OPTIMIZE__)
+#define HELIA_MVE_FC_ASM 1
+#else
+#define HELIA_MVE_FC_ASM 0
+#endif
+#endif
+
+#if HELIA_MVE_FC_ASM
+/* The common case's whole groups of four rows (the module's kernel sums, filter offset 0, a right
+ * shift) in one asm loop: GCC kept the group loop's pointers and counters on the stack (about 30
+ * instructions per group besides the dot products; 20 here). It takes all of r0-r12, so it is built
+ * only when optimizing (at -O0 r7 is the frame pointer and every group runs batch_row). Per group: the
+ * four kernel sums start the accumulators, the dot products, x rewound, then the requantization as
+ * helia_mve_requantize_q with every lane shifting right (the rounding correction is the sign), the
+ * offset, the clamp and a 4-byte store. The dot-product loop comes in three forms (FC_LOOP_*): depth a
+ * multiple of 32, two unpredicated steps per iteration (one loop-end per 32 bytes, not per 16); a
+ * multiple of 16, x and the rows end exactly `depth` on; any depth, tail-predicated, the pointers
+ * having moved on by depth rounded up to 16. */
+#define FC_STEP(x_reg)                                                                                               \
+    "   vldrb.8         " x_reg ", [%[x]], #16   \n"                                                                 \
+    "   vldrb.8         q1, [%[w0]], #16         \n"                                                                 \
+    "   vmladava.s8     %[a0], " x_reg ", q1     \n"                                                                 \
+    "   vldrb.8         q1, [%[w1]], #16         \n"                                                                 \
+    "   vmladava.s8     %[a1], " x_reg ", q1     \n"                                                                 \
+    "   vldrb.8         q1, [%[w2]], #16         \n"                                                                 \
+    "   vmladava.s8     %[a2], " x_reg ", q1     \n"                                                                 \
+    "   vldrb.8         q1, [%[w3]], #16         \n"                                                                 \
+    "   vmladava.s8     %[a3], " x_reg ", q1     \n"
+#define FC_LOOP_32                                                                                                   \
+    "   lsr             %[w1], %[depth], #5      \n"                                                                 \
+    "   dls             lr, %[w1]                \n"                                                                 \
+    "   add             %[w1], %[w0], %[depth]   \n"                                                                 \
+    "   add             %[w2], %[w1], %[depth]   \n"                                                                 \
+    "   add             %[w3], %[w2], %[depth]   \n"                                                                 \
+    "2:                                          \n" FC_STEP("q0") FC_STEP("q0") "   le              lr, 2b      \n" \
+    "   sub             %[x], %[x], %[depth]     \n"                                                                 \
+    "   mov             %[w0], %[w3]             \n"
+#define FC_LOOP_16                                                                                                   \
+    "   add             %[w1], %[w0], %[depth]   \n"                                                                 \
+    "   add             %[w2], %[w1], %[depth]   \n"                                                                 \
+    "   add             %[w3], %[w2], %[depth]   \n"                                                                 \
+    "   wlstp.8         lr, %[depth], 3f         \n"                                                                 \
+    "2:                                          \n" FC_STEP("q0") "   letp            lr, 2b      \n"               \
+    "3:                                          \n"                                                                 \
+    "   sub             %[x], %[x], %[depth]     \n"                                                                 \
+    "   mov             %[w0], %[w3]             \n"
+#define FC_LOOP_ANY                                                                                                  \
+    "   add             %[w1], %[w0], %[depth]   \n"                                                                 \
+    "   add             %[w2], %[w1], %[depth]   \n"                                                                 \
+    "   add             %[w3], %[w2], %[depth]   \n"                                                                 \
+    "   wlstp.8         lr, %[depth], 3f         \n"                                                                 \
+    "2:                                          \n" FC_STEP("q0") "   letp            lr, 2b      \n"               \
+    "3:                                          \n"                                                                 \
+    "   add             %[w0], %[depth], #15     \n"                                                                 \
+    "   bic             %[w0], %[w0], #15        \n"                                                                 \
+    "   sub             %[x], %[x], %[w0]        \n"                                                                 \
+    "   sub             %[w0], %[w0], %[depth]   \n"                                                                 \
+    "   sub             %[w0], %[w3], %[w0]      \n"
+#define FC_GROUPS(loop)                                                                                              \
+    __asm volatile("1:                                          \n"                                                  \
+                   "   ldrd            %[a0], %[a1], [%[ks]], #8 \n"                                                 \
+                   "   ldrd            %[a2], %[a3], [%[ks]], #8 \n" loop                                            \
+                   "   vmov            q0[2], q0[0], %[a0], %[a2] \n"                                                \
+                   "   vmov            q0[3], q0[1], %[a1], %[a3] \n"                                                \
+                   "   vqrdmulh.s32    q0, q0, %q[mult]         \n"                                                  \
+                   "   vshr.s32        q1, q0, #31              \n"                                                  \
+                   "   vqadd.s32       q0, q0, q1               \n"                                                  \
+                   "   vrshl.s32       q0, q0, %q[right]        \n"                                                  \
+                   "   vadd.i32        q0, q0, %q[offset]       \n"                                                  \
+                   "   vmax.s32        q0, q0, %q[lo]           \n"                                                  \
+                   "   vmin.s32        q0, q0, %q[hi]           \n"                                                  \
+                   "   vstrb.32        q0, [%[out]], #4         \n" /* a low register: VSTRB.32 takes no other */ \
+                   "   subs            %[groups], %[groups], #1 \n"                                                  \
+                   "   bne             1b                       \n"                                                  \
+                   : [x] "+r"(x), [w0] "+r"(w), [ks] "+r"(kernel_sums), [out] "+l"(out), [groups] "+r"(groups),   \
+                     [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [a0] "=&Te"(a0), [a1] "=&Te"(a1),          \
+                     [a2] "=&Te"(a2), [a3] "=&Te"(a3)                                                              \
+                   : [depth] "r"(depth), [mult] "w"(multiplier), [right] "w"(neg_right),                           \
+                     [offset] "w"(output_offset), [lo] "w"(act_min), [hi] "w"(act_max)                             \
+                   : "q0", "q1", "memory", "r14", "cc")
+
+static void groups_right_shift(const int8_t *x, const int8_t *w, const int32_t *kernel_sums, int8_t *out,
+                               int32_t depth, int32_t groups, int32x4_t multiplier, int32x4_t neg_right,
+                               int32x4_t output_offset, int32x4_t act_min, int32x4_t act_max)
+{
+    const int8_t *w1, *w2, *w3;
+    int32_t a0, a1, a2, a3;
+    if (depth % 32 == 0)
+    {
+        FC_GROUPS(FC_LOOP_32);
+    }
+    else if (depth % 16 == 0)
+    {
+        FC_GROUPS(FC_LOOP_16);
+    }
+    else
+    {
+        FC_GROUPS(FC_LOOP_ANY);
+    }
+}
+#endif
+
+/* One batch row from row r on. with_sums, with_x_term and with_left are constants at each call, so the loop carries no
  * branch on them. */
-HELIA_MVE_INLINE void batch_row(const fc_state *s, const int8_t *x, const int8_t *filter, int8_t *out,
+HELIA_MVE_INLINE void batch_row(const fc_state *s, const int8_t *x, const int8_t *filter, int8_t *out, int32_t r,
                                 int32_t with_sums, int32_t with_x_term, int32_t with_left)
 {
     const int32_t depth = s->depth;
     const int32_t rows = s->rows;
     const int32_t x_term = with_x_term ? (int32_t)((uint32_t)s->filter_offset * sum_s8(x, depth)) : 0;
-    const int8_t *w = filter;
-    int32_t r = 0;
+    const int8_t *w = filter + (size_t)r * depth;
+    out += r;
     for (; r + 4 <= rows; r += 4)
     {
         int32_t a0, a1, a2, a3;
@@ -193,16 +297,24 @@ arm_cmsis_nn_status helia_mve_fully_connected_s8(const cmsis_nn_context *ctx,
         int8_t *const out = output_data + (size_t)b * rows;
         if (s.kernel_sums != NULL && !with_x_term && !s.with_left)
         {
-            batch_row(&s, x, filter_data, out, 1, 0, 0); /* the common case: a module's kernel sums, weights
-                                                            symmetric, a right shift */
+            int32_t r = 0;
+#if HELIA_MVE_FC_ASM
+            if (shift < 0 && rows >= 4)
+            {
+                groups_right_shift(x, filter_data, s.kernel_sums, out, depth, rows / 4, s.multiplier, s.neg_right,
+                                   vdupq_n_s32(s.output_offset), s.act_min, s.act_max);
+                r = rows & ~3;
+            }
+#endif
+            batch_row(&s, x, filter_data, out, r, 1, 0, 0);
         }
         else if (s.kernel_sums != NULL)
         {
-            batch_row(&s, x, filter_data, out, 1, with_x_term, s.with_left);
+            batch_row(&s, x, filter_data, out, 0, 1, with_x_term, s.with_left);
         }
         else
         {
-            batch_row(&s, x, filter_data, out, 0, with_x_term, s.with_left);
+            batch_row(&s, x, filter_data, out, 0, 0, with_x_term, s.with_left);
         }
     }
     return ARM_CMSIS_NN_SUCCESS;
