@@ -7,7 +7,7 @@
  * (WLSTP / LETP), so any depth runs with no remainder loop. The four sums form one vector, requantized
  * with the layer's single multiplier and shift (hoisted out of every loop) and stored as four
  * contiguous bytes. A last group of one to three rows repeats its last row and stores only its own
- * lanes.
+ * lanes. The common case's whole groups run in one asm loop (groups_right_shift); the rest in C.
  *
  * Offsets: sum((x + input_offset) * (w + filter_offset)) = sum(x * w) + filter_offset * sum(x)
  *          + [bias + input_offset * (sum(w) + depth * filter_offset)].
