@@ -125,9 +125,14 @@ def cases(helium: bool) -> list[Case]:
                                        (32, 32, 16, 32, 3, 3, 2), (16, 16, 32, 64, 3, 3, 2),
                                        (7, 7, 5, 9, 3, 3, 1)):
         found += _conv_same(CONV + mve_conv, h, w, cin, cout, kh, kw, s)
-    for depth, outputs in ((640, 128), (128, 128), (128, 8), (64, 12), (256, 10), (400, 50)):
-        found += [Case(e, (1, 1, 1, depth), (depth, 1, 1, outputs), (1, 1, 1, outputs))
-                  for e in ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8")]
+    fc = ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8") + (
+        ("helia_mve_fully_connected_s8",) if helium else ())
+    # ad01's and kws's layers, and a few more
+    for depth, outputs in ((640, 128), (128, 128), (128, 8), (64, 12), (256, 10), (400, 50), (8, 128), (128, 640)):
+        found += [Case(e, (1, 1, 1, depth), (depth, 1, 1, outputs), (1, 1, 1, outputs)) for e in fc]
+    # our kernel's three depth loops (multiples of 32, of 16, any depth) and short last row groups
+    for depth, outputs in ((48, 20), (100, 30), (33, 7), (160, 64), (20, 9)):
+        found += [Case(e, (1, 1, 1, depth), (depth, 1, 1, outputs), (1, 1, 1, outputs)) for e in fc[2:]]
     return found
 
 
@@ -207,10 +212,13 @@ def _call(case: Case, index: int, build: str) -> str:
              "  const cmsis_nn_per_channel_quant_params quant = { multiplier, shift };"]
     sw, sh = case.stride
     pw, ph = case.padding
-    if kind == "fc":
-        lines += ["  const cmsis_nn_context ctx = { weight_sum, (int32_t)sizeof(weight_sum) };",
+    if kind in ("fc", "mve_fc"):
+        # The kernel sums a module passes: on ns-cmsis-nn's MVE build (which needs them); beside the
+        # other libraries none (our Helium kernel then sums the rows itself; theirs ignore them).
+        sums = "weight_sum, (int32_t)sizeof(weight_sum)" if build == "mve" or kind == "fc" else "NULL, 0"
+        lines += [f"  const cmsis_nn_context ctx = {{ {sums} }};",
                   "  const cmsis_nn_fc_params params = { 3, 0, -5, { -128, 127 } };"]
-        if case.entry == "arm_fully_connected_s8":
+        if case.entry in ("arm_fully_connected_s8", "helia_mve_fully_connected_s8"):
             lines += ["  const cmsis_nn_per_tensor_quant_params tensor_quant = { 1518500250, -7 };"]
             q = "&tensor_quant"
         else:

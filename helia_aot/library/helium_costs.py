@@ -83,6 +83,18 @@ def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None
             "gather_steps": out_pixels * kh * -(-(kw * cin) // 16), "calls": 1}
 
 
+def _fully_connected(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
+    """helia_mve_fully_connected_s8's work, as the kernel splits it: per batch row, groups of four output
+    rows (a last short group repeats its last row), each a loop over the depth in sixteen-byte steps
+    (one loop end per step, or per two steps when the depth is a multiple of 32)."""
+    depth, outputs, batches = int(filter_dims[0]), int(output_dims[3]), int(output_dims[0])
+    groups = batches * -(-outputs // 4)
+    steps = -(-depth // 16)
+    ends = depth // 32 if depth % 32 == 0 else steps
+    return {"group_steps": groups * steps, "loop_ends": groups * ends, "groups": groups,
+            "short_groups": batches * (1 if outputs % 4 else 0), "calls": 1}
+
+
 # Blocks of eight channels (a last short block costs a whole one): the MACs of the pair loop, the window's
 # copying (input and padding, per window pixel), a set-up per window row and per band, and the pixels of
 # the general loop (the last, short block; strides over 2 along a window row).
@@ -96,3 +108,8 @@ MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "wide_passes",
 # The same tiles over two gathered columns, plus the gathering: one copy (or fill) per filter row of
 # each output pixel, sixteen bytes per step.
 MVE_CONV = CostKind("mve_conv", ("tile_steps", "tiles", "gather_rows", "gather_steps", "calls"), _convolution)
+
+# Groups of four output rows per batch row: one step per sixteen bytes of depth (five loads, four
+# VMLADAVA), the loop ends, each group's set-up, requantization and store, and a last short group (the
+# C loop).
+MVE_FC = CostKind("mve_fc", ("group_steps", "loop_ends", "groups", "short_groups", "calls"), _fully_connected)

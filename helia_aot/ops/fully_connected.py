@@ -9,6 +9,7 @@ import numpy as np
 
 from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.library.cost_kinds import FULLY_CONNECTED
+from helia_aot.library.helium_costs import MVE_FC
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
 from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand,
@@ -26,6 +27,9 @@ HELIUM_CONV_S32 = "helia_mve_convolve_s8_s32"
 HELIUM_QUANTIZE = "helia_mve_quantize_symmetric_f32_s8"
 # and their float rescale, bias and clamp (MVE floating point)
 HELIUM_RESCALE = "helia_mve_rescale_s32_f32"
+# int8 layers with per-tensor weights on cores with MVE: four filter rows per input pass, arm_fully_connected_s8's
+# arguments and kernel sums (kernels/helium/src/helia_mve_fully_connected_s8.c)
+HELIUM_FC = "helia_mve_fully_connected_s8"
 
 WEIGHTS_2D = Rule("weights 2-D [outputs, depth]", litert("fully_connected.cc Prepare",
                                                         "TF_LITE_ENSURE_EQ(NumDimensions(filter), 2)"))
@@ -75,8 +79,10 @@ class FullyConnected(OpLowering):
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
                 template="fully_connected.c.j2", lower="lower_int8",
                 rules=_RULES + (PER_CHANNEL_WEIGHT_ZP, ACCUMULATOR_RULE),
+                helium_entries=(HELIUM_FC,),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
-                            ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED))),
+                            ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED),
+                            (HELIUM_FC, MVE_FC))),
         Variant("a16w8", inputs=(int16_act(), weights("weights", 0, FC_WEIGHTS_ZERO_POINT_SOURCE),
                                  bias("int64", "int32")),
                 outputs=(int16_act("output"),),
@@ -141,6 +147,14 @@ class FullyConnected(OpLowering):
                 ConstArray("multiplier", "int32_t", np.asarray(mults, dtype=np.int64), "per-channel requantization"),
                 ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift"),
             ]
+        candidates = [entry, "arm_fully_connected_wrapper_s8"]
+        if ctx.kernels.helium_kernels and not per_channel and -31 <= shifts[0] <= 30:
+            # Our Helium fully connected kernel (kernels/helium): the same arguments and kernel sums,
+            # chosen by cost only. Its offset and clamp ranges hold for every int8 layer; the shift is
+            # checked.
+            candidates.append(HELIUM_FC)
+        if ctx.entry_override is not None:
+            entry = ctx.entry_override  # helia_aot.lowering.kernel_choice's pick among the candidates
         weight_sums = None
         if ctx.kernels.wants_weight_sums:
             sums = fc_kernel_sums(w.data, b.data if b is not None else None, -in_zp, -w_zp)
@@ -149,7 +163,8 @@ class FullyConnected(OpLowering):
             weight_sums = "precomputed"
         return Lowered(
             entry=entry,
-            candidates=[entry, "arm_fully_connected_wrapper_s8"],
+            candidates=candidates,
+            candidate_scratch={name: 0 for name in candidates},
             scratch_bytes=0,
             macs=batches * depth * outputs,
             constants=constants,

@@ -8,8 +8,10 @@ thousands of random 1x1 convolutions (odd pixel and channel counts, depths that 
 strides up to 3, dilation 2, leading and trailing padding, batches); and the hybrid layers' kernels against
 their own plain C (int8 convolutions to int32 sums; float rows quantized symmetrically, with NaNs,
 infinities, subnormals and half-points; int32 sums rescaled to floats, with NaNs, infinities, subnormal and
-cancelling constants; int16 transposed convolutions). Plus the instruction benches: each Helium
-kernel must beat the library entry it replaces on every kws / vww layer and give the same output."""
+cancelling constants; int16 transposed convolutions); and thousands of random int8 fully connected calls
+(any depth and output count, batches, input and filter offsets, with and without kernel sums). Plus the
+instruction benches: each Helium kernel must beat the library entry it replaces on every kws / vww (ad01
+for the fully connected kernel) layer and give the same output."""
 
 from __future__ import annotations
 
@@ -114,6 +116,35 @@ def test_transpose_conv_s16_matches_its_plain_c(tmp_path, seed):
     assert result["outputs"] > 100 * CALLS
     assert result["mismatches"] == 0, result["text"][-3000:]
     assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed, defines", [
+    (71, ()),
+    (72, ()),
+    # without the asm group loop: what a build without optimization (-O0) runs for every group
+    (73, ("HELIA_MVE_FC_ASM=0",)),
+], ids=["seed71", "seed72", "no_asm"])
+def test_fully_connected_matches_portable_reference(tmp_path, seed, defines):
+    _need_arm_tools()
+    result = helium.parity(tmp_path, CALLS, seed, defines, kernel="fully_connected")
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 20 * CALLS
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+def test_bench_fully_connected_beats_the_library_entry_with_same_output(tmp_path):
+    """Against the portable kernels here; tools/helium_bench.py measures ns-cmsis-nn's MVE build too
+    (kernels/helium/README.md has the table)."""
+    _need_arm_tools()
+    rows = helium.bench(tmp_path, kernels.PORTABLE, kernel="fully_connected")
+    assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
+    by_layer: dict[str, dict[str, int]] = {}
+    for row in rows:
+        by_layer.setdefault(row["layer"], {})[row["entry"]] = row["instructions"]
+    assert len(by_layer) == 6
+    for layer, counts in by_layer.items():
+        assert 0 < counts["helia_mve_fully_connected_s8"] < counts["arm_fully_connected_s8"], (layer, counts)
 
 
 def test_bench_convolve_beats_the_library_entry_with_same_output(tmp_path):

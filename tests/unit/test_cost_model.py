@@ -141,3 +141,16 @@ def test_helium_depthwise_features_follow_the_kernels_own_split():
     # Stride 3 along a window row: every block runs the general loop.
     strided = cost_model.features(entry, (1, 10, 30, 16), (1, 3, 3, 16), (1, 10, 10, 16), (3, 1), (1, 1))
     assert strided["general_pixels"] == 100 * 2
+
+
+def test_helium_fully_connected_features_follow_the_kernels_own_split():
+    """helia_mve_fully_connected_s8: per batch row, groups of four output rows (a short last group counted
+    whole and apart), sixteen-byte steps over the depth, one loop end per step or per two steps when the
+    depth is a multiple of 32."""
+    entry = "helia_mve_fully_connected_s8"
+    ad01 = cost_model.features(entry, (1, 1, 1, 640), (640, 1, 1, 128), (1, 1, 1, 128))
+    assert ad01 == {"group_steps": 32 * 40, "loop_ends": 32 * 20, "groups": 32, "short_groups": 0, "calls": 1}
+    odd = cost_model.features(entry, (2, 1, 1, 40), (40, 1, 1, 10), (2, 1, 1, 10))
+    assert odd == {"group_steps": 2 * 3 * 3, "loop_ends": 2 * 3 * 3, "groups": 2 * 3, "short_groups": 2, "calls": 1}
+    sixteen = cost_model.features(entry, (1, 1, 1, 48), (48, 1, 1, 8), (1, 1, 1, 8))
+    assert (sixteen["group_steps"], sixteen["loop_ends"]) == (2 * 3, 2 * 3)

@@ -177,10 +177,31 @@ def test_no_helium_kernels_without_mve(tmp_path, target, library):
 
 
 def test_module_without_helium_calls_does_not_include_the_header(tmp_path):
-    """ad01 has no depthwise layer: its corstone300 module neither calls nor includes the Helium kernels."""
-    result = _convert(tmp_path, mlperf_model("ad01_int8"))
+    """ad01_fp32 has only float layers: its corstone300 module neither calls nor includes the Helium kernels."""
+    result = _convert(tmp_path, mlperf_model("ad01_fp32"))
     assert not any(s.startswith("helia_mve_") for s in result.kernel_symbols)
     assert "helia_helium.h" not in (result.output_dir / "include" / "m_common.h").read_text()
+
+
+@pytest.mark.parametrize("library", [None, "portable"])
+def test_ad01_fully_connected_layers_take_the_helium_kernel_by_cost(tmp_path, library):
+    """ad01_int8 on corstone300: every FULLY_CONNECTED layer weighs arm_fully_connected_s8 against our Helium
+    kernel (no scratch either way) and takes the cheaper, ours, with the same arguments and kernel sums."""
+    from helia_aot.ops.fully_connected import HELIUM_FC
+
+    result = _convert(tmp_path, mlperf_model("ad01_int8"), library=library)
+    layers = [op for op in result.plan["operators"] if op["op_type"] == "FULLY_CONNECTED"]
+    assert len(layers) == 10
+    for op in layers:
+        kernel = op["kernel"]
+        assert kernel["entry"] == HELIUM_FC and kernel["choice"]["reason"] == "cost_model"
+        options = {o["entry"]: o for o in kernel["choice"]["options"]}
+        assert set(options) == {"arm_fully_connected_s8", HELIUM_FC}
+        assert options[HELIUM_FC]["scratch_bytes"] == options["arm_fully_connected_s8"]["scratch_bytes"] == 0
+        assert options[HELIUM_FC]["estimated_instructions"] < options["arm_fully_connected_s8"]["estimated_instructions"]
+    source = (result.output_dir / "src" / "m_model.c").read_text()
+    assert f"{HELIUM_FC}(&buf_ctx, &fc_params" in source
+    assert '#include "helia_helium.h"' in (result.output_dir / "include" / "m_common.h").read_text()
 
 
 def test_an_operator_rule_forcing_a_kernel_keeps_it_while_the_others_are_chosen(tmp_path):

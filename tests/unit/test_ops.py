@@ -190,8 +190,14 @@ def test_fully_connected(tmp_path):
     b.output(y)
     result, model_c, consts = convert(b, tmp_path, target="corstone300")
     op = only_op(result)
-    assert op["kernel"]["entry"] == "arm_fully_connected_s8"
+    # On the Cortex-M55 the cost tables pick our Helium kernel (same arguments and kernel sums) over
+    # ns-cmsis-nn's; the specialized knob keeps the library's entry.
+    assert op["kernel"]["entry"] == "helia_mve_fully_connected_s8"
+    assert op["kernel"]["candidates"][0] == "arm_fully_connected_s8"
+    specialized, _, _ = convert(b, tmp_path / "s", target="corstone300", config={"optimization": {"kernel": "specialized"}})
+    assert only_op(specialized)["kernel"]["entry"] == "arm_fully_connected_s8"
     body = function_body(model_c, 0)
+    assert "helia_mve_fully_connected_s8(&buf_ctx, &fc_params" in body
     assert "const cmsis_nn_fc_params fc_params = {\n        -2, 0, -1, { -1, 127 }\n    };" in body
     assert f"quant_params = {{ {Q30}, 0 }};" in body
     assert "const cmsis_nn_dims filter_dims = { 16, 1, 1, 4 };" in body

@@ -95,6 +95,27 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
 int32_t helia_mve_convolve_s8_buffer_size(const cmsis_nn_dims *input_dims, const cmsis_nn_dims *filter_dims);
 
 /*
+ * int8 FULLY_CONNECTED with per-tensor requantization, no scratch. Same arguments and result as
+ * arm_fully_connected_s8: input_dims->n batch rows of filter_dims->n values, output_dims->c outputs per
+ * row (any counts >= 1; 0 batch rows write nothing). ctx->buf, when not NULL and at least output_dims->c
+ * int32 values long, holds bias + input_offset * (sum(filter row) + depth * filter_offset) per output
+ * (ns-cmsis-nn's MVE kernel sums) and bias_data is then not read; else the kernel sums the rows itself.
+ * input_offset and filter_offset in [-127, 128], output_offset and the activation range in [-128, 127],
+ * shift in [-31, 30]. Returns ARM_CMSIS_NN_ARG_ERROR (writing nothing) for anything else.
+ */
+arm_cmsis_nn_status helia_mve_fully_connected_s8(const cmsis_nn_context *ctx,
+                                                 const cmsis_nn_fc_params *fc_params,
+                                                 const cmsis_nn_per_tensor_quant_params *quant_params,
+                                                 const cmsis_nn_dims *input_dims,
+                                                 const int8_t *input_data,
+                                                 const cmsis_nn_dims *filter_dims,
+                                                 const int8_t *filter_data,
+                                                 const cmsis_nn_dims *bias_dims,
+                                                 const int32_t *bias_data,
+                                                 const cmsis_nn_dims *output_dims,
+                                                 int8_t *output_data);
+
+/*
  * int8 convolution to int32 sums, with no bias and no requantization: the integer part of LiteRT's
  * hybrid (dynamic-range) CONV_2D and FULLY_CONNECTED. For every output pixel and channel, the sum over
  * the filter taps that fall inside the input of filter * (input + input_offset); taps in the padding add
