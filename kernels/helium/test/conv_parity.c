@@ -3,7 +3,11 @@
  * 1..3, dilations 1..2, leading and trailing padding, batches, odd pixel and channel counts), each run
  * through helia_mve_convolve_s8 and through the portable reference arm_convolve_s8, comparing the
  * outputs byte for byte, guard bytes around them included. Half the calls pass precomputed weight
- * sums, half none. The driver (counts, refusals, result line) is parity_main.h.
+ * sums, half none. The kernel's wide path (weight sums, every shift right, columns of 16 bytes or
+ * more) is reached by drawing all shifts right in two calls of three and, in a quarter of the calls,
+ * 16, 32 or 64 input channels (columns that are multiples of 16 and 32, with and without the 16-byte
+ * step); the rest draws any channel count (columns with a predicated tail, or under 16 bytes).
+ * The driver (counts, refusals, result line) is parity_main.h.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
 /* Portable sources compiled with this firmware (tools/bench_lib/helium.py reads this list):
@@ -25,7 +29,7 @@
 #endif
 
 #define MAX_HW 10
-#define MAX_IN_CH 20
+#define MAX_IN_CH 64
 #define MAX_CH 24
 #define MAX_K 5
 #define MAX_BATCH 2
@@ -76,7 +80,9 @@ static void draw_case(call_case *c)
     int32_t h, w, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
     draw_axis(&h, &kh, &sh, &dh, &ph, &oh);
     draw_axis(&w, &kw, &sw, &dw, &pw, &ow);
-    const int32_t in_ch = between(0, 2) == 0 ? between(1, 3) : between(1, MAX_IN_CH);
+    static const int32_t deep[] = {16, 32, 64};
+    const int32_t ch_draw = between(0, 11);
+    const int32_t in_ch = ch_draw < 3 ? deep[ch_draw] : (ch_draw < 7 ? between(1, 3) : between(1, 20));
     const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH);
     const int32_t batches = between(0, 9) == 0 ? 2 : 1;
     c->input_dims = (cmsis_nn_dims){batches, h, w, in_ch};
@@ -94,6 +100,14 @@ static void draw_case(call_case *c)
     const int32_t depth = kh * kw * in_ch;
     draw_bytes(filter, channels * depth);
     draw_requantization(bias, multiplier, shift, channels);
+    if (between(0, 2) != 0)
+    {
+        /* Every channel shifts right, as in real layers (the wide path's condition). */
+        for (int32_t i = 0; i < channels; ++i)
+        {
+            shift[i] = shift[i] < 0 ? shift[i] : -between(1, 31);
+        }
+    }
     compute_weight_sums(weight_sum, filter, channels, depth, c->with_bias ? bias : NULL, c->params.input_offset);
 }
 
