@@ -48,7 +48,7 @@ HELIA_MVE_INLINE void finish_tile(int32x4_t acc, int32x4_t multiplier, int32x4_t
  * (a predicated step of depth % 16 bytes) as the depth needs: one compare of the tail per call, not per
  * step. *x0 comes back rewound and *w0 at the next channel pair, in the registers they came in. */
 HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0_row, int32_t depth, const int half,
-                                     const int part)
+                                     const int part, const int passes)
 {
     const int8_t *x0 = *x0_column;
     const int8_t *w0 = *w0_row;
@@ -68,15 +68,20 @@ HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0
     "   vldrb.8         q0, [%[w1]], #16         \n"                                                                   \
     "   " op "          %[acc_01], q0, q1        \n"                                                                   \
     "   " op "          %[acc_11], q0, q2        \n"
-#define HELIA_WIDE_HEAD                                                                                                \
+#define HELIA_WIDE_FIRST                                                                                               \
     "   add             %[x1], %[x0], %[depth]   \n"                                                                   \
-    "   add             %[w1], %[w0], %[depth]   \n" HELIA_WIDE_STEP("vmladav.s8")                                     \
+    "   add             %[w1], %[w0], %[depth]   \n" HELIA_WIDE_STEP("vmladav.s8")
+#define HELIA_WIDE_LOOP                                                                                                \
     "   sub             lr, %[depth], #16        \n"                                                                   \
     "   lsr             lr, lr, #5               \n"                                                                   \
     "   wls             lr, lr, 1f               \n"                                                                   \
     "2:                                          \n" HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_STEP("vmladava.s8")     \
     "   le              lr, 2b                   \n"                                                                   \
     "1:                                          \n"
+/* A known number of passes, unrolled by the assembler: no loop set-up or branch per pass. */
+#define HELIA_WIDE_UNROLLED                                                                                            \
+    "   .rept           %c[passes]               \n" HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_STEP("vmladava.s8")     \
+    "   .endr                                    \n"
 /* The last depth % 16 bytes: inactive lanes load zeros; no write-back, the pointers are set below. */
 #define HELIA_WIDE_PART                                                                                                \
     "   and             lr, %[depth], #15        \n"                                                                   \
@@ -104,31 +109,41 @@ HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0
 #define HELIA_WIDE_OPERANDS                                                                                            \
     : [w0] "+r"(w0), [x0] "+r"(x0), [x1] "=&r"(x1), [w1] "=&r"(w1), [acc_00] "=&Te"(acc_00),                          \
       [acc_01] "=&Te"(acc_01), [acc_10] "=&Te"(acc_10), [acc_11] "=&Te"(acc_11), [sums] "=w"(sums)                    \
-    : [depth] "r"(depth)                                                                                               \
+    : [depth] "r"(depth), [passes] "i"(passes < 0 ? 0 : passes)                                                      \
     : "q0", "q1", "q2", "q3", "memory", "r14"
+#define HELIA_WIDE_TILE(body)                                                                                          \
+    if (passes < 0)                                                                                                    \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_LOOP body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                     \
+    }                                                                                                                  \
+    else                                                                                                               \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                 \
+    }
     if (half && part)
     {
-        __asm volatile(HELIA_WIDE_HEAD HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_PART HELIA_WIDE_SUMS
-                           HELIA_WIDE_OPERANDS);
+        HELIA_WIDE_TILE(HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_PART)
     }
     else if (half)
     {
-        __asm volatile(HELIA_WIDE_HEAD HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_WHOLE HELIA_WIDE_SUMS
-                           HELIA_WIDE_OPERANDS);
+        HELIA_WIDE_TILE(HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_WHOLE)
     }
     else if (part)
     {
-        __asm volatile(HELIA_WIDE_HEAD HELIA_WIDE_PART HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);
+        HELIA_WIDE_TILE(HELIA_WIDE_PART)
     }
     else
     {
-        __asm volatile(HELIA_WIDE_HEAD HELIA_WIDE_WHOLE HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);
+        HELIA_WIDE_TILE(HELIA_WIDE_WHOLE)
     }
+#undef HELIA_WIDE_TILE
 #undef HELIA_WIDE_OPERANDS
 #undef HELIA_WIDE_SUMS
 #undef HELIA_WIDE_WHOLE
 #undef HELIA_WIDE_PART
-#undef HELIA_WIDE_HEAD
+#undef HELIA_WIDE_UNROLLED
+#undef HELIA_WIDE_LOOP
+#undef HELIA_WIDE_FIRST
 #undef HELIA_WIDE_STEP
     *x0_column = x0;
     *w0_row = w0;
@@ -191,7 +206,7 @@ HELIA_MVE_INLINE void gather_window(const wide_call *a, const int8_t *image, int
 /* Every full channel pair over the two gathered columns, then a last odd channel; pixel_lanes is 0xFFFF
  * for a pair of pixels, 0x00FF for a last single one (a constant at each call). */
 HELIA_MVE_INLINE void wide_channels(const wide_call *a, int8_t *out, mve_pred16_t pixel_lanes, const int half,
-                                    const int part)
+                                    const int part, const int passes)
 {
     const int32_t depth = a->depth;
     const int32_t channels = a->channels;
@@ -206,7 +221,7 @@ HELIA_MVE_INLINE void wide_channels(const wide_call *a, int8_t *out, mve_pred16_
     int32_t c = 0;
     for (; c + 1 < channels; c += 2)
     {
-        int32x4_t acc = tile_wide(&x0, &w, depth, half, part);
+        int32x4_t acc = tile_wide(&x0, &w, depth, half, part, passes);
         acc = vaddq_s32(acc, vldrwq_gather_shifted_offset_s32(a->weight_sums + c, pair_lanes));
         acc = vqrdmulhq_s32(acc, vldrwq_gather_shifted_offset_s32(a->multiplier + c, pair_lanes));
         /* Every lane shifts right (the wide path's condition): the rounding's correction needs no mask. */
@@ -235,7 +250,7 @@ HELIA_MVE_INLINE void wide_channels(const wide_call *a, int8_t *out, mve_pred16_
 
 /* The wide path's pixel loop: windows gathered by gather_window, channels by wide_channels. A last
  * single pixel is gathered into both columns (the second pixel's lanes are computed, not stored). */
-HELIA_MVE_INLINE void wide_pixels(const wide_call *a, const int half, const int part)
+HELIA_MVE_INLINE void wide_pixels(const wide_call *a, const int half, const int part, const int passes)
 {
     const geometry *const g = &a->g;
     const int32_t y_max = g->in_h - 1 - (g->kernel_h - 1) * g->dilation_h;
@@ -256,22 +271,28 @@ HELIA_MVE_INLINE void wide_pixels(const wide_call *a, const int half, const int 
             next_pixel(&oy, &ox, g->out_w);
             gather_window(a, image, oy, ox, column_1, y_max, x_max);
             next_pixel(&oy, &ox, g->out_w);
-            wide_channels(a, out, 0xFFFF, half, part);
+            wide_channels(a, out, 0xFFFF, half, part, passes);
         }
         if (pixels & 1)
         {
             gather_window(a, image, oy, ox, column_0, y_max, x_max);
             gather_window(a, image, oy, ox, column_1, y_max, x_max);
-            wide_channels(a, out, 0x00FF, half, part);
+            wide_channels(a, out, 0x00FF, half, part, passes);
         }
     }
 }
 
-/* One function per tail form, so that each tile has no branch on it. */
-static __attribute__((noinline)) void wide_whole(const wide_call *a) { wide_pixels(a, 0, 0); }
-static __attribute__((noinline)) void wide_half(const wide_call *a) { wide_pixels(a, 1, 0); }
-static __attribute__((noinline)) void wide_part(const wide_call *a) { wide_pixels(a, 0, 1); }
-static __attribute__((noinline)) void wide_half_part(const wide_call *a) { wide_pixels(a, 1, 1); }
+/* One function per tail form, so that each tile has no branch on it; and unrolled ones for the depths
+ * of the MLPerf Tiny layers (27: 3x3x3; 40: kws's 10x4x1; 144: 3x3x16; 288: 3x3x32), which drop the
+ * loop's set-up (3 instructions per tile) and its branch per pass. */
+static __attribute__((noinline)) void wide_whole(const wide_call *a) { wide_pixels(a, 0, 0, -1); }
+static __attribute__((noinline)) void wide_half(const wide_call *a) { wide_pixels(a, 1, 0, -1); }
+static __attribute__((noinline)) void wide_part(const wide_call *a) { wide_pixels(a, 0, 1, -1); }
+static __attribute__((noinline)) void wide_half_part(const wide_call *a) { wide_pixels(a, 1, 1, -1); }
+static __attribute__((noinline)) void wide_part_short(const wide_call *a) { wide_pixels(a, 0, 1, 0); }
+static __attribute__((noinline)) void wide_half_part_short(const wide_call *a) { wide_pixels(a, 1, 1, 0); }
+static __attribute__((noinline)) void wide_144(const wide_call *a) { wide_pixels(a, 0, 0, 4); }
+static __attribute__((noinline)) void wide_288(const wide_call *a) { wide_pixels(a, 1, 0, 8); }
 
 /* Whether every channel shifts right (real layers): the wide path's rounding relies on it. */
 static int32_t all_shift_right(const int32_t *shift, int32_t channels)
@@ -336,7 +357,26 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
                              vdupq_n_s8((int8_t)-conv_params->input_offset)};
         /* depth = 16 + 32 * passes + rest: rest 0 (e.g. 144), 16 (288, 576), 1 to 15 (27), 17 to 31 (40). */
         const int32_t rest = (depth - 16) & 31;
-        if (rest == 0)
+        if (depth == 144)
+        {
+            wide_144(&a);
+        }
+        else if (depth == 288)
+        {
+            wide_288(&a);
+        }
+        else if (depth < 48 && rest != 0 && rest != 16)
+        {
+            if (rest < 16)
+            {
+                wide_part_short(&a);
+            }
+            else
+            {
+                wide_half_part_short(&a);
+            }
+        }
+        else if (rest == 0)
         {
             wide_whole(&a);
         }

@@ -6,7 +6,8 @@
  * sums, half none. The kernel's wide path (weight sums, every shift right, columns of 16 bytes or
  * more) is reached by drawing all shifts right in two calls of three and, in a quarter of the calls,
  * 16, 32 or 64 input channels (columns that are multiples of 16 and 32, with and without the 16-byte
- * step); the rest draws any channel count (columns with a predicated tail, or under 16 bytes).
+ * step), a third with 3x3 filters; the rest draws any channel count (columns with a predicated tail,
+ * or under 16 bytes).
  * The driver (counts, refusals, result line) is parity_main.h.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
@@ -58,12 +59,13 @@ typedef struct
 } call_case;
 
 /* One axis: input size, filter size, stride, dilation, leading padding; the output length (>= 1). */
-static void draw_axis(int32_t *in, int32_t *k, int32_t *stride, int32_t *dilation, int32_t *lead, int32_t *out)
+static void draw_axis(int32_t k_fixed, int32_t *in, int32_t *k, int32_t *stride, int32_t *dilation, int32_t *lead,
+                      int32_t *out)
 {
     do
     {
         *in = between(0, 3) == 0 ? between(1, MAX_HW) : between(1, 6);
-        *k = between(1, MAX_K);
+        *k = k_fixed > 0 ? k_fixed : between(1, MAX_K);
         *stride = between(0, 4) == 0 ? 3 : between(1, 2);
         *dilation = between(0, 5) == 0 ? 2 : 1;
         const int32_t span = *dilation * (*k - 1) + 1;
@@ -78,8 +80,10 @@ static void draw_case(call_case *c)
 {
     memset(c, 0, sizeof(*c));
     int32_t h, w, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
-    draw_axis(&h, &kh, &sh, &dh, &ph, &oh);
-    draw_axis(&w, &kw, &sw, &dw, &pw, &ow);
+    /* A third of the calls 3x3 filters, so the kernel's unrolled depths (27, 144, 288) come up often. */
+    const int32_t k_fixed = between(0, 2) == 0 ? 3 : 0;
+    draw_axis(k_fixed, &h, &kh, &sh, &dh, &ph, &oh);
+    draw_axis(k_fixed, &w, &kw, &sw, &dw, &pw, &ow);
     static const int32_t deep[] = {16, 32, 64};
     const int32_t ch_draw = between(0, 11);
     const int32_t in_ch = ch_draw < 3 ? deep[ch_draw] : (ch_draw < 7 ? between(1, 3) : between(1, 20));
