@@ -46,7 +46,8 @@ HELIA_MVE_INLINE void finish_tile(int32x4_t acc, int32x4_t multiplier, int32x4_t
  * depth (at least 16) runs as a first step of 16 bytes with non-accumulating VMLADAV (no starting
  * values to move in), passes of 32 bytes, then `half` (a 16-byte step when depth % 32 >= 16) and `part`
  * (a predicated step of depth % 16 bytes) as the depth needs: one compare of the tail per call, not per
- * step. *x0 comes back rewound and *w0 at the next channel pair, in the registers they came in. */
+ * step; `passes` is -1 (a loop over (depth - 16) / 32 passes) or the count, 0, 4 or 8, run unrolled. *x0
+ * comes back rewound and *w0 at the next channel pair, in the registers they came in. */
 HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0_row, int32_t depth, const int half,
                                      const int part, const int passes)
 {
@@ -78,9 +79,10 @@ HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0
     "2:                                          \n" HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_STEP("vmladava.s8")     \
     "   le              lr, 2b                   \n"                                                                   \
     "1:                                          \n"
-/* A known number of passes, unrolled by the assembler: no loop set-up or branch per pass. */
-#define HELIA_WIDE_UNROLLED                                                                                            \
-    "   .rept           %c[passes]               \n" HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_STEP("vmladava.s8")     \
+/* A known number of passes, unrolled by the assembler: no loop set-up or branch per pass. The counts
+ * are literals (an "i" operand is no constant in a build without optimization). */
+#define HELIA_WIDE_UNROLLED(count)                                                                                     \
+    "   .rept           " count "                \n" HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_STEP("vmladava.s8")     \
     "   .endr                                    \n"
 /* The last depth % 16 bytes: inactive lanes load zeros; no write-back, the pointers are set below. */
 #define HELIA_WIDE_PART                                                                                                \
@@ -109,16 +111,24 @@ HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0
 #define HELIA_WIDE_OPERANDS                                                                                            \
     : [w0] "+r"(w0), [x0] "+r"(x0), [x1] "=&r"(x1), [w1] "=&r"(w1), [acc_00] "=&Te"(acc_00),                          \
       [acc_01] "=&Te"(acc_01), [acc_10] "=&Te"(acc_10), [acc_11] "=&Te"(acc_11), [sums] "=w"(sums)                    \
-    : [depth] "r"(depth), [passes] "i"(passes < 0 ? 0 : passes)                                                      \
+    : [depth] "r"(depth)                                                                                               \
     : "q0", "q1", "q2", "q3", "memory", "r14"
 #define HELIA_WIDE_TILE(body)                                                                                          \
-    if (passes < 0)                                                                                                    \
+    if (passes == 0)                                                                                                   \
     {                                                                                                                  \
-        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_LOOP body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                     \
+        __asm volatile(HELIA_WIDE_FIRST body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                                     \
+    }                                                                                                                  \
+    else if (passes == 4)                                                                                              \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("4") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);            \
+    }                                                                                                                  \
+    else if (passes == 8)                                                                                              \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("8") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);            \
     }                                                                                                                  \
     else                                                                                                               \
     {                                                                                                                  \
-        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                 \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_LOOP body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                     \
     }
     if (half && part)
     {
@@ -177,6 +187,9 @@ typedef struct
     int8_t *column_0;
     int32_t batches, pixels, channels, depth, output_offset, act_min, act_max;
     int8x16_t pad;
+    /* {0, 1, 0, 1}, the gathers' offsets for a channel pair: a constant vector in the wide functions
+     * would be a literal, which a build without optimization places out of a load's reach. */
+    uint32x4_t pair_lanes;
 } wide_call;
 
 /* The window of output pixel (oy, ox) into `column`. Inside the input (y0 in [0, y_max], x0 in [0, x_max];
@@ -215,7 +228,7 @@ HELIA_MVE_INLINE void wide_channels(const wide_call *a, int8_t *out, mve_pred16_
     const int32x4_t act_max = vdupq_n_s32(a->act_max);
     /* Lanes: (pixel 0, channel 0), (0, 1), (1, 0), (1, 1). */
     const uint32x4_t store_offsets = {0, 1, (uint32_t)channels, (uint32_t)channels + 1};
-    const uint32x4_t pair_lanes = {0, 1, 0, 1};
+    const uint32x4_t pair_lanes = a->pair_lanes;
     const int8_t *x0 = a->column_0;
     const int8_t *w = a->filter;
     int32_t c = 0;
@@ -337,6 +350,7 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
     }
     const int32_t *const weight_sums = helia_mve_weight_sums(weight_sum_ctx, channels);
     int8_t *const column_0 = (int8_t *)ctx->buf;
+    const uint32x4_t pair_lanes = {0, 1, 0, 1};
     if (weight_sums != NULL && depth >= 16 && all_shift_right(quant_params->shift, channels))
     {
         const wide_call a = {g,
@@ -354,7 +368,8 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
                              conv_params->output_offset,
                              conv_params->activation.min,
                              conv_params->activation.max,
-                             vdupq_n_s8((int8_t)-conv_params->input_offset)};
+                             vdupq_n_s8((int8_t)-conv_params->input_offset),
+                             pair_lanes};
         /* depth = 16 + 32 * passes + rest: rest 0 (e.g. 144), 16 (288, 576), 1 to 15 (27), 17 to 31 (40). */
         const int32_t rest = (depth - 16) & 31;
         if (depth == 144)
@@ -402,7 +417,6 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
     const int32x4_t act_max = vdupq_n_s32(conv_params->activation.max);
     /* Lanes: (pixel 0, channel 0), (0, 1), (1, 0), (1, 1). */
     const uint32x4_t store_offsets = {0, 1, (uint32_t)channels, (uint32_t)channels + 1};
-    const uint32x4_t pair_lanes = {0, 1, 0, 1};
     const int32_t pixels = output_dims->h * g.out_w;
 
     for (int32_t b = 0; b < input_dims->n; ++b)
