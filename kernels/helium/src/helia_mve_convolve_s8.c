@@ -112,27 +112,28 @@ HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0
     : [w0] "+r"(w0), [x0] "+r"(x0), [x1] "=&r"(x1), [w1] "=&r"(w1), [acc_00] "=&Te"(acc_00),                          \
       [acc_01] "=&Te"(acc_01), [acc_10] "=&Te"(acc_10), [acc_11] "=&Te"(acc_11), [sums] "=w"(sums)                    \
     : [depth] "r"(depth)                                                                                               \
-    : "q0", "q1", "q2", "q3", "memory", "r14"
-#define HELIA_WIDE_TILE(body)                                                                                          \
+    : "q0", "q1", "q2", "memory", "r14"
+/* Only the predicated step uses q3; the other forms leave it to GCC (one spill fewer per tile). */
+#define HELIA_WIDE_TILE(body, ...)                                                                                     \
     if (passes == 0)                                                                                                   \
     {                                                                                                                  \
-        __asm volatile(HELIA_WIDE_FIRST body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                                     \
+        __asm volatile(HELIA_WIDE_FIRST body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__);                         \
     }                                                                                                                  \
     else if (passes == 4)                                                                                              \
     {                                                                                                                  \
-        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("4") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);            \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("4") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__); \
     }                                                                                                                  \
     else if (passes == 8)                                                                                              \
     {                                                                                                                  \
-        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("8") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);            \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("8") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__); \
     }                                                                                                                  \
     else                                                                                                               \
     {                                                                                                                  \
-        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_LOOP body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS);                     \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_LOOP body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__);         \
     }
     if (half && part)
     {
-        HELIA_WIDE_TILE(HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_PART)
+        HELIA_WIDE_TILE(HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_PART, , "q3")
     }
     else if (half)
     {
@@ -140,7 +141,7 @@ HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0
     }
     else if (part)
     {
-        HELIA_WIDE_TILE(HELIA_WIDE_PART)
+        HELIA_WIDE_TILE(HELIA_WIDE_PART, , "q3")
     }
     else
     {
@@ -228,18 +229,18 @@ HELIA_MVE_INLINE void wide_channels(const wide_call *a, int8_t *out, mve_pred16_
     const int32x4_t act_max = vdupq_n_s32(a->act_max);
     /* Lanes: (pixel 0, channel 0), (0, 1), (1, 0), (1, 1). */
     const uint32x4_t store_offsets = {0, 1, (uint32_t)channels, (uint32_t)channels + 1};
-    const uint32x4_t pair_lanes = a->pair_lanes;
+    /* The pair's lanes in the per-channel arrays: {c, c + 1, c, c + 1}, one add per pair. */
+    uint32x4_t pair_lanes = a->pair_lanes;
     const int8_t *x0 = a->column_0;
     const int8_t *w = a->filter;
     int32_t c = 0;
-    for (; c + 1 < channels; c += 2)
+    for (; c + 1 < channels; c += 2, pair_lanes = vaddq_n_u32(pair_lanes, 2))
     {
         int32x4_t acc = tile_wide(&x0, &w, depth, half, part, passes);
-        acc = vaddq_s32(acc, vldrwq_gather_shifted_offset_s32(a->weight_sums + c, pair_lanes));
-        acc = vqrdmulhq_s32(acc, vldrwq_gather_shifted_offset_s32(a->multiplier + c, pair_lanes));
+        acc = vaddq_s32(acc, vldrwq_gather_shifted_offset_s32(a->weight_sums, pair_lanes));
+        acc = vqrdmulhq_s32(acc, vldrwq_gather_shifted_offset_s32(a->multiplier, pair_lanes));
         /* Every lane shifts right (the wide path's condition): the rounding's correction needs no mask. */
-        acc = vrshlq_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)),
-                         vldrwq_gather_shifted_offset_s32(a->shift + c, pair_lanes));
+        acc = vrshlq_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), vldrwq_gather_shifted_offset_s32(a->shift, pair_lanes));
         acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
         if (pixel_lanes == 0xFFFF)
         {
