@@ -74,13 +74,35 @@ def _pointwise(input_dims, filter_dims, output_dims, stride=None, padding=None) 
             "wide_tiles": wide_tiles, "pairs": pairs, "calls": 1}
 
 
+def _inside(size: int, kernel: int, out: int, stride: int, lead: int) -> int:
+    """Outputs along one axis whose window lies wholly inside the input (no padding tap)."""
+    return sum(1 for o in range(out) if 0 <= o * stride - lead <= size - kernel)
+
+
 def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
-    n, oh, ow, oc = (int(d) for d in output_dims)
+    """helia_mve_convolve_s8's work, as the kernel itself splits it: per pair of output pixels (a last odd
+    one counts as a pair), both windows gathered into columns, then every channel pair's 2 x 2 tile. A
+    column of 16 bytes or more runs the full channel pairs in the wide tile (the model assumes weight sums
+    and right shifts, as real layers have), one 16-byte step each; a last odd channel, and every tile of
+    a shorter column, the general tile. A window wholly inside the input is gathered as kh row copies
+    (16 bytes per step); others take the general gather, which costs more per filter row (edge_rows)."""
+    n, ih, iw, _ = (int(d) for d in input_dims)
+    _, oh, ow, oc = (int(d) for d in output_dims)
     kh, kw, cin = int(filter_dims[1]), int(filter_dims[2]), int(filter_dims[3])
+    if stride is None or padding is None:
+        (sh, ph), (sw, pw) = _axis_geometry(ih, kh, oh), _axis_geometry(iw, kw, ow)
+    else:
+        (sw, sh), (pw, ph) = (int(v) for v in stride), (int(v) for v in padding)
+    depth = kh * kw * cin
     out_pixels = n * oh * ow
-    tiles = n * -(-(oh * ow) // 2) * -(-oc // 2)
-    return {"tile_steps": tiles * -(-(kh * kw * cin) // 16), "tiles": tiles, "gather_rows": out_pixels * kh,
-            "gather_steps": out_pixels * kh * -(-(kw * cin) // 16), "calls": 1}
+    pixel_pairs = n * -(-(oh * ow) // 2)
+    wide_tiles = pixel_pairs * (oc // 2) if depth >= 16 else 0
+    tiles = pixel_pairs * -(-oc // 2) - wide_tiles
+    steps = -(-depth // 16)
+    edge_pixels = out_pixels - n * _inside(ih, kh, oh, sh, ph) * _inside(iw, kw, ow, sw, pw)
+    return {"tile_steps": tiles * steps, "tiles": tiles, "wide_steps": wide_tiles * steps, "wide_tiles": wide_tiles,
+            "gather_rows": out_pixels * kh, "gather_steps": out_pixels * kh * -(-(kw * cin) // 16),
+            "edge_rows": edge_pixels * kh, "calls": 1}
 
 
 def _fully_connected(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
@@ -105,9 +127,12 @@ MVE_DEPTHWISE = CostKind("mve_depthwise", ("block_macs", "window_pixels", "windo
 # requantization and store; each channel pair's set-up.
 MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "wide_passes", "wide_tiles", "pairs", "calls"),
                          _pointwise)
-# The same tiles over two gathered columns, plus the gathering: one copy (or fill) per filter row of
-# each output pixel, sixteen bytes per step.
-MVE_CONV = CostKind("mve_conv", ("tile_steps", "tiles", "gather_rows", "gather_steps", "calls"), _convolution)
+# The same tiles over two gathered columns: the general tile's steps (sixteen bytes each) and its
+# requantization and store; the wide tile's steps (sixteen bytes each) and its set-up, requantization and
+# store; plus the gathering: one copy per filter row of each output pixel (sixteen bytes per step), and
+# the general gather's extra per filter row of a window over the padding.
+MVE_CONV = CostKind("mve_conv", ("tile_steps", "tiles", "wide_steps", "wide_tiles", "gather_rows", "gather_steps",
+                                 "edge_rows", "calls"), _convolution)
 
 # Groups of four output rows per batch row: one step per sixteen bytes of depth (five loads, four
 # VMLADAVA), the loop ends, each group's set-up, requantization and store, and a last short group (the

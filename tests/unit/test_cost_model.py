@@ -121,6 +121,31 @@ def test_helium_pointwise_features_follow_the_kernels_own_split():
                       "pairs": 13, "calls": 1}
 
 
+def test_helium_convolution_features_follow_the_kernels_own_split():
+    """helia_mve_convolve_s8: per pair of output pixels (a last odd one counts as a pair), a column of 16
+    bytes or more runs the full channel pairs in the wide tile and a last odd channel in the general one,
+    16 bytes per step either way; a shorter column runs every tile general. Windows inside the input are
+    kh row copies; the others (edge_rows per filter row) take the general gather."""
+    entry = "helia_mve_convolve_s8"
+    # resnet 32x32x16 -> 16, 3x3 SAME: 512 pixel pairs of 8 channel pairs, 9 steps over 144 bytes; 30 x 30
+    # windows inside the input, 124 over the padding.
+    resnet = cost_model.features(entry, (1, 32, 32, 16), (16, 3, 3, 16), (1, 32, 32, 16), (1, 1), (1, 1))
+    assert resnet == {"tile_steps": 0, "tiles": 0, "wide_steps": 512 * 8 * 9, "wide_tiles": 512 * 8,
+                      "gather_rows": 1024 * 3, "gather_steps": 1024 * 3 * 3, "edge_rows": 124 * 3, "calls": 1}
+    # vww 96x96x3 -> 8, 3x3 stride 2 SAME (padding inferred: none leading, one trailing): 27-byte columns in
+    # two steps; the last row and column of outputs read the padding.
+    vww = cost_model.features(entry, (1, 96, 96, 3), (8, 3, 3, 3), (1, 48, 48, 8))
+    assert vww == {"tile_steps": 0, "tiles": 0, "wide_steps": 1152 * 4 * 2, "wide_tiles": 1152 * 4,
+                   "gather_rows": 2304 * 3, "gather_steps": 2304 * 3, "edge_rows": (2304 - 47 * 47) * 3, "calls": 1}
+    # An odd channel count over a 144-byte column: 13 pixel pairs, one wide pair and one general tile each.
+    odd = cost_model.features(entry, (1, 5, 5, 16), (3, 3, 3, 16), (1, 5, 5, 3), (1, 1), (1, 1))
+    assert odd["wide_tiles"] == 13 and odd["tiles"] == 13 and odd["tile_steps"] == 13 * 9
+    # A 9-byte column (3x3x1): every tile general, one step each.
+    short = cost_model.features(entry, (1, 7, 7, 1), (5, 3, 3, 1), (1, 7, 7, 5), (1, 1), (1, 1))
+    assert short["wide_tiles"] == 0 and short["tiles"] == 25 * 3 and short["tile_steps"] == 25 * 3
+    assert short["edge_rows"] == (49 - 25) * 3
+
+
 def test_helium_depthwise_features_follow_the_kernels_own_split():
     """helia_mve_depthwise_conv_3x3_s8: per block of eight channels, bands of window rows along the output's
     longer axis, each copying its rows of input and padding, then the pair loop over its output rows; the

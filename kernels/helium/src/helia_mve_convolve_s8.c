@@ -8,6 +8,12 @@
  * bytes per step. The tile's four sums are requantized as one vector with the pair's multipliers and
  * shifts (gathered per tile) and written by one scatter store.
  *
+ * Calls with precomputed weight sums, every shift right and columns of at least 16 bytes (real layers)
+ * take a wide path: the tile runs a first 16-byte step with non-accumulating VMLADAV, 32 bytes per loop
+ * pass and an unpredicated 16-byte and/or a predicated step for the rest, the pair's starting values,
+ * multipliers and shifts are added / applied as vectors, and a window inside the input is gathered as
+ * kernel_h tail-predicated copies of its contiguous filter rows (kernel_w * channels bytes each).
+ *
  * ns-cmsis-nn's MVE arm_convolve_s8 gathers four columns and runs a one-channel-at-a-time product
  * with five loads per four multiply-accumulates; here four loads feed four, the requantization is one
  * vector per four outputs, and the scratch is half as large. */
@@ -33,6 +39,286 @@ HELIA_MVE_INLINE void finish_tile(int32x4_t acc, int32x4_t multiplier, int32x4_t
     acc = helia_mve_tile_output(acc, multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero), 1, output_offset,
                                 act_min, act_max);
     vstrbq_scatter_offset_p_s32(out, store_offsets, acc, lanes);
+}
+
+/* Sums of a 2 x 2 tile over the two columns (the second one `depth` bytes after the first) and the
+ * filter rows *w0 and *w0 + depth, without the starting values: (x0 w0, x0 w1, x1 w0, x1 w1). The
+ * depth (at least 16) runs as a first step of 16 bytes with non-accumulating VMLADAV (no starting
+ * values to move in), passes of 32 bytes, then `half` (a 16-byte step when depth % 32 >= 16) and `part`
+ * (a predicated step of depth % 16 bytes) as the depth needs: one compare of the tail per call, not per
+ * step; `passes` is -1 (a loop over (depth - 16) / 32 passes) or the count, 0, 4 or 8, run unrolled. *x0
+ * comes back rewound and *w0 at the next channel pair, in the registers they came in. */
+HELIA_MVE_INLINE int32x4_t tile_wide(const int8_t **x0_column, const int8_t **w0_row, int32_t depth, const int half,
+                                     const int part, const int passes)
+{
+    const int8_t *x0 = *x0_column;
+    const int8_t *w0 = *w0_row;
+    const int8_t *x1;
+    const int8_t *w1;
+    int32_t acc_00;
+    int32_t acc_01;
+    int32_t acc_10;
+    int32_t acc_11;
+    int32x4_t sums;
+#define HELIA_WIDE_STEP(op)                                                                                            \
+    "   vldrb.8         q0, [%[w0]], #16         \n"                                                                   \
+    "   vldrb.8         q1, [%[x0]], #16         \n"                                                                   \
+    "   " op "          %[acc_00], q0, q1        \n"                                                                   \
+    "   vldrb.8         q2, [%[x1]], #16         \n"                                                                   \
+    "   " op "          %[acc_10], q0, q2        \n"                                                                   \
+    "   vldrb.8         q0, [%[w1]], #16         \n"                                                                   \
+    "   " op "          %[acc_01], q0, q1        \n"                                                                   \
+    "   " op "          %[acc_11], q0, q2        \n"
+#define HELIA_WIDE_FIRST                                                                                               \
+    "   add             %[x1], %[x0], %[depth]   \n"                                                                   \
+    "   add             %[w1], %[w0], %[depth]   \n" HELIA_WIDE_STEP("vmladav.s8")
+#define HELIA_WIDE_LOOP                                                                                                \
+    "   sub             lr, %[depth], #16        \n"                                                                   \
+    "   lsr             lr, lr, #5               \n"                                                                   \
+    "   wls             lr, lr, 1f               \n"                                                                   \
+    "2:                                          \n" HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_STEP("vmladava.s8")     \
+    "   le              lr, 2b                   \n"                                                                   \
+    "1:                                          \n"
+/* A known number of passes, unrolled by the assembler: no loop set-up or branch per pass. The counts
+ * are literals (an "i" operand is no constant in a build without optimization). */
+#define HELIA_WIDE_UNROLLED(count)                                                                                     \
+    "   .rept           " count "                \n" HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_STEP("vmladava.s8")     \
+    "   .endr                                    \n"
+/* The last depth % 16 bytes: inactive lanes load zeros; no write-back, the pointers are set below. */
+#define HELIA_WIDE_PART                                                                                                \
+    "   and             lr, %[depth], #15        \n"                                                                   \
+    "   vctp.8          lr                       \n"                                                                   \
+    "   vpstttt                                  \n"                                                                   \
+    "   vldrbt.8        q0, [%[w0]]              \n"                                                                   \
+    "   vldrbt.8        q1, [%[x0]]              \n"                                                                   \
+    "   vldrbt.8        q2, [%[x1]]              \n"                                                                   \
+    "   vldrbt.8        q3, [%[w1]]              \n"                                                                   \
+    "   vmladava.s8     %[acc_00], q0, q1        \n"                                                                   \
+    "   vmladava.s8     %[acc_10], q0, q2        \n"                                                                   \
+    "   vmladava.s8     %[acc_01], q3, q1        \n"                                                                   \
+    "   vmladava.s8     %[acc_11], q3, q2        \n"                                                                   \
+    "   bic             lr, %[depth], #15        \n"                                                                   \
+    "   sub             %[x0], %[x0], lr         \n"                                                                   \
+    "   sub             %[w0], %[w0], lr         \n"                                                                   \
+    "   add             %[w0], %[w0], %[depth], lsl #1 \n"
+/* Without a part, x0 has walked the first column and w1 ends at the next pair's first row. */
+#define HELIA_WIDE_WHOLE                                                                                               \
+    "   sub             %[x0], %[x0], %[depth]   \n"                                                                   \
+    "   mov             %[w0], %[w1]             \n"
+#define HELIA_WIDE_SUMS                                                                                                \
+    "   vmov            %q[sums][2], %q[sums][0], %[acc_00], %[acc_10] \n"                                             \
+    "   vmov            %q[sums][3], %q[sums][1], %[acc_01], %[acc_11] \n"
+#define HELIA_WIDE_OPERANDS                                                                                            \
+    : [w0] "+r"(w0), [x0] "+r"(x0), [x1] "=&r"(x1), [w1] "=&r"(w1), [acc_00] "=&Te"(acc_00),                          \
+      [acc_01] "=&Te"(acc_01), [acc_10] "=&Te"(acc_10), [acc_11] "=&Te"(acc_11), [sums] "=w"(sums)                    \
+    : [depth] "r"(depth)                                                                                               \
+    : "q0", "q1", "q2", "memory", "r14"
+/* Only the predicated step uses q3; the other forms leave it to GCC (one spill fewer per tile). */
+#define HELIA_WIDE_TILE(body, ...)                                                                                     \
+    if (passes == 0)                                                                                                   \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__);                         \
+    }                                                                                                                  \
+    else if (passes == 4)                                                                                              \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("4") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__); \
+    }                                                                                                                  \
+    else if (passes == 8)                                                                                              \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_UNROLLED("8") body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__); \
+    }                                                                                                                  \
+    else                                                                                                               \
+    {                                                                                                                  \
+        __asm volatile(HELIA_WIDE_FIRST HELIA_WIDE_LOOP body HELIA_WIDE_SUMS HELIA_WIDE_OPERANDS __VA_ARGS__);         \
+    }
+    if (half && part)
+    {
+        HELIA_WIDE_TILE(HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_PART, , "q3")
+    }
+    else if (half)
+    {
+        HELIA_WIDE_TILE(HELIA_WIDE_STEP("vmladava.s8") HELIA_WIDE_WHOLE)
+    }
+    else if (part)
+    {
+        HELIA_WIDE_TILE(HELIA_WIDE_PART, , "q3")
+    }
+    else
+    {
+        HELIA_WIDE_TILE(HELIA_WIDE_WHOLE)
+    }
+#undef HELIA_WIDE_TILE
+#undef HELIA_WIDE_OPERANDS
+#undef HELIA_WIDE_SUMS
+#undef HELIA_WIDE_WHOLE
+#undef HELIA_WIDE_PART
+#undef HELIA_WIDE_UNROLLED
+#undef HELIA_WIDE_LOOP
+#undef HELIA_WIDE_FIRST
+#undef HELIA_WIDE_STEP
+    *x0_column = x0;
+    *w0_row = w0;
+    return sums;
+}
+
+/* dst[0 .. n) = src[0 .. n): a tail-predicated loop, three instructions per sixteen bytes. */
+HELIA_MVE_INLINE void copy_row(int8_t *dst, const int8_t *src, int32_t n)
+{
+    __asm volatile("   wlstp.8         lr, %[n], 1f             \n"
+                   "2:                                          \n"
+                   "   vldrb.8         q0, [%[src]], #16        \n"
+                   "   vstrb.8         q0, [%[dst]], #16        \n"
+                   "   letp            lr, 2b                   \n"
+                   "1:                                          \n"
+                   : [src] "+r"(src), [dst] "+r"(dst)
+                   : [n] "r"(n)
+                   : "q0", "memory", "r14");
+}
+
+/* What the wide path reads per call, gathered once (its functions take one pointer). */
+typedef struct
+{
+    geometry g;
+    const int8_t *input;
+    int8_t *output;
+    const int8_t *filter;
+    const int32_t *weight_sums;
+    const int32_t *multiplier;
+    const int32_t *shift;
+    int8_t *column_0;
+    int32_t batches, pixels, channels, depth, output_offset, act_min, act_max;
+    int8x16_t pad;
+    /* {0, 1, 0, 1}, the gathers' offsets for a channel pair: a constant vector in the wide functions
+     * would be a literal, which a build without optimization places out of a load's reach. */
+    uint32x4_t pair_lanes;
+} wide_call;
+
+/* The window of output pixel (oy, ox) into `column`. Inside the input (y0 in [0, y_max], x0 in [0, x_max];
+ * x_max is -1 with dilation along x) each filter row is kernel_w * in_c contiguous bytes, one copy;
+ * windows over the padding take gather_column. */
+HELIA_MVE_INLINE void gather_window(const wide_call *a, const int8_t *image, int32_t oy, int32_t ox, int8_t *column,
+                                    int32_t y_max, int32_t x_max)
+{
+    const geometry *const g = &a->g;
+    const int32_t y0 = oy * g->stride_h - g->pad_h;
+    const int32_t x0 = ox * g->stride_w - g->pad_w;
+    if (y0 < 0 || y0 > y_max || x0 < 0 || x0 > x_max)
+    {
+        gather_column(image, g, oy, ox, a->pad, column);
+        return;
+    }
+    const int32_t line = g->in_w * g->in_c;
+    const int32_t row_bytes = g->kernel_w * g->in_c;
+    const int32_t step = g->dilation_h * line;
+    const int8_t *src = image + y0 * line + x0 * g->in_c;
+    for (int32_t ky = g->kernel_h; ky > 0; --ky, src += step, column += row_bytes)
+    {
+        copy_row(column, src, row_bytes);
+    }
+}
+
+/* Every full channel pair over the two gathered columns, then a last odd channel; pixel_lanes is 0xFFFF
+ * for a pair of pixels, 0x00FF for a last single one (a constant at each call). */
+HELIA_MVE_INLINE void wide_channels(const wide_call *a, int8_t *out, mve_pred16_t pixel_lanes, const int half,
+                                    const int part, const int passes)
+{
+    const int32_t depth = a->depth;
+    const int32_t channels = a->channels;
+    const int32_t output_offset = a->output_offset;
+    const int32x4_t act_min = vdupq_n_s32(a->act_min);
+    const int32x4_t act_max = vdupq_n_s32(a->act_max);
+    /* Lanes: (pixel 0, channel 0), (0, 1), (1, 0), (1, 1). */
+    const uint32x4_t store_offsets = {0, 1, (uint32_t)channels, (uint32_t)channels + 1};
+    /* The pair's lanes in the per-channel arrays: {c, c + 1, c, c + 1}, one add per pair. */
+    uint32x4_t pair_lanes = a->pair_lanes;
+    const int8_t *x0 = a->column_0;
+    const int8_t *w = a->filter;
+    int32_t c = 0;
+    for (; c + 1 < channels; c += 2, pair_lanes = vaddq_n_u32(pair_lanes, 2))
+    {
+        int32x4_t acc = tile_wide(&x0, &w, depth, half, part, passes);
+        acc = vaddq_s32(acc, vldrwq_gather_shifted_offset_s32(a->weight_sums, pair_lanes));
+        acc = vqrdmulhq_s32(acc, vldrwq_gather_shifted_offset_s32(a->multiplier, pair_lanes));
+        /* Every lane shifts right (the wide path's condition): the rounding's correction needs no mask. */
+        acc = vrshlq_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), vldrwq_gather_shifted_offset_s32(a->shift, pair_lanes));
+        acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, output_offset), act_min), act_max);
+        if (pixel_lanes == 0xFFFF)
+        {
+            vstrbq_scatter_offset_s32(out + c, store_offsets, acc);
+        }
+        else
+        {
+            vstrbq_scatter_offset_p_s32(out + c, store_offsets, acc, pixel_lanes);
+        }
+    }
+    if (c < channels)
+    {
+        /* A last single channel: the general tile with the row twice, lanes 0 and 2 stored. */
+        const int32_t start = a->weight_sums[c];
+        const int8_t *const x1 = a->column_0 + depth;
+        const int32x4_t acc = helia_mve_tile_2x2(a->column_0, x1, w, w, depth, start, start);
+        finish_tile(acc, vdupq_n_s32(a->multiplier[c]), vdupq_n_s32(a->shift[c]), output_offset, act_min, act_max,
+                    out + c, store_offsets, (mve_pred16_t)(pixel_lanes & 0x0F0F));
+    }
+}
+
+/* The wide path's pixel loop: windows gathered by gather_window, channels by wide_channels. A last
+ * single pixel is gathered into both columns (the second pixel's lanes are computed, not stored). */
+HELIA_MVE_INLINE void wide_pixels(const wide_call *a, const int half, const int part, const int passes)
+{
+    const geometry *const g = &a->g;
+    const int32_t y_max = g->in_h - 1 - (g->kernel_h - 1) * g->dilation_h;
+    const int32_t x_max = g->dilation_w == 1 ? g->in_w - g->kernel_w : -1;
+    int8_t *const column_0 = a->column_0;
+    int8_t *const column_1 = column_0 + a->depth;
+    const int32_t channels = a->channels;
+    const int32_t pixels = a->pixels;
+    for (int32_t b = 0; b < a->batches; ++b)
+    {
+        const int8_t *const image = a->input + b * g->in_h * g->in_w * g->in_c;
+        int8_t *out = a->output + b * pixels * channels;
+        int32_t oy = 0;
+        int32_t ox = 0;
+        for (int32_t p = 0; p + 1 < pixels; p += 2, out += 2 * channels)
+        {
+            gather_window(a, image, oy, ox, column_0, y_max, x_max);
+            next_pixel(&oy, &ox, g->out_w);
+            gather_window(a, image, oy, ox, column_1, y_max, x_max);
+            next_pixel(&oy, &ox, g->out_w);
+            wide_channels(a, out, 0xFFFF, half, part, passes);
+        }
+        if (pixels & 1)
+        {
+            gather_window(a, image, oy, ox, column_0, y_max, x_max);
+            gather_window(a, image, oy, ox, column_1, y_max, x_max);
+            wide_channels(a, out, 0x00FF, half, part, passes);
+        }
+    }
+}
+
+/* One function per tail form, so that each tile has no branch on it; and unrolled ones for the depths
+ * of the MLPerf Tiny layers (27: 3x3x3; 40: kws's 10x4x1; 144: 3x3x16; 288: 3x3x32), which drop the
+ * loop's set-up (3 instructions per tile) and its branch per pass. */
+static __attribute__((noinline)) void wide_whole(const wide_call *a) { wide_pixels(a, 0, 0, -1); }
+static __attribute__((noinline)) void wide_half(const wide_call *a) { wide_pixels(a, 1, 0, -1); }
+static __attribute__((noinline)) void wide_part(const wide_call *a) { wide_pixels(a, 0, 1, -1); }
+static __attribute__((noinline)) void wide_half_part(const wide_call *a) { wide_pixels(a, 1, 1, -1); }
+static __attribute__((noinline)) void wide_part_short(const wide_call *a) { wide_pixels(a, 0, 1, 0); }
+static __attribute__((noinline)) void wide_half_part_short(const wide_call *a) { wide_pixels(a, 1, 1, 0); }
+static __attribute__((noinline)) void wide_144(const wide_call *a) { wide_pixels(a, 0, 0, 4); }
+static __attribute__((noinline)) void wide_288(const wide_call *a) { wide_pixels(a, 1, 0, 8); }
+
+/* Whether every channel shifts right (real layers): the wide path's rounding relies on it. */
+static int32_t all_shift_right(const int32_t *shift, int32_t channels)
+{
+    for (int32_t c = 0; c < channels; ++c)
+    {
+        if (shift[c] >= 0)
+        {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
@@ -65,6 +351,65 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
     }
     const int32_t *const weight_sums = helia_mve_weight_sums(weight_sum_ctx, channels);
     int8_t *const column_0 = (int8_t *)ctx->buf;
+    const uint32x4_t pair_lanes = {0, 1, 0, 1};
+    if (weight_sums != NULL && depth >= 16 && all_shift_right(quant_params->shift, channels))
+    {
+        const wide_call a = {g,
+                             input_data,
+                             output_data,
+                             filter_data,
+                             weight_sums,
+                             quant_params->multiplier,
+                             quant_params->shift,
+                             column_0,
+                             input_dims->n,
+                             output_dims->h * g.out_w,
+                             channels,
+                             depth,
+                             conv_params->output_offset,
+                             conv_params->activation.min,
+                             conv_params->activation.max,
+                             vdupq_n_s8((int8_t)-conv_params->input_offset),
+                             pair_lanes};
+        /* depth = 16 + 32 * passes + rest: rest 0 (e.g. 144), 16 (288, 576), 1 to 15 (27), 17 to 31 (40). */
+        const int32_t rest = (depth - 16) & 31;
+        if (depth == 144)
+        {
+            wide_144(&a);
+        }
+        else if (depth == 288)
+        {
+            wide_288(&a);
+        }
+        else if (depth < 48 && rest != 0 && rest != 16)
+        {
+            if (rest < 16)
+            {
+                wide_part_short(&a);
+            }
+            else
+            {
+                wide_half_part_short(&a);
+            }
+        }
+        else if (rest == 0)
+        {
+            wide_whole(&a);
+        }
+        else if (rest == 16)
+        {
+            wide_half(&a);
+        }
+        else if (rest < 16)
+        {
+            wide_part(&a);
+        }
+        else
+        {
+            wide_half_part(&a);
+        }
+        return ARM_CMSIS_NN_SUCCESS;
+    }
     int8_t *const column_1 = column_0 + depth;
     const int8x16_t pad = vdupq_n_s8((int8_t)-conv_params->input_offset);
     const int32_t input_offset = conv_params->input_offset;
@@ -73,7 +418,6 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
     const int32x4_t act_max = vdupq_n_s32(conv_params->activation.max);
     /* Lanes: (pixel 0, channel 0), (0, 1), (1, 0), (1, 1). */
     const uint32x4_t store_offsets = {0, 1, (uint32_t)channels, (uint32_t)channels + 1};
-    const uint32x4_t pair_lanes = {0, 1, 0, 1};
     const int32_t pixels = output_dims->h * g.out_w;
 
     for (int32_t b = 0; b < input_dims->n; ++b)

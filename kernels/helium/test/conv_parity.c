@@ -3,7 +3,12 @@
  * 1..3, dilations 1..2, leading and trailing padding, batches, odd pixel and channel counts), each run
  * through helia_mve_convolve_s8 and through the portable reference arm_convolve_s8, comparing the
  * outputs byte for byte, guard bytes around them included. Half the calls pass precomputed weight
- * sums, half none. The driver (counts, refusals, result line) is parity_main.h.
+ * sums, half none. The kernel's wide path (weight sums, every shift right, columns of 16 bytes or
+ * more) is reached by drawing all shifts right in two calls of three and, in a quarter of the calls,
+ * 16, 32 or 64 input channels (columns that are multiples of 16 and 32, with and without the 16-byte
+ * step), a third with 3x3 filters; the rest draws any channel count (columns with a predicated tail,
+ * or under 16 bytes).
+ * The driver (counts, refusals, result line) is parity_main.h.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
 /* Portable sources compiled with this firmware (tools/bench_lib/helium.py reads this list):
@@ -25,7 +30,7 @@
 #endif
 
 #define MAX_HW 10
-#define MAX_IN_CH 20
+#define MAX_IN_CH 64
 #define MAX_CH 24
 #define MAX_K 5
 #define MAX_BATCH 2
@@ -54,12 +59,13 @@ typedef struct
 } call_case;
 
 /* One axis: input size, filter size, stride, dilation, leading padding; the output length (>= 1). */
-static void draw_axis(int32_t *in, int32_t *k, int32_t *stride, int32_t *dilation, int32_t *lead, int32_t *out)
+static void draw_axis(int32_t k_fixed, int32_t *in, int32_t *k, int32_t *stride, int32_t *dilation, int32_t *lead,
+                      int32_t *out)
 {
     do
     {
         *in = between(0, 3) == 0 ? between(1, MAX_HW) : between(1, 6);
-        *k = between(1, MAX_K);
+        *k = k_fixed > 0 ? k_fixed : between(1, MAX_K);
         *stride = between(0, 4) == 0 ? 3 : between(1, 2);
         *dilation = between(0, 5) == 0 ? 2 : 1;
         const int32_t span = *dilation * (*k - 1) + 1;
@@ -74,9 +80,13 @@ static void draw_case(call_case *c)
 {
     memset(c, 0, sizeof(*c));
     int32_t h, w, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
-    draw_axis(&h, &kh, &sh, &dh, &ph, &oh);
-    draw_axis(&w, &kw, &sw, &dw, &pw, &ow);
-    const int32_t in_ch = between(0, 2) == 0 ? between(1, 3) : between(1, MAX_IN_CH);
+    /* A third of the calls 3x3 filters, so the kernel's unrolled depths (27, 144, 288) come up often. */
+    const int32_t k_fixed = between(0, 2) == 0 ? 3 : 0;
+    draw_axis(k_fixed, &h, &kh, &sh, &dh, &ph, &oh);
+    draw_axis(k_fixed, &w, &kw, &sw, &dw, &pw, &ow);
+    static const int32_t deep[] = {16, 32, 64};
+    const int32_t ch_draw = between(0, 11);
+    const int32_t in_ch = ch_draw < 3 ? deep[ch_draw] : (ch_draw < 7 ? between(1, 3) : between(1, 20));
     const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH);
     const int32_t batches = between(0, 9) == 0 ? 2 : 1;
     c->input_dims = (cmsis_nn_dims){batches, h, w, in_ch};
@@ -94,6 +104,14 @@ static void draw_case(call_case *c)
     const int32_t depth = kh * kw * in_ch;
     draw_bytes(filter, channels * depth);
     draw_requantization(bias, multiplier, shift, channels);
+    if (between(0, 2) != 0)
+    {
+        /* Every channel shifts right, as in real layers (the wide path's condition). */
+        for (int32_t i = 0; i < channels; ++i)
+        {
+            shift[i] = shift[i] < 0 ? shift[i] : -between(1, 31);
+        }
+    }
     compute_weight_sums(weight_sum, filter, channels, depth, c->with_bias ? bias : NULL, c->params.input_offset);
 }
 
