@@ -11,13 +11,13 @@ from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.library.cost_kinds import DEPTHWISE
 from helia_aot.library.helium_costs import MVE_DEPTHWISE
-from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Rule, Variant, kernel_limit, litert, register
+from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert, register
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
                                               int64_bias, offset_weight_sums, requantization_kind)
 from helia_aot.ops.shared.checks import OUTPUT_SHAPE_RULE, check_output_shape
 from helia_aot.ops.shared.float_variants import float16_variant
 from helia_aot.ops.shared.fused_activation import ACTIVATION_RULE, fused_activation
-from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act, weights
+from helia_aot.ops.shared.operands import bias, f16, fp32, fp32_bias, fp32_const, int8_act, int16_act
 from helia_aot.ops.shared.shapes import nhwc
 from helia_aot.ops.shared.window import geometry, windowed_output_shape
 
@@ -31,13 +31,11 @@ MULTIPLIER = Rule("output channels a multiple of input channels", litert(
     "walks the output channels by the depth_multiplier option, which they do not match: input channels past the "
     "input's depth are read"))
 _SHAPE_RULES = (RANK, MULTIPLIER, ACTIVATION_RULE, OUTPUT_SHAPE_RULE)
-# LiteRT's depthwise_conv.cc runs a nonzero filter zero point (measured by tests/e2e/test_differential.py) but its
-# per-channel reference (DepthwiseConvPerChannel) reads no filter offset: the zero point is ignored, not honoured.
-WEIGHTS_ZERO_POINT = kernel_limit("arm_depthwise_conv_* (int8 filters)", "take no filter offset; LiteRT runs a "
-                                  "nonzero one and ignores it (DepthwiseConvPerChannel has no filter offset)",
-                                  "an inline-C depthwise convolution subtracting the zero points (which LiteRT would "
-                                  "then disagree with)")
-FILTER = weights(per_channel_axis=3, zero_point_source=WEIGHTS_ZERO_POINT)
+# LiteRT's depthwise_conv.cc runs a nonzero filter zero point (measured by tests/e2e/test_differential.py) and its
+# per-channel references (DepthwiseConvPerChannel, int8 and int16 inputs) take no filter offset, nor do TFLM's or
+# the kernels we call: every one computes as if it were 0, and so does the module (as SVDF's weights).
+FILTER = Operand("filter", ("int8",), constant=True, quantized=True, per_channel_axis=3)
+FILTER_ZERO_POINT_NOTE = "filter zero points ignored, as LiteRT's and TFLM's per-channel kernels do (no filter offset)"
 
 
 @register
@@ -50,6 +48,7 @@ class DepthwiseConv2D(OpLowering):
                 entries=("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
                          "arm_depthwise_conv_wrapper_s8"),
                 template="depthwise_conv_2d.c.j2", lower="lower_int8", rules=_SHAPE_RULES + (ACCUMULATOR_RULE,),
+                notes=(FILTER_ZERO_POINT_NOTE,),
                 helium_entries=(HELIUM_DW_3X3,),
                 cost_kinds=(*((e, DEPTHWISE) for e in ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt",
                                                        "arm_depthwise_conv_s8", "arm_depthwise_conv_wrapper_s8")),
@@ -57,7 +56,7 @@ class DepthwiseConv2D(OpLowering):
         Variant("a16w8", inputs=(int16_act(), FILTER, bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
                 template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8",
-                rules=_SHAPE_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE)),
+                rules=_SHAPE_RULES + (ACCUMULATOR_RULE, S64_SHIFT_RULE), notes=(FILTER_ZERO_POINT_NOTE,)),
         Variant("float32", inputs=(fp32(), fp32_const("filter"), fp32_bias()), outputs=(fp32("output"),),
                 entries=("arm_depthwise_conv_wrapper_f32",), template="depthwise_conv_2d_f32.c.j2",
                 lower="lower_float32", rules=_SHAPE_RULES),
@@ -78,7 +77,7 @@ class DepthwiseConv2D(OpLowering):
                                                   f"{x.shape[3]}")
         fused_activation(ctx, y)
         check_output_shape(ctx, y, self.infer_shapes(ctx)[0])
-        check_accumulator(ctx, x, w, ctx.inp(2), 3)
+        check_accumulator(ctx, x, w, ctx.inp(2), 3, reads_weight_zero_point=False)
 
     def infer_shapes(self, ctx: OpContext):
         x, w = ctx.inp(0), ctx.inp(1)

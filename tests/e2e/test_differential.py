@@ -55,6 +55,39 @@ def test_int8_fully_connected_weights_with_a_zero_point_match_litert(e2e):
     assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND
 
 
+@pytest.mark.parametrize("dtype,channel_zero_points", [("int8", (-3,)), ("int8", (2, -5, 0, 7)),
+                                                        ("int16", (4, 4, 4, 4))])
+def test_depthwise_filter_zero_points_are_ignored_as_the_references_do(e2e, dtype, channel_zero_points):
+    # LiteRT runs a nonzero depthwise filter zero point and computes as if it were 0 (DepthwiseConvPerChannel
+    # has no filter offset); the module does the same instead of refusing. Per tensor and per channel, and
+    # the int16-activation (A16W8) variant.
+    import numpy as np
+    from tests.modelgen import ModelBuilder
+    rng = np.random.default_rng(9)
+    b = ModelBuilder()
+    act = {"int8": dict(scale=0.05, zero_point=4), "int16": dict(scale=0.002, zero_point=0)}[dtype]
+    x = b.input("x", (1, 5, 6, 4), dtype=dtype, **act)
+    per_channel = len(channel_zero_points) > 1
+    w_scale = [0.01, 0.02, 0.015, 0.012] if per_channel else 0.01
+    w = b.const("w", rng.integers(-127, 128, size=(1, 3, 3, 4)), dtype="int8", scale=w_scale,
+                zero_point=list(channel_zero_points) if per_channel else channel_zero_points[0],
+                **({"quantized_dimension": 3} if per_channel else {}))
+    bias_scale = [act["scale"] * s for s in w_scale] if per_channel else act["scale"] * w_scale
+    bias = b.const("b", rng.integers(-300, 300, size=4), dtype="int32" if dtype == "int8" else "int64",
+                   scale=bias_scale, zero_point=[0] * 4 if per_channel else 0,
+                   **({"quantized_dimension": 0} if per_channel else {}))
+    y = b.tensor("y", (1, 5, 6, 4), dtype=dtype, **dict(act, scale=act["scale"] * 4))
+    b.op("DEPTHWISE_CONV_2D", [x, w, bias], [y], {"padding": "SAME", "stride_w": 1, "stride_h": 1,
+                                                  "depth_multiplier": 1, "fused_activation_function": "NONE"})
+    b.output(y)
+    case = differential.Case("DEPTHWISE_CONV_2D", f"dw_filter_zero_point_{dtype}_{len(channel_zero_points)}",
+                             b.build(), "nonzero filter zero point")
+    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=9)
+    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
+    assert not outcome.problem, outcome.problem
+    assert outcome.max_diff is not None and outcome.max_diff <= outcome.bound
+
+
 def _int16_offset_model(op: str):
     """A model of `op` on int16 tensors with nonzero zero points, which LiteRT's int16 kernels refuse and
     TFLM's run (they subtract the zero point as the int8 kernels do)."""

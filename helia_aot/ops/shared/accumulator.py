@@ -28,17 +28,20 @@ def requantization_kind(multipliers, shifts) -> str:
     return "rshift_only" if ok else "general"
 
 
-def check_accumulator(ctx: OpContext, x: Tensor, w: Tensor, b: Tensor | None, channel_axis: int) -> None:
+def check_accumulator(ctx: OpContext, x: Tensor, w: Tensor, b: Tensor | None, channel_axis: int,
+                      reads_weight_zero_point: bool = True) -> None:
     """The kernels' accumulator cannot overflow: for every output channel, |bias| plus the largest
     input span times the sum of |weights| fits it (int32 for int8 inputs or an int32 bias, else int64).
     Exported models stay orders of magnitude below; a bias near the limit would overflow in C.
-    Float and hybrid layers accumulate in float: nothing to check."""
+    Float and hybrid layers accumulate in float: nothing to check. `reads_weight_zero_point`: False where the
+    kernels (and references) ignore a weight zero point and accumulate the codes as they are (depthwise)."""
     if x.dtype not in ("int8", "int16"):
         return
     span = 255 if x.dtype == "int8" else 1 << 15  # |q - zero point|; int16 is symmetric
     limit = (1 << 31) - 1 if x.dtype == "int8" or (b is not None and b.dtype == "int32") else (1 << 63) - 1
     # The kernels accumulate (weight - zero point): nonzero only for a per-tensor int8 FULLY_CONNECTED.
-    weight_zp = w.quant.zero_point if w.quant is not None and not w.quant.per_channel else 0
+    weight_zp = (w.quant.zero_point if reads_weight_zero_point and w.quant is not None and not w.quant.per_channel
+                 else 0)
     weights = np.abs(np.asarray(w.data, dtype=np.int64) - weight_zp)
     per_channel = np.moveaxis(weights, channel_axis, 0).reshape(weights.shape[channel_axis], -1)
     bound = [int(v) * span for v in per_channel.sum(axis=1).tolist()]
