@@ -13,7 +13,7 @@ from helia_aot.library.helium_costs import MVE_FC
 from helia_aot.emit.c_syntax import c_float
 from helia_aot.ir.quant import f32, per_channel_multipliers, quantize_multiplier
 from helia_aot.ops.base import (FC_WEIGHTS_ZERO_POINT_SOURCE, ConstArray, Lowered, OpContext, OpLowering, Operand,
-                                Rule, Variant, kernel_limit, litert, register, undefined)
+                                Rule, Variant, litert, register, undefined)
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
                                               int64_bias, offset_weight_sums, requantization_kind)
 from helia_aot.ops.shared.float_variants import float16_variant, hybrid_variant
@@ -54,11 +54,10 @@ OUTPUT_ROWS = Rule("output rows no more than input size // depth", undefined(
 _RULES = (WEIGHTS_2D, DEFAULT_FORMAT, FC_ACTIVATION, OUTPUT_ROWS, OUTPUT_SHAPE_RULE)
 # int8 weights quantized per tensor may have any zero point: LiteRT's FullyConnected reference subtracts it
 # (filter_offset), and so do arm_fully_connected_s8 (fc_params.filter_offset, every build; the MVE kernel
-# sums carry it) and the portable kernel. Per channel, LiteRT's kernel reads no filter offset.
-PER_CHANNEL_WEIGHT_ZP = Rule("per-channel int8 weights: zero point 0", kernel_limit(
-    "arm_fully_connected_per_channel_s8", "takes no filter offset; LiteRT's FullyConnectedPerChannel reference "
-    "reads none either (a nonzero one is ignored there, not honoured)", "an inline-C per-channel kernel "
-    "subtracting the zero points"))
+# sums carry it) and the portable kernel. Per channel, LiteRT's kernel (FullyConnectedPerChannel) reads no
+# filter offset: a nonzero zero point is computed as 0 there, and so it is here (as the depthwise filter's).
+PER_CHANNEL_ZERO_POINT_NOTE = ("per-channel weight zero points ignored, as LiteRT's FullyConnectedPerChannel "
+                               "does (no filter offset)")
 INT8_WEIGHTS = Operand("weights", ("int8",), constant=True, quantized=True, per_channel_axis=0)
 
 
@@ -78,7 +77,7 @@ class FullyConnected(OpLowering):
                 outputs=(int8_act("output"),),
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
                 template="fully_connected.c.j2", lower="lower_int8",
-                rules=_RULES + (PER_CHANNEL_WEIGHT_ZP, ACCUMULATOR_RULE),
+                rules=_RULES + (ACCUMULATOR_RULE,), notes=(PER_CHANNEL_ZERO_POINT_NOTE,),
                 helium_entries=(HELIUM_FC,),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
                             ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED),
@@ -110,10 +109,6 @@ class FullyConnected(OpLowering):
             raise ctx.error(WEIGHTS_2D, w, detail=f"weights must be 2-D [outputs, depth], got {list(w.shape)}")
         if ctx.options("weights_format", "DEFAULT") != "DEFAULT":
             raise ctx.error(DEFAULT_FORMAT, w, detail="only the DEFAULT weights format is supported")
-        if ctx.variant.name == "int8" and w.quant.per_channel and any(z != 0 for z in w.quant.zero_points):
-            raise ctx.error(PER_CHANNEL_WEIGHT_ZP, w, "Re-quantize the weights symmetrically per channel",
-                            detail=f"per-channel weights must have zero point 0 (has "
-                                   f"{sorted(set(w.quant.zero_points))[:3]})")
         act = ctx.options("fused_activation_function", "NONE")
         if act not in ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"):
             raise ctx.error(FC_ACTIVATION, y, detail=f"fused activation {act} is not supported (supported: NONE, RELU, "
@@ -130,9 +125,10 @@ class FullyConnected(OpLowering):
         x, w, b, y = ctx.inp(0), ctx.inp(1), ctx.inp(2), ctx.out(0)
         depth, outputs = int(w.shape[1]), int(w.shape[0])
         batches = x.num_elements // depth
-        in_zp, out_zp, w_zp = x.quant.zero_point, y.quant.zero_point, w.quant.zero_point
-        act_min, act_max = fused_activation(ctx, y)
         per_channel = w.quant.per_channel
+        # Per channel the weight zero points are not read (PER_CHANNEL_ZERO_POINT_NOTE).
+        in_zp, out_zp, w_zp = x.quant.zero_point, y.quant.zero_point, 0 if per_channel else w.quant.zero_point
+        act_min, act_max = fused_activation(ctx, y)
         if per_channel:
             mults, shifts = per_channel_multipliers(x.quant.scale, list(w.quant.scales), y.quant.scale, outputs)
             entry = "arm_fully_connected_per_channel_s8"

@@ -55,6 +55,28 @@ def test_int8_fully_connected_weights_with_a_zero_point_match_litert(e2e):
     assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND
 
 
+def test_int8_fully_connected_per_channel_weight_zero_points_are_ignored_as_litert_does(e2e):
+    # Per channel, LiteRT's FullyConnectedPerChannel reads no filter offset: zero points (2, -4, 0, 5, -1) are
+    # computed as 0, and the module does the same (it refused them before).
+    import numpy as np
+    from tests.modelgen import ModelBuilder
+    rng = np.random.default_rng(6)
+    b = ModelBuilder()
+    scales = [0.01, 0.02, 0.015, 0.012, 0.018]
+    x = b.input("x", (2, 8), dtype="int8", scale=0.05, zero_point=4)
+    w = b.const("w", rng.integers(-127, 128, size=(5, 8)), dtype="int8", scale=scales, zero_point=[2, -4, 0, 5, -1])
+    bias = b.const("b", rng.integers(-500, 500, size=5), dtype="int32", scale=[0.05 * s for s in scales],
+                   zero_point=[0] * 5)
+    y = b.tensor("y", (2, 5), dtype="int8", scale=0.2, zero_point=-2)
+    b.op("FULLY_CONNECTED", [x, w, bias], [y], {"fused_activation_function": "NONE"})
+    b.output(y)
+    case = differential.Case("FULLY_CONNECTED", "fc_per_channel_zero_points", b.build(), "per-channel zero points")
+    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=6)
+    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
+    assert not outcome.problem, outcome.problem
+    assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND
+
+
 @pytest.mark.parametrize("dtype,channel_zero_points", [("int8", (-3,)), ("int8", (2, -5, 0, 7)),
                                                         ("int16", (4, 4, 4, 4))])
 def test_depthwise_filter_zero_points_are_ignored_as_the_references_do(e2e, dtype, channel_zero_points):
