@@ -35,6 +35,14 @@ def test_operator_rules_agree_with_the_references(e2e, op):
         f"{op}: the walk reached no rule boundary"
 
 
+def _assert_litert_runs_and_we_match(e2e, case, seed: int, bound: float | None = None) -> None:
+    """LiteRT runs `case`; helia-aot converts it and matches within `bound` (default: the case's own)."""
+    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=seed)
+    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
+    assert not outcome.problem, outcome.problem
+    assert outcome.max_diff is not None and outcome.max_diff <= (outcome.bound if bound is None else bound)
+
+
 def test_int8_fully_connected_weights_with_a_zero_point_match_litert(e2e):
     # The rule this replaced refused any nonzero weight zero point; LiteRT subtracts it (filter_offset), and
     # so do arm_fully_connected_s8 and the portable kernel. Per-tensor weights, zero point -3.
@@ -49,10 +57,7 @@ def test_int8_fully_connected_weights_with_a_zero_point_match_litert(e2e):
     b.op("FULLY_CONNECTED", [x, w, bias], [y], {"fused_activation_function": "RELU"})
     b.output(y)
     case = differential.Case("FULLY_CONNECTED", "fc_weight_zero_point", b.build(), "int8 weights zero point -3")
-    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=5)
-    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
-    assert not outcome.problem, outcome.problem
-    assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND
+    _assert_litert_runs_and_we_match(e2e, case, 5, differential.INTEGER_BOUND)
 
 
 def test_int8_fully_connected_per_channel_weight_zero_points_are_ignored_as_litert_does(e2e):
@@ -71,10 +76,7 @@ def test_int8_fully_connected_per_channel_weight_zero_points_are_ignored_as_lite
     b.op("FULLY_CONNECTED", [x, w, bias], [y], {"fused_activation_function": "NONE"})
     b.output(y)
     case = differential.Case("FULLY_CONNECTED", "fc_per_channel_zero_points", b.build(), "per-channel zero points")
-    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=6)
-    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
-    assert not outcome.problem, outcome.problem
-    assert outcome.max_diff is not None and outcome.max_diff <= differential.INTEGER_BOUND
+    _assert_litert_runs_and_we_match(e2e, case, 6, differential.INTEGER_BOUND)
 
 
 @pytest.mark.parametrize("dtype,channel_zero_points", [("int8", (-3,)), ("int8", (2, -5, 0, 7)),
@@ -104,10 +106,7 @@ def test_depthwise_filter_zero_points_are_ignored_as_the_references_do(e2e, dtyp
     b.output(y)
     case = differential.Case("DEPTHWISE_CONV_2D", f"dw_filter_zero_point_{dtype}_{len(channel_zero_points)}",
                              b.build(), "nonzero filter zero point")
-    outcome = differential.evaluate(case, e2e, e2e.portable_host_library(), seed=9)
-    assert outcome.reference == "LiteRT" and outcome.converted, outcome.refusal or outcome.reference_error
-    assert not outcome.problem, outcome.problem
-    assert outcome.max_diff is not None and outcome.max_diff <= outcome.bound
+    _assert_litert_runs_and_we_match(e2e, case, 9)
 
 
 def _int16_offset_model(op: str):
