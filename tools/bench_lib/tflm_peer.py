@@ -11,6 +11,7 @@ variable (SOURCE_ENVS), exported at the commit TFLM pins (README.md, "Benchmark"
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -124,9 +125,12 @@ def _compile(source: Path, obj: Path, flags: list[str]) -> Path:
 def build_library(dirs: dict[str, Path], core: toolchain.Core, work: Path) -> Path:
     """libtflm_peer.a for the core: the TFLM runtime, the operators' kernels and CMSIS-NN (two compilers
     at a time)."""
-    out = work / f"tflm-{core.name}"
+    files = sources(dirs)
+    # The folder is named after the flags and files, so a kept --work-dir never mixes two builds.
+    digest = hashlib.sha256(repr([compile_flags(core, dirs, s) for s in files]).encode()).hexdigest()[:12]
+    out = work / f"tflm-{core.name}-{digest}"
     jobs = []
-    for index, source in enumerate(sources(dirs)):
+    for index, source in enumerate(files):
         # Several TFLM files share a name (kernels/cmsis_nn/conv.cc, ...): number the objects.
         jobs.append((source, out / "obj" / f"{index:03d}_{source.stem}.o", compile_flags(core, dirs, source)))
     objects = toolchain.parallel_map(lambda job: _compile(*job), jobs)
@@ -157,7 +161,7 @@ class PeerBuild:
 def build_firmware(peer: PeerBuild, name: str, model_path: Path, work: Path, profile: bool) -> Path:
     """The peer firmware ELF of one model: plain (the count) or profiled (per-operator ticks)."""
     core = peer.core
-    out = work / name / ("tflm-profile" if profile else "tflm-plain")
+    out = work / name / f"tflm-{core.name}-{'profile' if profile else 'plain'}"
     out.mkdir(parents=True, exist_ok=True)
     model_c = write_model_array(model_path, work / name / "tflm_model.c")
     inputs_c = work / name / "bench_input.c"
