@@ -83,8 +83,13 @@ class Core:
         return ["-DARM_NN_ENABLE_F32=1"] + (["-DARM_NN_ENABLE_F16=1"] if self.float16 else [])
 
     @property
+    def board_cflags(self) -> list[str]:
+        """The core's CPU flags and the flags of every compile (cores.bzl), without the kernel libraries' defines."""
+        return [*self.cpu_flags, *_CORES_BZL["COMPILE_FLAGS"]]
+
+    @property
     def common_cflags(self) -> list[str]:
-        return [*self.cpu_flags, *_CORES_BZL["COMPILE_FLAGS"], *self.library_defines]
+        return [*self.board_cflags, *self.library_defines]
 
     @property
     def ldflags(self) -> list[str]:

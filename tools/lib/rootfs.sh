@@ -15,6 +15,12 @@ HELIA_STUBS=/opt/helia-bazel-stubs
 # the Debian packages of the workers (buildbox) and of BuildGrid's scheduler database, pinned.
 HELIA_REMOTE_VENV=/opt/helia-remote
 HELIA_REMOTE_PACKAGES="buildbox=1.4.30+dfsg-1+b1 postgresql-18=18.6-3"
+# The TensorFlow Lite Micro peer benchmark (opt-in: HELIA_TFLM_PEER=1 tools/bootstrap; tools/tflm_peer):
+# TFLM is C++, so it needs the C++ standard library of the Arm toolchain (picolibc-based), pinned.
+HELIA_TFLM_PEER_PACKAGES="libstdc++-arm-none-eabi=15:15.3.rel1-1+33 libstdc++-arm-none-eabi-common=15:15.3.rel1-1+33"
+# Its source folders, one variable each (tools/tflm_peer.py --help; tools/bench mounts them read-only).
+HELIA_TFLM_PEER_ENVS="HELIA_TFLM_DIR HELIA_TFLM_CMSIS_NN_DIR HELIA_TFLM_FLATBUFFERS_DIR HELIA_TFLM_GEMMLOWP_DIR \
+HELIA_TFLM_RUY_DIR"
 # Bump when the rootfs recipe changes; a rootfs made by another recipe is rebuilt.
 HELIA_ROOTFS_RECIPE=1
 # zip and file: Bazel's test-setup.sh zips what tests keep (TEST_UNDECLARED_OUTPUTS_DIR) and types it.
