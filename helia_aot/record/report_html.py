@@ -95,7 +95,8 @@ def memory_picture(plan: dict, report: dict) -> dict:
             "patches": c["patches"], "band_rows": plan_chain["band_rows"], "first": first, "last": last,
             "recomputed": c["recomputed_macs"], "total": c["total_macs"], "reason": plan_chain["reason"],
             "added": c.get("added_instructions"), "instructions": c.get("total_instructions"),
-            "bound_before": c["lower_bound_before_bytes"],
+            "bound_before": c["lower_bound_before_bytes"], "halo": c.get("halo", plan_chain["halo"]),
+            "moved": c.get("moved_bytes", 0),
         })
     peak_index = next((o["index"] for o in report["operators"] if o["id"] == report["memory"]["peak_operator"]), None)
     step = max(1, -(-positions // 20))  # at most about 20 position labels
