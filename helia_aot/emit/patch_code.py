@@ -81,7 +81,7 @@ def _chain_body(graph, layout: MemoryLayout, patching: Patching, prefix: str) ->
             # The rows kept from the previous patch go to the top of the band, the producer writes after them.
             row, base = _row_bytes(graph, m.tensor), layout.tensor_offset(m.tensor)
             rows.append(f"        {{ NULL, {base + m.start * row}, {m.rows * row}, {base} }}, "
-                        f"/* keep {m.rows} rows of {graph.tensors[m.tensor].name} */")
+                        f"/* tensor {m.tensor}: keep {m.rows} row{'s' if m.rows > 1 else ''} */")
             count += 1
         for i, shape in enumerate(chain.shapes):
             if not calls[i].called:
