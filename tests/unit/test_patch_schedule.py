@@ -408,6 +408,7 @@ def test_the_report_page_states_the_chains_estimated_instructions(tmp_path):
     assert chain["halo"] == "cache"
     assert (f"halo rows cached (every row computed once, the rows a band keeps moved to its top at each patch)"
             in page and f"for {chain['moved_bytes']:,} bytes moved per inference and no recomputed MAC" in page)
+    assert "rows at a time (every row computed once)" in page and "rows recomputed)" not in page
 
 
 def test_balanced_leaves_a_chain_the_cost_tables_do_not_model_alone(mobilenet, tmp_path):
