@@ -450,6 +450,32 @@ def test_plan_replays_and_a_changed_grid_is_refused(mobilenet, tmp_path):
         _convert(mobilenet, tmp_path / "refused", goal="size", plan=str(path))
 
 
+@pytest.mark.parametrize("halo", patches.HALO_MODES)
+def test_plan_replays_each_halo_mode_and_refuses_the_other(mobilenet, tmp_path, monkeypatch, halo):
+    """A plan of either mode replays to the same module (the cache mode's rows held and computed per
+    patch included); the plan naming the other mode, or other rows computed, is refused."""
+    monkeypatch.setattr(patches, "HALO_MODES", (halo,))
+    plan, _ = _convert(mobilenet, tmp_path / "first", goal="size")
+    assert plan["patches"][0]["halo"] == halo
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    again, _ = _convert(mobilenet, tmp_path / "again", goal="size", plan=str(path))
+    assert again["patches"] == plan["patches"]
+    first_c = (tmp_path / "first" / "src" / "model_model.c").read_bytes()
+    assert (tmp_path / "again" / "src" / "model_model.c").read_bytes() == first_c
+    assert (b"memmove(arena + bands[i].out" in first_c) == (halo == "cache")
+    other = json.loads(json.dumps(plan))
+    other["patches"][0]["halo"] = next(m for m in patches.HALO_MODES + ("recompute", "cache") if m != halo)
+    path.write_text(json.dumps(other))
+    with pytest.raises(InvalidConfigError, match=r"patches\[0\]\.halo"):
+        _convert(mobilenet, tmp_path / "refused", goal="size", plan=str(path))
+    other = json.loads(json.dumps(plan))
+    other["patches"][0]["bands"][0]["computed"][0][1] += 1
+    path.write_text(json.dumps(other))
+    with pytest.raises(InvalidConfigError, match=r"patches\[0\]\.bands"):
+        _convert(mobilenet, tmp_path / "refused2", goal="size", plan=str(path))
+
+
 def test_band_code_is_the_same_run_to_run(mobilenet, tmp_path):
     _convert(mobilenet, tmp_path / "a", goal="size")
     _convert(mobilenet, tmp_path / "b", goal="size")
