@@ -476,6 +476,29 @@ def test_plan_replays_each_halo_mode_and_refuses_the_other(mobilenet, tmp_path, 
         _convert(mobilenet, tmp_path / "refused2", goal="size", plan=str(path))
 
 
+def test_cached_bands_that_keep_rows_live_across_the_chain(mobilenet, tmp_path, monkeypatch):
+    """Cache mode: a band buffer holding rows from one patch for the next spans the whole chain in the
+    arena plan (nothing else may take its bytes between patches); the chain moves bytes and recomputes
+    nothing."""
+    monkeypatch.setattr(patches, "HALO_MODES", ("cache",))
+    plan, report = _convert(mobilenet, tmp_path / "cache", goal="size")
+    (chain,), (facts,) = plan["patches"], report["patches"]
+    assert facts["recomputed_macs"] == 0 and facts["moved_bytes"] > 0
+    index = {o["id"]: o["index"] for o in plan["operators"]}
+    first, last = index[chain["operators"][0]], index[chain["operators"][-1]]
+    buffers = {name: b for b in plan["memory"]["buffers"] for name in b["tensors"]}
+    keeping = [band for band in chain["bands"]
+               if any(c0 > r0 and c1 > c0 or (c0 == c1 and r1 > r0)
+                      for (r0, r1), (c0, c1) in zip(band["rows"][1:], band["computed"][1:]))]
+    assert keeping, "the chain must keep rows across patches for the test to mean anything"
+    for band in keeping:
+        b = buffers[band["tensor"]]
+        assert b["first"] <= first and b["last"] >= last, (band["tensor"], b["first"], b["last"], first, last)
+    for band in chain["bands"]:
+        computed = [c1 - c0 for c0, c1 in band["computed"]]
+        assert band["halo_rows"] == 0 and all(n >= 0 for n in computed)
+
+
 def test_band_code_is_the_same_run_to_run(mobilenet, tmp_path):
     _convert(mobilenet, tmp_path / "a", goal="size")
     _convert(mobilenet, tmp_path / "b", goal="size")
