@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """C of a patch chain (helia_aot.memory.patches): each step's kernel call on a band, one function per
 distinct band geometry rendered from the step's own template with the band's dimensions and padding,
-and the chain's last step running a table of (function, input and output offsets) patch by patch."""
+and the chain's last step running a table of (function, input and output offsets) patch by patch; in
+cache mode the table also moves each patch's kept rows to the top of their band buffer (memmove)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ def step_code(graph, layout: MemoryLayout, patching: Patching, prefix: str, posi
     keys: dict[tuple, int] = {}
     functions = []
     for p_index, calls in enumerate(chain.calls):
+        if not calls[index].called:
+            continue
         key = _geometry_key(chain, index, p_index)
         if key in keys:
             continue
@@ -41,7 +44,8 @@ def step_code(graph, layout: MemoryLayout, patching: Patching, prefix: str, posi
             f"int8_t *in1, int8_t *out)\n{{\n    (void)arena;\n    (void)in0;\n    (void)in1;\n    (void)out;\n"
             f"{body}\n}}")
     notes = (f"patch chain [{chain.first}..{chain.last}]: runs on {chain.patches} bands of output rows "
-             f"({len(functions)} band geometr{'y' if len(functions) == 1 else 'ies'})",)
+             f"({len(functions)} band geometr{'y' if len(functions) == 1 else 'ies'}), halo rows "
+             + ("cached" if chain.halo == "cache" else "recomputed"),)
     body = _chain_body(graph, layout, patching, prefix) if position == chain.last else None
     return tuple(functions), body, notes
 
@@ -69,26 +73,43 @@ def _chain_body(graph, layout: MemoryLayout, patching: Patching, prefix: str) ->
     """The loop over patches: per patch, each step's band function on its rows."""
     chain = patching.chain
     rows = []
+    count = 0
     geometry: list[dict] = [{} for _ in chain.shapes]
     for p, calls in enumerate(chain.calls):
         rows.append(f"        /* patch {p}: output rows {calls[-1].out_rows[0]}..{calls[-1].out_rows[1] - 1} */")
+        for m in chain.moves[p] if chain.moves else ():
+            # The rows kept from the previous patch go to the top of the band, the producer writes after them.
+            row, base = _row_bytes(graph, m.tensor), layout.tensor_offset(m.tensor)
+            rows.append(f"        {{ NULL, {base + m.start * row}, {m.rows * row}, {base} }}, "
+                        f"/* tensor {m.tensor}: keep {m.rows} row{'s' if m.rows > 1 else ''} */")
+            count += 1
         for i, shape in enumerate(chain.shapes):
+            if not calls[i].called:
+                continue  # cache: no new rows on this patch
             key = _geometry_key(chain, i, p)
             k = geometry[i].setdefault(key, len(geometry[i]))
             in0, in1, out = _offsets(graph, layout, patching, p, i)
             rows.append(f"        {{ {_function(prefix, shape.position, k)}, {in0}, {in1}, {out} }},")
-    count = len(chain.calls) * len(chain.shapes)
+            count += 1
+    moves = any(chain.moves)
     return "\n".join([
         "    typedef arm_cmsis_nn_status (*band_function)(uint8_t *, int8_t *, int8_t *, int8_t *);",
         "    static const struct",
         "    {",
-        "        band_function run;",
+        "        band_function run;" + (" /* NULL: memmove(arena + out, arena + in0, in1 bytes) */" if moves else ""),
         "        int32_t in0, in1, out; /* arena offsets; -1: no second input */",
         f"    }} bands[{count}] = {{",
         *rows,
         "    };",
         f"    for (int32_t i = 0; i < {count}; i++)",
         "    {",
+        *([
+            "        if (bands[i].run == NULL)",
+            "        {",
+            "            memmove(arena + bands[i].out, arena + bands[i].in0, (size_t)bands[i].in1);",
+            "            continue;",
+            "        }",
+        ] if moves else []),
         "        const arm_cmsis_nn_status status = bands[i].run(arena, (int8_t *)(arena + bands[i].in0),",
         "            bands[i].in1 < 0 ? NULL : (int8_t *)(arena + bands[i].in1), (int8_t *)(arena + bands[i].out));",
         "        if (status != ARM_CMSIS_NN_SUCCESS)",

@@ -4,19 +4,31 @@ run one band of output rows at a time, so the large intermediate tensors never e
 
 A patch is a band of rows of the chain's last output. Walking the chain backwards, each operator's
 input rows follow from its window (kernel, stride, dilation, top padding); a tensor read by several
-operators of the chain (a residual block's input) holds the hull of their rows. Halo rows are
-recomputed, never cached, so no band outlives its patch and band buffers of different patches share
-bytes. The chain's inputs and its last output stay whole; each operator is called on its band through
-its own kernel entry, with the band's height and top padding (a band of an NHWC tensor is contiguous).
+operators of the chain (a residual block's input) holds the hull of their rows. The chain's inputs and
+its last output stay whole; each operator is called on its band through its own kernel entry, with the
+band's height and top padding (a band of an NHWC tensor is contiguous).
 
-The arena planner places the band buffers (lifetimes as in the layer-by-layer plan, sizes of the largest
-band), the chain's inputs living to its end and its output from its start. `choose` weighs every chain
-end and patch count by optimization.goal: size takes the smallest arena when it beats the layer-by-layer
-one; balanced the smallest arena among the patchings whose band calls add at most BALANCED_EXTRA of the
-network's estimated instructions (the cost table's fitted models, so a chain with an operator the table
-does not model stays layer by layer); latency keeps the layer-by-layer plan; a memory.constraints budget
-on the scratch memory the layer-by-layer arena exceeds takes the cheapest patching that fits it.
-Activation placement rules and a stream pool keep the layer-by-layer plan.
+Two halo modes. `recompute`: each patch computes every row its readers need, halo rows again, so no band
+outlives its patch and band buffers keep their layer-by-layer lifetimes. `cache`: each step computes only
+the rows no earlier patch computed (rows advance monotonically, every row at most once, no MAC twice);
+a band buffer holds the rows its readers still need, and at the start of a patch the generated C moves the
+rows kept from the previous patch to the top of the buffer (memmove: a kernel reads contiguous rows) for
+the producer to write its new rows after them; a step with no new rows on a patch is not called. A band
+buffer that carries rows from one patch to the next lives across the whole chain; the others keep their
+layer-by-layer lifetimes. The arena planner sizes band buffers by their largest band, the chain's
+inputs living to its end and its output from its start.
+
+`choose` weighs every chain end, patch count and halo mode by optimization.goal, each patching's cost
+being the instructions it adds by the cost table's fitted models (added_instructions: the bands computed
+minus the whole layers, plus MOVE_INSTRUCTIONS_PER_BYTE per byte moved; without a model for every step,
+recomputed MACs plus the moves' instructions stand in): size takes the smallest arena below the
+layer-by-layer one, ties by the lower cost; balanced, among the patchings whose cost is known and at most
+BALANCED_EXTRA of the network's estimated instructions, the one minimizing arena / layer-by-layer arena
++ (instructions + added) / instructions (relative memory and relative time weighed equally; ties by the
+smaller arena), and only when that beats the layer-by-layer plan's 2; latency keeps the layer-by-layer
+plan; a memory.constraints budget on the scratch memory the layer-by-layer arena exceeds takes the
+cheapest patching that fits it (the smallest arena when none fits). Activation placement rules and a
+stream pool keep the layer-by-layer plan.
 """
 
 from __future__ import annotations
@@ -45,6 +57,11 @@ PAD_TYPES = ("PAD", "PADV2")
 MAX_PATCHES = 64
 # goal balanced: a patching may add at most this share of the network's estimated instructions (issue #31).
 BALANCED_EXTRA = 0.10
+HALO_MODES = ("recompute", "cache")
+# Instructions per byte a cache-mode memmove of kept rows costs, call included: measured on corstone300
+# (QEMU, picolibc's memmove, -O2) as the instructions two extra moves of every move add to VWW's cache-mode
+# model_run (47,563 for 2 x 35,328 bytes in 768-byte moves of word-aligned rows: 0.673).
+MOVE_INSTRUCTIONS_PER_BYTE = 0.67
 
 
 @dataclass(frozen=True)
@@ -118,6 +135,21 @@ class Call:
     out_rows: tuple[int, int]
     in_rows: tuple[tuple[int, int], ...]  # per StepShape.inputs
 
+    @property
+    def called(self) -> bool:
+        """False for a cache-mode step with no new rows on this patch (not called)."""
+        return self.out_rows[1] > self.out_rows[0]
+
+
+@dataclass(frozen=True)
+class Move:
+    """Cache mode, at the start of a patch: `rows` rows kept from the previous patch move from row `start`
+    of the tensor's band buffer to its top."""
+
+    tensor: int
+    start: int
+    rows: int
+
 
 @dataclass(frozen=True)
 class Chain:
@@ -128,6 +160,9 @@ class Chain:
     band_of: dict  # intermediate tensor -> (rows of its largest band, its rows per patch)
     external: tuple[int, ...]  # tensors the chain reads whole
     output: int
+    halo: str = "recompute"  # or "cache"
+    moves: tuple[tuple[Move, ...], ...] = ()  # cache: [patch] the moves before its calls
+    carried: frozenset = frozenset()  # cache: intermediates whose band keeps rows from one patch to the next
 
     @property
     def first(self) -> int:
@@ -163,17 +198,21 @@ def band_params(graph, shape: StepShape, params: dict, call: Call) -> dict:
     return p
 
 
-def schedule(graph, shapes: tuple[StepShape, ...], patches: int) -> Chain:
-    """The rows every step computes and reads on each of `patches` bands of the last output."""
-    out = shapes[-1].output
-    height = graph.tensors[out].shape[1]
+def _last_bands(graph, shapes, patches: int) -> tuple[int, list[tuple[int, int]]]:
+    height = graph.tensors[shapes[-1].output].shape[1]
     band = -(-height // patches)
+    return band, [(p * band, min(height, (p + 1) * band)) for p in range(patches) if p * band < height]
+
+
+def schedule(graph, shapes: tuple[StepShape, ...], patches: int, halo: str = "recompute") -> Chain:
+    """The rows every step computes and reads on each of `patches` bands of the last output."""
+    if halo == "cache":
+        return _cache_schedule(graph, shapes, patches)
+    out = shapes[-1].output
+    band, last = _last_bands(graph, shapes, patches)
     produced = {s.output for s in shapes}
     calls, rows_of = [], {}
-    for p in range(patches):
-        o0, o1 = p * band, min(height, (p + 1) * band)
-        if o0 >= o1:
-            break
+    for o0, o1 in last:
         need = {out: (o0, o1)}
         per_step = []
         for s in reversed(shapes):
@@ -193,6 +232,67 @@ def schedule(graph, shapes: tuple[StepShape, ...], patches: int) -> Chain:
     band_of = {t: (max(b - a for a, b in rs), tuple(rs)) for t, rs in rows_of.items()}
     external = tuple(dict.fromkeys(w.tensor for s in shapes for w in s.inputs if w.tensor not in produced))
     return Chain(shapes, len(calls), band, tuple(calls), band_of, external, out)
+
+
+def _cache_schedule(graph, shapes: tuple[StepShape, ...], patches: int) -> Chain:
+    """Cache mode: per patch each step computes the rows its readers need now that no earlier patch
+    computed (windows advance monotonically, so these follow the rows computed before); a band then holds
+    from the first row any reader needs on this patch or a later one up to the last row computed."""
+    out = shapes[-1].output
+    band, last = _last_bands(graph, shapes, patches)
+    produced = {s.output for s in shapes}
+    done: dict[int, int] = {}  # tensor -> end of the rows computed so far
+    calls, reads, computed_to = [], [], []
+    for o0, o1 in last:
+        need = {out: (o0, o1)}
+        per_step = []
+        for s in reversed(shapes):
+            d = done.get(s.output, 0)
+            r = need.get(s.output)
+            if r is None or r[1] <= d:
+                per_step.append(Call((d, d), tuple((0, 0) for _ in s.inputs)))
+                continue
+            r = (max(r[0], d), r[1])
+            done[s.output] = r[1]
+            ins = []
+            for w in s.inputs:
+                i = w.rows(r[0], r[1], graph.tensors[w.tensor].shape[1])
+                ins.append(i)
+                if w.tensor in produced:
+                    have = need.get(w.tensor)
+                    need[w.tensor] = i if have is None else (min(have[0], i[0]), max(have[1], i[1]))
+            per_step.append(Call(r, tuple(ins)))
+        calls.append(tuple(reversed(per_step)))
+        reads.append({t: r for t, r in need.items() if t != out})
+        computed_to.append(dict(done))
+    count = len(calls)
+    band_of, moves, carried = {}, [[] for _ in range(count)], set()
+    for t in (s.output for s in shapes[:-1]):
+        held = []
+        first = None  # first row read on this patch or a later one
+        for p in reversed(range(count)):
+            if t in reads[p]:
+                first = reads[p][t][0] if first is None else min(first, reads[p][t][0])
+            end = computed_to[p].get(t, 0)
+            start = end if first is None else min(first, end)
+            held.append((start, end))
+        held.reverse()
+        for p in range(1, count):
+            kept = held[p - 1][1] - held[p][0]  # rows of the previous band still held
+            if kept > 0:
+                carried.add(t)
+                if held[p][0] > held[p - 1][0]:
+                    moves[p].append(Move(t, held[p][0] - held[p - 1][0], kept))
+        band_of[t] = (max(max(b - a for a, b in held), 1), tuple(held))
+    external = tuple(dict.fromkeys(w.tensor for s in shapes for w in s.inputs if w.tensor not in produced))
+    return Chain(shapes, count, band, tuple(calls), band_of, external, out, "cache",
+                 tuple(tuple(m) for m in moves), frozenset(carried))
+
+
+def moved_bytes(graph, chain: Chain) -> int:
+    """Bytes the cache mode's moves copy per inference (0 for recompute)."""
+    return sum(m.rows * graph.tensors[m.tensor].nbytes // graph.tensors[m.tensor].shape[1]
+               for ms in chain.moves for m in ms)
 
 
 def candidate_chains(graph, steps, needs_scratch: bool) -> list[tuple[StepShape, ...]]:
@@ -230,14 +330,16 @@ def chain_macs(steps, chain: Chain) -> tuple[int, int]:
         macs = int(by_position[shape.position].lowering.macs)
         done = sum(c[i].out_rows[1] - c[i].out_rows[0] for c in chain.calls)
         full += macs
-        recomputed += macs * done // shape.out_height - macs
+        # Rows no reader needs (a stride skipping them) are never computed: no recomputation either.
+        recomputed += max(macs * done // shape.out_height - macs, 0)
     return full, recomputed
 
 
 def added_instructions(graph, steps, chain: Chain, table) -> int | None:
     """Estimated instructions the chain's band calls add to its layer-by-layer calls: each step's fitted
-    model (library/cost_model.py) on the whole layer and on every band, so the model's error on one shape
-    is in both. None without a table or when a step's entry has no model there (pad, add, pools)."""
+    model (library/cost_model.py) on the whole layer and on every band it is called on, so the model's
+    error on one shape is in both, plus the cache mode's moves. None without a table or when a step's
+    entry has no model there (pad, add, pools)."""
     if table is None:
         return None
     by_position = {s.position: s for s in steps}
@@ -249,18 +351,20 @@ def added_instructions(graph, steps, chain: Chain, table) -> int | None:
             return None
         whole = table.model_estimate(entry, p["input_dims"], p["filter_dims"], p["output_dims"], p.get("stride"),
                                      p.get("padding"))
-        bands = [band_params(graph, shape, p, calls[i]) for calls in chain.calls]
+        bands = [band_params(graph, shape, p, calls[i]) for calls in chain.calls if calls[i].called]
         added += sum(table.model_estimate(entry, b["input_dims"], b["filter_dims"], b["output_dims"], b.get("stride"),
                                           b.get("padding")) for b in bands) - whole
-    return added
+    return added + round(MOVE_INSTRUCTIONS_PER_BYTE * moved_bytes(graph, chain))
 
 
 def adjust_buffers(graph, chain: Chain, roots: dict[int, int]):
     """The planner hook: band sizes for the chain's intermediates, the inputs kept to the chain's end,
-    the output kept from its start (it fills patch by patch)."""
+    the output kept from its start (it fills patch by patch), bands that carry rows across patches
+    (cache mode) live across the whole chain."""
 
     def adjust(buffers: list[Buffer]) -> None:
         bands = {roots.get(t, t): t for t in chain.band_of}
+        carried = {roots.get(t, t) for t in chain.carried}
         external = {roots.get(t, t) for t in chain.external}
         output = roots.get(chain.output, chain.output)
         for b in buffers:
@@ -272,6 +376,8 @@ def adjust_buffers(graph, chain: Chain, roots: dict[int, int]):
                 b.size = chain.band_of[t][0] * tensor.nbytes // tensor.shape[1]
             if b.tensor in external:
                 b.last = max(b.last, chain.last)
+            if b.tensor in carried:
+                b.first, b.last = min(b.first, chain.first), max(b.last, chain.last)
             if b.tensor == output:
                 b.first = min(b.first, chain.first)
 
@@ -292,6 +398,7 @@ class Patching:
     macs_total: int
     instructions_added: int | None = None  # estimated (added_instructions); None: no cost model for the chain
     instructions_total: int | None = None  # the network's estimated instructions, layer by layer
+    bytes_moved: int = 0  # cache mode: bytes its memmoves copy per inference
 
 
 def _tensors_touching(chain: Chain) -> set[int]:
@@ -314,6 +421,12 @@ def _budget(options) -> int | None:
     return dict(placement.constraints).get(options.target.scratch_memory)
 
 
+def _cost(added: int | None, recomputed: int, moved: int) -> float:
+    """What a patching costs: its estimated instructions, or without a model its recomputed MACs (one
+    instruction each) and moves."""
+    return added if added is not None else recomputed + MOVE_INSTRUCTIONS_PER_BYTE * moved
+
+
 def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | None:
     """The patching optimization.goal (or a scratch-memory budget) takes, None for layer by layer."""
     goal = options.optimization.goal
@@ -325,7 +438,7 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
     table = cost_model.table_for(options.kernels.name, options.kernels.build, options.target.cpu)
     instructions = kernel_choice.estimated_instructions(steps, table) if table is not None else None
     if goal == "balanced" and not over_budget and not instructions:
-        return None  # nothing to weigh the recomputation against
+        return None  # nothing to weigh the halos against
     total = sum(int(s.lowering.macs) for s in steps)
     alignment = options.target.arena_alignment
     best: tuple | None = None
@@ -334,29 +447,38 @@ def choose(graph, steps, options, layout: MemoryLayout, placer) -> Patching | No
         # Patch counts by distinct band heights (several counts give the same grid).
         bands = sorted({-(-height // n) for n in (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, MAX_PATCHES)}, reverse=True)
         for n in (-(-height // band) for band in bands):
-            chain = schedule(graph, shapes, n)
-            if chain.patches < 2 or any(b <= a for calls in chain.calls for c in calls for a, b in c.in_rows):
-                continue  # one band is no patching; a band reading no rows (all padding) is not worth a kernel call
-            added = added_instructions(graph, steps, chain, table)
-            if goal == "balanced" and not over_budget and (added is None or added > BALANCED_EXTRA * instructions):
-                continue
-            full, recomputed = chain_macs(steps, chain)
-            planned = replace(_plan(graph, steps, alignment, options.optimization.rewrites, chain),
-                              persistent_memory=layout.persistent_memory)
-            arena = planned.arena.arena_bytes
-            if arena >= before:
-                continue
-            if over_budget:
-                key = (arena > budget, recomputed if arena <= budget else arena, arena, chain.patches)
-                reason = "memory.constraints"
-            else:
-                key = (arena, recomputed, chain.patches)
-                reason = f"goal {goal}"
-            if best is None or key < best[0]:
-                best = (key, chain, planned, reason, full, recomputed, added)
+            for mode, halo in enumerate(HALO_MODES):
+                chain = schedule(graph, shapes, n, halo)
+                if chain.patches < 2 or any(b <= a for calls in chain.calls for c in calls if c.called
+                                            for a, b in c.in_rows):
+                    continue  # one band is no patching; a band reading no rows (all padding) is not worth a call
+                added = added_instructions(graph, steps, chain, table)
+                if goal == "balanced" and not over_budget and (added is None or added > BALANCED_EXTRA * instructions):
+                    continue
+                full, recomputed = chain_macs(steps, chain)
+                moved = moved_bytes(graph, chain)
+                planned = replace(_plan(graph, steps, alignment, options.optimization.rewrites, chain),
+                                  persistent_memory=layout.persistent_memory)
+                arena = planned.arena.arena_bytes
+                if arena >= before:
+                    continue
+                cost = _cost(added, recomputed, moved)
+                if over_budget:
+                    key = (arena > budget, cost if arena <= budget else arena, arena, chain.patches, mode)
+                    reason = "memory.constraints"
+                elif goal == "balanced":
+                    score = arena / before + (instructions + added) / instructions
+                    if score >= 2.0:
+                        continue  # the layer-by-layer plan scores 1 + 1
+                    key = (score, arena, chain.patches, mode)
+                    reason = "goal balanced"
+                else:
+                    key = (arena, cost, chain.patches, mode)
+                    reason = f"goal {goal}"
+                if best is None or key < best[0]:
+                    best = (key, chain, planned, reason, full, recomputed, added, moved)
     if best is None:
         return None
-    _, chain, planned, reason, full, recomputed, added = best
+    _, chain, planned, reason, full, recomputed, added, moved = best
     return Patching(chain, planned, reason, before, layout.arena.lower_bound, full, recomputed, total, added,
-                    instructions)
-
+                    instructions, moved)

@@ -346,9 +346,12 @@ class PlanBand:
 
     tensor: str
     rows: list[list[int]] = doc("per patch, the [first, end) rows of the tensor the band holds")
+    computed: list[list[int]] = doc("per patch, the [first, end) rows its producer computes (recompute: the rows "
+                                    "held; cache: the rows no earlier patch computed, the held rows before them "
+                                    "kept from the previous patch; first == end: the producer is not called)")
     band_rows: int = doc("rows of the largest band (its buffer's height)")
     bytes: int = doc("bytes of the band buffer in the scratch arena")
-    halo_rows: int = doc("rows computed more than once over the patches (halos recomputed)")
+    halo_rows: int = doc("rows computed more than once over the patches (halos recomputed; 0 when cached)")
 
 
 @dataclass
@@ -360,7 +363,9 @@ class PlanPatchChain:
     inputs: list[str] = doc("tensors the chain reads whole")
     patches: int = doc("bands of the output rows (the patch grid: patches x 1)")
     band_rows: int = doc("output rows per patch (the last may have fewer)")
-    halo: Literal["recompute"] = doc("recompute: halo rows are computed again on each patch, never cached")
+    halo: Literal["recompute", "cache"] = doc(
+        "recompute: halo rows are computed again on each patch; cache: every row is computed once, and the rows "
+        "a band keeps for the next patch move to the top of its buffer at that patch's start")
     reason: Literal["goal size", "goal balanced", "memory.constraints"] = doc(
         "what took the chain: optimization.goal, or a memory.constraints budget the layer-by-layer arena exceeds")
     bands: list[PlanBand]
@@ -489,10 +494,13 @@ class ReportPatchChain:
     arena_after_bytes: int = doc("scratch arena with the chain run patch by patch")
     lower_bound_after_bytes: int
     chain_macs: int = doc("MACs of the chain's operators, layer by layer")
-    recomputed_macs: int = doc("MACs the halos add")
+    halo: Literal["recompute", "cache"] = doc("the chain's halo mode, as in the plan")
+    recomputed_macs: int = doc("MACs the halos add (0 when cached)")
+    moved_bytes: int = doc("bytes the cache mode moves within band buffers per inference (0 when recomputed)")
     total_macs: int = doc("MACs of the network, layer by layer")
-    added_instructions: int | None = doc("instructions the band calls add, estimated by the cost table's fitted "
-                                         "models (null: an operator of the chain has none)")
+    added_instructions: int | None = doc("instructions the band calls and moves add, estimated by the cost "
+                                         "table's fitted models and a per-byte cost of the moves (null: an "
+                                         "operator of the chain has no model)")
     total_instructions: int | None = doc("the network's estimated instructions layer by layer, over the "
                                          "operators the cost table covers, as kernel_choice.chosen (null: no "
                                          "table)")
@@ -522,7 +530,8 @@ class Report:
     warnings: list[str]
     kernel_choice: KernelChoiceSummary | None = doc("the arena / instructions trade of the kernel choice "
                                                     "(null: no operator had a choice)")
-    patches: list[ReportPatchChain] = doc("patch-based execution: arena before and after, recomputed MACs")
+    patches: list[ReportPatchChain] = doc("patch-based execution: arena before and after, recomputed MACs, bytes "
+                                          "moved")
 
 
 def plan_schema() -> dict:

@@ -92,15 +92,17 @@ def _patch_chains(graph: Graph, steps: list[Step], layout: MemoryLayout, patchin
         return []
     chain = patching.chain
     ids = {s.position: s.op_id for s in steps}
+    producer = {shape.output: i for i, shape in enumerate(chain.shapes)}
     bands = []
     for t, (rows, per_patch) in chain.band_of.items():
         tensor = graph.tensors[t]
-        bands.append(PlanBand(tensor=tensor.name, rows=[[a, b] for a, b in per_patch], band_rows=rows,
-                              bytes=rows * tensor.nbytes // tensor.shape[1],
-                              halo_rows=sum(b - a for a, b in per_patch) - tensor.shape[1]))
+        computed = [list(calls[producer[t]].out_rows) for calls in chain.calls]
+        bands.append(PlanBand(tensor=tensor.name, rows=[[a, b] for a, b in per_patch], computed=computed,
+                              band_rows=rows, bytes=rows * tensor.nbytes // tensor.shape[1],
+                              halo_rows=max(sum(b - a for a, b in computed) - tensor.shape[1], 0)))
     return [PlanPatchChain(operators=[ids[p] for p in chain.positions], output=graph.tensors[chain.output].name,
                            inputs=[graph.tensors[t].name for t in chain.external], patches=chain.patches,
-                           band_rows=chain.band_rows, halo="recompute", reason=patching.reason, bands=bands)]
+                           band_rows=chain.band_rows, halo=chain.halo, reason=patching.reason, bands=bands)]
 
 
 def build_plan(graph: Graph, steps: list[Step], layout: MemoryLayout, table: ConstantTable,
@@ -289,7 +291,8 @@ def build_report(plan: Plan, steps: list[Step], code: list[OperatorCode], layout
             operators=[s.op_id for s in steps if s.position in patching.chain.positions],
             patches=patching.chain.patches, arena_before_bytes=patching.arena_before,
             lower_bound_before_bytes=patching.lower_bound_before, arena_after_bytes=arena,
-            lower_bound_after_bytes=bound, chain_macs=patching.macs_chain, recomputed_macs=patching.macs_recomputed,
+            lower_bound_after_bytes=bound, chain_macs=patching.macs_chain, halo=patching.chain.halo,
+            recomputed_macs=patching.macs_recomputed, moved_bytes=patching.bytes_moved,
             total_macs=patching.macs_total, added_instructions=patching.instructions_added,
             total_instructions=patching.instructions_total)],
     )

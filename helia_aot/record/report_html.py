@@ -71,6 +71,7 @@ def memory_picture(plan: dict, report: dict) -> dict:
         return _TOP + plot_h - addr * plot_h / top
 
     bands = {band["tensor"]: band for c in plan.get("patches") or [] for band in c["bands"]}
+    cached = {band["tensor"] for c in plan.get("patches") or [] if c.get("halo") == "cache" for band in c["bands"]}
     rects = []
     for i, b in enumerate(memory["buffers"]):
         height = b["bytes"] * plot_h / top
@@ -82,7 +83,9 @@ def memory_picture(plan: dict, report: dict) -> dict:
             "kind": b["kind"] + (" band" if band else ""), "hue": (i * 47) % 360,
             "title": f"{b['name']}: {what}; bytes {b['offset']}..{b['offset'] + b['bytes'] - 1} ({b['bytes']} B), "
                      f"operators {b['first']}..{b['last']}"
-                     + (f"; a band of {band['band_rows']} rows at a time ({band['halo_rows']} rows recomputed)"
+                     + (f"; a band of {band['band_rows']} rows at a time ("
+                        + ("every row computed once" if band["tensor"] in cached
+                           else f"{band['halo_rows']} rows recomputed") + ")"
                         if band else ""),
         })
     index_of = {o["id"]: o["index"] for o in plan["operators"]}
@@ -95,7 +98,8 @@ def memory_picture(plan: dict, report: dict) -> dict:
             "patches": c["patches"], "band_rows": plan_chain["band_rows"], "first": first, "last": last,
             "recomputed": c["recomputed_macs"], "total": c["total_macs"], "reason": plan_chain["reason"],
             "added": c.get("added_instructions"), "instructions": c.get("total_instructions"),
-            "bound_before": c["lower_bound_before_bytes"],
+            "bound_before": c["lower_bound_before_bytes"], "halo": c.get("halo", plan_chain["halo"]),
+            "moved": c.get("moved_bytes", 0),
         })
     peak_index = next((o["index"] for o in report["operators"] if o["id"] == report["memory"]["peak_operator"]), None)
     step = max(1, -(-positions // 20))  # at most about 20 position labels

@@ -120,6 +120,143 @@ def test_two_readers_hold_the_hull_of_their_rows():
     assert chain.external == (0,)
 
 
+# -- cache mode: every row once, kept rows moved --------------------------------------------------------
+
+
+def _random_chain(seed: int):
+    rng = np.random.default_rng(seed)
+    graph, shapes, specs = _chain(rng)
+    while len(shapes) < 2:
+        graph, shapes, specs = _chain(rng)
+    return rng, graph, shapes, specs
+
+
+def _simulate_cache(graph, chain, x: np.ndarray, moves=None) -> np.ndarray:
+    """Run a cache-mode chain of _rows_conv window steps the way the generated C does: one buffer of the
+    band's rows per intermediate (buffer row = tensor row - the patch's first held row), the moves at the
+    start of each patch, then each called step reading its input rows from the buffer and writing its new
+    rows after the kept ones. Every buffer row also carries the tensor row it holds, and every read checks
+    it: a stale or missing row fails the assertion naming it. Returns the last output."""
+    moves = chain.moves if moves is None else moves
+    out_h = graph.tensors[chain.output].shape[1]
+    result = np.zeros((out_h,) + x.shape[1:], dtype=np.int64)
+    whole = {t: (x, np.arange(x.shape[0])) for t in chain.external}
+    bufs = {t: (np.zeros((rows,) + x.shape[1:], dtype=np.int64), np.full(rows, -1))
+            for t, (rows, _) in chain.band_of.items()}
+    for p, calls in enumerate(chain.calls):
+        for m in moves[p]:
+            values, ids = bufs[m.tensor]
+            assert m.start + m.rows <= len(ids), "a move reads past its band buffer"
+            values[:m.rows] = values[m.start:m.start + m.rows].copy()
+            ids[:m.rows] = ids[m.start:m.start + m.rows].copy()
+        for shape, call in zip(chain.shapes, calls):
+            if not call.called:
+                continue
+            (w,), ((i0, i1),) = shape.inputs, call.in_rows
+            if w.tensor in bufs:
+                base = chain.band_of[w.tensor][1][p][0]
+                values, ids = bufs[w.tensor]
+            else:
+                base, (values, ids) = 0, whole[w.tensor]
+            assert 0 <= i0 - base and i1 - base <= len(ids), f"patch {p}: rows {i0}..{i1} outside the band buffer"
+            got = list(ids[i0 - base:i1 - base])
+            assert got == list(range(i0, i1)), f"patch {p}: step {shape.position} reads rows {got}, wants {i0}..{i1}"
+            params = band_params(graph, shape, {"input_dims": (1, 0, 3, 1), "output_dims": (1, 0, 3, 1),
+                                                "padding": (0, w.pad)}, call)
+            band = _rows_conv(values[i0 - base:i1 - base], w.kernel, w.stride, w.dilation, params["padding"][1],
+                              params["output_dims"][1])
+            o0, o1 = call.out_rows
+            if shape.output == chain.output:
+                result[o0:o1] = band
+                continue
+            base = chain.band_of[shape.output][1][p][0]
+            values, ids = bufs[shape.output]
+            assert base <= o0 and o1 - base <= len(ids), f"patch {p}: new rows {o0}..{o1} outside the held rows"
+            values[o0 - base:o1 - base] = band
+            ids[o0 - base:o1 - base] = np.arange(o0, o1)
+    return result
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_cache_computes_every_row_once_and_matches_the_whole_tensor(seed):
+    """Cache mode on random chains and patch counts: each step's computed rows over the patches are
+    disjoint and advance, no MAC is computed twice, every read finds its rows in the band buffer after
+    the moves (_simulate_cache checks the row each buffer row holds), the held rows fit the buffer, and
+    the stitched last output is the layer-by-layer one."""
+    rng, graph, shapes, specs = _random_chain(seed)
+    x = rng.integers(-50, 50, (graph.tensors[0].shape[1], 3)).astype(np.int64)
+    whole = x
+    for kernel, stride, dilation, pad, out_h in specs:
+        whole = _rows_conv(whole, kernel, stride, dilation, pad, out_h)
+    count = int(rng.integers(2, shapes[-1].out_height + 1))
+    chain = schedule(graph, shapes, count, "cache")
+    assert chain.halo == "cache" and len(chain.moves) == chain.patches
+    for i, shape in enumerate(shapes):
+        rows = [c[i].out_rows for c in chain.calls if c[i].called]
+        assert all(a[1] <= b[0] for a, b in zip(rows, rows[1:])), f"step {i} computes a row twice: {rows}"
+    assert chain.calls[0][-1].out_rows[0] == 0
+    assert all(c[-1].called for c in chain.calls), "the last step runs on every patch"
+    for t, (rows, held) in chain.band_of.items():
+        assert all(0 <= b - a <= rows for a, b in held)
+    np.testing.assert_array_equal(_simulate_cache(graph, chain, x), whole)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_cache_reads_exactly_what_recompute_reads_per_output_band(seed):
+    """The rows each patch's last call gets are the same in both modes, and cache mode computes no more
+    rows of any step than recompute (patches.chain_macs: nothing recomputed)."""
+    _, graph, shapes, _ = _random_chain(seed)
+    count = 2 + seed % max(shapes[-1].out_height - 1, 1)
+    cached, recomputed = schedule(graph, shapes, count, "cache"), schedule(graph, shapes, count)
+    assert [c[-1].out_rows for c in cached.calls] == [c[-1].out_rows for c in recomputed.calls]
+    for i, shape in enumerate(shapes):
+        once = sum(c[i].out_rows[1] - c[i].out_rows[0] for c in cached.calls)
+        again = sum(c[i].out_rows[1] - c[i].out_rows[0] for c in recomputed.calls)
+        assert once <= min(again, shape.out_height)
+
+
+def test_a_dropped_move_is_caught():
+    """Drop each move of a chain that needs them in turn: the simulation must find a read of a row the
+    buffer no longer holds where it should (so the moves are what keeps the cached rows readable)."""
+    graph = _Graph([30, 30, 15, 15])
+    shapes = (StepShape(0, "window", (Window(0, 3, 1, 1, 1),), 1, 30),
+              StepShape(1, "window", (Window(1, 3, 2, 1, 1),), 2, 15),
+              StepShape(2, "window", (Window(2, 3, 1, 1, 1),), 3, 15))
+    chain = schedule(graph, shapes, 5, "cache")
+    x = np.arange(90, dtype=np.int64).reshape(30, 3)
+    whole = x
+    for shape in shapes:
+        (w,) = shape.inputs
+        whole = _rows_conv(whole, w.kernel, w.stride, w.dilation, w.pad, shape.out_height)
+    np.testing.assert_array_equal(_simulate_cache(graph, chain, x), whole)
+    dropped = [(p, k) for p, ms in enumerate(chain.moves) for k in range(len(ms))]
+    assert len(dropped) >= 4, chain.moves
+    assert chain.carried == {1, 2}
+    for p, k in dropped:
+        moves = [list(ms) for ms in chain.moves]
+        del moves[p][k]
+        with pytest.raises(AssertionError, match="reads rows"):
+            _simulate_cache(graph, chain, x, moves)
+
+
+def test_cache_two_readers_keep_the_hull():
+    """A residual block's input read by a 3-row window and an element-wise step: every call's rows are in
+    the band held on its patch, and rows read on a later patch stay held (carried) until then."""
+    graph = _Graph([12, 12, 12, 12])
+    shapes = (StepShape(0, "window", (Window(0, 1, 1, 1, 0),), 1, 12),
+              StepShape(1, "window", (Window(1, 3, 1, 1, 1),), 2, 12),
+              StepShape(2, "elementwise", (Window(2, 1, 1, 1, 0), Window(1, 1, 1, 1, 0)), 3, 12))
+    chain = schedule(graph, shapes, 4, "cache")
+    for p, calls in enumerate(chain.calls):
+        for call, shape in zip(calls, shapes):
+            for w, (a, b) in zip(shape.inputs, call.in_rows):
+                if call.called and w.tensor in chain.band_of:
+                    held = chain.band_of[w.tensor][1][p]
+                    assert held[0] <= a and b <= held[1], (p, shape.position, (a, b), held)
+    assert [c[0].out_rows for c in chain.calls] == [(0, 4), (4, 7), (7, 10), (10, 12)]
+    assert 1 in chain.carried and chain.band_of[1][0] == 5  # rows 2..6 on patch 1: 2 kept, 3 new
+
+
 # -- the planner's choice, the records, replay ----------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -139,8 +276,10 @@ def test_goal_size_patches_and_records_it(mobilenet, tmp_path):
     (chain,), (facts,) = plan["patches"], report["patches"]
     assert facts["arena_before_bytes"] == plain["memory"]["scratch_arena_bytes"]
     assert facts["arena_after_bytes"] == plan["memory"]["scratch_arena_bytes"] < facts["lower_bound_before_bytes"]
-    assert facts["recomputed_macs"] > 0 and facts["total_macs"] == plain_report["total_macs"]
-    assert chain["reason"] == "goal size" and chain["halo"] == "recompute"
+    assert facts["total_macs"] == plain_report["total_macs"]
+    assert chain["reason"] == "goal size" and chain["halo"] == facts["halo"] in ("recompute", "cache")
+    # Recomputed halos or cached rows moved within their bands, never both.
+    assert (facts["recomputed_macs"] > 0) == (chain["halo"] == "recompute") == (facts["moved_bytes"] == 0)
     ids = [o["id"] for o in plan["operators"]]
     assert chain["operators"] == ids[ids.index(chain["operators"][0]):][:len(chain["operators"])]
     buffers = {name: b for b in plan["memory"]["buffers"] for name in b["tensors"]}
@@ -148,7 +287,9 @@ def test_goal_size_patches_and_records_it(mobilenet, tmp_path):
         # The band buffer in the arena is the largest band, not the whole tensor.
         assert buffers[band["tensor"]]["bytes"] == band["bytes"]
         assert band["band_rows"] == max(b - a for a, b in band["rows"])
-        assert band["halo_rows"] >= 0
+        assert band["halo_rows"] >= 0 and len(band["computed"]) == len(band["rows"]) == chain["patches"]
+        # The rows computed on a patch are the last of the rows held (cache: after the kept ones).
+        assert all(c0 == c1 or (r0 <= c0 and c1 == r1) for (r0, r1), (c0, c1) in zip(band["rows"], band["computed"]))
     assert validate(plan, plan_schema()) == [] and validate(report, report_schema()) == []
 
 
@@ -197,10 +338,16 @@ def _window_chain_model() -> bytes:
     return b.build()
 
 
+def _score(facts: dict) -> float:
+    return (facts["arena_after_bytes"] / facts["arena_before_bytes"]
+            + (facts["total_instructions"] + facts["added_instructions"]) / facts["total_instructions"])
+
+
 def test_balanced_patches_only_within_its_share_of_the_instructions(tmp_path, monkeypatch):
-    """Goal balanced takes the smallest patched arena among the patchings whose band calls add at most
-    BALANCED_EXTRA of the network's estimated instructions: with no limit it is goal size's patching, with
-    none allowed it stays layer by layer, and at the real share its choice keeps within it."""
+    """Goal balanced weighs relative arena and relative instructions equally among the patchings whose band
+    calls and moves add at most BALANCED_EXTRA of the network's estimated instructions: with no limit it
+    scores no worse than goal size's patching, with none allowed it stays layer by layer, and at the real
+    share its choice keeps within it and scores no worse than either halo mode alone."""
     model = _window_chain_model()
 
     def convert(name, **kwargs):
@@ -215,7 +362,8 @@ def test_balanced_patches_only_within_its_share_of_the_instructions(tmp_path, mo
     monkeypatch.setattr(patches, "BALANCED_EXTRA", float("inf"))
     plan, report = convert("unlimited")
     assert plan["patches"][0]["reason"] == "goal balanced"
-    assert plan["memory"]["scratch_arena_bytes"] == size_plan["memory"]["scratch_arena_bytes"]
+    assert _score(report["patches"][0]) <= _score(facts)
+    assert plan["memory"]["scratch_arena_bytes"] >= size_plan["memory"]["scratch_arena_bytes"]
 
     monkeypatch.setattr(patches, "BALANCED_EXTRA", 0.0)
     plan, report = convert("none")
@@ -227,10 +375,27 @@ def test_balanced_patches_only_within_its_share_of_the_instructions(tmp_path, mo
     (chain,) = report["patches"]
     assert chain["total_instructions"] == report["kernel_choice"]["chosen"]["estimated_instructions"]
     assert chain["added_instructions"] <= patches.BALANCED_EXTRA * chain["total_instructions"]
-    # A trade between the two ends: goal size's smaller arena costs more than the share allows.
-    assert facts["added_instructions"] > patches.BALANCED_EXTRA * facts["total_instructions"]
-    assert size_plan["memory"]["scratch_arena_bytes"] < chain["arena_after_bytes"] < chain["arena_before_bytes"]
+    assert _score(chain) < 2.0  # the layer-by-layer plan's 1 + 1
+    assert size_plan["memory"]["scratch_arena_bytes"] <= chain["arena_after_bytes"] < chain["arena_before_bytes"]
+    for mode in patches.HALO_MODES:
+        monkeypatch.setattr(patches, "HALO_MODES", (mode,))
+        _, alone = convert(f"balanced-{mode}")
+        assert not alone["patches"] or _score(chain) <= _score(alone["patches"][0]), mode
+    monkeypatch.undo()
     assert validate(plan, plan_schema()) == [] and validate(report, report_schema()) == []
+
+
+def test_size_takes_the_smallest_arena_of_both_halo_modes(tmp_path, monkeypatch):
+    model = _window_chain_model()
+    arenas = {}
+    for mode in patches.HALO_MODES:
+        monkeypatch.setattr(patches, "HALO_MODES", (mode,))
+        result = helia_aot.convert(model, tmp_path / mode, target="corstone300", goal="size")
+        arenas[mode] = result.plan["memory"]["scratch_arena_bytes"]
+        assert result.plan["patches"][0]["halo"] == mode
+    monkeypatch.undo()
+    both = helia_aot.convert(model, tmp_path / "both", target="corstone300", goal="size")
+    assert both.plan["memory"]["scratch_arena_bytes"] == min(arenas.values())
 
 
 def test_the_report_page_states_the_chains_estimated_instructions(tmp_path):
@@ -240,6 +405,10 @@ def test_the_report_page_states_the_chains_estimated_instructions(tmp_path):
     share = 100.0 * chain["added_instructions"] / chain["total_instructions"]
     assert (f"an estimated {chain['added_instructions']:,} instructions more ({share:.1f} % of "
             f"{chain['total_instructions']:,} by the cost table); taken by goal balanced") in page
+    assert chain["halo"] == "cache"
+    assert (f"halo rows cached (every row computed once, the rows a band keeps moved to its top at each patch)"
+            in page and f"for {chain['moved_bytes']:,} bytes moved per inference and no recomputed MAC" in page)
+    assert "rows at a time (every row computed once)" in page and "rows recomputed)" not in page
 
 
 def test_balanced_leaves_a_chain_the_cost_tables_do_not_model_alone(mobilenet, tmp_path):
@@ -279,6 +448,55 @@ def test_plan_replays_and_a_changed_grid_is_refused(mobilenet, tmp_path):
     path.write_text(json.dumps(plan))
     with pytest.raises(InvalidConfigError, match=r"patches\[0\]\.patches"):
         _convert(mobilenet, tmp_path / "refused", goal="size", plan=str(path))
+
+
+@pytest.mark.parametrize("halo", patches.HALO_MODES)
+def test_plan_replays_each_halo_mode_and_refuses_the_other(mobilenet, tmp_path, monkeypatch, halo):
+    """A plan of either mode replays to the same module (the cache mode's rows held and computed per
+    patch included); the plan naming the other mode, or other rows computed, is refused."""
+    monkeypatch.setattr(patches, "HALO_MODES", (halo,))
+    plan, _ = _convert(mobilenet, tmp_path / "first", goal="size")
+    assert plan["patches"][0]["halo"] == halo
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan))
+    again, _ = _convert(mobilenet, tmp_path / "again", goal="size", plan=str(path))
+    assert again["patches"] == plan["patches"]
+    first_c = (tmp_path / "first" / "src" / "model_model.c").read_bytes()
+    assert (tmp_path / "again" / "src" / "model_model.c").read_bytes() == first_c
+    assert (b"memmove(arena + bands[i].out" in first_c) == (halo == "cache")
+    other = json.loads(json.dumps(plan))
+    other["patches"][0]["halo"] = next(m for m in patches.HALO_MODES + ("recompute", "cache") if m != halo)
+    path.write_text(json.dumps(other))
+    with pytest.raises(InvalidConfigError, match=r"patches\[0\]\.halo"):
+        _convert(mobilenet, tmp_path / "refused", goal="size", plan=str(path))
+    other = json.loads(json.dumps(plan))
+    other["patches"][0]["bands"][0]["computed"][0][1] += 1
+    path.write_text(json.dumps(other))
+    with pytest.raises(InvalidConfigError, match=r"patches\[0\]\.bands"):
+        _convert(mobilenet, tmp_path / "refused2", goal="size", plan=str(path))
+
+
+def test_cached_bands_that_keep_rows_live_across_the_chain(mobilenet, tmp_path, monkeypatch):
+    """Cache mode: a band buffer holding rows from one patch for the next spans the whole chain in the
+    arena plan (nothing else may take its bytes between patches); the chain moves bytes and recomputes
+    nothing."""
+    monkeypatch.setattr(patches, "HALO_MODES", ("cache",))
+    plan, report = _convert(mobilenet, tmp_path / "cache", goal="size")
+    (chain,), (facts,) = plan["patches"], report["patches"]
+    assert facts["recomputed_macs"] == 0 and facts["moved_bytes"] > 0
+    index = {o["id"]: o["index"] for o in plan["operators"]}
+    first, last = index[chain["operators"][0]], index[chain["operators"][-1]]
+    buffers = {name: b for b in plan["memory"]["buffers"] for name in b["tensors"]}
+    keeping = [band for band in chain["bands"]
+               if any(c0 > r0 and c1 > c0 or (c0 == c1 and r1 > r0)
+                      for (r0, r1), (c0, c1) in zip(band["rows"][1:], band["computed"][1:]))]
+    assert keeping, "the chain must keep rows across patches for the test to mean anything"
+    for band in keeping:
+        b = buffers[band["tensor"]]
+        assert b["first"] <= first and b["last"] >= last, (band["tensor"], b["first"], b["last"], first, last)
+    for band in chain["bands"]:
+        computed = [c1 - c0 for c0, c1 in band["computed"]]
+        assert band["halo_rows"] == 0 and all(n >= 0 for n in computed)
 
 
 def test_band_code_is_the_same_run_to_run(mobilenet, tmp_path):
