@@ -25,6 +25,7 @@
 
 #include <arm_mve.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "mve_requantize.h"
 #include "mve_tile.h"
@@ -271,6 +272,264 @@ static __attribute__((noinline)) void channel_pairs_general(const cmsis_nn_conv_
                   channels, 0);
 }
 
+/* Small depths (1 to 16, vww's 8 and 16): a 2 x 2 tile would use half a vector or less per load and
+ * requantize four outputs for as few as 32 MACs. Instead a tile is two pixels by four output channels:
+ * eight VMLADAV of one whole pixel each, the sums gathered as two vectors whose lanes are four
+ * consecutive output channels of one pixel, so each is requantized with the group's per-lane constants
+ * (built once per group) and stored as four contiguous bytes. The group's filter rows are copied once
+ * into a zero-padded stack buffer of 16-byte rows, so every load is a whole vector and the lanes past
+ * the depth add nothing. Depths up to 8 load both pixels with one load (pixel 1 at lanes depth..):
+ * the buffer then holds each row twice, once at lane 0 and once at lane `depth`, zeros elsewhere. */
+#define SMALL_MAX_DEPTH 16
+
+/* Sums of pixels x (and the next) by the group's four rows w, lanes = channels 0..3, as *a (pixel 0)
+ * and *b (pixel 1); *x advances by two pixels. pair: both pixels in one load (depth <= 8; w holds eight
+ * rows, (channel, half) at (2 * channel + half) * 16); else one load per pixel (w holds four rows at
+ * channel * 16). fixed_depth 8 (pair) or 16 (not pair) makes the step an immediate. */
+HELIA_MVE_INLINE void small_tile(const int8_t **x, const int8_t *w, int32_t depth, int32_t pair, int32_t fixed_depth,
+                                 int32x4_t *a, int32x4_t *b)
+{
+    const int8_t *p = *x;
+    int32_t acc_0;
+    int32_t acc_1;
+    int32_t acc_2;
+    int32_t acc_3;
+    int32x4_t sums_a;
+    int32x4_t sums_b;
+#define HELIA_SMALL_PAIR_HALF(r0, r1, r2, r3, la, lb)                                                                 \
+    "   vldrb.8         q1, [%[w], #" r0 "]      \n"                                                                   \
+    "   vmladav.s8      %[acc_0], q1, q0         \n"                                                                   \
+    "   vldrb.8         q2, [%[w], #" r1 "]      \n"                                                                   \
+    "   vmladav.s8      %[acc_1], q2, q0         \n"                                                                   \
+    "   vldrb.8         q1, [%[w], #" r2 "]      \n"                                                                   \
+    "   vmladav.s8      %[acc_2], q1, q0         \n"                                                                   \
+    "   vldrb.8         q2, [%[w], #" r3 "]      \n"                                                                   \
+    "   vmladav.s8      %[acc_3], q2, q0         \n"                                                                   \
+    "   vmov            %q[sums_a][" la "], %q[sums_a][" lb "], %[acc_0], %[acc_2] \n"                                 \
+    "   vmov            %q[sums_b][" la "], %q[sums_b][" lb "], %[acc_1], %[acc_3] \n"
+#define HELIA_SMALL_SINGLE_HALF(r0, r2, la, lb)                                                                        \
+    "   vldrb.8         q2, [%[w], #" r0 "]      \n"                                                                   \
+    "   vmladav.s8      %[acc_0], q2, q0         \n"                                                                   \
+    "   vmladav.s8      %[acc_1], q2, q1         \n"                                                                   \
+    "   vldrb.8         q2, [%[w], #" r2 "]      \n"                                                                   \
+    "   vmladav.s8      %[acc_2], q2, q0         \n"                                                                   \
+    "   vmladav.s8      %[acc_3], q2, q1         \n"                                                                   \
+    "   vmov            %q[sums_a][" la "], %q[sums_a][" lb "], %[acc_0], %[acc_2] \n"                                 \
+    "   vmov            %q[sums_b][" la "], %q[sums_b][" lb "], %[acc_1], %[acc_3] \n"
+#define HELIA_SMALL_PAIR HELIA_SMALL_PAIR_HALF("0", "16", "64", "80", "2", "0") HELIA_SMALL_PAIR_HALF("32", "48", "96", "112", "3", "1")
+#define HELIA_SMALL_SINGLE HELIA_SMALL_SINGLE_HALF("0", "32", "2", "0") HELIA_SMALL_SINGLE_HALF("16", "48", "3", "1")
+#define HELIA_SMALL_OUTPUTS                                                                                            \
+    [x] "+r"(p), [acc_0] "=&Te"(acc_0), [acc_1] "=&Te"(acc_1), [acc_2] "=&Te"(acc_2), [acc_3] "=&Te"(acc_3),          \
+        [sums_a] "=&w"(sums_a), [sums_b] "=&w"(sums_b)
+    if (pair && fixed_depth == 8)
+    {
+        __asm volatile("   vldrb.8         q0, [%[x]], #16          \n" HELIA_SMALL_PAIR
+                       : HELIA_SMALL_OUTPUTS
+                       : [w] "r"(w)
+                       : "q0", "q1", "q2", "memory");
+    }
+    else if (pair)
+    {
+        __asm volatile("   vldrb.8         q0, [%[x]]               \n"
+                       "   add             %[x], %[x], %[step]      \n" HELIA_SMALL_PAIR
+                       : HELIA_SMALL_OUTPUTS
+                       : [w] "r"(w), [step] "r"(2 * depth)
+                       : "q0", "q1", "q2", "memory");
+    }
+    else if (fixed_depth == 16)
+    {
+        __asm volatile("   vldrb.8         q0, [%[x]], #16          \n"
+                       "   vldrb.8         q1, [%[x]], #16          \n" HELIA_SMALL_SINGLE
+                       : HELIA_SMALL_OUTPUTS
+                       : [w] "r"(w)
+                       : "q0", "q1", "q2", "memory");
+    }
+    else
+    {
+        __asm volatile("   vldrb.8         q0, [%[x]]               \n"
+                       "   add             %[x], %[x], %[step]      \n"
+                       "   vldrb.8         q1, [%[x]]               \n"
+                       "   add             %[x], %[x], %[step]      \n" HELIA_SMALL_SINGLE
+                       : HELIA_SMALL_OUTPUTS
+                       : [w] "r"(w), [step] "r"(depth)
+                       : "q0", "q1", "q2", "memory");
+    }
+#undef HELIA_SMALL_OUTPUTS
+#undef HELIA_SMALL_SINGLE
+#undef HELIA_SMALL_PAIR
+#undef HELIA_SMALL_SINGLE_HALF
+#undef HELIA_SMALL_PAIR_HALF
+    *x = p;
+    *a = sums_a;
+    *b = sums_b;
+}
+
+/* One group's per-lane constants (lanes = its four channels). */
+typedef struct
+{
+    int32x4_t start;
+    int32x4_t multiplier;
+    int32x4_t left;
+    int32x4_t neg_right;
+    int32x4_t act_min;
+    int32x4_t act_max;
+    int32_t output_offset;
+    mve_pred16_t lanes; /* the group's channels (a last group may hold fewer than four) */
+} small_quant;
+
+/* A vector of sums to the bytes to store. fast: every lane shifts right (the rounding's sign correction
+ * then needs no mask, and no left shift). */
+HELIA_MVE_INLINE int32x4_t small_output(int32x4_t acc, const small_quant *q, int32_t fast)
+{
+    acc = vaddq_s32(acc, q->start);
+    if (fast)
+    {
+        acc = vqrdmulhq_s32(acc, q->multiplier);
+        acc = vrshlq_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), q->neg_right);
+    }
+    else
+    {
+        acc = helia_mve_requantize_q(acc, q->multiplier, q->left, q->neg_right, 1);
+    }
+    return vminq_s32(vmaxq_s32(vaddq_n_s32(acc, q->output_offset), q->act_min), q->act_max);
+}
+
+HELIA_MVE_INLINE void small_store(int8_t *out, int32x4_t v, const small_quant *q, int32_t fast)
+{
+    if (fast)
+    {
+        vstrbq_s32(out, v);
+    }
+    else
+    {
+        vstrbq_p_s32(out, v, q->lanes);
+    }
+}
+
+/* One group of four channels over every pixel. Pixel pairs whose loads stay inside the input run from
+ * it; the last few (whose 16-byte loads would read past its end) are copied into a zeroed buffer first.
+ * A last odd pixel stores only its own outputs. fast: a full group whose channels all shift right. */
+HELIA_MVE_INLINE void small_group(const int8_t *input, const int8_t *w, int8_t *out, int32_t rows, int32_t depth,
+                                  int32_t channels, const small_quant *quant, int32_t fast, int32_t pair,
+                                  int32_t fixed_depth)
+{
+    const small_quant q = *quant;
+    /* Pairs starting at pixel p read input bytes up to p * depth + 16 (pair) or (p + 1) * depth + 16. */
+    const int32_t per_load = (16 + depth - 1) / depth;
+    const int32_t last_safe = rows - per_load - (pair ? 0 : 1);
+    const int32_t main_pairs = last_safe < 0 ? 0 : (last_safe >> 1) + 1;
+    const int8_t *x = input;
+    for (int32_t n = main_pairs; n > 0; --n)
+    {
+        int32x4_t a;
+        int32x4_t b;
+        small_tile(&x, w, depth, pair, fixed_depth, &a, &b);
+        small_store(out, small_output(a, &q, fast), &q, fast);
+        small_store(out + channels, small_output(b, &q, fast), &q, fast);
+        out += 2 * channels;
+    }
+    const int32_t tail = rows - 2 * main_pairs;
+    if (tail > 0)
+    {
+        /* At most 32 bytes of pixels (the bound above); the tile reads 16 more. */
+        int8_t buffer[64] __attribute__((aligned(16)));
+        memset(buffer, 0, sizeof(buffer));
+        memcpy(buffer, x, (size_t)(tail * depth));
+        x = buffer;
+        for (int32_t t = 0; t < tail; t += 2)
+        {
+            int32x4_t a;
+            int32x4_t b;
+            small_tile(&x, w, depth, pair, 0, &a, &b);
+            vstrbq_p_s32(out, small_output(a, &q, fast), q.lanes);
+            if (t + 1 < tail)
+            {
+                vstrbq_p_s32(out + channels, small_output(b, &q, fast), q.lanes);
+            }
+            out += 2 * channels;
+        }
+    }
+}
+
+/* The variants, one function each so each pixel loop gets its own register allocation. */
+#define HELIA_SMALL_VARIANT(name, fast, pair, fixed_depth)                                                             \
+    static __attribute__((noinline)) void name(const int8_t *input, const int8_t *w, int8_t *out, int32_t rows,      \
+                                               int32_t depth, int32_t channels, const small_quant *q)                  \
+    {                                                                                                                  \
+        small_group(input, w, out, rows, depth, channels, q, fast, pair, fixed_depth);                                 \
+    }
+HELIA_SMALL_VARIANT(small_fast_8, 1, 1, 8)
+HELIA_SMALL_VARIANT(small_fast_16, 1, 0, 16)
+HELIA_SMALL_VARIANT(small_fast_pair, 1, 1, 0)
+HELIA_SMALL_VARIANT(small_fast_single, 1, 0, 0)
+HELIA_SMALL_VARIANT(small_general_pair, 0, 1, 0)
+HELIA_SMALL_VARIANT(small_general_single, 0, 0, 0)
+#undef HELIA_SMALL_VARIANT
+
+/* Every group of four output channels (depth <= SMALL_MAX_DEPTH). */
+static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_per_channel_quant_params *quant_params,
+                        const int32_t *weight_sums, const int8_t *input_data, const int8_t *filter_data,
+                        const int32_t *bias_data, int8_t *output_data, int32_t rows, int32_t depth, int32_t channels)
+{
+    const int32_t pair = depth <= 8;
+    int8_t w[8 * 16] __attribute__((aligned(16)));
+    small_quant q;
+    q.act_min = vdupq_n_s32(conv_params->activation.min);
+    q.act_max = vdupq_n_s32(conv_params->activation.max);
+    q.output_offset = conv_params->output_offset;
+    for (int32_t c = 0; c < channels; c += 4)
+    {
+        const int32_t n = channels - c < 4 ? channels - c : 4;
+        int32_t start[4] = {0, 0, 0, 0};
+        int32_t multiplier[4] = {0, 0, 0, 0};
+        int32_t left[4] = {0, 0, 0, 0};
+        int32_t neg_right[4] = {-1, -1, -1, -1};
+        int32_t fast = n == 4;
+        memset(w, 0, sizeof(w));
+        for (int32_t i = 0; i < n; ++i)
+        {
+            const int8_t *const row = filter_data + (c + i) * depth;
+            const int32_t shift = quant_params->shift[c + i];
+            if (pair)
+            {
+                memcpy(w + (2 * i) * 16, row, (size_t)depth);
+                memcpy(w + (2 * i + 1) * 16 + depth, row, (size_t)depth);
+            }
+            else
+            {
+                memcpy(w + i * 16, row, (size_t)depth);
+            }
+            start[i] = helia_mve_row_start(weight_sums, row, depth, bias_data, c + i, conv_params->input_offset);
+            multiplier[i] = quant_params->multiplier[c + i];
+            left[i] = shift > 0 ? shift : 0;
+            neg_right[i] = shift > 0 ? 0 : shift;
+            fast = fast && shift < 0;
+        }
+        q.start = vldrwq_s32(start);
+        q.multiplier = vldrwq_s32(multiplier);
+        q.left = vldrwq_s32(left);
+        q.neg_right = vldrwq_s32(neg_right);
+        q.lanes = vctp32q((uint32_t)n);
+        int8_t *const out = output_data + c;
+        if (fast && pair && depth == 8)
+        {
+            small_fast_8(input_data, w, out, rows, depth, channels, &q);
+        }
+        else if (fast && depth == 16)
+        {
+            small_fast_16(input_data, w, out, rows, depth, channels, &q);
+        }
+        else if (fast)
+        {
+            (pair ? small_fast_pair : small_fast_single)(input_data, w, out, rows, depth, channels, &q);
+        }
+        else
+        {
+            (pair ? small_general_pair : small_general_single)(input_data, w, out, rows, depth, channels, &q);
+        }
+    }
+}
+
 arm_cmsis_nn_status helia_mve_convolve_1x1_s8(const cmsis_nn_context *ctx,
                                               const cmsis_nn_context *weight_sum_ctx,
                                               const cmsis_nn_conv_params *conv_params,
@@ -298,7 +557,12 @@ arm_cmsis_nn_status helia_mve_convolve_1x1_s8(const cmsis_nn_context *ctx,
         return ARM_CMSIS_NN_ARG_ERROR;
     }
     const int32_t *const weight_sums = helia_mve_weight_sums(weight_sum_ctx, channels);
-    if ((depth & 31) == 0)
+    if (depth <= SMALL_MAX_DEPTH)
+    {
+        small_depth(conv_params, quant_params, weight_sums, input_data, filter_data, bias_data, output_data, rows,
+                    depth, channels);
+    }
+    else if ((depth & 31) == 0)
     {
         channel_pairs_wide(conv_params, quant_params, weight_sums, input_data, filter_data, bias_data, output_data,
                            rows, depth, channels);
