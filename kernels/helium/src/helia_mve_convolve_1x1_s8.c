@@ -466,6 +466,80 @@ HELIA_SMALL_VARIANT(small_general_pair, 0, 1, 0)
 HELIA_SMALL_VARIANT(small_general_single, 0, 0, 0)
 #undef HELIA_SMALL_VARIANT
 
+/* Depth 8, a full group whose four channels all shift right (vww's 48x48x8 -> 16): four pixels per
+ * step, in one asm loop that holds every vector it needs in q0-q7. A channel's sums over the four
+ * pixels (two loads of two pixels) come from one load of its row held twice ([w, w]) and four
+ * VMLADAV predicated on lanes 0-7 / 8-15 (VPSTEET: each change between T and E inverts VPR.P0, so
+ * an even number of changes leaves P0 as set before the loop; VPSTETE would leave it inverted for the
+ * next channel, which the parity firmware caught), so the lanes of one vector are four pixels of one
+ * channel and its constants are scalars (one LDM per channel from the group's blocks: 16 weight bytes,
+ * then start, multiplier, shift). The sixteen results narrow with saturation to int16 (the offset added
+ * there) and to int8, where one clamp and one scatter store cover all sixteen: saturating first cannot
+ * change a clamped result, the activation range lying inside int8. The store's byte offsets must fit in
+ * eight bits: 3 * channels + 3 <= 255. */
+#define SMALL_QUAD_MAX_CHANNELS 84
+#define SMALL_QUAD_BLOCK_BYTES 28
+
+static __attribute__((noinline)) void small_quads_8(const int8_t *input, const int8_t *blocks, int8_t *out,
+                                                    int32_t quads, int32_t channels, const int8_t *vectors,
+                                                    int32_t output_offset)
+{
+    const int8_t *x = input;
+    const int8_t *b = blocks;
+    const int32_t step = 4 * channels;
+    /* Used before the loop only, so they come in two of the loop's scratch registers (GCC has five left
+     * for the operands). */
+    register const int8_t *v __asm("r1") = vectors;
+    register int32_t count __asm("r3") = quads;
+    /* One channel: sums of pixels 0-3 into q2 (lanes = pixels), requantized, narrowed into its int16
+     * halves (`narrow`); `tmp` is a free vector at that point. */
+#define HELIA_QUAD_CHANNEL(tmp, narrow)                                                                                \
+    "   vldrb.8         q2, [%[b]], #16          \n"                                                                   \
+    "   vpsteet                                  \n"                                                                   \
+    "   vmladavt.s8     r0, q2, q0               \n"                                                                   \
+    "   vmladave.s8     r2, q2, q0               \n"                                                                   \
+    "   vmladave.s8     r6, q2, q1               \n"                                                                   \
+    "   vmladavt.s8     r4, q2, q1               \n"                                                                   \
+    "   vmov            q2[2], q2[0], r0, r4     \n"                                                                   \
+    "   vmov            q2[3], q2[1], r2, r6     \n"                                                                   \
+    "   ldmia           %[b]!, {r1, r3, r5}      \n"                                                                   \
+    "   vadd.i32        q2, q2, r1               \n"                                                                   \
+    "   vqrdmulh.s32    q2, q2, r3               \n"                                                                   \
+    "   vshr.s32        " tmp ", q2, #31         \n"                                                                   \
+    "   vqadd.s32       q2, q2, " tmp "          \n"                                                                   \
+    "   vrshl.s32       q2, r5                   \n"                                                                   \
+    "   " narrow "                               \n"
+    __asm volatile("   vldrb.8         q7, [%[v]]               \n"
+                   "   vldrb.8         q5, [%[v], #16]          \n"
+                   "   vldrb.8         q6, [%[v], #32]          \n"
+                   "   movs            r1, #255                 \n"
+                   "   vmsr            p0, r1                   \n"
+                   "   wls             lr, %[count], 2f         \n"
+                   "1:                                          \n"
+                   "   vldrb.8         q0, [%[x]], #16          \n"
+                   "   vldrb.8         q1, [%[x]], #16          \n"
+                   /* q3: channels 0 / 1 as int16 halves, q4: channels 2 / 3; channel 3's temporary is q0
+                    * (the pixels are no longer needed) */
+                   HELIA_QUAD_CHANNEL("q4", "vqmovnb.s32 q3, q2") HELIA_QUAD_CHANNEL("q4", "vqmovnt.s32 q3, q2")
+                   HELIA_QUAD_CHANNEL("q4", "vqmovnb.s32 q4, q2") HELIA_QUAD_CHANNEL("q0", "vqmovnt.s32 q4, q2")
+                   "   sub             %[b], %[b], #112         \n"
+                   "   vqadd.s16       q3, q3, %[off]           \n"
+                   "   vqadd.s16       q4, q4, %[off]           \n"
+                   "   vqmovnb.s16     q0, q3                   \n"
+                   "   vqmovnt.s16     q0, q4                   \n"
+                   "   vmax.s8         q0, q0, q5               \n"
+                   "   vmin.s8         q0, q0, q6               \n"
+                   "   vstrb.8         q0, [%[out], q7]         \n"
+                   "   add             %[out], %[out], %[step]  \n"
+                   "   le              lr, 1b                   \n"
+                   "2:                                          \n"
+                   : [x] "+r"(x), [out] "+r"(out), [b] "+r"(b), [v] "+r"(v), [count] "+r"(count)
+                   : [off] "r"(output_offset), [step] "r"(step)
+                   : "r0", "r2", "r4", "r5", "r6", "r14", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7",
+                     "memory");
+#undef HELIA_QUAD_CHANNEL
+}
+
 /* Every group of four output channels (depth <= SMALL_MAX_DEPTH). */
 static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_per_channel_quant_params *quant_params,
                         const int32_t *weight_sums, const int8_t *input_data, const int8_t *filter_data,
@@ -477,6 +551,19 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
     q.act_min = vdupq_n_s32(conv_params->activation.min);
     q.act_max = vdupq_n_s32(conv_params->activation.max);
     q.output_offset = conv_params->output_offset;
+    /* The four-pixel loop's store offsets (byte k: pixel k / 4, channel 0, 2, 1, 3 as its narrowing
+     * interleaves them) and its clamp as int8 lanes. */
+    int8_t vectors[48] __attribute__((aligned(16)));
+    if (depth == 8 && channels <= SMALL_QUAD_MAX_CHANNELS)
+    {
+        static const int8_t lane_channel[4] = {0, 2, 1, 3};
+        for (int32_t k = 0; k < 16; ++k)
+        {
+            vectors[k] = (int8_t)(uint8_t)((k >> 2) * channels + lane_channel[k & 3]);
+            vectors[16 + k] = (int8_t)conv_params->activation.min;
+            vectors[32 + k] = (int8_t)conv_params->activation.max;
+        }
+    }
     for (int32_t c = 0; c < channels; c += 4)
     {
         const int32_t n = channels - c < 4 ? channels - c : 4;
@@ -511,7 +598,25 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
         q.neg_right = vldrwq_s32(neg_right);
         q.lanes = vctp32q((uint32_t)n);
         int8_t *const out = output_data + c;
-        if (fast && pair && depth == 8)
+        if (fast && depth == 8 && channels <= SMALL_QUAD_MAX_CHANNELS && rows >= 4)
+        {
+            int8_t blocks[4 * SMALL_QUAD_BLOCK_BYTES] __attribute__((aligned(4)));
+            for (int32_t i = 0; i < 4; ++i)
+            {
+                int8_t *const block = blocks + i * SMALL_QUAD_BLOCK_BYTES;
+                const int32_t constants[3] = {start[i], multiplier[i], neg_right[i]};
+                memcpy(block, w + (2 * i) * 16, 8);
+                memcpy(block + 8, w + (2 * i) * 16, 8);
+                memcpy(block + 16, constants, sizeof(constants));
+            }
+            const int32_t done = rows & ~3;
+            small_quads_8(input_data, blocks, out, rows >> 2, channels, vectors, q.output_offset);
+            if (done < rows)
+            {
+                small_fast_8(input_data + done * 8, w, out + done * channels, rows - done, depth, channels, &q);
+            }
+        }
+        else if (fast && pair && depth == 8)
         {
             small_fast_8(input_data, w, out, rows, depth, channels, &q);
         }
