@@ -51,10 +51,15 @@ def test_depthwise_3x3_matches_portable_reference(tmp_path, seed, defines):
     assert result["refusal_failures"] == 0, result["text"][-3000:]
 
 
-@pytest.mark.parametrize("seed", [11, 12])
-def test_convolve_1x1_matches_portable_reference(tmp_path, seed):
+@pytest.mark.parametrize("seed, defines", [
+    (11, ()),
+    (12, ()),
+    # without the depth-8 asm loop: what a build without optimization (-O0) runs for depth 8
+    (13, ("HELIA_MVE_1X1_QUADS=0",)),
+], ids=["seed11", "seed12", "no_quads"])
+def test_convolve_1x1_matches_portable_reference(tmp_path, seed, defines):
     _need_arm_tools()
-    result = helium.parity(tmp_path, CALLS, seed, kernel="conv_1x1")
+    result = helium.parity(tmp_path, CALLS, seed, defines, kernel="conv_1x1")
     assert result["calls"] == CALLS, result["text"][-2000:]
     assert result["outputs"] > 100 * CALLS
     assert result["mismatches"] == 0, result["text"][-3000:]

@@ -480,6 +480,19 @@ HELIA_SMALL_VARIANT(small_general_single, 0, 0, 0)
 #define SMALL_QUAD_MAX_CHANNELS 84
 #define SMALL_QUAD_BLOCK_BYTES 28
 
+/* The loop takes r0-r6 and five operands, more than GCC has at -O0 (r7 is then the frame pointer):
+ * there, or with HELIA_MVE_1X1_QUADS=0 (the parity test's check of what -O0 runs), depth 8 takes the
+ * two-pixel tile. */
+#if !defined(HELIA_MVE_1X1_QUADS)
+#if defined(__OPTIMIZE__)
+#define HELIA_MVE_1X1_QUADS 1
+#else
+#define HELIA_MVE_1X1_QUADS 0
+#endif
+#endif
+
+#if HELIA_MVE_1X1_QUADS
+
 static __attribute__((noinline)) void small_quads_8(const int8_t *input, const int8_t *blocks, int8_t *out,
                                                     int32_t quads, int32_t channels, const int8_t *vectors,
                                                     int32_t output_offset)
@@ -539,6 +552,7 @@ static __attribute__((noinline)) void small_quads_8(const int8_t *input, const i
                      "memory");
 #undef HELIA_QUAD_CHANNEL
 }
+#endif /* HELIA_MVE_1X1_QUADS */
 
 /* Every group of four output channels (depth <= SMALL_MAX_DEPTH). */
 static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_per_channel_quant_params *quant_params,
@@ -551,6 +565,7 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
     q.act_min = vdupq_n_s32(conv_params->activation.min);
     q.act_max = vdupq_n_s32(conv_params->activation.max);
     q.output_offset = conv_params->output_offset;
+#if HELIA_MVE_1X1_QUADS
     /* The four-pixel loop's store offsets (byte k: pixel k / 4, channel 0, 2, 1, 3 as its narrowing
      * interleaves them) and its clamp as int8 lanes. */
     int8_t vectors[48] __attribute__((aligned(16)));
@@ -564,6 +579,7 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
             vectors[32 + k] = (int8_t)conv_params->activation.max;
         }
     }
+#endif
     for (int32_t c = 0; c < channels; c += 4)
     {
         const int32_t n = channels - c < 4 ? channels - c : 4;
@@ -598,6 +614,7 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
         q.neg_right = vldrwq_s32(neg_right);
         q.lanes = vctp32q((uint32_t)n);
         int8_t *const out = output_data + c;
+#if HELIA_MVE_1X1_QUADS
         if (fast && depth == 8 && channels <= SMALL_QUAD_MAX_CHANNELS && rows >= 4)
         {
             int8_t blocks[4 * SMALL_QUAD_BLOCK_BYTES] __attribute__((aligned(4)));
@@ -615,8 +632,10 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
             {
                 small_fast_8(input_data + done * 8, w, out + done * channels, rows - done, depth, channels, &q);
             }
+            continue;
         }
-        else if (fast && pair && depth == 8)
+#endif
+        if (fast && pair && depth == 8)
         {
             small_fast_8(input_data, w, out, rows, depth, channels, &q);
         }
