@@ -54,7 +54,7 @@ def test_depthwise_3x3_matches_portable_reference(tmp_path, seed, defines):
 @pytest.mark.parametrize("seed, defines", [
     (11, ()),
     (12, ()),
-    # without the depth-8 asm loop: what a build without optimization (-O0) runs for depth 8
+    # without the depth-8 and depth-16 asm loops: what a build without optimization (-O0) runs there
     (13, ("HELIA_MVE_1X1_QUADS=0",)),
 ], ids=["seed11", "seed12", "no_quads"])
 def test_convolve_1x1_matches_portable_reference(tmp_path, seed, defines):

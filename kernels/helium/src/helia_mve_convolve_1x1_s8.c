@@ -480,9 +480,9 @@ HELIA_SMALL_VARIANT(small_general_single, 0, 0, 0)
 #define SMALL_QUAD_MAX_CHANNELS 84
 #define SMALL_QUAD_BLOCK_BYTES 28
 
-/* The loop takes r0-r6 and five operands, more than GCC has at -O0 (r7 is then the frame pointer):
- * there, or with HELIA_MVE_1X1_QUADS=0 (the parity test's check of what -O0 runs), depth 8 takes the
- * two-pixel tile. */
+/* The loops take r0-r6 and five operands, more than GCC has at -O0 (r7 is then the frame pointer):
+ * there, or with HELIA_MVE_1X1_QUADS=0 (the parity test's check of what -O0 runs), depths 8 and 16
+ * take the two-pixel tile. */
 #if !defined(HELIA_MVE_1X1_QUADS)
 #if defined(__OPTIMIZE__)
 #define HELIA_MVE_1X1_QUADS 1
@@ -552,6 +552,61 @@ static __attribute__((noinline)) void small_quads_8(const int8_t *input, const i
                      "memory");
 #undef HELIA_QUAD_CHANNEL
 }
+
+/* Depth 16 (vww's 24x24x16 -> 32), the same step: the four pixels are four loads (q0-q3), each
+ * channel's row one load, no predication; the int16 halves build in q5 / q6 with q7 the temporary, and
+ * the store's offsets and clamp, for which no vector is left, are loaded once per step into q0-q2 after
+ * the pixels' last use, from behind the four blocks (no register is left for another pointer). */
+static __attribute__((noinline)) void small_quads_16(const int8_t *input, const int8_t *blocks, int8_t *out,
+                                                     int32_t quads, int32_t channels, int32_t output_offset)
+{
+    const int8_t *x = input;
+    const int8_t *b = blocks;
+    const int32_t step = 4 * channels;
+    register int32_t count __asm("r1") = quads;
+#define HELIA_QUAD16_CHANNEL(narrow)                                                                                   \
+    "   vldrb.8         q4, [%[b]], #16          \n"                                                                   \
+    "   vmladav.s8      r0, q4, q0               \n"                                                                   \
+    "   vmladav.s8      r2, q4, q1               \n"                                                                   \
+    "   vmladav.s8      r4, q4, q2               \n"                                                                   \
+    "   vmladav.s8      r6, q4, q3               \n"                                                                   \
+    "   vmov            q4[2], q4[0], r0, r4     \n"                                                                   \
+    "   vmov            q4[3], q4[1], r2, r6     \n"                                                                   \
+    "   ldmia           %[b]!, {r1, r3, r5}      \n"                                                                   \
+    "   vadd.i32        q4, q4, r1               \n"                                                                   \
+    "   vqrdmulh.s32    q4, q4, r3               \n"                                                                   \
+    "   vshr.s32        q7, q4, #31              \n"                                                                   \
+    "   vqadd.s32       q4, q4, q7               \n"                                                                   \
+    "   vrshl.s32       q4, r5                   \n"                                                                   \
+    "   " narrow "                               \n"
+    __asm volatile("   wls             lr, %[count], 2f         \n"
+                   "1:                                          \n"
+                   "   vldrb.8         q0, [%[x]], #16          \n"
+                   "   vldrb.8         q1, [%[x]], #16          \n"
+                   "   vldrb.8         q2, [%[x]], #16          \n"
+                   "   vldrb.8         q3, [%[x]], #16          \n"
+                   HELIA_QUAD16_CHANNEL("vqmovnb.s32 q5, q4") HELIA_QUAD16_CHANNEL("vqmovnt.s32 q5, q4")
+                   HELIA_QUAD16_CHANNEL("vqmovnb.s32 q6, q4") HELIA_QUAD16_CHANNEL("vqmovnt.s32 q6, q4")
+                   "   vldrb.8         q0, [%[b]]               \n"
+                   "   vldrb.8         q1, [%[b], #16]          \n"
+                   "   vldrb.8         q2, [%[b], #32]          \n"
+                   "   sub             %[b], %[b], #112         \n"
+                   "   vqadd.s16       q5, q5, %[off]           \n"
+                   "   vqadd.s16       q6, q6, %[off]           \n"
+                   "   vqmovnb.s16     q3, q5                   \n"
+                   "   vqmovnt.s16     q3, q6                   \n"
+                   "   vmax.s8         q3, q3, q1               \n"
+                   "   vmin.s8         q3, q3, q2               \n"
+                   "   vstrb.8         q3, [%[out], q0]         \n"
+                   "   add             %[out], %[out], %[step]  \n"
+                   "   le              lr, 1b                   \n"
+                   "2:                                          \n"
+                   : [x] "+r"(x), [out] "+r"(out), [b] "+r"(b), [count] "+r"(count)
+                   : [off] "r"(output_offset), [step] "r"(step)
+                   : "r0", "r2", "r3", "r4", "r5", "r6", "r14", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7",
+                     "memory");
+#undef HELIA_QUAD16_CHANNEL
+}
 #endif /* HELIA_MVE_1X1_QUADS */
 
 /* Every group of four output channels (depth <= SMALL_MAX_DEPTH). */
@@ -569,7 +624,7 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
     /* The four-pixel loop's store offsets (byte k: pixel k / 4, channel 0, 2, 1, 3 as its narrowing
      * interleaves them) and its clamp as int8 lanes. */
     int8_t vectors[48] __attribute__((aligned(16)));
-    if (depth == 8 && channels <= SMALL_QUAD_MAX_CHANNELS)
+    if ((depth == 8 || depth == 16) && channels <= SMALL_QUAD_MAX_CHANNELS)
     {
         static const int8_t lane_channel[4] = {0, 2, 1, 3};
         for (int32_t k = 0; k < 16; ++k)
@@ -615,22 +670,40 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
         q.lanes = vctp32q((uint32_t)n);
         int8_t *const out = output_data + c;
 #if HELIA_MVE_1X1_QUADS
-        if (fast && depth == 8 && channels <= SMALL_QUAD_MAX_CHANNELS && rows >= 4)
+        if (fast && (depth == 8 || depth == 16) && channels <= SMALL_QUAD_MAX_CHANNELS && rows >= 4)
         {
-            int8_t blocks[4 * SMALL_QUAD_BLOCK_BYTES] __attribute__((aligned(4)));
+            /* Per channel: its row (twice at depth 8), then start, multiplier, shift; then (for depth 16)
+             * the store's offsets and clamp. */
+            int8_t blocks[4 * SMALL_QUAD_BLOCK_BYTES + sizeof(vectors)] __attribute__((aligned(4)));
             for (int32_t i = 0; i < 4; ++i)
             {
                 int8_t *const block = blocks + i * SMALL_QUAD_BLOCK_BYTES;
                 const int32_t constants[3] = {start[i], multiplier[i], neg_right[i]};
-                memcpy(block, w + (2 * i) * 16, 8);
-                memcpy(block + 8, w + (2 * i) * 16, 8);
+                if (depth == 8)
+                {
+                    memcpy(block, w + (2 * i) * 16, 8);
+                    memcpy(block + 8, w + (2 * i) * 16, 8);
+                }
+                else
+                {
+                    memcpy(block, w + i * 16, 16);
+                }
                 memcpy(block + 16, constants, sizeof(constants));
             }
+            memcpy(blocks + 4 * SMALL_QUAD_BLOCK_BYTES, vectors, sizeof(vectors));
             const int32_t done = rows & ~3;
-            small_quads_8(input_data, blocks, out, rows >> 2, channels, vectors, q.output_offset);
+            if (depth == 8)
+            {
+                small_quads_8(input_data, blocks, out, rows >> 2, channels, vectors, q.output_offset);
+            }
+            else
+            {
+                small_quads_16(input_data, blocks, out, rows >> 2, channels, q.output_offset);
+            }
             if (done < rows)
             {
-                small_fast_8(input_data + done * 8, w, out + done * channels, rows - done, depth, channels, &q);
+                (depth == 8 ? small_fast_8 : small_fast_16)(input_data + done * depth, w, out + done * channels,
+                                                            rows - done, depth, channels, &q);
             }
             continue;
         }
