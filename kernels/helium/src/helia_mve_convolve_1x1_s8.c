@@ -615,24 +615,30 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
                         const int32_t *bias_data, int8_t *output_data, int32_t rows, int32_t depth, int32_t channels)
 {
     const int32_t pair = depth <= 8;
+    /* The set-up is vector loads and stores, no memset / memcpy calls: a band of a patch-run layer
+     * (vww's 7 x 48 pixels) is a call of its own, and library calls cost ~1,500 instructions per call. */
+    const mve_pred16_t row_lanes = vctp8q((uint32_t)depth);
+    const int8x16_t zeros = vdupq_n_s8(0);
     int8_t w[8 * 16] __attribute__((aligned(16)));
     small_quant q;
     q.act_min = vdupq_n_s32(conv_params->activation.min);
     q.act_max = vdupq_n_s32(conv_params->activation.max);
     q.output_offset = conv_params->output_offset;
 #if HELIA_MVE_1X1_QUADS
-    /* The four-pixel loop's store offsets (byte k: pixel k / 4, channel 0, 2, 1, 3 as its narrowing
-     * interleaves them) and its clamp as int8 lanes. */
-    int8_t vectors[48] __attribute__((aligned(16)));
-    if ((depth == 8 || depth == 16) && channels <= SMALL_QUAD_MAX_CHANNELS)
+    const int32_t quads = (depth == 8 || depth == 16) && channels <= SMALL_QUAD_MAX_CHANNELS && rows >= 4;
+    /* Per channel: its row (twice at depth 8), then start, multiplier, shift; behind the four, the store's
+     * offsets (byte k: pixel k / 4, channel 0, 2, 1, 3 as the loop's narrowing interleaves them) and the
+     * clamp as int8 lanes. */
+    int8_t blocks[4 * SMALL_QUAD_BLOCK_BYTES + 48] __attribute__((aligned(4)));
+    int8_t *const vectors = blocks + 4 * SMALL_QUAD_BLOCK_BYTES;
+    if (quads)
     {
-        static const int8_t lane_channel[4] = {0, 2, 1, 3};
-        for (int32_t k = 0; k < 16; ++k)
-        {
-            vectors[k] = (int8_t)(uint8_t)((k >> 2) * channels + lane_channel[k & 3]);
-            vectors[16 + k] = (int8_t)conv_params->activation.min;
-            vectors[32 + k] = (int8_t)conv_params->activation.max;
-        }
+        static const uint8_t lane_channel[16] = {0, 2, 1, 3, 0, 2, 1, 3, 0, 2, 1, 3, 0, 2, 1, 3};
+        static const uint8_t lane_pixel[16] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3};
+        vstrbq_u8((uint8_t *)vectors,
+                  vmlaq_n_u8(vldrbq_u8(lane_channel), vldrbq_u8(lane_pixel), (uint8_t)channels));
+        vstrbq_s8(vectors + 16, vdupq_n_s8((int8_t)conv_params->activation.min));
+        vstrbq_s8(vectors + 32, vdupq_n_s8((int8_t)conv_params->activation.max));
     }
 #endif
     for (int32_t c = 0; c < channels; c += 4)
@@ -643,21 +649,11 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
         int32_t left[4] = {0, 0, 0, 0};
         int32_t neg_right[4] = {-1, -1, -1, -1};
         int32_t fast = n == 4;
-        memset(w, 0, sizeof(w));
         for (int32_t i = 0; i < n; ++i)
         {
-            const int8_t *const row = filter_data + (c + i) * depth;
             const int32_t shift = quant_params->shift[c + i];
-            if (pair)
-            {
-                memcpy(w + (2 * i) * 16, row, (size_t)depth);
-                memcpy(w + (2 * i + 1) * 16 + depth, row, (size_t)depth);
-            }
-            else
-            {
-                memcpy(w + i * 16, row, (size_t)depth);
-            }
-            start[i] = helia_mve_row_start(weight_sums, row, depth, bias_data, c + i, conv_params->input_offset);
+            start[i] = helia_mve_row_start(weight_sums, filter_data + (c + i) * depth, depth, bias_data, c + i,
+                                           conv_params->input_offset);
             multiplier[i] = quant_params->multiplier[c + i];
             left[i] = shift > 0 ? shift : 0;
             neg_right[i] = shift > 0 ? 0 : shift;
@@ -669,29 +665,27 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
         q.neg_right = vldrwq_s32(neg_right);
         q.lanes = vctp32q((uint32_t)n);
         int8_t *const out = output_data + c;
+        int32_t done = 0;
 #if HELIA_MVE_1X1_QUADS
-        if (fast && (depth == 8 || depth == 16) && channels <= SMALL_QUAD_MAX_CHANNELS && rows >= 4)
+        if (quads && fast)
         {
-            /* Per channel: its row (twice at depth 8), then start, multiplier, shift; then (for depth 16)
-             * the store's offsets and clamp. */
-            int8_t blocks[4 * SMALL_QUAD_BLOCK_BYTES + sizeof(vectors)] __attribute__((aligned(4)));
             for (int32_t i = 0; i < 4; ++i)
             {
                 int8_t *const block = blocks + i * SMALL_QUAD_BLOCK_BYTES;
-                const int32_t constants[3] = {start[i], multiplier[i], neg_right[i]};
+                const int8x16_t row = vldrbq_z_s8(filter_data + (c + i) * depth, row_lanes);
                 if (depth == 8)
                 {
-                    memcpy(block, w + (2 * i) * 16, 8);
-                    memcpy(block + 8, w + (2 * i) * 16, 8);
+                    /* [w, w]: the row's eight bytes twice. */
+                    vstrbq_p_s8(block, row, row_lanes);
+                    vstrbq_p_s8(block + 8, row, row_lanes);
                 }
                 else
                 {
-                    memcpy(block, w + i * 16, 16);
+                    vstrbq_s8(block, row);
                 }
+                const int32_t constants[3] = {start[i], multiplier[i], neg_right[i]};
                 memcpy(block + 16, constants, sizeof(constants));
             }
-            memcpy(blocks + 4 * SMALL_QUAD_BLOCK_BYTES, vectors, sizeof(vectors));
-            const int32_t done = rows & ~3;
             if (depth == 8)
             {
                 small_quads_8(input_data, blocks, out, rows >> 2, channels, vectors, q.output_offset);
@@ -700,29 +694,47 @@ static void small_depth(const cmsis_nn_conv_params *conv_params, const cmsis_nn_
             {
                 small_quads_16(input_data, blocks, out, rows >> 2, channels, q.output_offset);
             }
-            if (done < rows)
+            done = rows & ~3;
+            if (done == rows)
             {
-                (depth == 8 ? small_fast_8 : small_fast_16)(input_data + done * depth, w, out + done * channels,
-                                                            rows - done, depth, channels, &q);
+                continue;
             }
-            continue;
         }
 #endif
+        /* The two-pixel tile's rows, zero-padded: (channel, half) at (2 * channel + half) * 16 with the row
+         * at lane 0 / lane depth (depth <= 8), else channel * 16. */
+        for (int32_t i = 0; i < 4; ++i)
+        {
+            const int8x16_t row = i < n ? vldrbq_z_s8(filter_data + (c + i) * depth, row_lanes) : zeros;
+            if (pair)
+            {
+                vstrbq_s8(w + (2 * i) * 16, row);
+                vstrbq_s8(w + (2 * i + 1) * 16, zeros);
+                vstrbq_p_s8(w + (2 * i + 1) * 16 + depth, row, row_lanes);
+            }
+            else
+            {
+                vstrbq_s8(w + i * 16, row);
+            }
+        }
+        const int8_t *const x = input_data + done * depth;
+        int8_t *const y = out + done * channels;
+        const int32_t left_rows = rows - done;
         if (fast && pair && depth == 8)
         {
-            small_fast_8(input_data, w, out, rows, depth, channels, &q);
+            small_fast_8(x, w, y, left_rows, depth, channels, &q);
         }
         else if (fast && depth == 16)
         {
-            small_fast_16(input_data, w, out, rows, depth, channels, &q);
+            small_fast_16(x, w, y, left_rows, depth, channels, &q);
         }
         else if (fast)
         {
-            (pair ? small_fast_pair : small_fast_single)(input_data, w, out, rows, depth, channels, &q);
+            (pair ? small_fast_pair : small_fast_single)(x, w, y, left_rows, depth, channels, &q);
         }
         else
         {
-            (pair ? small_general_pair : small_general_single)(input_data, w, out, rows, depth, channels, &q);
+            (pair ? small_general_pair : small_general_single)(x, w, y, left_rows, depth, channels, &q);
         }
     }
 }
