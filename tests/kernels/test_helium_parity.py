@@ -173,7 +173,7 @@ def test_bench_1x1_beats_the_library_entry_with_same_output(tmp_path):
     by_layer: dict[str, dict[str, int]] = {}
     for row in rows:
         by_layer.setdefault(row["layer"], {})[row["entry"]] = row["instructions"]
-    assert len(by_layer) == 10
+    assert len(by_layer) == 11  # kws's and vww's shapes, and one band of vww's patch-run 48x48x8 -> 16
     for layer, counts in by_layer.items():
         assert 0 < counts["helia_mve_convolve_1x1_s8"] < counts["arm_convolve_1x1_s8_fast"], (layer, counts)
 

@@ -17,7 +17,11 @@
  * Depths that are multiples of 32 take a wide tile: 32 channels per loop pass, the first pass peeled
  * with non-accumulating VMLADAV so the accumulators need no starting values (the tile's starting
  * values are added as one vector afterwards), no tail predication, and the filter pointers rewound
- * inside the tile rather than copied. Per kws tile that is ~10 instructions fewer. */
+ * inside the tile rather than copied. Per kws tile that is ~10 instructions fewer.
+ *
+ * Depths up to 16 take their own path (small_depth below): groups of four output channels, two or
+ * four pixels per step, so a vector load holds whole pixels and the requantization's constants are
+ * built once per group. */
 
 #include "helia_helium.h"
 
