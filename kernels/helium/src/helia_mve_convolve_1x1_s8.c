@@ -552,7 +552,9 @@ static __attribute__((noinline)) void small_quads_8(const int8_t *input, const i
                    "2:                                          \n"
                    : [x] "+r"(x), [out] "+r"(out), [b] "+r"(b), [v] "+r"(v), [count] "+r"(count)
                    : [off] "r"(output_offset), [step] "r"(step)
-                   : "r0", "r2", "r4", "r5", "r6", "r14", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7",
+                   /* "p0" is GCC's name for VPR, which the loop sets: without it a caller could keep a
+                    * predicate there across the call (interprocedural register allocation). */
+                   : "r0", "r2", "r4", "r5", "r6", "r14", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "p0",
                      "memory");
 #undef HELIA_QUAD_CHANNEL
 }
