@@ -105,11 +105,12 @@ def cases(helium: bool) -> list[Case]:
                        (20, 6, 100, 1)):
         found += _dw(dw3, h, w, c, 3, s, 1)
     found += _dw(DW_ANY, 12, 12, 32, 5, 1, 2) + _dw(DW_ANY, 9, 9, 24, 5, 2, 2)
-    # kws's and every vww pointwise shape, and a few more (odd pixel and channel counts, short depths).
+    # kws's and every vww pointwise shape, and a few more (odd pixel and channel counts, short depths: the
+    # Helium kernel's depth-8 loop of four pixels, two pixels per load at depth 5, one at 13, short groups).
     for h, w, cin, cout in ((25, 5, 64, 64), (48, 48, 8, 16), (24, 24, 16, 32), (24, 24, 32, 32),
                             (12, 12, 32, 64), (12, 12, 64, 64), (6, 6, 64, 128), (6, 6, 128, 128),
                             (3, 3, 128, 256), (12, 12, 64, 128), (3, 3, 256, 256), (10, 10, 12, 20), (8, 8, 30, 10),
-                            (7, 7, 40, 25)):
+                            (7, 7, 40, 25), (16, 16, 8, 12), (9, 9, 5, 7), (7, 7, 13, 10)):
         found += _conv(conv_1x1, h, w, cin, cout, 1, 1, 1, (0, 0))
     for h, w, cin, cout in ((32, 32, 16, 32), (16, 16, 32, 64), (9, 9, 8, 12)):
         found += _conv(CONV_1X1_STRIDED + mve_conv, h, w, cin, cout, 1, 1, 2, (0, 0))

@@ -56,14 +56,35 @@ def _depthwise_3x3(input_dims, filter_dims, output_dims, stride=None, padding=No
             "bands": n * blocks * bands, "calls": 1}
 
 
+# helia_mve_convolve_1x1_s8's small-depth path (kernels/helium/src/helia_mve_convolve_1x1_s8.c): the
+# largest depth it takes, the depths of its loop of four pixels, and the most output channels that loop
+# stores (byte offsets).
+_PW_SMALL_MAX_DEPTH = 16
+_PW_QUAD_DEPTHS = (8, 16)
+_PW_QUAD_MAX_CHANNELS = 84
+
+
 def _pointwise(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
-    """helia_mve_convolve_1x1_s8's work, as the kernel itself splits it: for a depth that is a multiple of
-    32, each full channel pair's pixel pairs run the wide tile (32 input channels per pass; the model assumes
-    right shifts, as real layers have), the rest (a last odd pixel or channel, other depths) the general
-    tile (one loop step per 16 input channels)."""
+    """helia_mve_convolve_1x1_s8's work, as the kernel itself splits it (the model assumes right shifts, as
+    real layers have). Depths up to 16 run groups of four output channels, each with a set-up (its rows
+    copied into a padded buffer, its constants); at depths 8 and 16 a full group's pixels go four per step of
+    an asm loop and the last one to three in two-pixel tiles, at other small depths (and in a last short
+    group) all in two-pixel tiles. Deeper layers run channel pairs: for a depth that is a multiple of 32, each full
+    pair's pixel pairs the wide tile (32 input channels per pass), the rest (a last odd pixel or channel,
+    other depths) the general tile (one loop step per 16 input channels)."""
     n, oh, ow, oc = (int(d) for d in output_dims)
     depth = int(filter_dims[3])
     pixels = n * oh * ow
+    small = {"quad_steps": 0, "small_tiles": 0, "small_groups": 0}
+    if depth <= _PW_SMALL_MAX_DEPTH:
+        groups, full = -(-oc // 4), oc // 4
+        if depth in _PW_QUAD_DEPTHS and oc <= _PW_QUAD_MAX_CHANNELS and pixels >= 4:
+            small = {"quad_steps": full * (pixels // 4),
+                     "small_tiles": full * -(-(pixels % 4) // 2) + (groups - full) * -(-pixels // 2),
+                     "small_groups": groups}
+        else:
+            small = {"quad_steps": 0, "small_tiles": groups * -(-pixels // 2), "small_groups": groups}
+        return {"tile_steps": 0, "tiles": 0, "wide_passes": 0, "wide_tiles": 0, **small, "pairs": 0, "calls": 1}
     pairs = -(-oc // 2)
     if depth % 32 == 0:
         wide_tiles = (pixels // 2) * (oc // 2)
@@ -71,7 +92,7 @@ def _pointwise(input_dims, filter_dims, output_dims, stride=None, padding=None) 
     else:
         wide_tiles, tiles = 0, -(-pixels // 2) * pairs
     return {"tile_steps": tiles * -(-depth // 16), "tiles": tiles, "wide_passes": wide_tiles * (depth // 32),
-            "wide_tiles": wide_tiles, "pairs": pairs, "calls": 1}
+            "wide_tiles": wide_tiles, **small, "pairs": pairs, "calls": 1}
 
 
 def _inside(size: int, kernel: int, out: int, stride: int, lead: int) -> int:
@@ -124,9 +145,10 @@ MVE_DEPTHWISE = CostKind("mve_depthwise", ("block_macs", "window_pixels", "windo
                                            "bands", "calls"), _depthwise_3x3)
 # 2 x 2 tiles (two pixels by two output channels): the general tile's loop steps (sixteen input channels
 # each) and its requantization and store; the wide tile's passes (32 input channels each) and its
-# requantization and store; each channel pair's set-up.
-MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "wide_passes", "wide_tiles", "pairs", "calls"),
-                         _pointwise)
+# requantization and store; each channel pair's set-up. Depths up to 16: the asm loop's steps (four pixels
+# by four channels, depths 8 and 16), the two-pixel tiles (by four channels) and each group's set-up.
+MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "wide_passes", "wide_tiles", "quad_steps",
+                                           "small_tiles", "small_groups", "pairs", "calls"), _pointwise)
 # The same tiles over two gathered columns: the general tile's steps (sixteen bytes each) and its
 # requantization and store; the wide tile's steps (sixteen bytes each) and its set-up, requantization and
 # store; plus the gathering: one copy per filter row of each output pixel (sixteen bytes per step), and

@@ -104,21 +104,36 @@ def test_measured_shapes_are_estimated_by_their_measurement():
 def test_helium_pointwise_features_follow_the_kernels_own_split():
     """helia_mve_convolve_1x1_s8: a depth that is a multiple of 32 runs its full channel pairs' pixel pairs
     in the wide tile (32 input channels per pass); a last odd pixel or channel, and every tile of other
-    depths, run the general tile (16 input channels per step)."""
+    depths over 16, run the general tile (16 input channels per step). Depths up to 16 run groups of four
+    channels: at depths 8 and 16 a full group four pixels per asm step (the last one to three pixels in
+    two-pixel tiles), else two-pixel tiles."""
     entry = "helia_mve_convolve_1x1_s8"
+    none = {"quad_steps": 0, "small_tiles": 0, "small_groups": 0}
     # kws 25x5x64 -> 64: 62 pixel pairs of 32 channel pairs wide; the odd 125th pixel's 32 tiles general.
     kws = cost_model.features(entry, (1, 25, 5, 64), (64, 1, 1, 64), (1, 25, 5, 64))
-    assert kws == {"tile_steps": 32 * 4, "tiles": 32, "wide_passes": 62 * 32 * 2, "wide_tiles": 62 * 32,
+    assert kws == {"tile_steps": 32 * 4, "tiles": 32, "wide_passes": 62 * 32 * 2, "wide_tiles": 62 * 32, **none,
                    "pairs": 32, "calls": 1}
     # 7x7x96 -> 25: 24 pixel pairs of 12 full channel pairs wide; the rest (25 tiles of the odd channel's
     # pair, and the last pixel's 12 full pairs) general.
     odd = cost_model.features(entry, (1, 7, 7, 96), (25, 1, 1, 96), (1, 7, 7, 25))
     assert odd == {"tile_steps": (25 * 13 - 24 * 12) * 6, "tiles": 25 * 13 - 24 * 12, "wide_passes": 24 * 12 * 3,
-                   "wide_tiles": 24 * 12, "pairs": 13, "calls": 1}
+                   "wide_tiles": 24 * 12, **none, "pairs": 13, "calls": 1}
     # Depth 40 (not a multiple of 32): all general, three steps of 16 per tile.
     narrow = cost_model.features(entry, (1, 7, 7, 40), (25, 1, 1, 40), (1, 7, 7, 25))
-    assert narrow == {"tile_steps": 25 * 13 * 3, "tiles": 25 * 13, "wide_passes": 0, "wide_tiles": 0,
+    assert narrow == {"tile_steps": 25 * 13 * 3, "tiles": 25 * 13, "wide_passes": 0, "wide_tiles": 0, **none,
                       "pairs": 13, "calls": 1}
+    # Depths up to 16 run groups of four channels instead. vww 48x48x8 -> 16: four groups, 576 steps of four
+    # pixels each, no pixel left.
+    deep_0 = {"tile_steps": 0, "tiles": 0, "wide_passes": 0, "wide_tiles": 0, "pairs": 0, "calls": 1}
+    vww = cost_model.features(entry, (1, 48, 48, 8), (16, 1, 1, 8), (1, 48, 48, 16))
+    assert vww == {**deep_0, "quad_steps": 4 * 576, "small_tiles": 0, "small_groups": 4}
+    # Depth 16, 7x7 -> 10: two full groups of 12 steps and a two-pixel tile for the 49th pixel each; the
+    # short third group in 25 two-pixel tiles.
+    short = cost_model.features(entry, (1, 7, 7, 16), (10, 1, 1, 16), (1, 7, 7, 10))
+    assert short == {**deep_0, "quad_steps": 2 * 12, "small_tiles": 2 * 1 + 25, "small_groups": 3}
+    # Depth 5 (two pixels per load, no four-pixel loop), 9x9 -> 7: two groups of 41 tiles.
+    five = cost_model.features(entry, (1, 9, 9, 5), (7, 1, 1, 5), (1, 9, 9, 7))
+    assert five == {**deep_0, "quad_steps": 0, "small_tiles": 2 * 41, "small_groups": 2}
 
 
 def test_helium_convolution_features_follow_the_kernels_own_split():

@@ -24,9 +24,12 @@ typedef struct
     int32_t h, w, depth, channels;
 } layer;
 
-/* kws_ref_model's four equal pointwise layers and vww_96_int8's (one line per distinct shape). */
+/* kws_ref_model's four equal pointwise layers and vww_96_int8's (one line per distinct shape; its
+ * 48x48x8 -> 16 layer also as one of the seven-row bands it runs in when the compiler runs its first
+ * layers in patches). */
 static const layer layers[] = {
     {"kws_25x5x64_to_64", 25, 5, 64, 64},     {"vww_48x48x8_to_16", 48, 48, 8, 16},
+    {"vww_7x48x8_to_16_band", 7, 48, 8, 16},
     {"vww_24x24x16_to_32", 24, 24, 16, 32},   {"vww_24x24x32_to_32", 24, 24, 32, 32},
     {"vww_12x12x32_to_64", 12, 12, 32, 64},   {"vww_12x12x64_to_64", 12, 12, 64, 64},
     {"vww_6x6x64_to_128", 6, 6, 64, 128},     {"vww_6x6x128_to_128", 6, 6, 128, 128},

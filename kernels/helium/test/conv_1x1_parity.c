@@ -59,10 +59,14 @@ static void draw_case(call_case *c)
         --w;
     }
     /* Depths that are and are not multiples of 16 (the vector width) and of 32 (the wide tile: 32 and 64
-     * unrolled, longer ones looped), channel counts odd and even. */
-    const int32_t r = between(0, 4);
-    const int32_t depth = r == 0 ? 16 * between(1, 6)
-                                 : (r == 1 ? between(1, 15) : (r == 2 ? 32 * between(1, 5) : between(1, MAX_DEPTH)));
+     * unrolled, longer ones looped), the small-depth path's 8 and 16 (immediate steps) and 1 to 16 (one
+     * or two pixels per load), and 17 to 31 just past it; channel counts odd and even. */
+    const int32_t r = between(0, 6);
+    const int32_t depth =
+        r == 0 ? 16 * between(1, 6)
+               : (r == 1 ? between(1, 15)
+                         : (r == 2 ? 32 * between(1, 5)
+                                   : (r == 3 ? between(1, MAX_DEPTH) : (r == 4 ? 8 * between(1, 2) : between(1, 31)))));
     const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH);
     c->input_dims = (cmsis_nn_dims){batches, h, w, depth};
     c->filter_dims = (cmsis_nn_dims){channels, 1, 1, depth};
