@@ -170,11 +170,11 @@ def kernel_archive(tmp_path_factory) -> str:
     return str(archive)
 
 
-def _build(tmp_path, model, prefix: str, archive: str, defines=()) -> tuple[object, object]:
+def _build(tmp_path, model, prefix: str, archive: str, defines=(), goal=None) -> tuple[object, object]:
     gcc = require_gcc()
     kernels = portable_kernels_dir()
     out = tmp_path / prefix
-    result = helia_aot.convert(model, out, target="host", prefix=prefix, kernel_library="portable")
+    result = helia_aot.convert(model, out, target="host", prefix=prefix, kernel_library="portable", goal=goal)
     main = tmp_path / f"{prefix}_main.c"
     main.write_text(_MAIN.replace("pfx", prefix).replace("PFX", prefix.upper()))
     sources = [str(p) for p in sorted(out.glob("src/*.c"))] + [str(main)]
@@ -260,26 +260,48 @@ def test_descriptors_equal_litert_details(tmp_path, kernel_archive, case):
 @pytest.fixture(scope="module")
 def kws_program(tmp_path_factory, kernel_archive):
     tmp = tmp_path_factory.mktemp("kws")
-    exe, result = _build(tmp, KWS.read_bytes(), "kws", kernel_archive)
+    # Layer by layer (goal latency): every operator runs on its own.
+    exe, result = _build(tmp, KWS.read_bytes(), "kws", kernel_archive, goal="latency")
     return exe, result
+
+
+def _observed(exe, result) -> list:
+    """The observer's calls of two runs, and those the plan says to expect: one per operator that runs code
+    (aliases have none), in execution order; a patch chain runs as one, observed as its last operator."""
+    lines = _run(exe, "observe").decode().splitlines()
+    assert lines[-1] == "done"
+    seen = [line.split(" ")[1:] for line in lines[:-1]]
+    inside_chains = {i for chain in result.plan["patches"] for i in chain["operators"][:-1]}
+    ran = [o for o in result.plan["operators"] if o["alias_of"] is None and o["id"] not in inside_chains]
+    want = [[str(run), str(o["index"]), o["id"].encode().hex(), o["op_type"]] for run in (0, 1) for o in ran]
+    return seen, want
 
 
 def test_kws_descriptors_and_observer(kws_program):
     exe, result = kws_program
     _check_against_litert(_described(exe), result, KWS.read_bytes())
-    lines = _run(exe, "observe").decode().splitlines()
-    assert lines[-1] == "done"
-    seen = [line.split(" ")[1:] for line in lines[:-1]]
-    # One call per operator that runs code (aliases have none), in execution order, in each run.
-    ran = [o for o in result.plan["operators"] if o["alias_of"] is None]
-    want = [[str(run), str(o["index"]), o["id"].encode().hex(), o["op_type"]] for run in (0, 1) for o in ran]
+    assert result.plan["patches"] == []
+    seen, want = _observed(exe, result)
     assert seen == want
-    assert len(ran) >= 10
+    assert len(want) >= 2 * 10
+
+
+def test_observer_sees_a_patch_chain_once(tmp_path, kernel_archive):
+    """KWS under goal size runs its first operators as one patch chain: the observer sees the chain once,
+    as its last operator, then every operator after it."""
+    exe, result = _build(tmp_path, KWS.read_bytes(), "kws", kernel_archive, goal="size")
+    (chain,) = result.plan["patches"]
+    assert len(chain["operators"]) >= 2
+    seen, want = _observed(exe, result)
+    assert seen == want
+    observed_ids = {bytes.fromhex(s[2]).decode() for s in seen}
+    assert chain["operators"][-1] in observed_ids and not observed_ids & set(chain["operators"][:-1])
 
 
 def test_observer_compiled_out(tmp_path, kernel_archive):
     """-DHELIA_NO_OBSERVER leaves the operators' strings out of the object and refuses an observer."""
-    exe, result = _build(tmp_path, KWS.read_bytes(), "kws", kernel_archive, defines=["-DHELIA_NO_OBSERVER"])
+    exe, result = _build(tmp_path, KWS.read_bytes(), "kws", kernel_archive, defines=["-DHELIA_NO_OBSERVER"],
+                         goal="latency")
     proc = subprocess.run([str(exe), "observe"], capture_output=True, timeout=120)
     assert proc.returncode == 9 and b"op " not in proc.stdout  # set_observer: KWS_STATUS_BAD_ARGUMENT
     gcc = require_gcc()
