@@ -308,6 +308,305 @@ static __attribute__((noinline)) void wide_half_part_short(const wide_call *a) {
 static __attribute__((noinline)) void wide_144(const wide_call *a) { wide_pixels(a, 0, 0, 4); }
 static __attribute__((noinline)) void wide_288(const wide_call *a) { wide_pixels(a, 1, 0, 8); }
 
+/* The short-column path: columns of at most 32 bytes (stems: 3x3x3 = 27) and at most 16 output channels.
+ * There the wide tile spends most of its time around its two 16-byte steps (a predicated tail, the
+ * pair's gathered sums, multipliers and shifts, a scatter store of two channels of two pixels). Here the
+ * call copies the filter rows into 32-byte rows padded with zeros (so a column's bytes past the depth add
+ * nothing and no step is predicated), and the sums, multipliers and shifts into arrays padded to four
+ * channels, once. Then per pair of output pixels in a row, four channels at a time: each filter row's
+ * loads feed both pixels' VMLADAV(A), the four channels' sums of a pixel form one vector, which is
+ * requantized with the group's contiguous multipliers and shifts and stored as four consecutive bytes. */
+#define SHORT_DEPTH 32
+#define SHORT_CHANNELS 16
+#define SHORT_COLUMN 48 /* a column and the 16-byte store of its last filter row: kh * row <= 32, row <= 16 */
+
+typedef struct
+{
+    int8_t weights[SHORT_CHANNELS * SHORT_DEPTH];
+    int32_t sums[SHORT_CHANNELS];
+    int32_t multiplier[SHORT_CHANNELS];
+    int32_t left[SHORT_CHANNELS];      /* max(shift, 0) */
+    int32_t neg_right[SHORT_CHANNELS]; /* min(shift, 0) */
+    int8_t columns[2 * SHORT_COLUMN];
+    geometry g;
+    const int8_t *input;
+    int8_t *output;
+    int32_t batches, out_h, channels, row_bytes, row_step, output_offset, act_min, act_max;
+    int8x16_t pad;
+} short_call;
+
+/* The window of output pixel (oy, ox) into `column`. Inside the input (x_max is -1 for rows over 16
+ * bytes or a dilation along x), kernel_h predicated row loads (zeros past the row), each stored whole at
+ * its place in the column (the next row overwrites the zeros past it); three rows (3x3 filters) take one
+ * predicate block. Else gather_column. */
+HELIA_MVE_INLINE void short_gather(const short_call *a, const int8_t *image, int32_t oy, int32_t ox, int32_t y0,
+                                   int32_t row_inside, int32_t x_max, int8_t *column, const int three)
+{
+    const geometry *const g = &a->g;
+    const int32_t x0 = ox * g->stride_w - g->pad_w;
+    if (!row_inside || x0 < 0 || x0 > x_max)
+    {
+        gather_column(image, g, oy, ox, a->pad, column);
+        return;
+    }
+    const int32_t step = a->row_step;
+    const int32_t row_bytes = a->row_bytes;
+    const int8_t *src = image + (y0 * g->in_w + x0) * g->in_c;
+    if (three)
+    {
+        const int8_t *src_1;
+        const int8_t *src_2;
+        int8_t *column_1;
+        int8_t *column_2;
+        __asm volatile("   add             %[s1], %[src], %[step]   \n"
+                       "   add             %[s2], %[s1], %[step]    \n"
+                       "   vctp.8          %[n]                     \n"
+                       "   vpsttt                                   \n"
+                       "   vldrbt.8        q0, [%[src]]             \n"
+                       "   vldrbt.8        q1, [%[s1]]              \n"
+                       "   vldrbt.8        q2, [%[s2]]              \n"
+                       "   add             %[c1], %[col], %[n]      \n"
+                       "   add             %[c2], %[c1], %[n]       \n"
+                       "   vstrb.8         q0, [%[col]]             \n"
+                       "   vstrb.8         q1, [%[c1]]              \n"
+                       "   vstrb.8         q2, [%[c2]]              \n"
+                       : [s1] "=&r"(src_1), [s2] "=&r"(src_2), [c1] "=&r"(column_1), [c2] "=&r"(column_2)
+                       : [src] "r"(src), [step] "r"(step), [n] "r"(row_bytes), [col] "r"(column)
+                       : "q0", "q1", "q2", "memory");
+        return;
+    }
+    const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
+    for (int32_t ky = g->kernel_h; ky > 0; --ky, src += step, column += row_bytes)
+    {
+        vstrbq_s8(column, vldrbq_z_s8(src, row_lanes));
+    }
+}
+
+/* Requantizes four channels' sums of one pixel (c: the group's first channel) and stores them; `lanes`
+ * 0xFFFF stores all four (a constant at each call), else the last group's own channels. */
+HELIA_MVE_INLINE void short_store(const short_call *a, int32x4_t acc, int32_t c, int8_t *out, mve_pred16_t lanes,
+                                  const int with_left)
+{
+    acc = vaddq_s32(acc, vldrwq_s32(a->sums + c));
+    if (with_left)
+    {
+        acc = helia_mve_requantize_q(acc, vldrwq_s32(a->multiplier + c), vldrwq_s32(a->left + c),
+                                     vldrwq_s32(a->neg_right + c), 1);
+    }
+    else
+    {
+        /* Every lane shifts right: the rounding's correction needs no mask. */
+        acc = vqrdmulhq_s32(acc, vldrwq_s32(a->multiplier + c));
+        acc = vrshlq_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), vldrwq_s32(a->neg_right + c));
+    }
+    acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, a->output_offset), vdupq_n_s32(a->act_min)), vdupq_n_s32(a->act_max));
+    if (lanes == 0xFFFF)
+    {
+        vstrbq_s32(out + c, acc);
+    }
+    else
+    {
+        vstrbq_p_s32(out + c, acc, lanes);
+    }
+}
+
+/* One filter row (its `vectors` 16-byte halves) against the column(s): sums into a (pixel 0) and b
+ * (pixel 1, when `two`). The loads are at immediate offsets `off` and `off` + 16 from w. */
+#define SHORT_ROW(off, a, b)                                                                                           \
+    "   vldrw.u32       q0, [%[w], #" off "]     \n"                                                                   \
+    "   vmladav.s8      %[" a "], q0, %q[x0a]    \n"                                                                   \
+    "   vmladav.s8      %[" b "], q0, %q[x1a]    \n"
+#define SHORT_ROW_HI(off, a, b)                                                                                        \
+    "   vldrw.u32       q1, [%[w], #" off "]     \n"                                                                   \
+    "   vmladava.s8     %[" a "], q1, %q[x0b]    \n"                                                                   \
+    "   vmladava.s8     %[" b "], q1, %q[x1b]    \n"
+/* Lanes 0 and 2, then 1 and 3, of both pixels' vectors (the first register goes to the lower lane). */
+#define SHORT_LANES(lo, hi)                                                                                            \
+    "   vmov            %q[s0][" hi "], %q[s0][" lo "], %[a0], %[a1] \n"                                               \
+    "   vmov            %q[s1][" hi "], %q[s1][" lo "], %[b0], %[b1] \n"
+
+/* Sums of four channels (padded filter rows at w) over two columns (x0a/x0b and x1a/x1b: their two
+ * halves; for a single pixel, the same column twice): s0 pixel 0's four channels, s1 pixel 1's. w steps
+ * to the next group. */
+HELIA_MVE_INLINE void short_group(const int8_t **w_rows, int8x16_t x0a, int8x16_t x0b, int8x16_t x1a, int8x16_t x1b,
+                                  int32x4_t *s0_out, int32x4_t *s1_out, const int vectors)
+{
+    const int8_t *w = *w_rows;
+    int32_t a0;
+    int32_t a1;
+    int32_t b0;
+    int32_t b1;
+    int32x4_t s0;
+    int32x4_t s1;
+#define SHORT_OPERANDS                                                                                                 \
+    : [w] "+r"(w), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1), [s0] "=&w"(s0), [s1] "=&w"(s1) \
+    : [x0a] "w"(x0a), [x0b] "w"(x0b), [x1a] "w"(x1a), [x1b] "w"(x1b)                                                   \
+    : "q0", "q1", "memory"
+    if (vectors == 2)
+    {
+        __asm volatile(SHORT_ROW("0", "a0", "b0") SHORT_ROW_HI("16", "a0", "b0") SHORT_ROW("64", "a1", "b1")
+                           SHORT_ROW_HI("80", "a1", "b1") SHORT_LANES("0", "2") SHORT_ROW("32", "a0", "b0")
+                               SHORT_ROW_HI("48", "a0", "b0") SHORT_ROW("96", "a1", "b1")
+                                   SHORT_ROW_HI("112", "a1", "b1") SHORT_LANES("1", "3")
+                       "   add             %[w], %[w], #128         \n" SHORT_OPERANDS);
+    }
+    else
+    {
+        __asm volatile(SHORT_ROW("0", "a0", "b0") SHORT_ROW("64", "a1", "b1") SHORT_LANES("0", "2")
+                           SHORT_ROW("32", "a0", "b0") SHORT_ROW("96", "a1", "b1") SHORT_LANES("1", "3")
+                       "   add             %[w], %[w], #128         \n" SHORT_OPERANDS);
+    }
+#undef SHORT_OPERANDS
+    *w_rows = w;
+    *s0_out = s0;
+    *s1_out = s1;
+}
+#undef SHORT_ROW
+#undef SHORT_ROW_HI
+#undef SHORT_LANES
+
+/* Every channel group of the two gathered columns (`two`), or of column 0 alone (its sums computed twice,
+ * stored once). */
+HELIA_MVE_INLINE void short_channels(const short_call *a, int8_t *out, const int two, const int vectors,
+                                     const int with_left)
+{
+    const int32_t channels = a->channels;
+    const int8_t *const column_0 = a->columns;
+    const int8_t *const column_1 = two ? column_0 + SHORT_COLUMN : column_0;
+    const int8_t *w = a->weights;
+    int32_t c = 0;
+    for (; c + 4 <= channels; c += 4)
+    {
+        int32x4_t s0;
+        int32x4_t s1;
+        short_group(&w, vldrbq_s8(column_0), vldrbq_s8(column_0 + 16), vldrbq_s8(column_1), vldrbq_s8(column_1 + 16),
+                    &s0, &s1, vectors);
+        short_store(a, s0, c, out, 0xFFFF, with_left);
+        if (two)
+        {
+            short_store(a, s1, c, out + channels, 0xFFFF, with_left);
+        }
+    }
+    if (c < channels)
+    {
+        int32x4_t s0;
+        int32x4_t s1;
+        short_group(&w, vldrbq_s8(column_0), vldrbq_s8(column_0 + 16), vldrbq_s8(column_1), vldrbq_s8(column_1 + 16),
+                    &s0, &s1, vectors);
+        const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
+        short_store(a, s0, c, out, lanes, with_left);
+        if (two)
+        {
+            short_store(a, s1, c, out + channels, lanes, with_left);
+        }
+    }
+}
+
+/* The pixel loop: row by row, pairs of output pixels, a last odd one of a row alone. */
+HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const int with_left, const int three)
+{
+    const geometry *const g = &a->g;
+    const int32_t y_max = g->in_h - 1 - (g->kernel_h - 1) * g->dilation_h;
+    const int32_t x_max = g->dilation_w == 1 && a->row_bytes <= 16 ? g->in_w - g->kernel_w : -1;
+    const int32_t channels = a->channels;
+    int8_t *const column_0 = (int8_t *)a->columns;
+    int8_t *const column_1 = column_0 + SHORT_COLUMN;
+    int8_t *out = a->output;
+    for (int32_t b = 0; b < a->batches; ++b)
+    {
+        const int8_t *const image = a->input + b * g->in_h * g->in_w * g->in_c;
+        for (int32_t oy = 0; oy < a->out_h; ++oy)
+        {
+            const int32_t y0 = oy * g->stride_h - g->pad_h;
+            const int32_t row_inside = y0 >= 0 && y0 <= y_max;
+            int32_t ox = 0;
+            for (; ox + 1 < g->out_w; ox += 2, out += 2 * channels)
+            {
+                short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0, three);
+                short_gather(a, image, oy, ox + 1, y0, row_inside, x_max, column_1, three);
+                short_channels(a, out, 1, vectors, with_left);
+            }
+            if (ox < g->out_w)
+            {
+                short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0, three);
+                short_channels(a, out, 0, vectors, with_left);
+                out += channels;
+            }
+        }
+    }
+}
+
+/* One function per form (columns of one or two vectors; some shift not right; three filter rows), so
+ * each loop has no branch on them. */
+static __attribute__((noinline)) void short_1(const short_call *a) { short_rows(a, 1, 0, 0); }
+static __attribute__((noinline)) void short_2(const short_call *a) { short_rows(a, 2, 0, 0); }
+static __attribute__((noinline)) void short_2_three(const short_call *a) { short_rows(a, 2, 0, 1); }
+static __attribute__((noinline)) void short_1_left(const short_call *a) { short_rows(a, 1, 1, 0); }
+static __attribute__((noinline)) void short_2_left(const short_call *a) { short_rows(a, 2, 1, 0); }
+
+/* The short path's per-call set-up (the padded filter rows, sums, multipliers and shifts), then its loop. */
+static __attribute__((noinline)) void short_run(const geometry *g, const cmsis_nn_conv_params *conv_params,
+                                                const cmsis_nn_per_channel_quant_params *quant_params,
+                                                const int32_t *weight_sums, const int32_t *bias,
+                                                const cmsis_nn_dims *input_dims, const int8_t *input,
+                                                const int8_t *filter, const cmsis_nn_dims *output_dims,
+                                                int8_t *output)
+{
+    short_call a __attribute__((aligned(16)));
+    const int32_t depth = g->kernel_h * g->kernel_w * g->in_c;
+    const int32_t channels = output_dims->c;
+    const int32_t padded = (channels + 3) & ~3;
+    int32_t with_left = 0;
+    for (int32_t c = 0; c < padded; ++c)
+    {
+        int8_t *const row = a.weights + c * SHORT_DEPTH;
+        vstrbq_s8(row, vdupq_n_s8(0));
+        vstrbq_s8(row + 16, vdupq_n_s8(0));
+        if (c >= channels)
+        {
+            a.sums[c] = a.multiplier[c] = a.left[c] = a.neg_right[c] = 0;
+            continue;
+        }
+        const int8_t *const src = filter + c * depth;
+        copy_bytes(row, src, depth);
+        a.sums[c] = helia_mve_row_start(weight_sums, src, depth, bias, c, conv_params->input_offset);
+        const int32_t shift = quant_params->shift[c];
+        a.multiplier[c] = quant_params->multiplier[c];
+        a.left[c] = shift > 0 ? shift : 0;
+        a.neg_right[c] = shift < 0 ? shift : 0;
+        with_left |= shift >= 0;
+    }
+    /* The columns' bytes past the depth meet zero weights; zeroed so that nothing indeterminate is read. */
+    for (int32_t i = 0; i < 2 * SHORT_COLUMN; i += 16)
+    {
+        vstrbq_s8(a.columns + i, vdupq_n_s8(0));
+    }
+    a.g = *g;
+    a.input = input;
+    a.output = output;
+    a.batches = input_dims->n;
+    a.out_h = output_dims->h;
+    a.channels = channels;
+    a.row_bytes = g->kernel_w * g->in_c;
+    a.row_step = g->dilation_h * g->in_w * g->in_c;
+    a.output_offset = conv_params->output_offset;
+    a.act_min = conv_params->activation.min;
+    a.act_max = conv_params->activation.max;
+    a.pad = vdupq_n_s8((int8_t)-conv_params->input_offset);
+    if (with_left)
+    {
+        depth <= 16 ? short_1_left(&a) : short_2_left(&a);
+    }
+    else if (depth <= 16)
+    {
+        short_1(&a);
+    }
+    else
+    {
+        g->kernel_h == 3 ? short_2_three(&a) : short_2(&a);
+    }
+}
+
 /* Whether every channel shifts right (real layers): the wide path's rounding relies on it. */
 static int32_t all_shift_right(const int32_t *shift, int32_t channels)
 {
@@ -352,6 +651,12 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
     const int32_t *const weight_sums = helia_mve_weight_sums(weight_sum_ctx, channels);
     int8_t *const column_0 = (int8_t *)ctx->buf;
     const uint32x4_t pair_lanes = {0, 1, 0, 1};
+    if (depth <= SHORT_DEPTH && channels <= SHORT_CHANNELS)
+    {
+        short_run(&g, conv_params, quant_params, weight_sums, bias_data, input_dims, input_data, filter_data,
+                  output_dims, output_data);
+        return ARM_CMSIS_NN_SUCCESS;
+    }
     if (weight_sums != NULL && depth >= 16 && all_shift_right(quant_params->shift, channels))
     {
         const wide_call a = {g,
