@@ -319,28 +319,34 @@ static __attribute__((noinline)) void wide_288(const wide_call *a) { wide_pixels
 #define SHORT_DEPTH 32
 #define SHORT_CHANNELS 16
 #define SHORT_COLUMN 48 /* a column and the 16-byte store of its last filter row: kh * row <= 32, row <= 16 */
+#define SHORT_SUMS 0
+#define SHORT_MULTIPLIER 4
+#define SHORT_NEG_RIGHT 8
+#define SHORT_LEFT 12
+#define SHORT_OFFSET 16
+#define SHORT_ACT_MIN 20
+#define SHORT_ACT_MAX 24
 
 typedef struct
 {
     int8_t weights[SHORT_CHANNELS * SHORT_DEPTH];
-    int32_t sums[SHORT_CHANNELS];
-    int32_t multiplier[SHORT_CHANNELS];
-    int32_t left[SHORT_CHANNELS];      /* max(shift, 0) */
-    int32_t neg_right[SHORT_CHANNELS]; /* min(shift, 0) */
+    /* Per group of four channels, 32 int32 (128 bytes, so one pointer reaches each at an immediate
+     * offset): SHORT_SUMS.. the sums, multipliers, min(shift, 0), max(shift, 0), then the output offset
+     * and the activation range repeated in four lanes. */
+    int32_t params[SHORT_CHANNELS / 4][32];
     int8_t columns[2 * SHORT_COLUMN];
     geometry g;
     const int8_t *input;
     int8_t *output;
-    int32_t batches, out_h, channels, row_bytes, row_step, output_offset, act_min, act_max;
+    int32_t batches, out_h, channels, row_bytes, row_step;
     int8x16_t pad;
 } short_call;
 
 /* The window of output pixel (oy, ox) into `column`. Inside the input (x_max is -1 for rows over 16
  * bytes or a dilation along x), kernel_h predicated row loads (zeros past the row), each stored whole at
- * its place in the column (the next row overwrites the zeros past it); three rows (3x3 filters) take one
- * predicate block. Else gather_column. */
+ * its place in the column (the next row overwrites the zeros past it); else gather_column. */
 HELIA_MVE_INLINE void short_gather(const short_call *a, const int8_t *image, int32_t oy, int32_t ox, int32_t y0,
-                                   int32_t row_inside, int32_t x_max, int8_t *column, const int three)
+                                   int32_t row_inside, int32_t x_max, int8_t *column)
 {
     const geometry *const g = &a->g;
     const int32_t x0 = ox * g->stride_w - g->pad_w;
@@ -352,29 +358,6 @@ HELIA_MVE_INLINE void short_gather(const short_call *a, const int8_t *image, int
     const int32_t step = a->row_step;
     const int32_t row_bytes = a->row_bytes;
     const int8_t *src = image + (y0 * g->in_w + x0) * g->in_c;
-    if (three)
-    {
-        const int8_t *src_1;
-        const int8_t *src_2;
-        int8_t *column_1;
-        int8_t *column_2;
-        __asm volatile("   add             %[s1], %[src], %[step]   \n"
-                       "   add             %[s2], %[s1], %[step]    \n"
-                       "   vctp.8          %[n]                     \n"
-                       "   vpsttt                                   \n"
-                       "   vldrbt.8        q0, [%[src]]             \n"
-                       "   vldrbt.8        q1, [%[s1]]              \n"
-                       "   vldrbt.8        q2, [%[s2]]              \n"
-                       "   add             %[c1], %[col], %[n]      \n"
-                       "   add             %[c2], %[c1], %[n]       \n"
-                       "   vstrb.8         q0, [%[col]]             \n"
-                       "   vstrb.8         q1, [%[c1]]              \n"
-                       "   vstrb.8         q2, [%[c2]]              \n"
-                       : [s1] "=&r"(src_1), [s2] "=&r"(src_2), [c1] "=&r"(column_1), [c2] "=&r"(column_2)
-                       : [src] "r"(src), [step] "r"(step), [n] "r"(row_bytes), [col] "r"(column)
-                       : "q0", "q1", "q2", "memory");
-        return;
-    }
     const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
     for (int32_t ky = g->kernel_h; ky > 0; --ky, src += step, column += row_bytes)
     {
@@ -382,31 +365,70 @@ HELIA_MVE_INLINE void short_gather(const short_call *a, const int8_t *image, int
     }
 }
 
-/* Requantizes four channels' sums of one pixel (c: the group's first channel) and stores them; `lanes`
- * 0xFFFF stores all four (a constant at each call), else the last group's own channels. */
-HELIA_MVE_INLINE void short_store(const short_call *a, int32x4_t acc, int32_t c, int8_t *out, mve_pred16_t lanes,
+/* Both windows of a pair of output pixels inside the input, for a 3x3 filter over 3 channels (stems):
+ * rows of 9 bytes, `stride` (1 or 2) pixels apart, so every address but the rows' is an immediate. src:
+ * pixel 0's window; the second column starts SHORT_COLUMN bytes after the first. */
+HELIA_MVE_INLINE void short_pair_3x3x3(int8_t *columns, const int8_t *src, int32_t step, const int stride)
+{
+    const int8_t *src_1;
+    const int8_t *src_2;
+#define SHORT_3X3X3(x, c0, c1, c2)                                                                                     \
+    "   vpsttt                                   \n"                                                                   \
+    "   vldrbt.8        q0, [%[src], #" x "]     \n"                                                                   \
+    "   vldrbt.8        q1, [%[s1], #" x "]      \n"                                                                   \
+    "   vldrbt.8        q2, [%[s2], #" x "]      \n"                                                                   \
+    "   vstrb.8         q0, [%[col], #" c0 "]    \n"                                                                   \
+    "   vstrb.8         q1, [%[col], #" c1 "]    \n"                                                                   \
+    "   vstrb.8         q2, [%[col], #" c2 "]    \n"
+#define SHORT_3X3X3_OPERANDS                                                                                           \
+    : [s1] "=&r"(src_1), [s2] "=&r"(src_2), [cols] "+m"(*(int8_t(*)[2 * SHORT_COLUMN])columns)                        \
+    : [src] "r"(src), [step] "r"(step), [nine] "r"(9), [col] "r"(columns)                                              \
+    : "q0", "q1", "q2"
+#define SHORT_3X3X3_SET_UP                                                                                             \
+    "   add             %[s1], %[src], %[step]   \n"                                                                   \
+    "   add             %[s2], %[s1], %[step]    \n"                                                                   \
+    "   vctp.8          %[nine]                  \n"
+    if (stride == 1)
+    {
+        __asm volatile(SHORT_3X3X3_SET_UP SHORT_3X3X3("0", "0", "9", "18") SHORT_3X3X3("3", "48", "57", "66")
+                           SHORT_3X3X3_OPERANDS);
+    }
+    else
+    {
+        __asm volatile(SHORT_3X3X3_SET_UP SHORT_3X3X3("0", "0", "9", "18") SHORT_3X3X3("6", "48", "57", "66")
+                           SHORT_3X3X3_OPERANDS);
+    }
+#undef SHORT_3X3X3_SET_UP
+#undef SHORT_3X3X3_OPERANDS
+#undef SHORT_3X3X3
+}
+
+/* Requantizes four channels' sums of one pixel (params: their group's block) and stores them at out;
+ * `lanes` 0xFFFF stores all four (a constant at each call), else the last group's own channels. */
+HELIA_MVE_INLINE void short_store(const int32_t *params, int32x4_t acc, int8_t *out, mve_pred16_t lanes,
                                   const int with_left)
 {
-    acc = vaddq_s32(acc, vldrwq_s32(a->sums + c));
+    acc = vaddq_s32(acc, vldrwq_s32(params + SHORT_SUMS));
     if (with_left)
     {
-        acc = helia_mve_requantize_q(acc, vldrwq_s32(a->multiplier + c), vldrwq_s32(a->left + c),
-                                     vldrwq_s32(a->neg_right + c), 1);
+        acc = helia_mve_requantize_q(acc, vldrwq_s32(params + SHORT_MULTIPLIER), vldrwq_s32(params + SHORT_LEFT),
+                                     vldrwq_s32(params + SHORT_NEG_RIGHT), 1);
     }
     else
     {
         /* Every lane shifts right: the rounding's correction needs no mask. */
-        acc = vqrdmulhq_s32(acc, vldrwq_s32(a->multiplier + c));
-        acc = vrshlq_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), vldrwq_s32(a->neg_right + c));
+        acc = vqrdmulhq_s32(acc, vldrwq_s32(params + SHORT_MULTIPLIER));
+        acc = vrshlq_s32(vqaddq_s32(acc, vshrq_n_s32(acc, 31)), vldrwq_s32(params + SHORT_NEG_RIGHT));
     }
-    acc = vminq_s32(vmaxq_s32(vaddq_n_s32(acc, a->output_offset), vdupq_n_s32(a->act_min)), vdupq_n_s32(a->act_max));
+    acc = vaddq_s32(acc, vldrwq_s32(params + SHORT_OFFSET));
+    acc = vminq_s32(vmaxq_s32(acc, vldrwq_s32(params + SHORT_ACT_MIN)), vldrwq_s32(params + SHORT_ACT_MAX));
     if (lanes == 0xFFFF)
     {
-        vstrbq_s32(out + c, acc);
+        vstrbq_s32(out, acc);
     }
     else
     {
-        vstrbq_p_s32(out + c, acc, lanes);
+        vstrbq_p_s32(out, acc, lanes);
     }
 }
 
@@ -440,8 +462,9 @@ HELIA_MVE_INLINE void short_group(const int8_t **w_rows, int8x16_t x0a, int8x16_
     int32x4_t s1;
 #define SHORT_OPERANDS                                                                                                 \
     : [w] "+r"(w), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1), [s0] "=&w"(s0), [s1] "=&w"(s1) \
-    : [x0a] "w"(x0a), [x0b] "w"(x0b), [x1a] "w"(x1a), [x1b] "w"(x1b)                                                   \
-    : "q0", "q1", "memory"
+    : [x0a] "w"(x0a), [x0b] "w"(x0b), [x1a] "w"(x1a), [x1b] "w"(x1b),                                                  \
+      [rows] "m"(*(const int8_t(*)[4 * SHORT_DEPTH])w)                                                                 \
+    : "q0", "q1"
     if (vectors == 2)
     {
         __asm volatile(SHORT_ROW("0", "a0", "b0") SHORT_ROW_HI("16", "a0", "b0") SHORT_ROW("64", "a1", "b1")
@@ -465,6 +488,69 @@ HELIA_MVE_INLINE void short_group(const int8_t **w_rows, int8x16_t x0a, int8x16_
 #undef SHORT_ROW_HI
 #undef SHORT_LANES
 
+/* Every full group of four channels of two gathered columns, every shift right: one asm loop, so that
+ * the columns stay in q4-q7 and the requantization's vectors are loads at immediate offsets from the
+ * group's parameter block (GCC's loop reloaded the columns and the output offset and activation range
+ * per group and made the clamps' vectors with VDUP). Per group: 8 weight loads, 16 VMLADAV(A), 4 VMOV
+ * into the two pixels' vectors, 6 loads and 14 operations of requantization, 2 stores. */
+HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8_t *out_1, int32_t groups)
+{
+    /* Both pointers step to their group's start by pre-indexed writeback at the group's first load. */
+    const int8_t *w = a->weights - 4 * SHORT_DEPTH;
+    const int32_t *p = a->params[0] - 32;
+    int32_t a0;
+    int32_t a1;
+    int32_t b0;
+    int32_t b1;
+#define SHORT_ROW(lo, hi, a, b)                                                                                        \
+    "   vldrw.u32       q0, [%[w], #" lo "]      \n"                                                                   \
+    "   vmladav.s8      %[" a "], q0, q4         \n"                                                                   \
+    "   vmladav.s8      %[" b "], q0, q6         \n"                                                                   \
+    "   vldrw.u32       q1, [%[w], #" hi "]      \n"                                                                   \
+    "   vmladava.s8     %[" a "], q1, q5         \n"                                                                   \
+    "   vmladava.s8     %[" b "], q1, q7         \n"
+/* The first register goes to the lower lane: lanes 0 and 2, then 1 and 3. */
+#define SHORT_LANES(lo, hi)                                                                                            \
+    "   vmov            q2[" hi "], q2[" lo "], %[a0], %[a1] \n"                                                       \
+    "   vmov            q3[" hi "], q3[" lo "], %[b0], %[b1] \n"
+#define SHORT_BOTH(op, offset)                                                                                         \
+    "   vldrw.u32       q0, [%[p], #" offset "]  \n"                                                                   \
+    "   " op "          q2, q2, q0               \n"                                                                   \
+    "   " op "          q3, q3, q0               \n"
+    __asm volatile("   vldrw.u32       q4, [%[col]]             \n"
+                   "   vldrw.u32       q5, [%[col], #16]        \n"
+                   "   vldrw.u32       q6, [%[col], #48]        \n"
+                   "   vldrw.u32       q7, [%[col], #64]        \n"
+                   "   dls             lr, %[groups]            \n"
+                   "1:                                          \n"
+                   "   add             %[w], %[w], #128         \n"
+                   SHORT_ROW("0", "16", "a0", "b0") SHORT_ROW("64", "80", "a1", "b1") SHORT_LANES("0", "2")
+                   SHORT_ROW("32", "48", "a0", "b0") SHORT_ROW("96", "112", "a1", "b1") SHORT_LANES("1", "3")
+                   "   vldrw.u32       q0, [%[p], #128]!        \n"
+                   "   vadd.i32        q2, q2, q0               \n"
+                   "   vadd.i32        q3, q3, q0               \n"
+                   SHORT_BOTH("vqrdmulh.s32", "16")
+                   /* round half away from zero: negative sums lowered by one before VRSHL (mve_requantize.h) */
+                   "   vshr.s32        q0, q2, #31              \n"
+                   "   vshr.s32        q1, q3, #31              \n"
+                   "   vqadd.s32       q2, q2, q0               \n"
+                   "   vqadd.s32       q3, q3, q1               \n"
+                   "   vldrw.u32       q0, [%[p], #32]          \n"
+                   "   vrshl.s32       q2, q2, q0               \n"
+                   "   vrshl.s32       q3, q3, q0               \n"
+                   SHORT_BOTH("vadd.i32", "64") SHORT_BOTH("vmax.s32", "80") SHORT_BOTH("vmin.s32", "96")
+                   "   vstrb.32        q2, [%[out0]], #4        \n"
+                   "   vstrb.32        q3, [%[out1]], #4        \n"
+                   "   le              lr, 1b                   \n"
+                   : [w] "+r"(w), [p] "+r"(p), [out0] "+r"(out_0), [out1] "+r"(out_1), [a0] "=&Te"(a0),
+                     [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1)
+                   : [col] "r"(a->columns), [groups] "r"(groups)
+                   : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "r14");
+#undef SHORT_BOTH
+#undef SHORT_LANES
+#undef SHORT_ROW
+}
+
 /* Every channel group of the two gathered columns (`two`), or of column 0 alone (its sums computed twice,
  * stored once). */
 HELIA_MVE_INLINE void short_channels(const short_call *a, int8_t *out, const int two, const int vectors,
@@ -473,18 +559,23 @@ HELIA_MVE_INLINE void short_channels(const short_call *a, int8_t *out, const int
     const int32_t channels = a->channels;
     const int8_t *const column_0 = a->columns;
     const int8_t *const column_1 = two ? column_0 + SHORT_COLUMN : column_0;
-    const int8_t *w = a->weights;
     int32_t c = 0;
+    if (two && vectors == 2 && !with_left && channels >= 4)
+    {
+        short_pair_groups(a, out, out + channels, channels / 4);
+        c = channels & ~3;
+    }
+    const int8_t *w = a->weights + c * SHORT_DEPTH;
     for (; c + 4 <= channels; c += 4)
     {
         int32x4_t s0;
         int32x4_t s1;
         short_group(&w, vldrbq_s8(column_0), vldrbq_s8(column_0 + 16), vldrbq_s8(column_1), vldrbq_s8(column_1 + 16),
                     &s0, &s1, vectors);
-        short_store(a, s0, c, out, 0xFFFF, with_left);
+        short_store(a->params[c / 4], s0, out + c, 0xFFFF, with_left);
         if (two)
         {
-            short_store(a, s1, c, out + channels, 0xFFFF, with_left);
+            short_store(a->params[c / 4], s1, out + channels + c, 0xFFFF, with_left);
         }
     }
     if (c < channels)
@@ -494,16 +585,18 @@ HELIA_MVE_INLINE void short_channels(const short_call *a, int8_t *out, const int
         short_group(&w, vldrbq_s8(column_0), vldrbq_s8(column_0 + 16), vldrbq_s8(column_1), vldrbq_s8(column_1 + 16),
                     &s0, &s1, vectors);
         const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
-        short_store(a, s0, c, out, lanes, with_left);
+        short_store(a->params[c / 4], s0, out + c, lanes, with_left);
         if (two)
         {
-            short_store(a, s1, c, out + channels, lanes, with_left);
+            short_store(a->params[c / 4], s1, out + channels + c, lanes, with_left);
         }
     }
 }
 
-/* The pixel loop: row by row, pairs of output pixels, a last odd one of a row alone. */
-HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const int with_left, const int three)
+/* The pixel loop: row by row, pairs of output pixels, a last odd one of a row alone. stem_stride 1 or 2:
+ * a 3x3 filter over 3 channels at that stride along x, whose pairs inside the input take
+ * short_pair_3x3x3. */
+HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const int with_left, const int stem_stride)
 {
     const geometry *const g = &a->g;
     const int32_t y_max = g->in_h - 1 - (g->kernel_h - 1) * g->dilation_h;
@@ -511,6 +604,12 @@ HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const i
     const int32_t channels = a->channels;
     int8_t *const column_0 = (int8_t *)a->columns;
     int8_t *const column_1 = column_0 + SHORT_COLUMN;
+    /* Pairs (ox, ox + 1) = (2p, 2p + 1) with both windows inside the input: p in [p_first, p_end). */
+    const int32_t ox_first = (g->pad_w + g->stride_w - 1) / g->stride_w;
+    const int32_t ox_last = x_max < 0 ? -1 : (x_max + g->pad_w) / g->stride_w;
+    const int32_t p_first = (ox_first + 1) / 2;
+    const int32_t p_last = ox_last / 2 + (ox_last & 1);
+    const int32_t p_end = ox_last < 1 || p_last < p_first ? p_first : p_last;
     int8_t *out = a->output;
     for (int32_t b = 0; b < a->batches; ++b)
     {
@@ -519,16 +618,25 @@ HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const i
         {
             const int32_t y0 = oy * g->stride_h - g->pad_h;
             const int32_t row_inside = y0 >= 0 && y0 <= y_max;
+            /* Pixel 0's window of pair p starts row_offset + p * 2 * stride * 3 bytes into the image. */
+            const int32_t row_offset = (y0 * g->in_w - g->pad_w) * g->in_c;
             int32_t ox = 0;
-            for (; ox + 1 < g->out_w; ox += 2, out += 2 * channels)
+            for (int32_t p = 0; ox + 1 < g->out_w; ++p, ox += 2, out += 2 * channels)
             {
-                short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0, three);
-                short_gather(a, image, oy, ox + 1, y0, row_inside, x_max, column_1, three);
+                if (stem_stride && row_inside && (uint32_t)(p - p_first) < (uint32_t)(p_end - p_first))
+                {
+                    short_pair_3x3x3(column_0, image + row_offset + p * 6 * stem_stride, a->row_step, stem_stride);
+                }
+                else
+                {
+                    short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0);
+                    short_gather(a, image, oy, ox + 1, y0, row_inside, x_max, column_1);
+                }
                 short_channels(a, out, 1, vectors, with_left);
             }
             if (ox < g->out_w)
             {
-                short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0, three);
+                short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0);
                 short_channels(a, out, 0, vectors, with_left);
                 out += channels;
             }
@@ -536,11 +644,12 @@ HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const i
     }
 }
 
-/* One function per form (columns of one or two vectors; some shift not right; three filter rows), so
- * each loop has no branch on them. */
+/* One function per form (columns of one or two vectors; some shift not right; the 3x3x3 stems at
+ * strides 1 and 2), so each loop has no branch on them. */
 static __attribute__((noinline)) void short_1(const short_call *a) { short_rows(a, 1, 0, 0); }
 static __attribute__((noinline)) void short_2(const short_call *a) { short_rows(a, 2, 0, 0); }
-static __attribute__((noinline)) void short_2_three(const short_call *a) { short_rows(a, 2, 0, 1); }
+static __attribute__((noinline)) void short_stem_1(const short_call *a) { short_rows(a, 2, 0, 1); }
+static __attribute__((noinline)) void short_stem_2(const short_call *a) { short_rows(a, 2, 0, 2); }
 static __attribute__((noinline)) void short_1_left(const short_call *a) { short_rows(a, 1, 1, 0); }
 static __attribute__((noinline)) void short_2_left(const short_call *a) { short_rows(a, 2, 1, 0); }
 
@@ -562,18 +671,22 @@ static __attribute__((noinline)) void short_run(const geometry *g, const cmsis_n
         int8_t *const row = a.weights + c * SHORT_DEPTH;
         vstrbq_s8(row, vdupq_n_s8(0));
         vstrbq_s8(row + 16, vdupq_n_s8(0));
+        int32_t *const params = a.params[c / 4] + c % 4;
+        params[SHORT_OFFSET] = conv_params->output_offset;
+        params[SHORT_ACT_MIN] = conv_params->activation.min;
+        params[SHORT_ACT_MAX] = conv_params->activation.max;
         if (c >= channels)
         {
-            a.sums[c] = a.multiplier[c] = a.left[c] = a.neg_right[c] = 0;
+            params[SHORT_SUMS] = params[SHORT_MULTIPLIER] = params[SHORT_NEG_RIGHT] = params[SHORT_LEFT] = 0;
             continue;
         }
         const int8_t *const src = filter + c * depth;
         copy_bytes(row, src, depth);
-        a.sums[c] = helia_mve_row_start(weight_sums, src, depth, bias, c, conv_params->input_offset);
+        params[SHORT_SUMS] = helia_mve_row_start(weight_sums, src, depth, bias, c, conv_params->input_offset);
         const int32_t shift = quant_params->shift[c];
-        a.multiplier[c] = quant_params->multiplier[c];
-        a.left[c] = shift > 0 ? shift : 0;
-        a.neg_right[c] = shift < 0 ? shift : 0;
+        params[SHORT_MULTIPLIER] = quant_params->multiplier[c];
+        params[SHORT_LEFT] = shift > 0 ? shift : 0;
+        params[SHORT_NEG_RIGHT] = shift < 0 ? shift : 0;
         with_left |= shift >= 0;
     }
     /* The columns' bytes past the depth meet zero weights; zeroed so that nothing indeterminate is read. */
@@ -589,9 +702,6 @@ static __attribute__((noinline)) void short_run(const geometry *g, const cmsis_n
     a.channels = channels;
     a.row_bytes = g->kernel_w * g->in_c;
     a.row_step = g->dilation_h * g->in_w * g->in_c;
-    a.output_offset = conv_params->output_offset;
-    a.act_min = conv_params->activation.min;
-    a.act_max = conv_params->activation.max;
     a.pad = vdupq_n_s8((int8_t)-conv_params->input_offset);
     if (with_left)
     {
@@ -601,9 +711,13 @@ static __attribute__((noinline)) void short_run(const geometry *g, const cmsis_n
     {
         short_1(&a);
     }
+    else if (g->kernel_h == 3 && g->kernel_w == 3 && g->in_c == 3 && g->dilation_w == 1 && g->stride_w <= 2)
+    {
+        g->stride_w == 1 ? short_stem_1(&a) : short_stem_2(&a);
+    }
     else
     {
-        g->kernel_h == 3 ? short_2_three(&a) : short_2(&a);
+        short_2(&a);
     }
 }
 
