@@ -318,7 +318,7 @@ static __attribute__((noinline)) void wide_288(const wide_call *a) { wide_pixels
  * requantized with the group's contiguous multipliers and shifts and stored as four consecutive bytes. */
 #define SHORT_DEPTH 32
 #define SHORT_CHANNELS 16
-#define SHORT_COLUMN 48 /* a column and the 16-byte store of its last filter row: kh * row <= 32, row <= 16 */
+#define SHORT_COLUMN 48 /* a column and the 16-byte store of its last filter row (kh * row <= 32) */
 #define SHORT_SUMS 0
 #define SHORT_MULTIPLIER 4
 #define SHORT_NEG_RIGHT 8
@@ -342,9 +342,9 @@ typedef struct
     int8x16_t pad;
 } short_call;
 
-/* The window of output pixel (oy, ox) into `column`. Inside the input (x_max is -1 for rows over 16
- * bytes or a dilation along x), kernel_h predicated row loads (zeros past the row), each stored whole at
- * its place in the column (the next row overwrites the zeros past it); else gather_column. */
+/* The window of output pixel (oy, ox) into `column`. Inside the input (x_max is -1 for a dilation along
+ * x), kernel_h predicated row loads (zeros past the row), each stored whole at its place in the column
+ * (the next row overwrites the zeros past it); else gather_column. */
 HELIA_MVE_INLINE void short_gather(const short_call *a, const int8_t *image, int32_t oy, int32_t ox, int32_t y0,
                                    int32_t row_inside, int32_t x_max, int8_t *column)
 {
@@ -358,6 +358,13 @@ HELIA_MVE_INLINE void short_gather(const short_call *a, const int8_t *image, int
     const int32_t step = a->row_step;
     const int32_t row_bytes = a->row_bytes;
     const int8_t *src = image + (y0 * g->in_w + x0) * g->in_c;
+    if (row_bytes > 16)
+    {
+        /* One filter row (kh * row <= 32) of 17 to 32 bytes (1xN filters). */
+        vstrbq_s8(column, vldrbq_s8(src));
+        vstrbq_s8(column + 16, vldrbq_z_s8(src + 16, vctp8q((uint32_t)(row_bytes - 16))));
+        return;
+    }
     const mve_pred16_t row_lanes = vctp8q((uint32_t)row_bytes);
     for (int32_t ky = g->kernel_h; ky > 0; --ky, src += step, column += row_bytes)
     {
@@ -600,7 +607,7 @@ HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const i
 {
     const geometry *const g = &a->g;
     const int32_t y_max = g->in_h - 1 - (g->kernel_h - 1) * g->dilation_h;
-    const int32_t x_max = g->dilation_w == 1 && a->row_bytes <= 16 ? g->in_w - g->kernel_w : -1;
+    const int32_t x_max = g->dilation_w == 1 ? g->in_w - g->kernel_w : -1;
     const int32_t channels = a->channels;
     int8_t *const column_0 = (int8_t *)a->columns;
     int8_t *const column_1 = column_0 + SHORT_COLUMN;
@@ -721,17 +728,68 @@ static __attribute__((noinline)) void short_run(const geometry *g, const cmsis_n
     }
 }
 
-/* Whether every channel shifts right (real layers): the wide path's rounding relies on it. */
-static int32_t all_shift_right(const int32_t *shift, int32_t channels)
+/* The shifts' part of the contract (each in [-31, 30]) and whether every channel shifts right (real
+ * layers; the wide path's rounding relies on it), in one pass: 0 when some shift is out of range, else
+ * 1 | 2 when all shift right, 1 otherwise. */
+static int32_t shifts_ok(const int32_t *shift, int32_t channels)
 {
+    int32_t not_right = 0; /* sign bit set once a shift >= 0 was seen */
     for (int32_t c = 0; c < channels; ++c)
     {
-        if (shift[c] >= 0)
+        const int32_t s = shift[c];
+        if ((uint32_t)(s + 31) > 61u)
         {
             return 0;
         }
+        not_right |= ~s;
     }
-    return 1;
+    return not_right < 0 ? 1 : 3;
+}
+
+HELIA_MVE_INLINE geometry conv_geometry(const cmsis_nn_conv_params *conv_params, const cmsis_nn_dims *input_dims,
+                                       const cmsis_nn_dims *filter_dims, const cmsis_nn_dims *output_dims)
+{
+    const geometry g = {input_dims->h,          input_dims->w,          input_dims->c,
+                        filter_dims->h,         filter_dims->w,         conv_params->stride.h,
+                        conv_params->stride.w,  conv_params->padding.h, conv_params->padding.w,
+                        conv_params->dilation.h, conv_params->dilation.w, output_dims->w};
+    return g;
+}
+
+/* The kernel's contract (helia_helium.h) but for the shifts (shifts_ok): as
+ * helia_mve_conv_quantization_ok, whose loop over the shifts is folded into shifts_ok's. */
+HELIA_MVE_INLINE int32_t conv_arguments_ok(const geometry *g, const cmsis_nn_context *ctx,
+                                           const cmsis_nn_conv_params *conv_params, const cmsis_nn_dims *input_dims,
+                                           const cmsis_nn_dims *filter_dims,
+                                           const cmsis_nn_dims *output_dims)
+{
+    const int32_t channels = output_dims->c;
+    return !(filter_dims->c != g->in_c || filter_dims->n != channels || output_dims->n != input_dims->n ||
+             g->in_c < 1 || g->kernel_h < 1 || g->kernel_w < 1 || channels < 1 || output_dims->h < 1 ||
+             g->out_w < 1 || g->stride_h < 1 || g->stride_w < 1 || g->dilation_h < 1 || g->dilation_w < 1 ||
+             g->pad_h < 0 || g->pad_w < 0 || ctx == NULL || ctx->buf == NULL ||
+             ctx->size < helia_mve_convolve_s8_buffer_size(input_dims, filter_dims) || conv_params->input_offset < -127 ||
+             conv_params->input_offset > 128 || conv_params->output_offset < -128 || conv_params->output_offset > 127 ||
+             conv_params->activation.min < -128 || conv_params->activation.max > 127 ||
+             conv_params->activation.min > conv_params->activation.max);
+}
+
+/* helia_mve_convolve_s8 for columns of at most SHORT_DEPTH bytes and at most SHORT_CHANNELS channels. */
+static __attribute__((noinline)) arm_cmsis_nn_status
+short_entry(const cmsis_nn_context *ctx, const cmsis_nn_context *weight_sum_ctx, const cmsis_nn_conv_params *conv_params,
+            const cmsis_nn_per_channel_quant_params *quant_params, const cmsis_nn_dims *input_dims,
+            const int8_t *input_data, const cmsis_nn_dims *filter_dims, const int8_t *filter_data,
+            const int32_t *bias_data, const cmsis_nn_dims *output_dims, int8_t *output_data)
+{
+    const geometry g = conv_geometry(conv_params, input_dims, filter_dims, output_dims);
+    if (!conv_arguments_ok(&g, ctx, conv_params, input_dims, filter_dims, output_dims) ||
+        !shifts_ok(quant_params->shift, output_dims->c))
+    {
+        return ARM_CMSIS_NN_ARG_ERROR;
+    }
+    short_run(&g, conv_params, quant_params, helia_mve_weight_sums(weight_sum_ctx, output_dims->c), bias_data,
+              input_dims, input_data, filter_data, output_dims, output_data);
+    return ARM_CMSIS_NN_SUCCESS;
 }
 
 arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
@@ -748,30 +806,27 @@ arm_cmsis_nn_status helia_mve_convolve_s8(const cmsis_nn_context *ctx,
                                           int8_t *output_data)
 {
     (void)bias_dims;
-    const geometry g = {input_dims->h,          input_dims->w,          input_dims->c,
-                        filter_dims->h,         filter_dims->w,         conv_params->stride.h,
-                        conv_params->stride.w,  conv_params->padding.h, conv_params->padding.w,
-                        conv_params->dilation.h, conv_params->dilation.w, output_dims->w};
+    /* Stems (short columns, few channels) go to their own function: a branch here, and the rest of this
+     * function compiles as it did without them. */
+    if (filter_dims->h * filter_dims->w * input_dims->c <= SHORT_DEPTH && output_dims->c <= SHORT_CHANNELS)
+    {
+        return short_entry(ctx, weight_sum_ctx, conv_params, quant_params, input_dims, input_data, filter_dims,
+                           filter_data, bias_data, output_dims, output_data);
+    }
+    const geometry g = conv_geometry(conv_params, input_dims, filter_dims, output_dims);
     const int32_t depth = g.kernel_h * g.kernel_w * g.in_c;
     const int32_t channels = output_dims->c;
-    if (filter_dims->c != g.in_c || filter_dims->n != channels || output_dims->n != input_dims->n ||
-        g.in_c < 1 || g.kernel_h < 1 || g.kernel_w < 1 || channels < 1 || output_dims->h < 1 || g.out_w < 1 ||
-        g.stride_h < 1 || g.stride_w < 1 || g.dilation_h < 1 || g.dilation_w < 1 || g.pad_h < 0 || g.pad_w < 0 ||
-        ctx == NULL || ctx->buf == NULL || ctx->size < helia_mve_convolve_s8_buffer_size(input_dims, filter_dims) ||
-        !helia_mve_conv_quantization_ok(conv_params, quant_params, channels))
+    const int32_t shifts = conv_arguments_ok(&g, ctx, conv_params, input_dims, filter_dims, output_dims)
+                               ? shifts_ok(quant_params->shift, channels)
+                               : 0;
+    if (shifts == 0)
     {
         return ARM_CMSIS_NN_ARG_ERROR;
     }
     const int32_t *const weight_sums = helia_mve_weight_sums(weight_sum_ctx, channels);
     int8_t *const column_0 = (int8_t *)ctx->buf;
     const uint32x4_t pair_lanes = {0, 1, 0, 1};
-    if (depth <= SHORT_DEPTH && channels <= SHORT_CHANNELS)
-    {
-        short_run(&g, conv_params, quant_params, weight_sums, bias_data, input_dims, input_data, filter_data,
-                  output_dims, output_data);
-        return ARM_CMSIS_NN_SUCCESS;
-    }
-    if (weight_sums != NULL && depth >= 16 && all_shift_right(quant_params->shift, channels))
+    if (weight_sums != NULL && depth >= 16 && shifts == 3)
     {
         const wide_call a = {g,
                              input_data,
