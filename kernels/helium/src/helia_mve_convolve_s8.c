@@ -388,7 +388,7 @@ HELIA_MVE_INLINE void short_pair_3x3x3(int8_t *columns, const int8_t *src, int32
     "   vstrb.8         q1, [%[col], #" c1 "]    \n"                                                                   \
     "   vstrb.8         q2, [%[col], #" c2 "]    \n"
 #define SHORT_3X3X3_OPERANDS                                                                                           \
-    : [s1] "=&r"(src_1), [s2] "=&r"(src_2), [cols] "+m"(*(int8_t(*)[2 * SHORT_COLUMN])columns)                        \
+    : [s1] "=&r"(src_1), [s2] "=&r"(src_2), [cols] "+m"(*(int8_t(*)[2 * SHORT_COLUMN])columns)                         \
     : [src] "r"(src), [step] "r"(step), [nine] "r"(9), [col] "r"(columns)                                              \
     : "q0", "q1", "q2"
 #define SHORT_3X3X3_SET_UP                                                                                             \
@@ -468,7 +468,7 @@ HELIA_MVE_INLINE void short_group(const int8_t **w_rows, int8x16_t x0a, int8x16_
     int32x4_t s0;
     int32x4_t s1;
 #define SHORT_OPERANDS                                                                                                 \
-    : [w] "+r"(w), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1), [s0] "=&w"(s0), [s1] "=&w"(s1) \
+    : [w] "+r"(w), [a0] "=&Te"(a0), [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1), [s0] "=&w"(s0), [s1] "=&w"(s1)  \
     : [x0a] "w"(x0a), [x0b] "w"(x0b), [x1a] "w"(x1a), [x1b] "w"(x1b),                                                  \
       [rows] "m"(*(const int8_t(*)[4 * SHORT_DEPTH])w)                                                                 \
     : "q0", "q1"
@@ -500,7 +500,8 @@ HELIA_MVE_INLINE void short_group(const int8_t **w_rows, int8x16_t x0a, int8x16_
  * group's parameter block (GCC's loop reloaded the columns and the output offset and activation range
  * per group and made the clamps' vectors with VDUP). Per group: 8 weight loads, 16 VMLADAV(A), 4 VMOV
  * into the two pixels' vectors, 6 loads and 14 operations of requantization, 2 stores. */
-HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8_t *out_1, int32_t groups)
+HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8_t *out_1, int32_t groups,
+                                        const int vectors)
 {
     /* Both pointers step to their group's start by pre-indexed writeback at the group's first load. */
     const int8_t *w = a->weights - 4 * SHORT_DEPTH;
@@ -509,10 +510,12 @@ HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8
     int32_t a1;
     int32_t b0;
     int32_t b1;
-#define SHORT_ROW(lo, hi, a, b)                                                                                        \
+#define SHORT_ROW_LO(lo, a, b)                                                                                         \
     "   vldrw.u32       q0, [%[w], #" lo "]      \n"                                                                   \
     "   vmladav.s8      %[" a "], q0, q4         \n"                                                                   \
-    "   vmladav.s8      %[" b "], q0, q6         \n"                                                                   \
+    "   vmladav.s8      %[" b "], q0, q6         \n"
+#define SHORT_ROW(lo, hi, a, b)                                                                                        \
+    SHORT_ROW_LO(lo, a, b)                                                                                             \
     "   vldrw.u32       q1, [%[w], #" hi "]      \n"                                                                   \
     "   vmladava.s8     %[" a "], q1, q5         \n"                                                                   \
     "   vmladava.s8     %[" b "], q1, q7         \n"
@@ -524,38 +527,50 @@ HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8
     "   vldrw.u32       q0, [%[p], #" offset "]  \n"                                                                   \
     "   " op "          q2, q2, q0               \n"                                                                   \
     "   " op "          q3, q3, q0               \n"
-    __asm volatile("   vldrw.u32       q4, [%[col]]             \n"
-                   "   vldrw.u32       q5, [%[col], #16]        \n"
-                   "   vldrw.u32       q6, [%[col], #48]        \n"
-                   "   vldrw.u32       q7, [%[col], #64]        \n"
-                   "   dls             lr, %[groups]            \n"
-                   "1:                                          \n"
-                   "   add             %[w], %[w], #128         \n"
-                   SHORT_ROW("0", "16", "a0", "b0") SHORT_ROW("64", "80", "a1", "b1") SHORT_LANES("0", "2")
-                   SHORT_ROW("32", "48", "a0", "b0") SHORT_ROW("96", "112", "a1", "b1") SHORT_LANES("1", "3")
-                   "   vldrw.u32       q0, [%[p], #128]!        \n"
-                   "   vadd.i32        q2, q2, q0               \n"
-                   "   vadd.i32        q3, q3, q0               \n"
-                   SHORT_BOTH("vqrdmulh.s32", "16")
-                   /* round half away from zero: negative sums lowered by one before VRSHL (mve_requantize.h) */
-                   "   vshr.s32        q0, q2, #31              \n"
-                   "   vshr.s32        q1, q3, #31              \n"
-                   "   vqadd.s32       q2, q2, q0               \n"
-                   "   vqadd.s32       q3, q3, q1               \n"
-                   "   vldrw.u32       q0, [%[p], #32]          \n"
-                   "   vrshl.s32       q2, q2, q0               \n"
-                   "   vrshl.s32       q3, q3, q0               \n"
-                   SHORT_BOTH("vadd.i32", "64") SHORT_BOTH("vmax.s32", "80") SHORT_BOTH("vmin.s32", "96")
-                   "   vstrb.32        q2, [%[out0]], #4        \n"
-                   "   vstrb.32        q3, [%[out1]], #4        \n"
-                   "   le              lr, 1b                   \n"
-                   : [w] "+r"(w), [p] "+r"(p), [out0] "+r"(out_0), [out1] "+r"(out_1), [a0] "=&Te"(a0),
-                     [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1)
-                   : [col] "r"(a->columns), [groups] "r"(groups)
-                   : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "r14");
+#define SHORT_GROUPS(macs)                                                                                             \
+    __asm volatile("   vldrw.u32       q4, [%[col]]             \n"                                                    \
+                   "   vldrw.u32       q5, [%[col], #16]        \n"                                                    \
+                   "   vldrw.u32       q6, [%[col], #48]        \n"                                                    \
+                   "   vldrw.u32       q7, [%[col], #64]        \n"                                                    \
+                   "   dls             lr, %[groups]            \n"                                                    \
+                   "1:                                          \n"                                                    \
+                   "   add             %[w], %[w], #128         \n"                                                    \
+                   macs                                                                                                \
+                   "   vldrw.u32       q0, [%[p], #128]!        \n"                                                    \
+                   "   vadd.i32        q2, q2, q0               \n"                                                    \
+                   "   vadd.i32        q3, q3, q0               \n"                                                    \
+                   SHORT_BOTH("vqrdmulh.s32", "16")                                                                    \
+                   /* round half away from zero: negative sums lowered by one before VRSHL (mve_requantize.h) */       \
+                   "   vshr.s32        q0, q2, #31              \n"                                                    \
+                   "   vshr.s32        q1, q3, #31              \n"                                                    \
+                   "   vqadd.s32       q2, q2, q0               \n"                                                    \
+                   "   vqadd.s32       q3, q3, q1               \n"                                                    \
+                   "   vldrw.u32       q0, [%[p], #32]          \n"                                                    \
+                   "   vrshl.s32       q2, q2, q0               \n"                                                    \
+                   "   vrshl.s32       q3, q3, q0               \n"                                                    \
+                   SHORT_BOTH("vadd.i32", "64") SHORT_BOTH("vmax.s32", "80") SHORT_BOTH("vmin.s32", "96")              \
+                   "   vstrb.32        q2, [%[out0]], #4        \n"                                                    \
+                   "   vstrb.32        q3, [%[out1]], #4        \n"                                                    \
+                   "   le              lr, 1b                   \n"                                                    \
+                   : [w] "+r"(w), [p] "+r"(p), [out0] "+r"(out_0), [out1] "+r"(out_1), [a0] "=&Te"(a0),                \
+                     [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1)                                                 \
+                   : [col] "r"(a->columns), [groups] "r"(groups)                                                       \
+                   : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "r14")
+    if (vectors == 2)
+    {
+        SHORT_GROUPS(SHORT_ROW("0", "16", "a0", "b0") SHORT_ROW("64", "80", "a1", "b1") SHORT_LANES("0", "2")
+                         SHORT_ROW("32", "48", "a0", "b0") SHORT_ROW("96", "112", "a1", "b1") SHORT_LANES("1", "3"));
+    }
+    else
+    {
+        SHORT_GROUPS(SHORT_ROW_LO("0", "a0", "b0") SHORT_ROW_LO("64", "a1", "b1") SHORT_LANES("0", "2")
+                         SHORT_ROW_LO("32", "a0", "b0") SHORT_ROW_LO("96", "a1", "b1") SHORT_LANES("1", "3"));
+    }
+#undef SHORT_GROUPS
 #undef SHORT_BOTH
 #undef SHORT_LANES
 #undef SHORT_ROW
+#undef SHORT_ROW_LO
 }
 
 /* Every channel group of the two gathered columns (`two`), or of column 0 alone (its sums computed twice,
@@ -567,9 +582,9 @@ HELIA_MVE_INLINE void short_channels(const short_call *a, int8_t *out, const int
     const int8_t *const column_0 = a->columns;
     const int8_t *const column_1 = two ? column_0 + SHORT_COLUMN : column_0;
     int32_t c = 0;
-    if (two && vectors == 2 && !with_left && channels >= 4)
+    if (two && !with_left && channels >= 4)
     {
-        short_pair_groups(a, out, out + channels, channels / 4);
+        short_pair_groups(a, out, out + channels, channels / 4, vectors);
         c = channels & ~3;
     }
     const int8_t *w = a->weights + c * SHORT_DEPTH;
@@ -768,16 +783,17 @@ HELIA_MVE_INLINE int32_t conv_arguments_ok(const geometry *g, const cmsis_nn_con
              g->in_c < 1 || g->kernel_h < 1 || g->kernel_w < 1 || channels < 1 || output_dims->h < 1 ||
              g->out_w < 1 || g->stride_h < 1 || g->stride_w < 1 || g->dilation_h < 1 || g->dilation_w < 1 ||
              g->pad_h < 0 || g->pad_w < 0 || ctx == NULL || ctx->buf == NULL ||
-             ctx->size < helia_mve_convolve_s8_buffer_size(input_dims, filter_dims) || conv_params->input_offset < -127 ||
-             conv_params->input_offset > 128 || conv_params->output_offset < -128 || conv_params->output_offset > 127 ||
+             ctx->size < helia_mve_convolve_s8_buffer_size(input_dims, filter_dims) ||
+             conv_params->input_offset < -127 || conv_params->input_offset > 128 ||
+             conv_params->output_offset < -128 || conv_params->output_offset > 127 ||
              conv_params->activation.min < -128 || conv_params->activation.max > 127 ||
              conv_params->activation.min > conv_params->activation.max);
 }
 
 /* helia_mve_convolve_s8 for columns of at most SHORT_DEPTH bytes and at most SHORT_CHANNELS channels. */
 static __attribute__((noinline)) arm_cmsis_nn_status
-short_entry(const cmsis_nn_context *ctx, const cmsis_nn_context *weight_sum_ctx, const cmsis_nn_conv_params *conv_params,
-            const cmsis_nn_per_channel_quant_params *quant_params, const cmsis_nn_dims *input_dims,
+short_entry(const cmsis_nn_context *ctx, const cmsis_nn_context *weight_sum_ctx,
+            const cmsis_nn_conv_params *conv_params, const cmsis_nn_per_channel_quant_params *quant_params, const cmsis_nn_dims *input_dims,
             const int8_t *input_data, const cmsis_nn_dims *filter_dims, const int8_t *filter_data,
             const int32_t *bias_data, const cmsis_nn_dims *output_dims, int8_t *output_data)
 {
