@@ -793,9 +793,10 @@ HELIA_MVE_INLINE int32_t conv_arguments_ok(const geometry *g, const cmsis_nn_con
 /* helia_mve_convolve_s8 for columns of at most SHORT_DEPTH bytes and at most SHORT_CHANNELS channels. */
 static __attribute__((noinline)) arm_cmsis_nn_status
 short_entry(const cmsis_nn_context *ctx, const cmsis_nn_context *weight_sum_ctx,
-            const cmsis_nn_conv_params *conv_params, const cmsis_nn_per_channel_quant_params *quant_params, const cmsis_nn_dims *input_dims,
-            const int8_t *input_data, const cmsis_nn_dims *filter_dims, const int8_t *filter_data,
-            const int32_t *bias_data, const cmsis_nn_dims *output_dims, int8_t *output_data)
+            const cmsis_nn_conv_params *conv_params, const cmsis_nn_per_channel_quant_params *quant_params,
+            const cmsis_nn_dims *input_dims, const int8_t *input_data, const cmsis_nn_dims *filter_dims,
+            const int8_t *filter_data, const int32_t *bias_data, const cmsis_nn_dims *output_dims,
+            int8_t *output_data)
 {
     const geometry g = conv_geometry(conv_params, input_dims, filter_dims, output_dims);
     if (!conv_arguments_ok(&g, ctx, conv_params, input_dims, filter_dims, output_dims) ||
