@@ -499,7 +499,8 @@ HELIA_MVE_INLINE void short_group(const int8_t **w_rows, int8x16_t x0a, int8x16_
  * the columns stay in q4-q7 and the requantization's vectors are loads at immediate offsets from the
  * group's parameter block (GCC's loop reloaded the columns and the output offset and activation range
  * per group and made the clamps' vectors with VDUP). Per group: 8 weight loads, 16 VMLADAV(A), 4 VMOV
- * into the two pixels' vectors, 6 loads and 14 operations of requantization, 2 stores. */
+ * into the two pixels' vectors, 6 loads and 14 operations of requantization, 2 stores (VSTRB.32 takes a
+ * low register as its base: "l"). */
 HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8_t *out_1, int32_t groups,
                                         const int vectors)
 {
@@ -552,7 +553,7 @@ HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8
                    "   vstrb.32        q2, [%[out0]], #4        \n"                                                    \
                    "   vstrb.32        q3, [%[out1]], #4        \n"                                                    \
                    "   le              lr, 1b                   \n"                                                    \
-                   : [w] "+r"(w), [p] "+r"(p), [out0] "+r"(out_0), [out1] "+r"(out_1), [a0] "=&Te"(a0),                \
+                   : [w] "+r"(w), [p] "+r"(p), [out0] "+l"(out_0), [out1] "+l"(out_1), [a0] "=&Te"(a0),                \
                      [a1] "=&Te"(a1), [b0] "=&Te"(b0), [b1] "=&Te"(b1)                                                 \
                    : [col] "r"(a->columns), [groups] "r"(groups)                                                       \
                    : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "r14")
