@@ -339,6 +339,8 @@ typedef struct
     const int8_t *input;
     int8_t *output;
     int32_t batches, out_h, channels, row_bytes, row_step;
+    int32_t vectors;   /* 16-byte halves of a column: 1 (at most 16 bytes) or 2 */
+    int32_t with_left; /* some shift is not right: every group in short_channels_c */
     int8x16_t pad;
 } short_call;
 
@@ -574,52 +576,73 @@ HELIA_MVE_INLINE void short_pair_groups(const short_call *a, int8_t *out_0, int8
 #undef SHORT_ROW_LO
 }
 
-/* Every channel group of the two gathered columns (`two`), or of column 0 alone (its sums computed twice,
- * stored once). */
-HELIA_MVE_INLINE void short_channels(const short_call *a, int8_t *out, const int two, const int vectors,
-                                     const int with_left)
+/* Channel groups from c on in C (GCC's loop): a last group of one to three channels (predicated stores),
+ * a last odd pixel of a row (two 0: column 0 alone, its sums computed twice and stored once) and calls
+ * with a shift that is not right (every group). Rare in real layers: one copy with the forms decided at
+ * run time keeps the code small. */
+static __attribute__((noinline)) void short_channels_c(const short_call *a, int8_t *out, int32_t c, int32_t two)
 {
     const int32_t channels = a->channels;
     const int8_t *const column_0 = a->columns;
     const int8_t *const column_1 = two ? column_0 + SHORT_COLUMN : column_0;
+    const int8_t *w = a->weights + c * SHORT_DEPTH;
+    const int8x16_t x0a = vldrbq_s8(column_0);
+    const int8x16_t x0b = vldrbq_s8(column_0 + 16);
+    const int8x16_t x1a = vldrbq_s8(column_1);
+    const int8x16_t x1b = vldrbq_s8(column_1 + 16);
+    for (; c < channels; c += 4)
+    {
+        int32x4_t s0;
+        int32x4_t s1;
+        if (a->vectors == 2)
+        {
+            short_group(&w, x0a, x0b, x1a, x1b, &s0, &s1, 2);
+        }
+        else
+        {
+            short_group(&w, x0a, x0b, x1a, x1b, &s0, &s1, 1);
+        }
+        const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
+        if (a->with_left)
+        {
+            short_store(a->params[c / 4], s0, out + c, lanes, 1);
+            if (two)
+            {
+                short_store(a->params[c / 4], s1, out + channels + c, lanes, 1);
+            }
+        }
+        else
+        {
+            short_store(a->params[c / 4], s0, out + c, lanes, 0);
+            if (two)
+            {
+                short_store(a->params[c / 4], s1, out + channels + c, lanes, 0);
+            }
+        }
+    }
+}
+
+/* Every channel group of the two gathered columns (`two`), or of column 0 alone: the full groups of a
+ * pair in the asm loop when every shift is right, the rest in short_channels_c. */
+HELIA_MVE_INLINE void short_channels(const short_call *a, int8_t *out, const int two, const int vectors)
+{
+    const int32_t channels = a->channels;
     int32_t c = 0;
-    if (two && !with_left && channels >= 4)
+    if (two && !a->with_left && channels >= 4)
     {
         short_pair_groups(a, out, out + channels, channels / 4, vectors);
         c = channels & ~3;
     }
-    const int8_t *w = a->weights + c * SHORT_DEPTH;
-    for (; c + 4 <= channels; c += 4)
-    {
-        int32x4_t s0;
-        int32x4_t s1;
-        short_group(&w, vldrbq_s8(column_0), vldrbq_s8(column_0 + 16), vldrbq_s8(column_1), vldrbq_s8(column_1 + 16),
-                    &s0, &s1, vectors);
-        short_store(a->params[c / 4], s0, out + c, 0xFFFF, with_left);
-        if (two)
-        {
-            short_store(a->params[c / 4], s1, out + channels + c, 0xFFFF, with_left);
-        }
-    }
     if (c < channels)
     {
-        int32x4_t s0;
-        int32x4_t s1;
-        short_group(&w, vldrbq_s8(column_0), vldrbq_s8(column_0 + 16), vldrbq_s8(column_1), vldrbq_s8(column_1 + 16),
-                    &s0, &s1, vectors);
-        const mve_pred16_t lanes = vctp32q((uint32_t)(channels - c));
-        short_store(a->params[c / 4], s0, out + c, lanes, with_left);
-        if (two)
-        {
-            short_store(a->params[c / 4], s1, out + channels + c, lanes, with_left);
-        }
+        short_channels_c(a, out, c, two);
     }
 }
 
 /* The pixel loop: row by row, pairs of output pixels, a last odd one of a row alone. stem_stride 1 or 2:
  * a 3x3 filter over 3 channels at that stride along x, whose pairs inside the input take
  * short_pair_3x3x3. */
-HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const int with_left, const int stem_stride)
+HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const int stem_stride)
 {
     const geometry *const g = &a->g;
     const int32_t y_max = g->in_h - 1 - (g->kernel_h - 1) * g->dilation_h;
@@ -655,26 +678,24 @@ HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const i
                     short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0);
                     short_gather(a, image, oy, ox + 1, y0, row_inside, x_max, column_1);
                 }
-                short_channels(a, out, 1, vectors, with_left);
+                short_channels(a, out, 1, vectors);
             }
             if (ox < g->out_w)
             {
                 short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0);
-                short_channels(a, out, 0, vectors, with_left);
+                short_channels(a, out, 0, vectors);
                 out += channels;
             }
         }
     }
 }
 
-/* One function per form (columns of one or two vectors; some shift not right; the 3x3x3 stems at
- * strides 1 and 2), so each loop has no branch on them. */
-static __attribute__((noinline)) void short_1(const short_call *a) { short_rows(a, 1, 0, 0); }
-static __attribute__((noinline)) void short_2(const short_call *a) { short_rows(a, 2, 0, 0); }
-static __attribute__((noinline)) void short_stem_1(const short_call *a) { short_rows(a, 2, 0, 1); }
-static __attribute__((noinline)) void short_stem_2(const short_call *a) { short_rows(a, 2, 0, 2); }
-static __attribute__((noinline)) void short_1_left(const short_call *a) { short_rows(a, 1, 1, 0); }
-static __attribute__((noinline)) void short_2_left(const short_call *a) { short_rows(a, 2, 1, 0); }
+/* One function per form (columns of one or two vectors; the 3x3x3 stems at strides 1 and 2), so each
+ * loop has no branch on them. */
+static __attribute__((noinline)) void short_1(const short_call *a) { short_rows(a, 1, 0); }
+static __attribute__((noinline)) void short_2(const short_call *a) { short_rows(a, 2, 0); }
+static __attribute__((noinline)) void short_stem_1(const short_call *a) { short_rows(a, 2, 1); }
+static __attribute__((noinline)) void short_stem_2(const short_call *a) { short_rows(a, 2, 2); }
 
 /* The short path's per-call set-up (the padded filter rows, sums, multipliers and shifts), then its loop. */
 static __attribute__((noinline)) void short_run(const geometry *g, const cmsis_nn_conv_params *conv_params,
@@ -726,11 +747,9 @@ static __attribute__((noinline)) void short_run(const geometry *g, const cmsis_n
     a.row_bytes = g->kernel_w * g->in_c;
     a.row_step = g->dilation_h * g->in_w * g->in_c;
     a.pad = vdupq_n_s8((int8_t)-conv_params->input_offset);
-    if (with_left)
-    {
-        depth <= 16 ? short_1_left(&a) : short_2_left(&a);
-    }
-    else if (depth <= 16)
+    a.vectors = depth <= 16 ? 1 : 2;
+    a.with_left = with_left;
+    if (depth <= 16)
     {
         short_1(&a);
     }
