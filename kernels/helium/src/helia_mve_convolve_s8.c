@@ -652,7 +652,8 @@ HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const i
     int8_t *const column_1 = column_0 + SHORT_COLUMN;
     /* Pairs (ox, ox + 1) = (2p, 2p + 1) with both windows inside the input: p in [p_first, p_end). */
     const int32_t ox_first = (g->pad_w + g->stride_w - 1) / g->stride_w;
-    const int32_t ox_last = x_max < 0 ? -1 : (x_max + g->pad_w) / g->stride_w;
+    const int32_t ox_inside = x_max < 0 ? -1 : (x_max + g->pad_w) / g->stride_w;
+    const int32_t ox_last = ox_inside < g->out_w - 1 ? ox_inside : g->out_w - 1;
     const int32_t p_first = (ox_first + 1) / 2;
     const int32_t p_last = ox_last / 2 + (ox_last & 1);
     const int32_t p_end = ox_last < 1 || p_last < p_first ? p_first : p_last;
@@ -664,20 +665,29 @@ HELIA_MVE_INLINE void short_rows(const short_call *a, const int vectors, const i
         {
             const int32_t y0 = oy * g->stride_h - g->pad_h;
             const int32_t row_inside = y0 >= 0 && y0 <= y_max;
-            /* Pixel 0's window of pair p starts row_offset + p * 2 * stride * 3 bytes into the image. */
+            /* Pixel ox's window starts row_offset + ox * stride * 3 bytes into the image (3x3x3 stems). */
             const int32_t row_offset = (y0 * g->in_w - g->pad_w) * g->in_c;
             int32_t ox = 0;
-            for (int32_t p = 0; ox + 1 < g->out_w; ++p, ox += 2, out += 2 * channels)
+            if (stem_stride && row_inside && p_first < p_end)
             {
-                if (stem_stride && row_inside && (uint32_t)(p - p_first) < (uint32_t)(p_end - p_first))
-                {
-                    short_pair_3x3x3(column_0, image + row_offset + p * 6 * stem_stride, a->row_step, stem_stride);
-                }
-                else
+                /* The pairs before the first inside one, then the inside ones in a loop of their own. */
+                for (; ox < 2 * p_first; ox += 2, out += 2 * channels)
                 {
                     short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0);
                     short_gather(a, image, oy, ox + 1, y0, row_inside, x_max, column_1);
+                    short_channels(a, out, 1, vectors);
                 }
+                const int8_t *src = image + row_offset + ox * 3 * stem_stride;
+                for (; ox < 2 * p_end; ox += 2, out += 2 * channels, src += 6 * stem_stride)
+                {
+                    short_pair_3x3x3(column_0, src, a->row_step, stem_stride);
+                    short_channels(a, out, 1, vectors);
+                }
+            }
+            for (; ox + 1 < g->out_w; ox += 2, out += 2 * channels)
+            {
+                short_gather(a, image, oy, ox, y0, row_inside, x_max, column_0);
+                short_gather(a, image, oy, ox + 1, y0, row_inside, x_max, column_1);
                 short_channels(a, out, 1, vectors);
             }
             if (ox < g->out_w)
