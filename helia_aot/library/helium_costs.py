@@ -100,13 +100,22 @@ def _inside(size: int, kernel: int, out: int, stride: int, lead: int) -> int:
     return sum(1 for o in range(out) if 0 <= o * stride - lead <= size - kernel)
 
 
+# helia_mve_convolve_s8's short path (kernels/helium/src/helia_mve_convolve_s8.c): columns of at most this
+# many bytes with at most this many output channels.
+_SHORT_DEPTH = 32
+_SHORT_CHANNELS = 16
+
+
 def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
-    """helia_mve_convolve_s8's work, as the kernel itself splits it: per pair of output pixels (a last odd
-    one counts as a pair), both windows gathered into columns, then every channel pair's 2 x 2 tile. A
-    column of 16 bytes or more runs the full channel pairs in the wide tile (the model assumes weight sums
-    and right shifts, as real layers have), one 16-byte step each; a last odd channel, and every tile of
-    a shorter column, the general tile. A window wholly inside the input is gathered as kh row copies
-    (16 bytes per step); others take the general gather, which costs more per filter row (edge_rows)."""
+    """helia_mve_convolve_s8's work, as the kernel itself splits it. Columns of at most 32 bytes with at most
+    16 output channels (stems; not pointwise layers, 1x1 with stride 1 and no padding) take the short path: per output row, pairs of pixels (a last odd one counts
+    as a pair), each gathering both windows (short_pixels) and running every group of four channels over
+    them (short_groups). Otherwise, per pair of output pixels (a last odd one counts as a pair), both
+    windows gathered into columns, then every channel pair's 2 x 2 tile. A column of 16 bytes or more runs
+    the full channel pairs in the wide tile (the model assumes weight sums and right shifts, as real layers
+    have), one 16-byte step each; a last odd channel, and every tile of a shorter column, the general tile.
+    A window wholly inside the input is gathered as kh row copies (16 bytes per step); on either path,
+    others take the general gather, which costs more per filter row (edge_rows)."""
     n, ih, iw, _ = (int(d) for d in input_dims)
     _, oh, ow, oc = (int(d) for d in output_dims)
     kh, kw, cin = int(filter_dims[1]), int(filter_dims[2]), int(filter_dims[3])
@@ -116,14 +125,19 @@ def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None
         (sw, sh), (pw, ph) = (int(v) for v in stride), (int(v) for v in padding)
     depth = kh * kw * cin
     out_pixels = n * oh * ow
+    edge_pixels = out_pixels - n * _inside(ih, kh, oh, sh, ph) * _inside(iw, kw, ow, sw, pw)
+    pointwise = kh == kw == sh == sw == 1 and ph == pw == 0  # helia_mve_convolve_1x1_s8's: not the short path
+    if depth <= _SHORT_DEPTH and oc <= _SHORT_CHANNELS and not pointwise:
+        return {"tile_steps": 0, "tiles": 0, "wide_steps": 0, "wide_tiles": 0, "gather_rows": 0, "gather_steps": 0,
+                "edge_rows": edge_pixels * kh, "short_groups": n * oh * -(-ow // 2) * -(-oc // 4),
+                "short_pixels": out_pixels, "calls": 1}
     pixel_pairs = n * -(-(oh * ow) // 2)
     wide_tiles = pixel_pairs * (oc // 2) if depth >= 16 else 0
     tiles = pixel_pairs * -(-oc // 2) - wide_tiles
     steps = -(-depth // 16)
-    edge_pixels = out_pixels - n * _inside(ih, kh, oh, sh, ph) * _inside(iw, kw, ow, sw, pw)
     return {"tile_steps": tiles * steps, "tiles": tiles, "wide_steps": wide_tiles * steps, "wide_tiles": wide_tiles,
             "gather_rows": out_pixels * kh, "gather_steps": out_pixels * kh * -(-(kw * cin) // 16),
-            "edge_rows": edge_pixels * kh, "calls": 1}
+            "edge_rows": edge_pixels * kh, "short_groups": 0, "short_pixels": 0, "calls": 1}
 
 
 def _fully_connected(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
@@ -152,9 +166,11 @@ MVE_POINTWISE = CostKind("mve_pointwise", ("tile_steps", "tiles", "wide_passes",
 # The same tiles over two gathered columns: the general tile's steps (sixteen bytes each) and its
 # requantization and store; the wide tile's steps (sixteen bytes each) and its set-up, requantization and
 # store; plus the gathering: one copy per filter row of each output pixel (sixteen bytes per step), and
-# the general gather's extra per filter row of a window over the padding.
+# the general gather's extra per filter row of a window over the padding. The short path (stems): four
+# channels of a pair of pixels per group (their multiply-accumulates, requantization and two stores) and
+# each pixel's gathering and share of its pair's loop.
 MVE_CONV = CostKind("mve_conv", ("tile_steps", "tiles", "wide_steps", "wide_tiles", "gather_rows", "gather_steps",
-                                 "edge_rows", "calls"), _convolution)
+                                 "edge_rows", "short_groups", "short_pixels", "calls"), _convolution)
 
 # Groups of four output rows per batch row: one step per sixteen bytes of depth (five loads, four
 # VMLADAVA), the loop ends, each group's set-up, requantization and store, and a last short group (the

@@ -140,25 +140,42 @@ def test_helium_convolution_features_follow_the_kernels_own_split():
     """helia_mve_convolve_s8: per pair of output pixels (a last odd one counts as a pair), a column of 16
     bytes or more runs the full channel pairs in the wide tile and a last odd channel in the general one,
     16 bytes per step either way; a shorter column runs every tile general. Windows inside the input are
-    kh row copies; the others (edge_rows per filter row) take the general gather."""
+    kh row copies; the others (edge_rows per filter row) take the general gather. Columns of at most 32
+    bytes with at most 16 channels (stems) take the short path: groups of four channels per pair of pixels
+    of an output row, and each pixel's gathering."""
     entry = "helia_mve_convolve_s8"
+    none = {"tile_steps": 0, "tiles": 0, "wide_steps": 0, "wide_tiles": 0, "gather_rows": 0, "gather_steps": 0,
+            "short_groups": 0, "short_pixels": 0}
     # resnet 32x32x16 -> 16, 3x3 SAME: 512 pixel pairs of 8 channel pairs, 9 steps over 144 bytes; 30 x 30
     # windows inside the input, 124 over the padding.
     resnet = cost_model.features(entry, (1, 32, 32, 16), (16, 3, 3, 16), (1, 32, 32, 16), (1, 1), (1, 1))
-    assert resnet == {"tile_steps": 0, "tiles": 0, "wide_steps": 512 * 8 * 9, "wide_tiles": 512 * 8,
-                      "gather_rows": 1024 * 3, "gather_steps": 1024 * 3 * 3, "edge_rows": 124 * 3, "calls": 1}
-    # vww 96x96x3 -> 8, 3x3 stride 2 SAME (padding inferred: none leading, one trailing): 27-byte columns in
-    # two steps; the last row and column of outputs read the padding.
+    assert resnet == {**none, "wide_steps": 512 * 8 * 9, "wide_tiles": 512 * 8, "gather_rows": 1024 * 3,
+                      "gather_steps": 1024 * 3 * 3, "edge_rows": 124 * 3, "calls": 1}
+    # vww 96x96x3 -> 8, 3x3 stride 2 SAME (padding inferred: none leading, one trailing): a 27-byte column
+    # and 8 channels, the short path: 48 rows of 24 pairs, two groups each; the last row and column of
+    # outputs read the padding.
     vww = cost_model.features(entry, (1, 96, 96, 3), (8, 3, 3, 3), (1, 48, 48, 8))
-    assert vww == {"tile_steps": 0, "tiles": 0, "wide_steps": 1152 * 4 * 2, "wide_tiles": 1152 * 4,
-                   "gather_rows": 2304 * 3, "gather_steps": 2304 * 3, "edge_rows": (2304 - 47 * 47) * 3, "calls": 1}
+    assert vww == {**none, "short_groups": 48 * 24 * 2, "short_pixels": 2304, "edge_rows": (2304 - 47 * 47) * 3,
+                   "calls": 1}
     # An odd channel count over a 144-byte column: 13 pixel pairs, one wide pair and one general tile each.
     odd = cost_model.features(entry, (1, 5, 5, 16), (3, 3, 3, 16), (1, 5, 5, 3), (1, 1), (1, 1))
     assert odd["wide_tiles"] == 13 and odd["tiles"] == 13 and odd["tile_steps"] == 13 * 9
-    # A 9-byte column (3x3x1): every tile general, one step each.
-    short = cost_model.features(entry, (1, 7, 7, 1), (5, 3, 3, 1), (1, 7, 7, 5), (1, 1), (1, 1))
-    assert short["wide_tiles"] == 0 and short["tiles"] == 25 * 3 and short["tile_steps"] == 25 * 3
-    assert short["edge_rows"] == (49 - 25) * 3
+    assert odd["short_groups"] == 0 and odd["short_pixels"] == 0
+    # A 9-byte column (3x3x1) over 5 channels: the short path, 7 rows of 4 pairs (the last odd), 2 groups.
+    stem = cost_model.features(entry, (1, 7, 7, 1), (5, 3, 3, 1), (1, 7, 7, 5), (1, 1), (1, 1))
+    assert stem == {**none, "short_groups": 7 * 4 * 2, "short_pixels": 49, "edge_rows": (49 - 25) * 3, "calls": 1}
+    # The same column over 20 channels: every tile general, one step each.
+    short = cost_model.features(entry, (1, 7, 7, 1), (20, 3, 3, 1), (1, 7, 7, 20), (1, 1), (1, 1))
+    assert short["wide_tiles"] == 0 and short["tiles"] == 25 * 10 and short["tile_steps"] == 25 * 10
+    assert short["edge_rows"] == (49 - 25) * 3 and short["short_groups"] == 0
+    # A pointwise layer (1x1, stride 1, no padding) stays off the short path (helia_mve_convolve_1x1_s8's).
+    pointwise = cost_model.features(entry, (1, 48, 48, 8), (16, 1, 1, 8), (1, 48, 48, 16), (1, 1), (0, 0))
+    assert pointwise["short_groups"] == 0 and pointwise["tiles"] == 1152 * 8
+    strided = cost_model.features(entry, (1, 9, 9, 8), (12, 1, 1, 8), (1, 5, 5, 12), (2, 2), (0, 0))
+    assert strided == {**none, "short_groups": 5 * 3 * 3, "short_pixels": 25, "edge_rows": 0, "calls": 1}
+    # 33 bytes (a 1x11x3 filter) over 8 channels: past the short path's columns.
+    long = cost_model.features(entry, (1, 1, 20, 3), (8, 1, 11, 3), (1, 1, 10, 8), (1, 1), (0, 0))
+    assert long["short_groups"] == 0 and long["wide_tiles"] == 5 * 4
 
 
 def test_helium_depthwise_features_follow_the_kernels_own_split():

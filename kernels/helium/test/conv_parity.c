@@ -7,7 +7,11 @@
  * more) is reached by drawing all shifts right in two calls of three and, in a quarter of the calls,
  * 16, 32 or 64 input channels (columns that are multiples of 16 and 32, with and without the 16-byte
  * step), a third with 3x3 filters; the rest draws any channel count (columns with a predicated tail,
- * or under 16 bytes).
+ * or under 16 bytes). A quarter of the calls are stems for the kernel's short-column path (columns of at
+ * most 32 bytes, at most 16 channels): 1 to 4 input channels, 3x3 filters in half of them, strides 1
+ * and 2, inputs up to 20 x 20 (pairs inside the input and at every edge, odd widths), 1 to 9 output
+ * channels mostly; and every 100th call is the vww stem itself (96x96x3, 3x3 stride 2, 8 channels,
+ * padding trailing as TFLite's SAME gives it, or on both sides).
  * The driver (counts, refusals, result line) is parity_main.h.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
@@ -35,10 +39,13 @@
 #define MAX_K 5
 #define MAX_BATCH 2
 #define MAX_OUT_HW (MAX_HW + 2 * (MAX_K - 1))
+#define STEM_HW 20 /* the short path's draws: inputs up to 20 x 20 of 1 to 4 channels */
+#define VWW_HW 96  /* the vww stem: 96 x 96 x 3 -> 48 x 48 x 8 */
 #define GUARD 32
 #define GUARD_BYTE 0x5A
 
-static int8_t input[MAX_BATCH * MAX_HW * MAX_HW * MAX_IN_CH];
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+static int8_t input[MAX2(MAX_BATCH * MAX_HW * MAX_HW * MAX_IN_CH, VWW_HW * VWW_HW * 3)];
 static int8_t filter[MAX_CH * MAX_K * MAX_K * MAX_IN_CH];
 static int32_t bias[MAX_CH];
 static int32_t multiplier[MAX_CH];
@@ -47,7 +54,9 @@ static int32_t weight_sum[MAX_CH];
 static int32_t wrong_sum[MAX_CH]; /* in a weight-sum context one int32 short: the kernel must not read it */
 /* The scratch the kernel asks for, then guard bytes: a buffer size reported short shows as a write past it. */
 static int8_t scratch[2 * MAX_K * MAX_K * MAX_IN_CH + GUARD] __attribute__((aligned(16)));
-static int8_t expected[MAX_BATCH * MAX_OUT_HW * MAX_OUT_HW * MAX_CH + 2 * GUARD];
+static int8_t expected[MAX2(MAX_BATCH * (STEM_HW + 2 * (MAX_K - 1)) * (STEM_HW + 2 * (MAX_K - 1)) * MAX_CH,
+                             (VWW_HW / 2 + 1) * (VWW_HW / 2 + 1) * 8) +
+                        2 * GUARD];
 static int8_t actual[sizeof(expected)];
 
 typedef struct
@@ -59,15 +68,15 @@ typedef struct
 } call_case;
 
 /* One axis: input size, filter size, stride, dilation, leading padding; the output length (>= 1). */
-static void draw_axis(int32_t k_fixed, int32_t *in, int32_t *k, int32_t *stride, int32_t *dilation, int32_t *lead,
-                      int32_t *out)
+static void draw_axis(int32_t k_fixed, int32_t stem, int32_t *in, int32_t *k, int32_t *stride, int32_t *dilation,
+                      int32_t *lead, int32_t *out)
 {
     do
     {
-        *in = between(0, 3) == 0 ? between(1, MAX_HW) : between(1, 6);
+        *in = stem ? between(1, STEM_HW) : (between(0, 3) == 0 ? between(1, MAX_HW) : between(1, 6));
         *k = k_fixed > 0 ? k_fixed : between(1, MAX_K);
-        *stride = between(0, 4) == 0 ? 3 : between(1, 2);
-        *dilation = between(0, 5) == 0 ? 2 : 1;
+        *stride = stem ? between(1, 2) : (between(0, 4) == 0 ? 3 : between(1, 2));
+        *dilation = between(0, stem ? 9 : 5) == 0 ? 2 : 1;
         const int32_t span = *dilation * (*k - 1) + 1;
         *lead = between(0, 2) == 0 ? 0 : between(0, span - 1);
         const int32_t trail = between(0, span - 1);
@@ -76,19 +85,41 @@ static void draw_axis(int32_t k_fixed, int32_t *in, int32_t *k, int32_t *stride,
     } while (*out < 1);
 }
 
+static int32_t calls_drawn;
+
 static void draw_case(call_case *c)
 {
     memset(c, 0, sizeof(*c));
-    int32_t h, w, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow;
-    /* A third of the calls 3x3 filters, so the kernel's unrolled depths (27, 144, 288) come up often. */
-    const int32_t k_fixed = between(0, 2) == 0 ? 3 : 0;
-    draw_axis(k_fixed, &h, &kh, &sh, &dh, &ph, &oh);
-    draw_axis(k_fixed, &w, &kw, &sw, &dw, &pw, &ow);
-    static const int32_t deep[] = {16, 32, 64};
-    const int32_t ch_draw = between(0, 11);
-    const int32_t in_ch = ch_draw < 3 ? deep[ch_draw] : (ch_draw < 7 ? between(1, 3) : between(1, 20));
-    const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH);
-    const int32_t batches = between(0, 9) == 0 ? 2 : 1;
+    int32_t h, w, kh, kw, sh, sw, dh, dw, ph, pw, oh, ow, in_ch, channels, batches;
+    if (calls_drawn++ % 100 == 50)
+    {
+        /* The vww stem: SAME padding (one trailing row and column) or one on every side. */
+        const int32_t lead = between(0, 1);
+        h = w = VWW_HW;
+        kh = kw = 3;
+        sh = sw = 2;
+        dh = dw = 1;
+        ph = pw = lead;
+        oh = ow = (VWW_HW + lead + 1 - 3) / 2 + 1;
+        in_ch = 3;
+        channels = between(0, 1) == 0 ? 8 : between(1, 16);
+        batches = 1;
+    }
+    else
+    {
+        /* A quarter of the calls stems (the short path), a third of the others 3x3 filters, so the wide
+         * path's unrolled depths (27, 144, 288) come up often. */
+        const int32_t stem = between(0, 3) == 0;
+        const int32_t k_fixed = between(0, stem ? 1 : 2) == 0 ? 3 : 0;
+        draw_axis(k_fixed, stem, &h, &kh, &sh, &dh, &ph, &oh);
+        draw_axis(k_fixed, stem, &w, &kw, &sw, &dw, &pw, &ow);
+        static const int32_t deep[] = {16, 32, 64};
+        const int32_t ch_draw = between(0, 11);
+        in_ch = stem ? between(1, 4) : (ch_draw < 3 ? deep[ch_draw] : (ch_draw < 7 ? between(1, 3) : between(1, 20)));
+        channels = stem ? (between(0, 4) == 0 ? between(10, 17) : between(1, 9))
+                        : (between(0, 3) == 0 ? between(1, 3) : between(1, MAX_CH));
+        batches = between(0, 9) == 0 ? 2 : 1;
+    }
     c->input_dims = (cmsis_nn_dims){batches, h, w, in_ch};
     c->filter_dims = (cmsis_nn_dims){channels, kh, kw, in_ch};
     c->bias_dims = (cmsis_nn_dims){1, 1, 1, channels};
