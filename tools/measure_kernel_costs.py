@@ -126,6 +126,26 @@ def cases(helium: bool) -> list[Case]:
                                        (32, 32, 16, 32, 3, 3, 2), (16, 16, 32, 64, 3, 3, 2),
                                        (7, 7, 5, 9, 3, 3, 1)):
         found += _conv_same(CONV + mve_conv, h, w, cin, cout, kh, kw, s)
+    # Band calls of patch-based execution (helia_aot.memory.patches weighs a patching by what its band
+    # calls cost: measured where all were): a few rows of the kws and vww chains' layers, inside the image and at its top edge, so
+    # the fits see what a call of one to three rows costs (kws on a Cortex-M4 took a 21 % slower patching
+    # that the models, fitted to whole layers only, put at 2 %). Not the wrappers: a chain calls the entry
+    # chosen, and a wrapper's model (a dispatch between entries) fits small calls worst.
+    band: list[Case] = []
+    for rows in (1, 2, 3):
+        for top in (0, 1):
+            band += [Case(e, (1, rows + 2 - top, 5, 64), (1, 3, 3, 64), (1, rows, 5, 64), (1, 1), (1, top))
+                      for e in dw3]
+            band += [Case(e, (1, rows + 2 - top, 48, 8), (1, 3, 3, 8), (1, rows, 48, 8), (1, 1), (1, top))
+                      for e in dw3]
+            band += [Case(e, (1, 2 * rows + 1 - top, 48, 16), (1, 3, 3, 16), (1, rows, 24, 16), (2, 2), (0, top))
+                      for e in dw3]
+        band += _conv(conv_1x1, rows, 5, 64, 64, 1, 1, 1, (0, 0)) + _conv(conv_1x1, rows, 48, 8, 16, 1, 1, 1, (0, 0))
+        band += [Case(e, (1, 2 * rows + 8, 10, 1), (64, 10, 4, 1), (1, rows, 5, 64), (2, 2), (1, 0))
+                  for e in CONV + mve_conv]
+        band += [Case(e, (1, 2 * rows + 1, 96, 3), (8, 3, 3, 3), (1, rows, 48, 8), (2, 2), (0, 0))
+                  for e in CONV + mve_conv]
+    found += [c for c in band if not c.entry.endswith("_wrapper_s8")]
     fc = ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8") + (
         ("helia_mve_fully_connected_s8",) if helium else ())
     # ad01's and kws's layers, and a few more

@@ -95,6 +95,11 @@ class CostTable:
         value = predict(model["coefficients"], features(entry, input_dims, filter_dims, output_dims, stride, padding))
         return max(int(round(value)), 1)
 
+    def measurement(self, entry: str, input_dims, filter_dims, output_dims) -> int | None:
+        """The instructions measured for exactly this call's shape, None when it was not measured."""
+        key = (entry, tuple(map(int, input_dims)), tuple(map(int, filter_dims)), tuple(map(int, output_dims)))
+        return self.measured.get(key)
+
     def estimate(self, entry: str, input_dims, filter_dims, output_dims, stride=None, padding=None) -> int | None:
         """Estimated instructions of one call, None when the entry was not measured here. stride and
         padding (w, h) refine the estimate where the entry's cost depends on them."""

@@ -19,8 +19,8 @@ layer-by-layer lifetimes. The arena planner sizes band buffers by their largest 
 inputs living to its end and its output from its start.
 
 `choose` weighs every chain end, patch count and halo mode by optimization.goal, each patching's cost
-being the instructions it adds by the cost table's fitted models (added_instructions: the bands computed
-minus the whole layers, plus MOVE_INSTRUCTIONS_PER_BYTE per byte moved; without a model for every step,
+being the instructions it adds by the cost table (added_instructions: the bands computed minus the
+whole layers, measured where the table measured all those shapes, else by its fitted models, plus MOVE_INSTRUCTIONS_PER_BYTE per byte moved; without a model for every step,
 recomputed MACs plus the moves' instructions stand in): size takes the smallest arena below the
 layer-by-layer one, ties by the lower cost; balanced, among the patchings whose cost is known and at most
 BALANCED_EXTRA of the network's estimated instructions, the one minimizing arena / layer-by-layer arena
@@ -336,10 +336,9 @@ def chain_macs(steps, chain: Chain) -> tuple[int, int]:
 
 
 def added_instructions(graph, steps, chain: Chain, table) -> int | None:
-    """Estimated instructions the chain's band calls add to its layer-by-layer calls: each step's fitted
-    model (library/cost_model.py) on the whole layer and on every band it is called on, so the model's
-    error on one shape is in both, plus the cache mode's moves. None without a table or when a step's
-    entry has no model there (pad, add, pools)."""
+    """Estimated instructions the chain's band calls add to its layer-by-layer calls, plus the cache mode's
+    moves: per step, its bands' instructions minus the whole layer's (_call_costs). None without a table or
+    when a step's entry has no model there (pad, add, pools)."""
     if table is None:
         return None
     by_position = {s.position: s for s in steps}
@@ -349,12 +348,22 @@ def added_instructions(graph, steps, chain: Chain, table) -> int | None:
         entry, p = step.lowering.entry, step.lowering.params
         if shape.kind != "window" or entry is None or not table.has(entry):
             return None
-        whole = table.model_estimate(entry, p["input_dims"], p["filter_dims"], p["output_dims"], p.get("stride"),
-                                     p.get("padding"))
         bands = [band_params(graph, shape, p, calls[i]) for calls in chain.calls if calls[i].called]
-        added += sum(table.model_estimate(entry, b["input_dims"], b["filter_dims"], b["output_dims"], b.get("stride"),
-                                          b.get("padding")) for b in bands) - whole
+        whole, *band_costs = _call_costs(table, entry, [p, *bands])
+        added += sum(band_costs) - whole
     return added + round(MOVE_INSTRUCTIONS_PER_BYTE * moved_bytes(graph, chain))
+
+
+def _call_costs(table, entry: str, calls: list[dict]) -> list[int]:
+    """Instructions of each call (a layer and its bands): the table's measurements when it measured every
+    one of these shapes (tools/measure_kernel_costs measures the MLPerf chains' bands: a fitted model can
+    miss what a call of a row or two costs, e.g. a 1x1 layer's odd last pixel, by 25 %), else the fitted
+    model for all of them, so the model's error on one shape is in both sides of the difference."""
+    measured = [table.measurement(entry, c["input_dims"], c["filter_dims"], c["output_dims"]) for c in calls]
+    if all(m is not None for m in measured):
+        return measured
+    return [table.model_estimate(entry, c["input_dims"], c["filter_dims"], c["output_dims"], c.get("stride"),
+                                 c.get("padding")) for c in calls]
 
 
 def adjust_buffers(graph, chain: Chain, roots: dict[int, int]):
