@@ -27,9 +27,12 @@ SECTION_KINDS = ("text", "rodata", "data", "bss")
 def write_inputs(model_path: Path, out: Path, values: list[np.ndarray] | None = None) -> Path:
     """bench_input.c: every model input, in the module's input order: `values` when given (e.g. a
     golden test's sample, to count the same run both ways), else seeded random ones."""
-    from ai_edge_litert.interpreter import Interpreter  # heavy import, only when building
+    # The inputs as our front end reads them (the module's order), not LiteRT's interpreter: it refuses
+    # models the compiler takes (person_detect's rank-1 biases with quantized_dimension 3).
+    from helia_aot.frontend import litert  # heavy import, only when building
 
-    details = Interpreter(model_path=str(model_path)).get_input_details()
+    graph = litert.load(model_path.read_bytes(), model_path.name)
+    details = [{"dtype": graph.tensors[i].dtype, "shape": graph.tensors[i].shape} for i in graph.inputs]
     if values is not None and len(values) != len(details):
         raise BenchError(f"{model_path.name}: {len(values)} input arrays given, the model has {len(details)} inputs")
     rng = np.random.default_rng(INPUT_SEED)
