@@ -217,14 +217,7 @@ def schedule(graph, shapes: tuple[StepShape, ...], patches: int, halo: str = "re
         per_step = []
         for s in reversed(shapes):
             r = need[s.output]
-            ins = []
-            for w in s.inputs:
-                i = w.rows(r[0], r[1], graph.tensors[w.tensor].shape[1])
-                ins.append(i)
-                if w.tensor in produced:
-                    have = need.get(w.tensor)
-                    need[w.tensor] = i if have is None else (min(have[0], i[0]), max(have[1], i[1]))
-            per_step.append(Call(r, tuple(ins)))
+            per_step.append(Call(r, _reads(graph, s, r, need, produced)))
         calls.append(tuple(reversed(per_step)))
         for t, r in need.items():
             if t != out:
@@ -232,6 +225,19 @@ def schedule(graph, shapes: tuple[StepShape, ...], patches: int, halo: str = "re
     band_of = {t: (max(b - a for a, b in rs), tuple(rs)) for t, rs in rows_of.items()}
     external = tuple(dict.fromkeys(w.tensor for s in shapes for w in s.inputs if w.tensor not in produced))
     return Chain(shapes, len(calls), band, tuple(calls), band_of, external, out)
+
+
+def _reads(graph, step: StepShape, rows: tuple[int, int], need: dict, produced: set) -> tuple:
+    """The rows of each input `step` reads to compute its output `rows`; `need` (the rows each tensor of
+    the chain must hold on this patch) grows to cover them."""
+    ins = []
+    for w in step.inputs:
+        i = w.rows(rows[0], rows[1], graph.tensors[w.tensor].shape[1])
+        ins.append(i)
+        if w.tensor in produced:
+            have = need.get(w.tensor)
+            need[w.tensor] = i if have is None else (min(have[0], i[0]), max(have[1], i[1]))
+    return tuple(ins)
 
 
 def _cache_schedule(graph, shapes: tuple[StepShape, ...], patches: int) -> Chain:
@@ -254,14 +260,7 @@ def _cache_schedule(graph, shapes: tuple[StepShape, ...], patches: int) -> Chain
                 continue
             r = (max(r[0], d), r[1])
             done[s.output] = r[1]
-            ins = []
-            for w in s.inputs:
-                i = w.rows(r[0], r[1], graph.tensors[w.tensor].shape[1])
-                ins.append(i)
-                if w.tensor in produced:
-                    have = need.get(w.tensor)
-                    need[w.tensor] = i if have is None else (min(have[0], i[0]), max(have[1], i[1]))
-            per_step.append(Call(r, tuple(ins)))
+            per_step.append(Call(r, _reads(graph, s, r, need, produced)))
         calls.append(tuple(reversed(per_step)))
         reads.append({t: r for t, r in need.items() if t != out})
         computed_to.append(dict(done))
