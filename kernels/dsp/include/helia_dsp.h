@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot DSP kernels: our own Armv7E-M DSP-extension (SIMD32: SXTAB16, SMLABB / SMLATT, SMMULR,
+ * SSAT, SEL) implementations of layer shapes ns-cmsis-nn v7.29.2 runs in plain C on a Cortex-M4, M7
+ * or M33. They take ns-cmsis-nn's structs (from either ns-cmsis-nn's or the portable kernels'
+ * arm_nn_types.h), so a module links them beside either library, and give bit-identical results to
+ * the portable reference kernels. Cores with Helium (M55, M85) use kernels/helium instead. */
+
+#ifndef HELIA_DSP_H
+#define HELIA_DSP_H
+
+#include "arm_nn_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Set to 1 where the kernels are compiled in: a compiler targeting the DSP extension (Armv7E-M, or
+ * Armv8-M Mainline with DSP, e.g. -mcpu=cortex-m4 / cortex-m7 / cortex-m33). Elsewhere each function
+ * runs the kernel library's general entry (the #else branch of its own source), so a module converted
+ * for a DSP core also builds and runs on a host. */
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define HELIA_DSP_AVAILABLE 1
+#else
+#define HELIA_DSP_AVAILABLE 0
+#endif
+
+/*
+ * int8 DEPTHWISE_CONV_2D, 3x3 filter, channel multiplier 1, no scratch (ctx is not read; NULL is fine).
+ * Same arguments and result as arm_depthwise_conv_3x3_s8 / arm_depthwise_conv_s8 for these shapes:
+ *   filter_dims h = w = 3, filter_dims->c (if not 0) = input_dims->c = output_dims->c (any count),
+ *   dilation 1, any stride >= 1, any padding >= 0 (leading padding; the trailing padding follows from
+ *   output_dims), any batch count, input_offset in [-127, 128] (minus an int8 zero point),
+ *   output_offset and the activation range in [-128, 127], shifts in [-31, 30] (per channel), bias may
+ *   be NULL.
+ * Returns ARM_CMSIS_NN_ARG_ERROR (writing nothing) for anything else.
+ */
+arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
+                                                    const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                    const cmsis_nn_per_channel_quant_params *quant_params,
+                                                    const cmsis_nn_dims *input_dims,
+                                                    const int8_t *input_data,
+                                                    const cmsis_nn_dims *filter_dims,
+                                                    const int8_t *filter_data,
+                                                    const cmsis_nn_dims *bias_dims,
+                                                    const int32_t *bias_data,
+                                                    const cmsis_nn_dims *output_dims,
+                                                    int8_t *output_data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HELIA_DSP_H */

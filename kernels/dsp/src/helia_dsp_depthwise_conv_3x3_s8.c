@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot DSP kernels: helia_dsp_depthwise_conv_3x3_s8, int8 3x3 depthwise convolution with the
+ * Armv7E-M DSP extension, without scratch memory. */
+
+#include "helia_dsp.h"
+
+#if HELIA_DSP_AVAILABLE
+
+#include <arm_acle.h>
+#include <stddef.h>
+#include <string.h>
+
+/*
+ * Channels go four at a time in one 32-bit word. Per tap, one word load of the four input bytes and
+ * two SXTAB16 give the input plus the offset as int16 pairs: channels 0 and 2, and (the word rotated
+ * by 8) channels 1 and 3. The group's weights are extended once into the same pairs, so each MAC is
+ * one SMLABB or SMLATT into its channel's int32 sum. A tap in the padding is skipped, as the reference
+ * skips it: interior pixels run all nine taps at fixed offsets without a branch, edge pixels loop over
+ * the taps inside only (on small planes most pixels are edge pixels, and four or six taps cost less
+ * than nine; folding the offset into the start values instead would make every skipped tap need a
+ * correction).
+ *
+ * Requantization: the common group (every shift a right shift of 1 to 20, bias within 2^28) keeps its
+ * sums doubled (weights and bias doubled, which costs nothing), so TFLite's rounding doubling high
+ * multiply round(acc * m / 2^31) is one SMMULR (round(2 acc * m / 2^32)); the rounding shift, with the
+ * output offset folded into its rounding constant, is an add, an add of the sign and an arithmetic
+ * shift; SSAT narrows to int8, and SSUB8 / SEL clamp four channels at once. Other groups (left shifts,
+ * shift 0 or beyond 20, large biases) take the scalar requantization, written as the reference.
+ *
+ * Loop order: channel group outermost (its weights and constants prepared once), then every output
+ * pixel. A last group of one to three channels runs a scalar loop.
+ */
+
+#define GROUP 4
+#define TAPS 9
+#define MAX_FAST_RIGHT 20
+#define MAX_FAST_BIAS (1 << 28)
+
+/* One channel group's constants. */
+typedef struct
+{
+    int32_t weight[TAPS][2]; /* per tap: int16 pairs (channels 0, 2) and (1, 3); doubled in fast groups */
+    int32_t init[GROUP];     /* bias (doubled in fast groups) */
+    int32_t multiplier[GROUP];
+    int32_t shift[GROUP];    /* the per-channel shift as given (general groups) */
+    int32_t right[GROUP];    /* fast groups: the right shift */
+    int32_t rounding[GROUP]; /* fast groups: 2^(right - 1) + output_offset * 2^right */
+    int32_t offset2;         /* input_offset in both int16 halves */
+    uint32_t act_min4;       /* activation bounds in all four bytes */
+    uint32_t act_max4;
+    int32_t out_offset;
+    int32_t act_min, act_max;
+    int32_t fast;
+} group_state;
+
+typedef struct
+{
+    int32_t in_h, in_w, channels, out_h, out_w;
+    int32_t stride_h, stride_w, pad_h, pad_w;
+} geometry;
+
+#define HELIA_DSP_INLINE static inline __attribute__((always_inline))
+
+/* Four input bytes; memcpy so that an unaligned address is fine (Armv7-M LDR allows it). */
+HELIA_DSP_INLINE uint32_t load4(const int8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/* a + the sign-extended bytes 1 and 3 of x, as two int16 lanes (SXTAB16 with its rotation, which GCC
+ * does not fold from __sxtab16(a, __ror(x, 8))). */
+HELIA_DSP_INLINE int32_t sxtab16_ror8(int32_t a, uint32_t x)
+{
+    int32_t r;
+    __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(x));
+    return r;
+}
+
+/* round(a * b / 2^32), ties up. */
+HELIA_DSP_INLINE int32_t smmulr(int32_t a, int32_t b)
+{
+    int32_t r;
+    __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+
+/* One tap for four channels: the input word's bytes plus the offset, times the tap's weight pairs. */
+#define HELIA_DSP_TAP(x, w, offset2)                       \
+    do                                                     \
+    {                                                      \
+        const uint32_t raw_ = (x);                         \
+        const int32_t *w_ = (w);                           \
+        const int32_t even_ = __sxtab16((offset2), raw_);  \
+        const int32_t odd_ = sxtab16_ror8((offset2), raw_); \
+        acc0 = __smlabb(even_, w_[0], acc0);               \
+        acc2 = __smlatt(even_, w_[0], acc2);               \
+        acc1 = __smlabb(odd_, w_[1], acc1);                \
+        acc3 = __smlatt(odd_, w_[1], acc3);                \
+    } while (0)
+
+/* Inserts the low byte of b into a at bit `lsb`. */
+#define HELIA_DSP_BFI8(a, b, lsb) __asm__("bfi %0, %1, #" #lsb ", #8" : "+r"(a) : "r"(b))
+
+/* The reference's requantization (helia_requantize in the portable kernels), for any shift in
+ * [-31, 30]: wrapping left shift, rounding doubling high multiply, rounding right shift (ties away
+ * from zero). */
+static int32_t requantize_exact(int32_t acc, int32_t multiplier, int32_t shift)
+{
+    const int32_t left = shift > 0 ? shift : 0;
+    const int32_t right = shift > 0 ? 0 : -shift;
+    const int32_t v = (int32_t)((uint32_t)acc << left);
+    const int64_t product = (int64_t)v * multiplier + ((int64_t)1 << 30);
+    const int32_t x = (int32_t)(product >> 31);
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> right) + ((x & mask) > threshold ? 1 : 0);
+}
+
+/* The reference's output step: offset added (wrapping, as the reference's int32 add does on these
+ * cores), then clamped. */
+static int8_t finish_exact(int32_t scaled, int32_t out_offset, int32_t act_min, int32_t act_max)
+{
+    int32_t v = (int32_t)((uint32_t)scaled + (uint32_t)out_offset);
+    v = v < act_min ? act_min : v;
+    return (int8_t)(v > act_max ? act_max : v);
+}
+
+/* Fast groups: one channel's doubled sum to an int8 (before the clamp). Bounds: |acc| < 2^30 (doubled
+ * bias within 2^29 plus 18 * 255 * 128), so |x| <= 2^29 + 1 and x + rounding + sign stays in int32
+ * (rounding < 2^19 + 2^27). */
+HELIA_DSP_INLINE int32_t requantize_fast(int32_t acc, const group_state *s, int32_t c)
+{
+    const int32_t x = smmulr(acc, s->multiplier[c]);
+    return __ssat((x + s->rounding[c] + (x >> 31)) >> s->right[c], 8);
+}
+
+/* Requantizes a group's four sums and stores the four output bytes (fast: a compile-time constant). */
+HELIA_DSP_INLINE void store_group(const group_state *s, int32_t fast, int32_t acc0, int32_t acc1, int32_t acc2,
+                                  int32_t acc3, int8_t *out)
+{
+    uint32_t word;
+    if (fast)
+    {
+        word = (uint32_t)requantize_fast(acc0, s, 0) & 0xFFu;
+        HELIA_DSP_BFI8(word, requantize_fast(acc1, s, 1), 8);
+        HELIA_DSP_BFI8(word, requantize_fast(acc2, s, 2), 16);
+        HELIA_DSP_BFI8(word, requantize_fast(acc3, s, 3), 24);
+        /* Clamp all four bytes: SSUB8 sets GE per byte where the first operand is not below the second,
+         * SEL takes those bytes from its first operand. */
+        const uint32_t lo = s->act_min4;
+        const uint32_t hi = s->act_max4;
+        (void)__ssub8((int8x4_t)word, (int8x4_t)lo);
+        word = __sel(word, lo);
+        (void)__ssub8((int8x4_t)hi, (int8x4_t)word);
+        word = __sel(word, hi);
+    }
+    else
+    {
+        const int32_t acc[GROUP] = {acc0, acc1, acc2, acc3};
+        int8_t b[GROUP];
+        for (int32_t c = 0; c < GROUP; ++c)
+        {
+            b[c] = finish_exact(requantize_exact(acc[c], s->multiplier[c], s->shift[c]), s->out_offset, s->act_min,
+                                s->act_max);
+        }
+        memcpy(&word, b, sizeof(word));
+    }
+    memcpy(out, &word, sizeof(word));
+}
+
+/* An output pixel whose nine taps are all inside the input; in points at its top-left tap. */
+HELIA_DSP_INLINE void interior_pixel(const group_state *s, int32_t fast, const int8_t *in, int32_t ch, int32_t row,
+                                     int8_t *out)
+{
+    const int32_t offset2 = s->offset2;
+    int32_t acc0 = s->init[0], acc1 = s->init[1], acc2 = s->init[2], acc3 = s->init[3];
+    const int8_t *r = in;
+    HELIA_DSP_TAP(load4(r), s->weight[0], offset2);
+    HELIA_DSP_TAP(load4(r + ch), s->weight[1], offset2);
+    HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[2], offset2);
+    r += row;
+    HELIA_DSP_TAP(load4(r), s->weight[3], offset2);
+    HELIA_DSP_TAP(load4(r + ch), s->weight[4], offset2);
+    HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[5], offset2);
+    r += row;
+    HELIA_DSP_TAP(load4(r), s->weight[6], offset2);
+    HELIA_DSP_TAP(load4(r + ch), s->weight[7], offset2);
+    HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[8], offset2);
+    store_group(s, fast, acc0, acc1, acc2, acc3, out);
+}
+
+/* An output pixel with taps in the padding, its top-left tap at input row iy, column ix (either may be
+ * negative): only the taps [ky0, ky1) x [kx0, kx1) inside the input are addressed and read. */
+HELIA_DSP_INLINE void edge_pixel(const group_state *s, int32_t fast, const int8_t *image, int32_t iy, int32_t ix,
+                                 const geometry *g, int8_t *out)
+{
+    const int32_t ky0 = iy < 0 ? -iy : 0;
+    const int32_t ky1 = g->in_h - iy < 3 ? g->in_h - iy : 3;
+    const int32_t kx0 = ix < 0 ? -ix : 0;
+    const int32_t kx1 = g->in_w - ix < 3 ? g->in_w - ix : 3;
+    const int32_t ch = g->channels;
+    const int32_t offset2 = s->offset2;
+    int32_t acc0 = s->init[0], acc1 = s->init[1], acc2 = s->init[2], acc3 = s->init[3];
+    if (kx1 > kx0)
+    {
+        for (int32_t ky = ky0; ky < ky1; ++ky)
+        {
+            const int8_t *r = image + ((iy + ky) * g->in_w + ix + kx0) * ch;
+            const int32_t *w = s->weight[ky * 3 + kx0];
+            for (int32_t n = kx1 - kx0; n > 0; --n)
+            {
+                HELIA_DSP_TAP(load4(r), w, offset2);
+                r += ch;
+                w += 2;
+            }
+        }
+    }
+    store_group(s, fast, acc0, acc1, acc2, acc3, out);
+}
+
+/* The edge pixels [ox0, ox1) of output row oy, per requantization variant (fast: a constant). */
+HELIA_DSP_INLINE void edge_run(const group_state *s, int32_t fast, const int8_t *image, const geometry *g, int32_t oy,
+                               int32_t ox0, int32_t ox1, int8_t *out_row)
+{
+    const int32_t iy = oy * g->stride_h - g->pad_h;
+    for (int32_t ox = ox0; ox < ox1; ++ox)
+    {
+        edge_pixel(s, fast, image, iy, ox * g->stride_w - g->pad_w, g, out_row + ox * g->channels);
+    }
+}
+
+static __attribute__((noinline)) void edge_run_fast(const group_state *s, const int8_t *image, const geometry *g,
+                                                    int32_t oy, int32_t ox0, int32_t ox1, int8_t *out_row)
+{
+    edge_run(s, 1, image, g, oy, ox0, ox1, out_row);
+}
+
+static __attribute__((noinline)) void edge_run_general(const group_state *s, const int8_t *image,
+                                                       const geometry *g, int32_t oy, int32_t ox0, int32_t ox1,
+                                                       int8_t *out_row)
+{
+    edge_run(s, 0, image, g, oy, ox0, ox1, out_row);
+}
+
+/* The interior pixels of one output row: count pixels from in (top-left tap) on. A constant `fast`
+ * selects the requantization; each variant gets its own loop. */
+HELIA_DSP_INLINE void interior_row(const group_state *s, int32_t fast, const int8_t *in, int32_t ch, int32_t row,
+                                   int32_t in_step, int8_t *out, int32_t count)
+{
+    for (; count > 0; --count)
+    {
+        interior_pixel(s, fast, in, ch, row, out);
+        in += in_step;
+        out += ch;
+    }
+}
+
+static __attribute__((noinline)) void interior_row_fast(const group_state *s, const int8_t *in, int32_t ch,
+                                                        int32_t row, int32_t in_step, int8_t *out, int32_t count)
+{
+    interior_row(s, 1, in, ch, row, in_step, out, count);
+}
+
+static __attribute__((noinline)) void interior_row_general(const group_state *s, const int8_t *in, int32_t ch,
+                                                           int32_t row, int32_t in_step, int8_t *out, int32_t count)
+{
+    interior_row(s, 0, in, ch, row, in_step, out, count);
+}
+
+/* The group's weights (extended to int16 pairs), sums' start values and requantization constants. */
+static void prepare_group(group_state *s,
+                          const cmsis_nn_dw_conv_params *p,
+                          const cmsis_nn_per_channel_quant_params *quant,
+                          const int8_t *filter,
+                          const int32_t *bias,
+                          int32_t channels,
+                          int32_t c0)
+{
+    int32_t fast = 1;
+    for (int32_t c = 0; c < GROUP; ++c)
+    {
+        const int32_t b = bias != NULL ? bias[c0 + c] : 0;
+        const int32_t shift = quant->shift[c0 + c];
+        fast = fast && shift <= -1 && shift >= -MAX_FAST_RIGHT && b <= MAX_FAST_BIAS && b >= -MAX_FAST_BIAS;
+        s->init[c] = b;
+        s->multiplier[c] = quant->multiplier[c0 + c];
+        s->shift[c] = shift;
+    }
+    const int32_t scale = fast ? 2 : 1;
+    for (int32_t k = 0; k < TAPS; ++k)
+    {
+        const int8_t *w = filter + k * channels + c0;
+        s->weight[k][0] = (int32_t)(((uint32_t)(uint16_t)(int16_t)(w[0] * scale)) |
+                                    ((uint32_t)(uint16_t)(int16_t)(w[2] * scale) << 16));
+        s->weight[k][1] = (int32_t)(((uint32_t)(uint16_t)(int16_t)(w[1] * scale)) |
+                                    ((uint32_t)(uint16_t)(int16_t)(w[3] * scale) << 16));
+    }
+    if (fast)
+    {
+        for (int32_t c = 0; c < GROUP; ++c)
+        {
+            const int32_t right = -s->shift[c];
+            s->init[c] *= 2;
+            s->right[c] = right;
+            s->rounding[c] = (1 << (right - 1)) + p->output_offset * (1 << right);
+        }
+    }
+    const uint32_t lo = (uint8_t)(int8_t)p->activation.min;
+    const uint32_t hi = (uint8_t)(int8_t)p->activation.max;
+    s->offset2 = (int32_t)(((uint32_t)p->input_offset & 0xFFFFu) | ((uint32_t)p->input_offset << 16));
+    s->act_min4 = lo * 0x01010101u;
+    s->act_max4 = hi * 0x01010101u;
+    s->out_offset = p->output_offset;
+    s->act_min = p->activation.min;
+    s->act_max = p->activation.max;
+    s->fast = fast;
+}
+
+/* Every output pixel of one image for a group of four channels; image and out point at the group's
+ * first channel. */
+static void run_group(const group_state *s, const geometry *g, const int8_t *image, int8_t *out)
+{
+    const int32_t ch = g->channels;
+    const int32_t row = g->in_w * ch;
+    /* Output columns [x0, x1) have all three taps inside the input along x; likewise rows [y0, y1). */
+    const int32_t x0_inside = (g->pad_w + g->stride_w - 1) / g->stride_w;
+    const int32_t x0 = x0_inside < g->out_w ? x0_inside : g->out_w;
+    const int32_t x1_inside = g->in_w - 3 + g->pad_w >= 0 ? (g->in_w - 3 + g->pad_w) / g->stride_w + 1 : 0;
+    const int32_t x1 = x1_inside < g->out_w ? (x1_inside > x0 ? x1_inside : x0) : g->out_w;
+    const int32_t y0 = (g->pad_h + g->stride_h - 1) / g->stride_h;
+    const int32_t y1 = g->in_h - 3 + g->pad_h >= 0 ? (g->in_h - 3 + g->pad_h) / g->stride_h + 1 : 0;
+    const int32_t x_step = g->stride_w * ch;
+    void (*const edges)(const group_state *, const int8_t *, const geometry *, int32_t, int32_t, int32_t, int8_t *) =
+        s->fast ? edge_run_fast : edge_run_general;
+    for (int32_t oy = 0; oy < g->out_h; ++oy)
+    {
+        int8_t *o = out + oy * g->out_w * ch;
+        if (oy < y0 || oy >= y1)
+        {
+            edges(s, image, g, oy, 0, g->out_w, o);
+            continue;
+        }
+        edges(s, image, g, oy, 0, x0, o);
+        if (x1 > x0)
+        {
+            const int8_t *in = image + ((oy * g->stride_h - g->pad_h) * g->in_w + x0 * g->stride_w - g->pad_w) * ch;
+            if (s->fast)
+            {
+                interior_row_fast(s, in, ch, row, x_step, o + x0 * ch, x1 - x0);
+            }
+            else
+            {
+                interior_row_general(s, in, ch, row, x_step, o + x0 * ch, x1 - x0);
+            }
+        }
+        edges(s, image, g, oy, x1, g->out_w, o);
+    }
+}
+
+/* The last one to three channels, one channel at a time, as the reference computes them. */
+static void run_tail(const cmsis_nn_dw_conv_params *p,
+                     const cmsis_nn_per_channel_quant_params *quant,
+                     const geometry *g,
+                     const int8_t *image,
+                     const int8_t *filter,
+                     const int32_t *bias,
+                     int32_t c0,
+                     int8_t *out)
+{
+    const int32_t ch = g->channels;
+    for (int32_t c = c0; c < ch; ++c)
+    {
+        for (int32_t oy = 0; oy < g->out_h; ++oy)
+        {
+            for (int32_t ox = 0; ox < g->out_w; ++ox)
+            {
+                const int32_t iy = oy * g->stride_h - g->pad_h;
+                const int32_t ix = ox * g->stride_w - g->pad_w;
+                uint32_t acc = bias != NULL ? (uint32_t)bias[c] : 0u; /* wraps as the reference's int32 sum */
+                for (int32_t ky = 0; ky < 3; ++ky)
+                {
+                    for (int32_t kx = 0; kx < 3; ++kx)
+                    {
+                        if (iy + ky < 0 || iy + ky >= g->in_h || ix + kx < 0 || ix + kx >= g->in_w)
+                        {
+                            continue;
+                        }
+                        const int32_t x = image[((iy + ky) * g->in_w + ix + kx) * ch + c] + p->input_offset;
+                        acc += (uint32_t)(x * filter[(ky * 3 + kx) * ch + c]);
+                    }
+                }
+                const int32_t scaled = requantize_exact((int32_t)acc, quant->multiplier[c], quant->shift[c]);
+                out[(oy * g->out_w + ox) * ch + c] =
+                    finish_exact(scaled, p->output_offset, p->activation.min, p->activation.max);
+            }
+        }
+    }
+}
+
+arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
+                                                    const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                    const cmsis_nn_per_channel_quant_params *quant_params,
+                                                    const cmsis_nn_dims *input_dims,
+                                                    const int8_t *input_data,
+                                                    const cmsis_nn_dims *filter_dims,
+                                                    const int8_t *filter_data,
+                                                    const cmsis_nn_dims *bias_dims,
+                                                    const int32_t *bias_data,
+                                                    const cmsis_nn_dims *output_dims,
+                                                    int8_t *output_data)
+{
+    (void)ctx;
+    (void)bias_dims;
+    const cmsis_nn_dw_conv_params *p = dw_conv_params;
+    const int32_t channels = input_dims->c;
+    if (filter_dims->h != 3 || filter_dims->w != 3 || output_dims->c != channels ||
+        (filter_dims->c != 0 && filter_dims->c != channels) || p->dilation.w != 1 || p->dilation.h != 1 ||
+        p->stride.w < 1 || p->stride.h < 1 || p->padding.w < 0 || p->padding.h < 0 || p->input_offset < -127 ||
+        p->input_offset > 128 || p->output_offset < -128 || p->output_offset > 127 || p->activation.min < -128 ||
+        p->activation.max > 127 || p->activation.min > p->activation.max || input_dims->n < 0 || input_dims->h < 0 ||
+        input_dims->w < 0 || channels < 0 || output_dims->h < 0 || output_dims->w < 0)
+    {
+        return ARM_CMSIS_NN_ARG_ERROR;
+    }
+    for (int32_t c = 0; c < channels; ++c)
+    {
+        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
+        {
+            return ARM_CMSIS_NN_ARG_ERROR;
+        }
+    }
+    const geometry g = {input_dims->h, input_dims->w, channels, output_dims->h, output_dims->w,
+                        p->stride.h, p->stride.w, p->padding.h, p->padding.w};
+    const int32_t in_image = g.in_h * g.in_w * channels;
+    const int32_t out_image = g.out_h * g.out_w * channels;
+    const int32_t full = channels - channels % GROUP;
+    group_state state;
+    for (int32_t c0 = 0; c0 < full; c0 += GROUP)
+    {
+        prepare_group(&state, p, quant_params, filter_data, bias_data, channels, c0);
+        for (int32_t b = 0; b < input_dims->n; ++b)
+        {
+            run_group(&state, &g, input_data + b * in_image + c0, output_data + b * out_image + c0);
+        }
+    }
+    if (full < channels)
+    {
+        for (int32_t b = 0; b < input_dims->n; ++b)
+        {
+            run_tail(p, quant_params, &g, input_data + b * in_image, filter_data, bias_data, full,
+                     output_data + b * out_image);
+        }
+    }
+    return ARM_CMSIS_NN_SUCCESS;
+}
+
+#else /* !HELIA_DSP_AVAILABLE: no DSP extension (e.g. a host build of a module converted for a DSP core) */
+
+#include "arm_nnfunctions.h"
+
+/* The kernel library's general entry with the same arguments: for every call this kernel accepts it
+ * computes the same bytes (tests/kernels/test_dsp_parity.py). */
+arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
+                                                    const cmsis_nn_dw_conv_params *dw_conv_params,
+                                                    const cmsis_nn_per_channel_quant_params *quant_params,
+                                                    const cmsis_nn_dims *input_dims,
+                                                    const int8_t *input_data,
+                                                    const cmsis_nn_dims *filter_dims,
+                                                    const int8_t *filter_data,
+                                                    const cmsis_nn_dims *bias_dims,
+                                                    const int32_t *bias_data,
+                                                    const cmsis_nn_dims *output_dims,
+                                                    int8_t *output_data)
+{
+    return arm_depthwise_conv_s8(ctx, dw_conv_params, quant_params, input_dims, input_data, filter_dims,
+                                 filter_data, bias_dims, bias_data, output_dims, output_data);
+}
+
+#endif /* HELIA_DSP_AVAILABLE */
