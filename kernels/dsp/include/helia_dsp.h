@@ -46,6 +46,29 @@ arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
                                                     const cmsis_nn_dims *output_dims,
                                                     int8_t *output_data);
 
+/*
+ * int8 CONV_2D with a 1x1 filter, stride 1 and no padding (any batch, height, width, input and output
+ * channel counts), no scratch (ctx is not read). Same arguments and result as
+ * arm_convolve_1x1_s8_fast: weight_sum_ctx->buf, when not NULL and at least output_dims->c int32
+ * values long, holds bias + input_offset * sum(filter row) per output channel and bias_data is then not
+ * read; with no such buffer (what modules for DSP cores pass) the kernel adds bias and input offset
+ * itself. input_offset in [-127, 128], output_offset and the activation range in [-128, 127], shifts in
+ * [-31, 30] (per channel). Returns ARM_CMSIS_NN_ARG_ERROR (writing nothing) for anything else, grouped
+ * convolutions included (filter_dims->c must equal input_dims->c). Uses about 2.2 KiB of stack.
+ */
+arm_cmsis_nn_status helia_dsp_convolve_1x1_s8(const cmsis_nn_context *ctx,
+                                              const cmsis_nn_context *weight_sum_ctx,
+                                              const cmsis_nn_conv_params *conv_params,
+                                              const cmsis_nn_per_channel_quant_params *quant_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const int8_t *input_data,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const int8_t *filter_data,
+                                              const cmsis_nn_dims *bias_dims,
+                                              const int32_t *bias_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              int8_t *output_data);
+
 #ifdef __cplusplus
 }
 #endif

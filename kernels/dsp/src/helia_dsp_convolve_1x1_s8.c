@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* int8 1x1 convolution (stride 1, no padding) with the Armv7E-M DSP extension: a matrix product of the
+ * input pixels (rows x depth) with the filter (output channels x depth), requantized per channel.
+ *
+ * Tiles of two pixels by two output channels. The two pixels are first widened once into a small stack
+ * buffer as int16 pairs holding 2 * (x + input_offset) (SXTAB16 then SADD16, interleaved per four depth
+ * values), reused by every output channel; per four depth values a tile then loads four buffer words
+ * and two filter words, widens the filter words with SXTB16 (even and odd bytes, the same lane order as
+ * the buffer) and runs eight SMLADs: sixteen multiply-accumulates in about fifteen instructions.
+ *
+ * The doubled accumulator makes the requantization short: with |2 * acc| < 2^28, which a per-call check
+ * of bias and depth guarantees (true of every real layer), TFLite's rounding doubling high multiply is
+ * one SMMULR, and the rounding right shift by e is (2x - (x < 0) + 2^e) >> (e + 1), exact for every e
+ * (clamped to 29, past which the result is 0 either way). The eight-bit outputs of a tile are packed
+ * into one word and clamped to the activation range with SSUB8 / SEL. Calls outside that bound (huge
+ * biases, positive shifts, depths over ~4000) take an exact scalar requantization instead.
+ *
+ * The input offset is folded into the widened input lanes, so no filter row sums are needed; with
+ * weight sums (bias + input_offset * row sum) the lanes hold plain 2 * x and the sums start the
+ * accumulators. Depths over EXPANDED_MAX_DEPTH skip the buffer and widen the input inside the tile. */
+
+#include "helia_dsp.h"
+
+#if HELIA_DSP_AVAILABLE
+
+#include <arm_acle.h>
+#include <stddef.h>
+#include <string.h>
+
+#define HELIA_DSP_INLINE static inline __attribute__((always_inline))
+
+/* Deepest input widened into the stack buffer (two pixels of int16: 4 * depth bytes). */
+#define EXPANDED_MAX_DEPTH 256
+/* Output channels whose requantization constants are prepared at a time (16 bytes each on the stack). */
+#define CHANNEL_BLOCK 64
+/* |2 * accumulator| stays below 2^28 for the short requantization (see the file comment). */
+#define SHORT_ACC_LIMIT ((int64_t)1 << 27)
+/* Largest |(x + input_offset) * w| (255 * 128). */
+#define MAX_PRODUCT 32640
+
+typedef struct
+{
+    int32_t bias;       /* the accumulator's start: 2 * bias (widened path), bias (direct and exact paths) */
+    int32_t multiplier; /* Q31 */
+    int32_t round_add;  /* short: 2^e (e = -shift clamped to 29); exact: unused */
+    int32_t shift;      /* short: e + 1; exact: the TFLite shift */
+} channel_quant;
+
+typedef struct
+{
+    const int8_t *input;
+    const int8_t *filter;
+    int8_t *output;
+    const int32_t *bias;        /* NULL: none */
+    const int32_t *weight_sums; /* NULL: none; else used instead of bias and input offset */
+    const int32_t *multiplier;
+    const int32_t *shift;
+    int32_t rows, depth, channels;
+    int32_t input_offset, output_offset, act_min, act_max;
+} conv_args;
+
+HELIA_DSP_INLINE uint32_t load_word(const int8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v)); /* one LDR: the Cortex-M cores with DSP load unaligned words */
+    return v;
+}
+
+/* The first `count` (1 to 3) bytes at p in a word's low bytes, the rest zero. */
+HELIA_DSP_INLINE uint32_t load_tail(const int8_t *p, int32_t count)
+{
+    uint32_t v = (uint8_t)p[0];
+    if (count > 1)
+    {
+        v |= (uint32_t)(uint8_t)p[1] << 8;
+    }
+    if (count > 2)
+    {
+        v |= (uint32_t)(uint8_t)p[2] << 16;
+    }
+    return v;
+}
+
+HELIA_DSP_INLINE void store_half(int8_t *p, uint32_t v)
+{
+    const uint16_t h = (uint16_t)v;
+    memcpy(p, &h, sizeof(h));
+}
+
+/* (a * b + 2^31) >> 32: ACLE has no intrinsic for SMMULR. */
+HELIA_DSP_INLINE int32_t multiply_high_rounded(int32_t a, int32_t b)
+{
+    int32_t r;
+    __asm("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+
+/* TFLite's requantization of acc = acc2 / 2 for |acc2| < 2^28 and shift <= 0 (see the file comment). */
+HELIA_DSP_INLINE int32_t requantize_short(int32_t acc2, int32_t multiplier, int32_t round_add, int32_t shift)
+{
+    const int32_t x = multiply_high_rounded(acc2, multiplier);
+    return (round_add + 2 * x - (int32_t)((uint32_t)x >> 31)) >> shift;
+}
+
+/* TFLite's requantization for any accumulator, multiplier and shift in [-31, 30], wrapping where the
+ * reference's int32 arithmetic wraps. */
+static int32_t requantize_exact(int32_t acc, int32_t multiplier, int32_t shift)
+{
+    const int32_t left = shift > 0 ? shift : 0;
+    const int32_t right = shift > 0 ? 0 : -shift;
+    const int32_t shifted = (int32_t)((uint32_t)acc << left);
+    const int64_t product = (int64_t)shifted * multiplier + ((int64_t)1 << 30);
+    const int32_t x = (int32_t)(product >> 31);
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const int32_t remainder = x & mask;
+    const int32_t quotient = x >> right;
+    const int32_t threshold = (mask >> 1) + (quotient < 0 ? 1 : 0);
+    return quotient + (remainder > threshold ? 1 : 0);
+}
+
+/* Four requantized values (each already in [-128, 127]) as bytes of one word, low byte first, clamped
+ * to the activation range (act_min4 / act_max4: the bound in every byte). */
+HELIA_DSP_INLINE uint32_t pack_clamped(int32_t b0, int32_t b1, int32_t b2, int32_t b3, uint32_t act_min4,
+                                       uint32_t act_max4)
+{
+    uint32_t v = ((uint32_t)b0 & 0xFFu) | (((uint32_t)b1 & 0xFFu) << 8) | (((uint32_t)b2 & 0xFFu) << 16) |
+        ((uint32_t)b3 << 24);
+    (void)__ssub8((int32_t)v, (int32_t)act_min4); /* GE set in bytes where v >= act_min */
+    v = __sel(v, act_min4);
+    (void)__ssub8((int32_t)act_max4, (int32_t)v); /* GE set in bytes where act_max >= v */
+    return __sel(v, act_max4);
+}
+
+/* Two pixels as 2 * (x + offset) int16 pairs, per four depth values (p0 even, p0 odd, p1 even, p1 odd);
+ * a last partial group reads only the pixels' own bytes (its lanes past the depth meet zero weights). */
+static void widen_pair(const int8_t *p0, const int8_t *p1, int32_t depth, int32_t offset_pair, int32_t *dst)
+{
+    for (int32_t g = depth >> 2; g > 0; --g)
+    {
+        const uint32_t a = load_word(p0);
+        const uint32_t b = load_word(p1);
+        p0 += 4;
+        p1 += 4;
+        const int32_t a_even = __sxtab16(offset_pair, (int32_t)a);
+        const int32_t a_odd = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        const int32_t b_even = __sxtab16(offset_pair, (int32_t)b);
+        const int32_t b_odd = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        dst[0] = __sadd16(a_even, a_even);
+        dst[1] = __sadd16(a_odd, a_odd);
+        dst[2] = __sadd16(b_even, b_even);
+        dst[3] = __sadd16(b_odd, b_odd);
+        dst += 4;
+    }
+    const int32_t tail = depth & 3;
+    if (tail != 0)
+    {
+        const uint32_t a = load_tail(p0, tail);
+        const uint32_t b = load_tail(p1, tail);
+        const int32_t a_even = __sxtab16(offset_pair, (int32_t)a);
+        const int32_t a_odd = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        const int32_t b_even = __sxtab16(offset_pair, (int32_t)b);
+        const int32_t b_odd = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        dst[0] = __sadd16(a_even, a_even);
+        dst[1] = __sadd16(a_odd, a_odd);
+        dst[2] = __sadd16(b_even, b_even);
+        dst[3] = __sadd16(b_odd, b_odd);
+    }
+}
+
+/* One four-value step of a 2 x 2 tile: widened pixels x[0..3], filter words w0, w1. */
+HELIA_DSP_INLINE void tile_step(const int32_t *x, uint32_t w0, uint32_t w1, int32_t *acc00, int32_t *acc01,
+                                int32_t *acc10, int32_t *acc11)
+{
+    const int32_t w0_even = __sxtb16((int32_t)w0);
+    const int32_t w0_odd = __sxtb16((int32_t)__ror(w0, 8));
+    const int32_t w1_even = __sxtb16((int32_t)w1);
+    const int32_t w1_odd = __sxtb16((int32_t)__ror(w1, 8));
+    *acc00 = __smlad(x[0], w0_even, *acc00);
+    *acc00 = __smlad(x[1], w0_odd, *acc00);
+    *acc10 = __smlad(x[2], w0_even, *acc10);
+    *acc10 = __smlad(x[3], w0_odd, *acc10);
+    *acc01 = __smlad(x[0], w1_even, *acc01);
+    *acc01 = __smlad(x[1], w1_odd, *acc01);
+    *acc11 = __smlad(x[2], w1_even, *acc11);
+    *acc11 = __smlad(x[3], w1_odd, *acc11);
+}
+
+/* Sums of the widened pixel pair x with filter rows w0, w1 over `groups` whole steps and a partial one of
+ * `tail` values, added to the accumulators. `groups` and `tail` are constants where the depth is. */
+HELIA_DSP_INLINE void tile_widened(const int32_t *x, const int8_t *w0, const int8_t *w1, int32_t groups,
+                                   int32_t tail, int32_t *acc00, int32_t *acc01, int32_t *acc10, int32_t *acc11)
+{
+    for (int32_t g = groups; g > 0; --g)
+    {
+        tile_step(x, load_word(w0), load_word(w1), acc00, acc01, acc10, acc11);
+        x += 4;
+        w0 += 4;
+        w1 += 4;
+    }
+    if (tail != 0)
+    {
+        tile_step(x, load_tail(w0, tail), load_tail(w1, tail), acc00, acc01, acc10, acc11);
+    }
+}
+
+/* Requantizes a tile (accumulators doubled, short path), adds the output offset and stores its bytes:
+ * pixel 0's channels at out0, pixel 1's at out1; `pixels` and `pair` (two channels) say which exist. */
+HELIA_DSP_INLINE void finish_tile(int32_t acc00, int32_t acc01, int32_t acc10, int32_t acc11,
+                                  const channel_quant *q0, const channel_quant *q1, int32_t output_offset,
+                                  uint32_t act_min4, uint32_t act_max4, int8_t *out0, int8_t *out1, int32_t pixels,
+                                  int32_t pair)
+{
+    const int32_t y00 = __ssat(requantize_short(acc00, q0->multiplier, q0->round_add, q0->shift) + output_offset, 8);
+    const int32_t y10 = __ssat(requantize_short(acc10, q0->multiplier, q0->round_add, q0->shift) + output_offset, 8);
+    const int32_t y01 = __ssat(requantize_short(acc01, q1->multiplier, q1->round_add, q1->shift) + output_offset, 8);
+    const int32_t y11 = __ssat(requantize_short(acc11, q1->multiplier, q1->round_add, q1->shift) + output_offset, 8);
+    const uint32_t v = pack_clamped(y00, y01, y10, y11, act_min4, act_max4);
+    if (pair)
+    {
+        store_half(out0, v);
+        if (pixels == 2)
+        {
+            store_half(out1, v >> 16);
+        }
+    }
+    else
+    {
+        out0[0] = (int8_t)v;
+        if (pixels == 2)
+        {
+            out1[0] = (int8_t)(v >> 16);
+        }
+    }
+}
+
+/* One widened pixel pair (x; `pixels` of them real) against `count` channels whose constants are q and
+ * filter rows start at filter: output at out (pixel 0) and out + channels (pixel 1). */
+HELIA_DSP_INLINE void widened_channels(const int32_t *x, const int8_t *filter, const channel_quant *q, int32_t count,
+                                       int8_t *out, const conv_args *a, int32_t groups, int32_t tail, int32_t pixels,
+                                       uint32_t act_min4, uint32_t act_max4)
+{
+    const int32_t depth = a->depth;
+    const int32_t channels = a->channels;
+    for (int32_t c = count >> 1; c > 0; --c)
+    {
+        int32_t acc00 = q[0].bias;
+        int32_t acc10 = q[0].bias;
+        int32_t acc01 = q[1].bias;
+        int32_t acc11 = q[1].bias;
+        tile_widened(x, filter, filter + depth, groups, tail, &acc00, &acc01, &acc10, &acc11);
+        finish_tile(acc00, acc01, acc10, acc11, &q[0], &q[1], a->output_offset, act_min4, act_max4, out,
+                    out + channels, pixels, 1);
+        filter += 2 * depth;
+        q += 2;
+        out += 2;
+    }
+    if (count & 1)
+    {
+        int32_t acc00 = q[0].bias;
+        int32_t acc10 = q[0].bias;
+        int32_t acc01 = q[0].bias;
+        int32_t acc11 = q[0].bias;
+        tile_widened(x, filter, filter, groups, tail, &acc00, &acc01, &acc10, &acc11);
+        finish_tile(acc00, acc01, acc10, acc11, &q[0], &q[0], a->output_offset, act_min4, act_max4, out,
+                    out + channels, pixels, 0);
+    }
+}
+
+HELIA_DSP_INLINE uint32_t every_byte(int32_t v)
+{
+    return ((uint32_t)v & 0xFFu) * 0x01010101u;
+}
+
+/* A block of `count` channels from `first` over every pixel pair, through the widened buffer. */
+HELIA_DSP_INLINE void widened_block(const conv_args *a, const channel_quant *q, int32_t first, int32_t count,
+                                    int32_t groups, int32_t tail)
+{
+    int32_t widened[EXPANDED_MAX_DEPTH]; /* two pixels of EXPANDED_MAX_DEPTH int16 values */
+    const int32_t depth = a->depth;
+    const int32_t offset = a->weight_sums != NULL ? 0 : a->input_offset;
+    const int32_t offset_pair = (int32_t)(((uint32_t)offset & 0xFFFFu) * 0x10001u);
+    const uint32_t act_min4 = every_byte(a->act_min);
+    const uint32_t act_max4 = every_byte(a->act_max);
+    const int8_t *filter = a->filter + (size_t)first * depth;
+    const int8_t *pixel = a->input;
+    int8_t *out = a->output + first;
+    for (int32_t r = a->rows >> 1; r > 0; --r)
+    {
+        widen_pair(pixel, pixel + depth, depth, offset_pair, widened);
+        widened_channels(widened, filter, q, count, out, a, groups, tail, 2, act_min4, act_max4);
+        pixel += 2 * depth;
+        out += 2 * a->channels;
+    }
+    if (a->rows & 1)
+    {
+        widen_pair(pixel, pixel, depth, offset_pair, widened);
+        widened_channels(widened, filter, q, count, out, a, groups, tail, 1, act_min4, act_max4);
+    }
+}
+
+/* Sums of pixels x0, x1 with filter rows w0, w1 straight from memory (input widened inside the loop). */
+HELIA_DSP_INLINE void tile_direct(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
+                                  int32_t depth, int32_t offset_pair, int32_t *acc00, int32_t *acc01,
+                                  int32_t *acc10, int32_t *acc11)
+{
+    int32_t x[4];
+    for (int32_t g = depth >> 2; g > 0; --g)
+    {
+        const uint32_t a = load_word(x0);
+        const uint32_t b = load_word(x1);
+        x[0] = __sxtab16(offset_pair, (int32_t)a);
+        x[1] = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        x[2] = __sxtab16(offset_pair, (int32_t)b);
+        x[3] = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        tile_step(x, load_word(w0), load_word(w1), acc00, acc01, acc10, acc11);
+        x0 += 4;
+        x1 += 4;
+        w0 += 4;
+        w1 += 4;
+    }
+    const int32_t tail = depth & 3;
+    if (tail != 0)
+    {
+        const uint32_t a = load_tail(x0, tail);
+        const uint32_t b = load_tail(x1, tail);
+        x[0] = __sxtab16(offset_pair, (int32_t)a);
+        x[1] = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        x[2] = __sxtab16(offset_pair, (int32_t)b);
+        x[3] = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        tile_step(x, load_tail(w0, tail), load_tail(w1, tail), acc00, acc01, acc10, acc11);
+    }
+}
+
+HELIA_DSP_INLINE int8_t clamp_output(int32_t y, const conv_args *a)
+{
+    y += a->output_offset;
+    y = y < a->act_min ? a->act_min : y;
+    return (int8_t)(y > a->act_max ? a->act_max : y);
+}
+
+/* A block of channels over every pixel pair without the buffer: depths over EXPANDED_MAX_DEPTH (short
+ * requantization) and calls outside its bound (exact, scalar). */
+static void direct_block(const conv_args *a, const channel_quant *q, int32_t first, int32_t count, int32_t exact)
+{
+    const int32_t depth = a->depth;
+    const int32_t channels = a->channels;
+    const int32_t offset = a->weight_sums != NULL ? 0 : a->input_offset;
+    const int32_t offset_pair = (int32_t)(((uint32_t)offset & 0xFFFFu) * 0x10001u);
+    const uint32_t act_min4 = every_byte(a->act_min);
+    const uint32_t act_max4 = every_byte(a->act_max);
+    for (int32_t r = 0; r < a->rows; r += 2)
+    {
+        const int32_t pixels = r + 1 < a->rows ? 2 : 1;
+        const int8_t *x0 = a->input + (size_t)r * depth;
+        const int8_t *x1 = pixels == 2 ? x0 + depth : x0;
+        int8_t *out0 = a->output + (size_t)r * channels + first;
+        for (int32_t c = 0; c < count; c += 2)
+        {
+            const int32_t pair = c + 1 < count;
+            const channel_quant *q0 = &q[c];
+            const channel_quant *q1 = pair ? &q[c + 1] : q0;
+            const int8_t *w0 = a->filter + (size_t)(first + c) * depth;
+            const int8_t *w1 = pair ? w0 + depth : w0;
+            int32_t acc00 = q0->bias;
+            int32_t acc10 = q0->bias;
+            int32_t acc01 = q1->bias;
+            int32_t acc11 = q1->bias;
+            tile_direct(x0, x1, w0, w1, depth, offset_pair, &acc00, &acc01, &acc10, &acc11);
+            if (!exact)
+            {
+                /* |acc| < 2^27 here, so doubling cannot overflow. */
+                finish_tile(2 * acc00, 2 * acc01, 2 * acc10, 2 * acc11, q0, q1, a->output_offset, act_min4,
+                            act_max4, out0 + c, out0 + c + channels, pixels, pair);
+                continue;
+            }
+            out0[c] = clamp_output(requantize_exact(acc00, q0->multiplier, q0->shift), a);
+            if (pair)
+            {
+                out0[c + 1] = clamp_output(requantize_exact(acc01, q1->multiplier, q1->shift), a);
+            }
+            if (pixels == 2)
+            {
+                out0[c + channels] = clamp_output(requantize_exact(acc10, q0->multiplier, q0->shift), a);
+                if (pair)
+                {
+                    out0[c + 1 + channels] = clamp_output(requantize_exact(acc11, q1->multiplier, q1->shift), a);
+                }
+            }
+        }
+    }
+}
+
+/* The starting value of channel c's accumulator before any doubling: weight sum, bias or 0. */
+HELIA_DSP_INLINE int32_t channel_start(const conv_args *a, int32_t c)
+{
+    if (a->weight_sums != NULL)
+    {
+        return a->weight_sums[c];
+    }
+    return a->bias != NULL ? a->bias[c] : 0;
+}
+
+/* Whether every channel's accumulator stays within the short requantization's bound and no shift is
+ * positive. */
+static int32_t short_requantization_ok(const conv_args *a)
+{
+    const int64_t products = (int64_t)MAX_PRODUCT * a->depth;
+    for (int32_t c = 0; c < a->channels; ++c)
+    {
+        const int64_t start = channel_start(a, c);
+        const int64_t magnitude = (start < 0 ? -start : start) + products;
+        if (a->shift[c] > 0 || magnitude >= SHORT_ACC_LIMIT)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void prepare_block(const conv_args *a, channel_quant *q, int32_t first, int32_t count, int32_t exact,
+                          int32_t doubled)
+{
+    for (int32_t i = 0; i < count; ++i)
+    {
+        const int32_t c = first + i;
+        const int32_t start = channel_start(a, c);
+        q[i].multiplier = a->multiplier[c];
+        if (exact)
+        {
+            q[i].bias = start;
+            q[i].round_add = 0;
+            q[i].shift = a->shift[c];
+            continue;
+        }
+        const int32_t e = -a->shift[c] > 29 ? 29 : -a->shift[c];
+        q[i].bias = doubled ? 2 * start : start; /* |start| < 2^27 here */
+        q[i].round_add = (int32_t)1 << e;
+        q[i].shift = e + 1;
+    }
+}
+
+static void convolve(const conv_args *a)
+{
+    channel_quant q[CHANNEL_BLOCK];
+    const int32_t exact = !short_requantization_ok(a);
+    const int32_t widened = !exact && a->depth <= EXPANDED_MAX_DEPTH;
+    for (int32_t first = 0; first < a->channels; first += CHANNEL_BLOCK)
+    {
+        const int32_t count = a->channels - first < CHANNEL_BLOCK ? a->channels - first : CHANNEL_BLOCK;
+        prepare_block(a, q, first, count, exact, widened);
+        if (!widened)
+        {
+            direct_block(a, q, first, count, exact);
+        }
+        else if (a->depth == 8)
+        {
+            widened_block(a, q, first, count, 2, 0);
+        }
+        else if (a->depth == 16)
+        {
+            widened_block(a, q, first, count, 4, 0);
+        }
+        else
+        {
+            widened_block(a, q, first, count, a->depth >> 2, a->depth & 3);
+        }
+    }
+}
+
+arm_cmsis_nn_status helia_dsp_convolve_1x1_s8(const cmsis_nn_context *ctx,
+                                              const cmsis_nn_context *weight_sum_ctx,
+                                              const cmsis_nn_conv_params *conv_params,
+                                              const cmsis_nn_per_channel_quant_params *quant_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const int8_t *input_data,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const int8_t *filter_data,
+                                              const cmsis_nn_dims *bias_dims,
+                                              const int32_t *bias_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              int8_t *output_data)
+{
+    (void)ctx;
+    (void)bias_dims;
+    const int32_t depth = input_dims->c;
+    const int32_t channels = output_dims->c;
+    if (conv_params->padding.w != 0 || conv_params->padding.h != 0 || conv_params->stride.w != 1 ||
+        conv_params->stride.h != 1 || filter_dims->h != 1 || filter_dims->w != 1 || filter_dims->c != depth ||
+        filter_dims->n != channels || output_dims->n != input_dims->n || output_dims->h != input_dims->h ||
+        output_dims->w != input_dims->w || depth < 1 || channels < 1 || conv_params->input_offset < -127 ||
+        conv_params->input_offset > 128 || conv_params->output_offset < -128 || conv_params->output_offset > 127 ||
+        conv_params->activation.min < -128 || conv_params->activation.max > 127 ||
+        conv_params->activation.min > conv_params->activation.max)
+    {
+        return ARM_CMSIS_NN_ARG_ERROR;
+    }
+    for (int32_t c = 0; c < channels; ++c)
+    {
+        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
+        {
+            return ARM_CMSIS_NN_ARG_ERROR;
+        }
+    }
+    const int32_t has_sums = weight_sum_ctx != NULL && weight_sum_ctx->buf != NULL &&
+        weight_sum_ctx->size >= channels * (int32_t)sizeof(int32_t);
+    const conv_args args = {
+        .input = input_data,
+        .filter = filter_data,
+        .output = output_data,
+        .bias = bias_data,
+        .weight_sums = has_sums ? (const int32_t *)weight_sum_ctx->buf : NULL,
+        .multiplier = quant_params->multiplier,
+        .shift = quant_params->shift,
+        .rows = input_dims->n * input_dims->h * input_dims->w,
+        .depth = depth,
+        .channels = channels,
+        .input_offset = conv_params->input_offset,
+        .output_offset = conv_params->output_offset,
+        .act_min = conv_params->activation.min,
+        .act_max = conv_params->activation.max,
+    };
+    convolve(&args);
+    return ARM_CMSIS_NN_SUCCESS;
+}
+
+#else /* !HELIA_DSP_AVAILABLE: no DSP extension (e.g. a host build of a module converted for a DSP core) */
+
+#include "arm_nnfunctions.h"
+
+/* The kernel library's entry with the same arguments: for every call this kernel accepts it computes the
+ * same bytes (tests/kernels/test_dsp_parity.py). */
+arm_cmsis_nn_status helia_dsp_convolve_1x1_s8(const cmsis_nn_context *ctx,
+                                              const cmsis_nn_context *weight_sum_ctx,
+                                              const cmsis_nn_conv_params *conv_params,
+                                              const cmsis_nn_per_channel_quant_params *quant_params,
+                                              const cmsis_nn_dims *input_dims,
+                                              const int8_t *input_data,
+                                              const cmsis_nn_dims *filter_dims,
+                                              const int8_t *filter_data,
+                                              const cmsis_nn_dims *bias_dims,
+                                              const int32_t *bias_data,
+                                              const cmsis_nn_dims *output_dims,
+                                              int8_t *output_data)
+{
+    return arm_convolve_1x1_s8_fast(ctx, weight_sum_ctx, conv_params, quant_params, input_dims, input_data,
+                                    filter_dims, filter_data, bias_dims, bias_data, output_dims, output_data);
+}
+
+#endif /* HELIA_DSP_AVAILABLE */
