@@ -38,13 +38,15 @@
 /* Largest |(x + input_offset) * w| (255 * 128). */
 #define MAX_PRODUCT 32640
 
+/* Requantization constants of a pair of output channels (lane 1 repeats lane 0 for a last odd channel),
+ * laid out for the assembly loop: multipliers, round_adds and shifts in one LDM, biases in one LDRD. */
 typedef struct
 {
-    int32_t bias;       /* the accumulator's start: 2 * bias (widened path), bias (direct and exact paths) */
-    int32_t multiplier; /* Q31 */
-    int32_t round_add;  /* short: 2^e (e = -shift clamped to 29); exact: unused */
-    int32_t shift;      /* short: e + 1; exact: the TFLite shift */
-} channel_quant;
+    int32_t multiplier[2]; /* Q31 */
+    int32_t round_add[2];  /* short path: 2^e (e = -shift clamped to 29); exact path: unused */
+    int32_t shift[2];      /* short path: e + 1; exact path: the TFLite shift */
+    int32_t bias[2];       /* the accumulator's start: 2 * bias (widened path), bias (direct, exact paths) */
+} channel_pair_quant;
 
 typedef struct
 {
@@ -87,6 +89,24 @@ HELIA_DSP_INLINE void store_half(int8_t *p, uint32_t v)
     memcpy(p, &h, sizeof(h));
 }
 
+/* SXTB16 / SXTAB16 of the odd bytes (ROR #8 in the instruction: GCC does not fold __ror into them). */
+HELIA_DSP_INLINE int32_t widen_odd(uint32_t v)
+{
+    int32_t r;
+    __asm("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+
+HELIA_DSP_INLINE int32_t widen_odd_add(int32_t pair, uint32_t v)
+{
+    int32_t r;
+    __asm("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(pair), "r"(v));
+    return r;
+}
+
+/* dst's bits lsb .. lsb + 7 replaced by v's low byte (BFI; GCC builds it from masks and shifts). */
+#define HELIA_INSERT_BYTE(dst, v, lsb) __asm("bfi %0, %1, #" #lsb ", #8" : "+r"(dst) : "r"(v))
+
 /* (a * b + 2^31) >> 32: ACLE has no intrinsic for SMMULR. */
 HELIA_DSP_INLINE int32_t multiply_high_rounded(int32_t a, int32_t b)
 {
@@ -123,8 +143,10 @@ static int32_t requantize_exact(int32_t acc, int32_t multiplier, int32_t shift)
 HELIA_DSP_INLINE uint32_t pack_clamped(int32_t b0, int32_t b1, int32_t b2, int32_t b3, uint32_t act_min4,
                                        uint32_t act_max4)
 {
-    uint32_t v = ((uint32_t)b0 & 0xFFu) | (((uint32_t)b1 & 0xFFu) << 8) | (((uint32_t)b2 & 0xFFu) << 16) |
-        ((uint32_t)b3 << 24);
+    uint32_t v = (uint32_t)b0;
+    HELIA_INSERT_BYTE(v, b1, 8);
+    HELIA_INSERT_BYTE(v, b2, 16);
+    HELIA_INSERT_BYTE(v, b3, 24);
     (void)__ssub8((int32_t)v, (int32_t)act_min4); /* GE set in bytes where v >= act_min */
     v = __sel(v, act_min4);
     (void)__ssub8((int32_t)act_max4, (int32_t)v); /* GE set in bytes where act_max >= v */
@@ -142,9 +164,9 @@ static void widen_pair(const int8_t *p0, const int8_t *p1, int32_t depth, int32_
         p0 += 4;
         p1 += 4;
         const int32_t a_even = __sxtab16(offset_pair, (int32_t)a);
-        const int32_t a_odd = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        const int32_t a_odd = widen_odd_add(offset_pair, a);
         const int32_t b_even = __sxtab16(offset_pair, (int32_t)b);
-        const int32_t b_odd = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        const int32_t b_odd = widen_odd_add(offset_pair, b);
         dst[0] = __sadd16(a_even, a_even);
         dst[1] = __sadd16(a_odd, a_odd);
         dst[2] = __sadd16(b_even, b_even);
@@ -157,9 +179,9 @@ static void widen_pair(const int8_t *p0, const int8_t *p1, int32_t depth, int32_
         const uint32_t a = load_tail(p0, tail);
         const uint32_t b = load_tail(p1, tail);
         const int32_t a_even = __sxtab16(offset_pair, (int32_t)a);
-        const int32_t a_odd = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        const int32_t a_odd = widen_odd_add(offset_pair, a);
         const int32_t b_even = __sxtab16(offset_pair, (int32_t)b);
-        const int32_t b_odd = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        const int32_t b_odd = widen_odd_add(offset_pair, b);
         dst[0] = __sadd16(a_even, a_even);
         dst[1] = __sadd16(a_odd, a_odd);
         dst[2] = __sadd16(b_even, b_even);
@@ -167,14 +189,14 @@ static void widen_pair(const int8_t *p0, const int8_t *p1, int32_t depth, int32_
     }
 }
 
-/* One four-value step of a 2 x 2 tile: widened pixels x[0..3], filter words w0, w1. */
+/* One four-value step of a 2 x 2 tile in C: widened pixels x[0..3], filter words w0, w1. */
 HELIA_DSP_INLINE void tile_step(const int32_t *x, uint32_t w0, uint32_t w1, int32_t *acc00, int32_t *acc01,
                                 int32_t *acc10, int32_t *acc11)
 {
     const int32_t w0_even = __sxtb16((int32_t)w0);
-    const int32_t w0_odd = __sxtb16((int32_t)__ror(w0, 8));
+    const int32_t w0_odd = widen_odd(w0);
     const int32_t w1_even = __sxtb16((int32_t)w1);
-    const int32_t w1_odd = __sxtb16((int32_t)__ror(w1, 8));
+    const int32_t w1_odd = widen_odd(w1);
     *acc00 = __smlad(x[0], w0_even, *acc00);
     *acc00 = __smlad(x[1], w0_odd, *acc00);
     *acc10 = __smlad(x[2], w0_even, *acc10);
@@ -185,8 +207,145 @@ HELIA_DSP_INLINE void tile_step(const int32_t *x, uint32_t w0, uint32_t w1, int3
     *acc11 = __smlad(x[3], w1_odd, *acc11);
 }
 
+/* What the assembly loop below needs besides its pointers; it advances out0, out1 and counts pairs down. */
+typedef struct
+{
+    int8_t *out0;          /* pixel 0's output for the next channel pair */
+    int8_t *out1;          /* pixel 1's (a dummy for a last single pixel) */
+    uint32_t act_min4;     /* the activation bounds in every byte */
+    uint32_t act_max4;
+    int32_t output_offset;
+    int32_t pairs;         /* channel pairs left, >= 1 */
+    int32_t depth;         /* >= 4, a multiple of 4 */
+    int32_t groups;        /* depth / 4 */
+} pair_job;
+
+/* The assembly reads these offsets. */
+typedef char pair_job_layout_check[(offsetof(pair_job, out0) == 0 && offsetof(pair_job, act_min4) == 8 &&
+                                    offsetof(pair_job, output_offset) == 16 && offsetof(pair_job, pairs) == 20 &&
+                                    offsetof(pair_job, depth) == 24 && offsetof(pair_job, groups) == 28 &&
+                                    offsetof(channel_pair_quant, bias) == 24 && sizeof(channel_pair_quant) == 32)
+                                       ? 1
+                                       : -1];
+
+/* Every channel pair of one widened pixel pair x, filter rows from w, constants q (short requantization).
+ * In assembly because the tile needs all fourteen allocatable registers (GCC spills around an inline
+ * version): r0 pixel words, r1 filter row 0 (row 1 at [r1, r12 = depth - 4]), r2-r5 four widened pixel
+ * words from one LDM, r6-r7 a filter word widened, r8-r11 the accumulators (pixel 0 / 1 by channel
+ * 0 / 1), lr the end of the pixel words. Per four depth values: 15 instructions for 16 multiply-adds,
+ * two steps per loop pass (an odd step count enters at the second). */
+void helia_dsp_conv_1x1_pairs(const int32_t *x, const int8_t *w, const channel_pair_quant *q, pair_job *job);
+
+#define HELIA_ASM_STEP                                                                                                 \
+    "   ldmia   r0!, {r2-r5}\n"                                                                                        \
+    "   ldr     r6, [r1], #4\n"                                                                                        \
+    "   sxtb16  r7, r6\n"                                                                                              \
+    "   sxtb16  r6, r6, ror #8\n"                                                                                      \
+    "   smlad   r8, r2, r7, r8\n"                                                                                      \
+    "   smlad   r8, r3, r6, r8\n"                                                                                      \
+    "   smlad   r10, r4, r7, r10\n"                                                                                    \
+    "   smlad   r10, r5, r6, r10\n"                                                                                    \
+    "   ldr     r6, [r1, r12]\n"                                                                                       \
+    "   sxtb16  r7, r6\n"                                                                                              \
+    "   sxtb16  r6, r6, ror #8\n"                                                                                      \
+    "   smlad   r9, r2, r7, r9\n"                                                                                      \
+    "   smlad   r9, r3, r6, r9\n"                                                                                      \
+    "   smlad   r11, r4, r7, r11\n"                                                                                    \
+    "   smlad   r11, r5, r6, r11\n"
+
+/* requantize_short of accumulator ACC with constants in MUL, ADD, SHIFT (r2 is scratch) */
+#define HELIA_ASM_REQUANTIZE(acc, mul, add, shift)                                                                     \
+    "   smmulr  " acc ", " acc ", " mul "\n"                                                                           \
+    "   add     r2, " add ", " acc ", lsl #1\n"                                                                        \
+    "   sub     r2, r2, " acc ", lsr #31\n"                                                                            \
+    "   asr     " acc ", r2, " shift "\n"
+
+__asm__(
+    "   .pushsection .text.helia_dsp_conv_1x1_pairs, \"ax\", %progbits\n"
+    "   .syntax unified\n"
+    "   .thumb\n"
+    "   .p2align 2\n"
+    "   .global helia_dsp_conv_1x1_pairs\n"
+    "   .type   helia_dsp_conv_1x1_pairs, %function\n"
+    "   .thumb_func\n"
+    "helia_dsp_conv_1x1_pairs:\n"
+    "   push    {r4-r11, lr}\n"
+    "   sub     sp, sp, #16\n"          /* [sp] x, [sp, #4] q, [sp, #8] job, [sp, #12] odd step count */
+    "   str     r0, [sp]\n"
+    "   str     r2, [sp, #4]\n"
+    "   str     r3, [sp, #8]\n"
+    "   ldr     r12, [r3, #24]\n"
+    "   ldr     r4, [r3, #28]\n"
+    "   and     r5, r4, #1\n"
+    "   str     r5, [sp, #12]\n"
+    "   add     lr, r0, r4, lsl #4\n"
+    "   sub     r12, r12, #4\n"
+    "1:\n"                                /* one channel pair */
+    "   ldr     r2, [sp, #4]\n"
+    "   ldrd    r8, r9, [r2, #24]\n"
+    "   mov     r10, r8\n"
+    "   mov     r11, r9\n"
+    "   ldr     r0, [sp]\n"
+    "   ldr     r2, [sp, #12]\n"
+    "   cmp     r2, #0\n"
+    "   bne     3f\n"
+    "2:\n" HELIA_ASM_STEP "3:\n" HELIA_ASM_STEP
+    "   cmp     r0, lr\n"
+    "   bne     2b\n"
+    "   ldr     r0, [sp, #4]\n"
+    "   ldmia   r0!, {r2-r7}\n"           /* multipliers r2 r3, round_adds r4 r5, shifts r6 r7 */
+    "   adds    r0, r0, #8\n"
+    "   str     r0, [sp, #4]\n"
+    "   smmulr  r10, r10, r2\n"
+    "   smmulr  r11, r11, r3\n"
+    "   smmulr  r9, r9, r3\n"
+    HELIA_ASM_REQUANTIZE("r8", "r2", "r4", "r6")
+    "   add     r2, r4, r10, lsl #1\n"
+    "   sub     r2, r2, r10, lsr #31\n"
+    "   asr     r10, r2, r6\n"
+    "   add     r2, r5, r9, lsl #1\n"
+    "   sub     r2, r2, r9, lsr #31\n"
+    "   asr     r9, r2, r7\n"
+    "   add     r2, r5, r11, lsl #1\n"
+    "   sub     r2, r2, r11, lsr #31\n"
+    "   asr     r11, r2, r7\n"
+    "   ldr     r0, [sp, #8]\n"
+    "   ldr     r3, [r0, #16]\n"          /* output offset */
+    "   add     r8, r8, r3\n"
+    "   add     r9, r9, r3\n"
+    "   add     r10, r10, r3\n"
+    "   add     r11, r11, r3\n"
+    "   ssat    r8, #8, r8\n"
+    "   ssat    r9, #8, r9\n"
+    "   ssat    r10, #8, r10\n"
+    "   ssat    r11, #8, r11\n"
+    "   bfi     r8, r9, #8, #8\n"         /* bytes: pixel 0 channel 0, 1; pixel 1 channel 0, 1 */
+    "   bfi     r8, r10, #16, #8\n"
+    "   bfi     r8, r11, #24, #8\n"
+    "   ldrd    r4, r5, [r0, #8]\n"
+    "   ssub8   r3, r8, r4\n"
+    "   sel     r8, r8, r4\n"
+    "   ssub8   r3, r5, r8\n"
+    "   sel     r8, r8, r5\n"
+    "   ldrd    r4, r5, [r0]\n"
+    "   strh    r8, [r4], #2\n"
+    "   lsrs    r8, r8, #16\n"
+    "   strh    r8, [r5], #2\n"
+    "   strd    r4, r5, [r0]\n"
+    "   add     r1, r1, r12\n"            /* past row 1: the next pair's row 0 */
+    "   adds    r1, r1, #4\n"
+    "   ldr     r3, [r0, #20]\n"
+    "   subs    r3, r3, #1\n"
+    "   str     r3, [r0, #20]\n"
+    "   bne     1b\n"
+    "   add     sp, sp, #16\n"
+    "   pop     {r4-r11, pc}\n"
+    "   .size   helia_dsp_conv_1x1_pairs, . - helia_dsp_conv_1x1_pairs\n"
+    "   .popsection\n");
+
 /* Sums of the widened pixel pair x with filter rows w0, w1 over `groups` whole steps and a partial one of
- * `tail` values, added to the accumulators. `groups` and `tail` are constants where the depth is. */
+ * `tail` values, added to the accumulators (the C tile, for a last odd channel and depths not a multiple
+ * of 4). */
 HELIA_DSP_INLINE void tile_widened(const int32_t *x, const int8_t *w0, const int8_t *w1, int32_t groups,
                                    int32_t tail, int32_t *acc00, int32_t *acc01, int32_t *acc10, int32_t *acc11)
 {
@@ -203,17 +362,16 @@ HELIA_DSP_INLINE void tile_widened(const int32_t *x, const int8_t *w0, const int
     }
 }
 
-/* Requantizes a tile (accumulators doubled, short path), adds the output offset and stores its bytes:
+/* Requantizes a tile (short path: accumulators doubled), adds the output offset and stores its bytes:
  * pixel 0's channels at out0, pixel 1's at out1; `pixels` and `pair` (two channels) say which exist. */
-HELIA_DSP_INLINE void finish_tile(int32_t acc00, int32_t acc01, int32_t acc10, int32_t acc11,
-                                  const channel_quant *q0, const channel_quant *q1, int32_t output_offset,
-                                  uint32_t act_min4, uint32_t act_max4, int8_t *out0, int8_t *out1, int32_t pixels,
-                                  int32_t pair)
+static void finish_tile(int32_t acc00, int32_t acc01, int32_t acc10, int32_t acc11, const channel_pair_quant *q,
+                        int32_t output_offset, uint32_t act_min4, uint32_t act_max4, int8_t *out0, int8_t *out1,
+                        int32_t pixels, int32_t pair)
 {
-    const int32_t y00 = __ssat(requantize_short(acc00, q0->multiplier, q0->round_add, q0->shift) + output_offset, 8);
-    const int32_t y10 = __ssat(requantize_short(acc10, q0->multiplier, q0->round_add, q0->shift) + output_offset, 8);
-    const int32_t y01 = __ssat(requantize_short(acc01, q1->multiplier, q1->round_add, q1->shift) + output_offset, 8);
-    const int32_t y11 = __ssat(requantize_short(acc11, q1->multiplier, q1->round_add, q1->shift) + output_offset, 8);
+    const int32_t y00 = __ssat(requantize_short(acc00, q->multiplier[0], q->round_add[0], q->shift[0]) + output_offset, 8);
+    const int32_t y10 = __ssat(requantize_short(acc10, q->multiplier[0], q->round_add[0], q->shift[0]) + output_offset, 8);
+    const int32_t y01 = __ssat(requantize_short(acc01, q->multiplier[1], q->round_add[1], q->shift[1]) + output_offset, 8);
+    const int32_t y11 = __ssat(requantize_short(acc11, q->multiplier[1], q->round_add[1], q->shift[1]) + output_offset, 8);
     const uint32_t v = pack_clamped(y00, y01, y10, y11, act_min4, act_max4);
     if (pair)
     {
@@ -233,68 +391,79 @@ HELIA_DSP_INLINE void finish_tile(int32_t acc00, int32_t acc01, int32_t acc10, i
     }
 }
 
-/* One widened pixel pair (x; `pixels` of them real) against `count` channels whose constants are q and
- * filter rows start at filter: output at out (pixel 0) and out + channels (pixel 1). */
-HELIA_DSP_INLINE void widened_channels(const int32_t *x, const int8_t *filter, const channel_quant *q, int32_t count,
-                                       int8_t *out, const conv_args *a, int32_t groups, int32_t tail, int32_t pixels,
-                                       uint32_t act_min4, uint32_t act_max4)
-{
-    const int32_t depth = a->depth;
-    const int32_t channels = a->channels;
-    for (int32_t c = count >> 1; c > 0; --c)
-    {
-        int32_t acc00 = q[0].bias;
-        int32_t acc10 = q[0].bias;
-        int32_t acc01 = q[1].bias;
-        int32_t acc11 = q[1].bias;
-        tile_widened(x, filter, filter + depth, groups, tail, &acc00, &acc01, &acc10, &acc11);
-        finish_tile(acc00, acc01, acc10, acc11, &q[0], &q[1], a->output_offset, act_min4, act_max4, out,
-                    out + channels, pixels, 1);
-        filter += 2 * depth;
-        q += 2;
-        out += 2;
-    }
-    if (count & 1)
-    {
-        int32_t acc00 = q[0].bias;
-        int32_t acc10 = q[0].bias;
-        int32_t acc01 = q[0].bias;
-        int32_t acc11 = q[0].bias;
-        tile_widened(x, filter, filter, groups, tail, &acc00, &acc01, &acc10, &acc11);
-        finish_tile(acc00, acc01, acc10, acc11, &q[0], &q[0], a->output_offset, act_min4, act_max4, out,
-                    out + channels, pixels, 0);
-    }
-}
-
 HELIA_DSP_INLINE uint32_t every_byte(int32_t v)
 {
     return ((uint32_t)v & 0xFFu) * 0x01010101u;
 }
 
+/* One widened pixel pair (x; `pixels` of them real) against `count` channels whose constants are q and
+ * filter rows start at filter: output at out (pixel 0) and out + channels (pixel 1). */
+static void widened_channels(const int32_t *x, const int8_t *filter, const channel_pair_quant *q, int32_t count,
+                             int8_t *out, const conv_args *a, int32_t pixels)
+{
+    const int32_t depth = a->depth;
+    const int32_t groups = depth >> 2;
+    const int32_t tail = depth & 3;
+    const uint32_t act_min4 = every_byte(a->act_min);
+    const uint32_t act_max4 = every_byte(a->act_max);
+    int32_t pairs = count >> 1;
+    if (pairs > 0 && tail == 0)
+    {
+        int8_t dummy[CHANNEL_BLOCK]; /* a last single pixel's "pixel 1" outputs */
+        pair_job job = {out, pixels == 2 ? out + a->channels : dummy, act_min4, act_max4, a->output_offset, pairs,
+                        depth, groups};
+        helia_dsp_conv_1x1_pairs(x, filter, q, &job);
+        filter += 2 * pairs * depth;
+        q += pairs;
+        out += 2 * pairs;
+        pairs = 0;
+    }
+    for (; pairs > 0; --pairs)
+    {
+        int32_t acc00 = q->bias[0];
+        int32_t acc10 = q->bias[0];
+        int32_t acc01 = q->bias[1];
+        int32_t acc11 = q->bias[1];
+        tile_widened(x, filter, filter + depth, groups, tail, &acc00, &acc01, &acc10, &acc11);
+        finish_tile(acc00, acc01, acc10, acc11, q, a->output_offset, act_min4, act_max4, out, out + a->channels,
+                    pixels, 1);
+        filter += 2 * depth;
+        ++q;
+        out += 2;
+    }
+    if (count & 1)
+    {
+        int32_t acc00 = q->bias[0];
+        int32_t acc10 = q->bias[0];
+        int32_t acc01 = q->bias[0];
+        int32_t acc11 = q->bias[0];
+        tile_widened(x, filter, filter, groups, tail, &acc00, &acc01, &acc10, &acc11);
+        finish_tile(acc00, acc01, acc10, acc11, q, a->output_offset, act_min4, act_max4, out, out + a->channels,
+                    pixels, 0);
+    }
+}
+
 /* A block of `count` channels from `first` over every pixel pair, through the widened buffer. */
-HELIA_DSP_INLINE void widened_block(const conv_args *a, const channel_quant *q, int32_t first, int32_t count,
-                                    int32_t groups, int32_t tail)
+static void widened_block(const conv_args *a, const channel_pair_quant *q, int32_t first, int32_t count)
 {
     int32_t widened[EXPANDED_MAX_DEPTH]; /* two pixels of EXPANDED_MAX_DEPTH int16 values */
     const int32_t depth = a->depth;
     const int32_t offset = a->weight_sums != NULL ? 0 : a->input_offset;
     const int32_t offset_pair = (int32_t)(((uint32_t)offset & 0xFFFFu) * 0x10001u);
-    const uint32_t act_min4 = every_byte(a->act_min);
-    const uint32_t act_max4 = every_byte(a->act_max);
     const int8_t *filter = a->filter + (size_t)first * depth;
     const int8_t *pixel = a->input;
     int8_t *out = a->output + first;
     for (int32_t r = a->rows >> 1; r > 0; --r)
     {
         widen_pair(pixel, pixel + depth, depth, offset_pair, widened);
-        widened_channels(widened, filter, q, count, out, a, groups, tail, 2, act_min4, act_max4);
+        widened_channels(widened, filter, q, count, out, a, 2);
         pixel += 2 * depth;
         out += 2 * a->channels;
     }
     if (a->rows & 1)
     {
         widen_pair(pixel, pixel, depth, offset_pair, widened);
-        widened_channels(widened, filter, q, count, out, a, groups, tail, 1, act_min4, act_max4);
+        widened_channels(widened, filter, q, count, out, a, 1);
     }
 }
 
@@ -309,9 +478,9 @@ HELIA_DSP_INLINE void tile_direct(const int8_t *x0, const int8_t *x1, const int8
         const uint32_t a = load_word(x0);
         const uint32_t b = load_word(x1);
         x[0] = __sxtab16(offset_pair, (int32_t)a);
-        x[1] = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        x[1] = widen_odd_add(offset_pair, a);
         x[2] = __sxtab16(offset_pair, (int32_t)b);
-        x[3] = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        x[3] = widen_odd_add(offset_pair, b);
         tile_step(x, load_word(w0), load_word(w1), acc00, acc01, acc10, acc11);
         x0 += 4;
         x1 += 4;
@@ -324,9 +493,9 @@ HELIA_DSP_INLINE void tile_direct(const int8_t *x0, const int8_t *x1, const int8
         const uint32_t a = load_tail(x0, tail);
         const uint32_t b = load_tail(x1, tail);
         x[0] = __sxtab16(offset_pair, (int32_t)a);
-        x[1] = __sxtab16(offset_pair, (int32_t)__ror(a, 8));
+        x[1] = widen_odd_add(offset_pair, a);
         x[2] = __sxtab16(offset_pair, (int32_t)b);
-        x[3] = __sxtab16(offset_pair, (int32_t)__ror(b, 8));
+        x[3] = widen_odd_add(offset_pair, b);
         tile_step(x, load_tail(w0, tail), load_tail(w1, tail), acc00, acc01, acc10, acc11);
     }
 }
@@ -340,7 +509,8 @@ HELIA_DSP_INLINE int8_t clamp_output(int32_t y, const conv_args *a)
 
 /* A block of channels over every pixel pair without the buffer: depths over EXPANDED_MAX_DEPTH (short
  * requantization) and calls outside its bound (exact, scalar). */
-static void direct_block(const conv_args *a, const channel_quant *q, int32_t first, int32_t count, int32_t exact)
+static void direct_block(const conv_args *a, const channel_pair_quant *q, int32_t first, int32_t count,
+                         int32_t exact)
 {
     const int32_t depth = a->depth;
     const int32_t channels = a->channels;
@@ -357,33 +527,32 @@ static void direct_block(const conv_args *a, const channel_quant *q, int32_t fir
         for (int32_t c = 0; c < count; c += 2)
         {
             const int32_t pair = c + 1 < count;
-            const channel_quant *q0 = &q[c];
-            const channel_quant *q1 = pair ? &q[c + 1] : q0;
+            const channel_pair_quant *p = &q[c >> 1];
             const int8_t *w0 = a->filter + (size_t)(first + c) * depth;
             const int8_t *w1 = pair ? w0 + depth : w0;
-            int32_t acc00 = q0->bias;
-            int32_t acc10 = q0->bias;
-            int32_t acc01 = q1->bias;
-            int32_t acc11 = q1->bias;
+            int32_t acc00 = p->bias[0];
+            int32_t acc10 = p->bias[0];
+            int32_t acc01 = p->bias[1];
+            int32_t acc11 = p->bias[1];
             tile_direct(x0, x1, w0, w1, depth, offset_pair, &acc00, &acc01, &acc10, &acc11);
             if (!exact)
             {
                 /* |acc| < 2^27 here, so doubling cannot overflow. */
-                finish_tile(2 * acc00, 2 * acc01, 2 * acc10, 2 * acc11, q0, q1, a->output_offset, act_min4,
-                            act_max4, out0 + c, out0 + c + channels, pixels, pair);
+                finish_tile(2 * acc00, 2 * acc01, 2 * acc10, 2 * acc11, p, a->output_offset, act_min4, act_max4,
+                            out0 + c, out0 + c + channels, pixels, pair);
                 continue;
             }
-            out0[c] = clamp_output(requantize_exact(acc00, q0->multiplier, q0->shift), a);
+            out0[c] = clamp_output(requantize_exact(acc00, p->multiplier[0], p->shift[0]), a);
             if (pair)
             {
-                out0[c + 1] = clamp_output(requantize_exact(acc01, q1->multiplier, q1->shift), a);
+                out0[c + 1] = clamp_output(requantize_exact(acc01, p->multiplier[1], p->shift[1]), a);
             }
             if (pixels == 2)
             {
-                out0[c + channels] = clamp_output(requantize_exact(acc10, q0->multiplier, q0->shift), a);
+                out0[c + channels] = clamp_output(requantize_exact(acc10, p->multiplier[0], p->shift[0]), a);
                 if (pair)
                 {
-                    out0[c + 1 + channels] = clamp_output(requantize_exact(acc11, q1->multiplier, q1->shift), a);
+                    out0[c + 1 + channels] = clamp_output(requantize_exact(acc11, p->multiplier[1], p->shift[1]), a);
                 }
             }
         }
@@ -417,52 +586,47 @@ static int32_t short_requantization_ok(const conv_args *a)
     return 1;
 }
 
-static void prepare_block(const conv_args *a, channel_quant *q, int32_t first, int32_t count, int32_t exact,
+/* Constants of channels first .. first + count - 1 in pairs (a last odd channel fills both lanes). */
+static void prepare_block(const conv_args *a, channel_pair_quant *q, int32_t first, int32_t count, int32_t exact,
                           int32_t doubled)
 {
-    for (int32_t i = 0; i < count; ++i)
+    for (int32_t i = 0; i < count + (count & 1); ++i)
     {
-        const int32_t c = first + i;
+        const int32_t c = first + (i < count ? i : count - 1);
+        channel_pair_quant *p = &q[i >> 1];
+        const int32_t lane = i & 1;
         const int32_t start = channel_start(a, c);
-        q[i].multiplier = a->multiplier[c];
+        p->multiplier[lane] = a->multiplier[c];
         if (exact)
         {
-            q[i].bias = start;
-            q[i].round_add = 0;
-            q[i].shift = a->shift[c];
+            p->bias[lane] = start;
+            p->round_add[lane] = 0;
+            p->shift[lane] = a->shift[c];
             continue;
         }
         const int32_t e = -a->shift[c] > 29 ? 29 : -a->shift[c];
-        q[i].bias = doubled ? 2 * start : start; /* |start| < 2^27 here */
-        q[i].round_add = (int32_t)1 << e;
-        q[i].shift = e + 1;
+        p->bias[lane] = doubled ? 2 * start : start; /* |start| < 2^27 here */
+        p->round_add[lane] = (int32_t)1 << e;
+        p->shift[lane] = e + 1;
     }
 }
 
 static void convolve(const conv_args *a)
 {
-    channel_quant q[CHANNEL_BLOCK];
+    channel_pair_quant q[CHANNEL_BLOCK / 2];
     const int32_t exact = !short_requantization_ok(a);
     const int32_t widened = !exact && a->depth <= EXPANDED_MAX_DEPTH;
     for (int32_t first = 0; first < a->channels; first += CHANNEL_BLOCK)
     {
         const int32_t count = a->channels - first < CHANNEL_BLOCK ? a->channels - first : CHANNEL_BLOCK;
         prepare_block(a, q, first, count, exact, widened);
-        if (!widened)
+        if (widened)
         {
-            direct_block(a, q, first, count, exact);
-        }
-        else if (a->depth == 8)
-        {
-            widened_block(a, q, first, count, 2, 0);
-        }
-        else if (a->depth == 16)
-        {
-            widened_block(a, q, first, count, 4, 0);
+            widened_block(a, q, first, count);
         }
         else
         {
-            widened_block(a, q, first, count, a->depth >> 2, a->depth & 3);
+            direct_block(a, q, first, count, exact);
         }
     }
 }
