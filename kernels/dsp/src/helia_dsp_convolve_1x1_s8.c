@@ -25,6 +25,7 @@
 
 #include <arm_acle.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #define HELIA_DSP_INLINE static inline __attribute__((always_inline))
@@ -207,88 +208,73 @@ HELIA_DSP_INLINE void tile_step(const int32_t *x, uint32_t w0, uint32_t w1, int3
     *acc11 = __smlad(x[3], w1_odd, *acc11);
 }
 
-/* What the assembly loop below needs besides its pointers; it advances out0, out1 and counts pairs down. */
+/* A run of pixel pairs for the assembly below (it advances input, out and pixel_pairs). */
 typedef struct
 {
-    int8_t *out0;          /* pixel 0's output for the next channel pair */
-    int8_t *out1;          /* pixel 1's (a dummy for a last single pixel) */
-    uint32_t act_min4;     /* the activation bounds in every byte */
-    uint32_t act_max4;
-    int32_t output_offset;
-    int32_t pairs;         /* channel pairs left, >= 1 */
-    int32_t depth;         /* >= 4, a multiple of 4 */
-    int32_t groups;        /* depth / 4 */
-} pair_job;
+    const int8_t *input;    /* 0: the next pair's pixel 0 */
+    int8_t *out;            /* 4: its output at the block's first channel */
+    uint32_t act_min4;      /* 8: the activation bounds in every byte */
+    uint32_t act_max4;      /* 12 */
+    int32_t output_offset;  /* 16 */
+    int32_t pixel_pairs;    /* 20: >= 1 */
+    int32_t depth;          /* 24: >= 4, a multiple of 4 */
+    int32_t groups;         /* 28: depth / 4 */
+    const int8_t *filter;   /* 32: the block's first row */
+    const void *quant;      /* 36: the block's channel_pair_quant */
+    int32_t out_step;       /* 40: 2 * channels */
+    int32_t offset_pair;    /* 44: the input offset in both int16 lanes */
+    int32_t *widened;       /* 48: 4 * depth bytes */
+    const int8_t *filter_end; /* 52: past the block's last channel pair's rows */
+    int32_t pixel1_delta;   /* 56: depth, or 0 for a last single pixel (widened twice) */
+    int32_t out1_delta;     /* 60: channels, or the way to a dummy for a last single pixel */
+} block_job;
 
 /* The assembly reads these offsets. */
-typedef char pair_job_layout_check[(offsetof(pair_job, out0) == 0 && offsetof(pair_job, act_min4) == 8 &&
-                                    offsetof(pair_job, output_offset) == 16 && offsetof(pair_job, pairs) == 20 &&
-                                    offsetof(pair_job, depth) == 24 && offsetof(pair_job, groups) == 28 &&
-                                    offsetof(channel_pair_quant, bias) == 24 && sizeof(channel_pair_quant) == 32)
-                                       ? 1
-                                       : -1];
+typedef char block_job_layout_check[(offsetof(block_job, act_min4) == 8 && offsetof(block_job, output_offset) == 16 &&
+                                     offsetof(block_job, groups) == 28 && offsetof(block_job, offset_pair) == 44 &&
+                                     offsetof(block_job, out1_delta) == 60 && offsetof(channel_pair_quant, bias) == 24 &&
+                                     sizeof(channel_pair_quant) == 32)
+                                        ? 1
+                                        : -1];
 
-/* Every channel pair of one widened pixel pair x, filter rows from w, constants q (short requantization).
- * In assembly because the tile needs all fourteen allocatable registers (GCC spills around an inline
- * version): r0 pixel words, r1 filter row 0 (row 1 at [r1, r12 = depth - 4]), r2-r5 four widened pixel
- * words from one LDM, r6-r7 a filter word widened, r8-r11 the accumulators (pixel 0 / 1 by channel
- * 0 / 1), lr the end of the pixel words. Per four depth values: 15 instructions for 16 multiply-adds,
- * two steps per loop pass (an odd step count enters at the second). */
-void helia_dsp_conv_1x1_pairs(const int32_t *x, const int8_t *w, const channel_pair_quant *q, pair_job *job);
+/* Every pixel pair of a job against every channel pair of its block (short requantization), widening each
+ * pixel pair into job->widened first. In assembly because the tile needs all fourteen allocatable
+ * registers (GCC spills around an inline version): r0 pixel words, r1 filter row 0 (row 1 at [r1, r12 =
+ * depth]), r2-r5 four widened pixel words from one LDM, r6-r7 a filter word widened, r8-r11 the
+ * accumulators (pixel 0 / 1 by channel 0 / 1), lr the end of the pixel words. Per four depth values: 15
+ * instructions for 16 multiply-adds, two steps per loop pass (an odd step count enters at the second). */
+void helia_dsp_conv_1x1_block(block_job *job);
 
 #define HELIA_ASM_STEP                                                                                                 \
     "   ldmia   r0!, {r2-r5}\n"                                                                                        \
-    "   ldr     r6, [r1], #4\n"                                                                                        \
-    "   sxtb16  r7, r6\n"                                                                                              \
-    "   sxtb16  r6, r6, ror #8\n"                                                                                      \
-    "   smlad   r8, r2, r7, r8\n"                                                                                      \
-    "   smlad   r8, r3, r6, r8\n"                                                                                      \
-    "   smlad   r10, r4, r7, r10\n"                                                                                    \
-    "   smlad   r10, r5, r6, r10\n"                                                                                    \
     "   ldr     r6, [r1, r12]\n"                                                                                       \
     "   sxtb16  r7, r6\n"                                                                                              \
     "   sxtb16  r6, r6, ror #8\n"                                                                                      \
     "   smlad   r9, r2, r7, r9\n"                                                                                      \
     "   smlad   r9, r3, r6, r9\n"                                                                                      \
     "   smlad   r11, r4, r7, r11\n"                                                                                    \
-    "   smlad   r11, r5, r6, r11\n"
+    "   smlad   r11, r5, r6, r11\n"                                                                                    \
+    "   ldr     r6, [r1], #4\n"                                                                                        \
+    "   sxtb16  r7, r6\n"                                                                                              \
+    "   sxtb16  r6, r6, ror #8\n"                                                                                      \
+    "   smlad   r8, r2, r7, r8\n"                                                                                      \
+    "   smlad   r8, r3, r6, r8\n"                                                                                      \
+    "   smlad   r10, r4, r7, r10\n"                                                                                    \
+    "   smlad   r10, r5, r6, r10\n"
 
-/* requantize_short of accumulator ACC with constants in MUL, ADD, SHIFT (r2 is scratch) */
-#define HELIA_ASM_REQUANTIZE(acc, mul, add, shift)                                                                     \
-    "   smmulr  " acc ", " acc ", " mul "\n"                                                                           \
-    "   add     r2, " add ", " acc ", lsl #1\n"                                                                        \
-    "   sub     r2, r2, " acc ", lsr #31\n"                                                                            \
-    "   asr     " acc ", r2, " shift "\n"
-
+/* The channel-pair loop, as a GAS macro expanded twice: for an even step count and for an odd one
+ * (which enters the two-step loop body at its second step). */
 __asm__(
-    "   .pushsection .text.helia_dsp_conv_1x1_pairs, \"ax\", %progbits\n"
-    "   .syntax unified\n"
-    "   .thumb\n"
-    "   .p2align 2\n"
-    "   .global helia_dsp_conv_1x1_pairs\n"
-    "   .type   helia_dsp_conv_1x1_pairs, %function\n"
-    "   .thumb_func\n"
-    "helia_dsp_conv_1x1_pairs:\n"
-    "   push    {r4-r11, lr}\n"
-    "   sub     sp, sp, #16\n"          /* [sp] x, [sp, #4] q, [sp, #8] job, [sp, #12] odd step count */
-    "   str     r0, [sp]\n"
-    "   str     r2, [sp, #4]\n"
-    "   str     r3, [sp, #8]\n"
-    "   ldr     r12, [r3, #24]\n"
-    "   ldr     r4, [r3, #28]\n"
-    "   and     r5, r4, #1\n"
-    "   str     r5, [sp, #12]\n"
-    "   add     lr, r0, r4, lsl #4\n"
-    "   sub     r12, r12, #4\n"
+    "   .macro  helia_dsp_1x1_pair_loop odd\n"
     "1:\n"                                /* one channel pair */
     "   ldr     r2, [sp, #4]\n"
     "   ldrd    r8, r9, [r2, #24]\n"
     "   mov     r10, r8\n"
     "   mov     r11, r9\n"
     "   ldr     r0, [sp]\n"
-    "   ldr     r2, [sp, #12]\n"
-    "   cmp     r2, #0\n"
-    "   bne     3f\n"
+    "   .if     \\odd\n"
+    "   b       3f\n"
+    "   .endif\n"
     "2:\n" HELIA_ASM_STEP "3:\n" HELIA_ASM_STEP
     "   cmp     r0, lr\n"
     "   bne     2b\n"
@@ -296,10 +282,13 @@ __asm__(
     "   ldmia   r0!, {r2-r7}\n"           /* multipliers r2 r3, round_adds r4 r5, shifts r6 r7 */
     "   adds    r0, r0, #8\n"
     "   str     r0, [sp, #4]\n"
+    "   smmulr  r8, r8, r2\n"             /* requantize_short, four times */
     "   smmulr  r10, r10, r2\n"
-    "   smmulr  r11, r11, r3\n"
     "   smmulr  r9, r9, r3\n"
-    HELIA_ASM_REQUANTIZE("r8", "r2", "r4", "r6")
+    "   smmulr  r11, r11, r3\n"
+    "   add     r2, r4, r8, lsl #1\n"
+    "   sub     r2, r2, r8, lsr #31\n"
+    "   asr     r8, r2, r6\n"
     "   add     r2, r4, r10, lsl #1\n"
     "   sub     r2, r2, r10, lsr #31\n"
     "   asr     r10, r2, r6\n"
@@ -323,24 +312,97 @@ __asm__(
     "   bfi     r8, r10, #16, #8\n"
     "   bfi     r8, r11, #24, #8\n"
     "   ldrd    r4, r5, [r0, #8]\n"
-    "   ssub8   r3, r8, r4\n"
+    "   ssub8   r3, r8, r4\n"             /* GE where >= act_min */
     "   sel     r8, r8, r4\n"
-    "   ssub8   r3, r5, r8\n"
+    "   ssub8   r3, r5, r8\n"             /* GE where <= act_max */
     "   sel     r8, r8, r5\n"
-    "   ldrd    r4, r5, [r0]\n"
+    "   ldrd    r4, r5, [sp, #16]\n"      /* output cursors */
     "   strh    r8, [r4], #2\n"
     "   lsrs    r8, r8, #16\n"
     "   strh    r8, [r5], #2\n"
-    "   strd    r4, r5, [r0]\n"
+    "   strd    r4, r5, [sp, #16]\n"
     "   add     r1, r1, r12\n"            /* past row 1: the next pair's row 0 */
-    "   adds    r1, r1, #4\n"
-    "   ldr     r3, [r0, #20]\n"
-    "   subs    r3, r3, #1\n"
-    "   str     r3, [r0, #20]\n"
+    "   ldr     r3, [sp, #12]\n"
+    "   cmp     r1, r3\n"
     "   bne     1b\n"
-    "   add     sp, sp, #16\n"
+    "   .endm\n");
+
+/* The pixel-pair loop: widen the pair, then every channel pair. */
+__asm__(
+    "   .macro  helia_dsp_1x1_block_loop odd\n"
+    "7:\n"
+    "   ldr     r0, [sp, #8]\n"
+    "   ldr     r1, [r0]\n"               /* pixel 0 */
+    "   ldr     r3, [r0, #56]\n"
+    "   add     r3, r1, r3\n"             /* pixel 1 */
+    "   ldr     r4, [r0, #44]\n"          /* offset pair */
+    "   ldr     r5, [sp]\n"
+    "   ldr     r12, [r0, #28]\n"
+    "4:\n"
+    "   ldr     r6, [r1], #4\n"
+    "   ldr     r7, [r3], #4\n"
+    "   sxtab16 r8, r4, r6\n"
+    "   sxtab16 r9, r4, r6, ror #8\n"
+    "   sxtab16 r10, r4, r7\n"
+    "   sxtab16 r11, r4, r7, ror #8\n"
+    "   sadd16  r8, r8, r8\n"
+    "   sadd16  r9, r9, r9\n"
+    "   sadd16  r10, r10, r10\n"
+    "   sadd16  r11, r11, r11\n"
+    "   stmia   r5!, {r8-r11}\n"
+    "   subs    r12, r12, #1\n"
+    "   bne     4b\n"
+    "   ldr     r12, [r0, #24]\n"         /* depth: row 1 is at [r1, r12] */
+    "   add     r1, r1, r12\n"            /* r1 was at pixel 1's start */
+    "   str     r1, [r0]\n"
+    "   ldr     r2, [r0, #36]\n"
+    "   str     r2, [sp, #4]\n"
+    "   ldr     r4, [r0, #4]\n"
+    "   ldr     r5, [r0, #60]\n"
+    "   add     r5, r4, r5\n"
+    "   strd    r4, r5, [sp, #16]\n"
+    "   ldr     r6, [r0, #40]\n"
+    "   add     r4, r4, r6\n"
+    "   str     r4, [r0, #4]\n"
+    "   ldr     r4, [r0, #28]\n"
+    "   ldr     lr, [sp]\n"
+    "   add     lr, lr, r4, lsl #4\n"
+    "   ldr     r1, [r0, #32]\n"
+    "   helia_dsp_1x1_pair_loop \\odd\n"
+    "   ldr     r0, [sp, #8]\n"
+    "   ldr     r1, [r0, #20]\n"
+    "   subs    r1, r1, #1\n"
+    "   str     r1, [r0, #20]\n"
+    "   bne     7b\n"
+    "   .endm\n");
+
+__asm__(
+    "   .pushsection .text.helia_dsp_conv_1x1_block, \"ax\", %progbits\n"
+    "   .syntax unified\n"
+    "   .thumb\n"
+    "   .p2align 2\n"
+    "   .global helia_dsp_conv_1x1_block\n"
+    "   .type   helia_dsp_conv_1x1_block, %function\n"
+    "   .thumb_func\n"
+    "helia_dsp_conv_1x1_block:\n"
+    "   push    {r4-r11, lr}\n"
+    "   sub     sp, sp, #24\n"   /* [sp] widened, [sp, #4] q, [sp, #8] job, [sp, #12] filter end, [sp, #16] outputs */
+    "   str     r0, [sp, #8]\n"
+    "   ldr     r1, [r0, #48]\n"
+    "   str     r1, [sp]\n"
+    "   ldr     r1, [r0, #52]\n"
+    "   str     r1, [sp, #12]\n"
+    "   ldr     r4, [r0, #28]\n"
+    "   lsls    r4, r4, #31\n"
+    "   bne     8f\n"
+    "   helia_dsp_1x1_block_loop 0\n"
+    "   b       9f\n"
+    "8:\n"
+    "   helia_dsp_1x1_block_loop 1\n"
+    "9:\n"
+    "   add     sp, sp, #24\n"
     "   pop     {r4-r11, pc}\n"
-    "   .size   helia_dsp_conv_1x1_pairs, . - helia_dsp_conv_1x1_pairs\n"
+    "   .size   helia_dsp_conv_1x1_block, . - helia_dsp_conv_1x1_block\n"
     "   .popsection\n");
 
 /* Sums of the widened pixel pair x with filter rows w0, w1 over `groups` whole steps and a partial one of
@@ -397,7 +459,8 @@ HELIA_DSP_INLINE uint32_t every_byte(int32_t v)
 }
 
 /* One widened pixel pair (x; `pixels` of them real) against `count` channels whose constants are q and
- * filter rows start at filter: output at out (pixel 0) and out + channels (pixel 1). */
+ * filter rows start at filter: output at out (pixel 0) and out + channels (pixel 1). In C: for depths not
+ * a multiple of 4 and a last odd channel. */
 static void widened_channels(const int32_t *x, const int8_t *filter, const channel_pair_quant *q, int32_t count,
                              int8_t *out, const conv_args *a, int32_t pixels)
 {
@@ -406,19 +469,7 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
     const int32_t tail = depth & 3;
     const uint32_t act_min4 = every_byte(a->act_min);
     const uint32_t act_max4 = every_byte(a->act_max);
-    int32_t pairs = count >> 1;
-    if (pairs > 0 && tail == 0)
-    {
-        int8_t dummy[CHANNEL_BLOCK]; /* a last single pixel's "pixel 1" outputs */
-        pair_job job = {out, pixels == 2 ? out + a->channels : dummy, act_min4, act_max4, a->output_offset, pairs,
-                        depth, groups};
-        helia_dsp_conv_1x1_pairs(x, filter, q, &job);
-        filter += 2 * pairs * depth;
-        q += pairs;
-        out += 2 * pairs;
-        pairs = 0;
-    }
-    for (; pairs > 0; --pairs)
+    for (int32_t pairs = count >> 1; pairs > 0; --pairs)
     {
         int32_t acc00 = q->bias[0];
         int32_t acc10 = q->bias[0];
@@ -443,27 +494,57 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
     }
 }
 
-/* A block of `count` channels from `first` over every pixel pair, through the widened buffer. */
+/* A block of `count` channels from `first` over every pixel pair, through the widened buffer: channel
+ * pairs in assembly where the depth is a multiple of 4, the rest in C. */
 static void widened_block(const conv_args *a, const channel_pair_quant *q, int32_t first, int32_t count)
 {
     int32_t widened[EXPANDED_MAX_DEPTH]; /* two pixels of EXPANDED_MAX_DEPTH int16 values */
+    int8_t dummy[CHANNEL_BLOCK];         /* a last single pixel's "pixel 1" outputs */
     const int32_t depth = a->depth;
     const int32_t offset = a->weight_sums != NULL ? 0 : a->input_offset;
     const int32_t offset_pair = (int32_t)(((uint32_t)offset & 0xFFFFu) * 0x10001u);
     const int8_t *filter = a->filter + (size_t)first * depth;
-    const int8_t *pixel = a->input;
     int8_t *out = a->output + first;
+    int32_t done = 0; /* channels the assembly computed */
+    if ((depth & 3) == 0 && count >= 2 && a->rows > 0)
+    {
+        const int32_t pairs = count >> 1;
+        block_job job = {a->input, out, every_byte(a->act_min), every_byte(a->act_max), a->output_offset,
+                         a->rows >> 1, depth, depth >> 2, filter, q, 2 * a->channels, offset_pair, widened,
+                         filter + (size_t)2 * pairs * depth, depth, a->channels};
+        if (job.pixel_pairs > 0)
+        {
+            helia_dsp_conv_1x1_block(&job);
+        }
+        if (a->rows & 1)
+        {
+            /* job.input and job.out now point at the last pixel. */
+            job.pixel_pairs = 1;
+            job.pixel1_delta = 0;
+            job.out1_delta = (int32_t)((uintptr_t)dummy - (uintptr_t)job.out);
+            helia_dsp_conv_1x1_block(&job);
+        }
+        done = 2 * pairs;
+        if (done == count)
+        {
+            return;
+        }
+    }
+    filter += (size_t)done * depth;
+    q += done >> 1;
+    out += done;
+    const int8_t *pixel = a->input;
     for (int32_t r = a->rows >> 1; r > 0; --r)
     {
         widen_pair(pixel, pixel + depth, depth, offset_pair, widened);
-        widened_channels(widened, filter, q, count, out, a, 2);
+        widened_channels(widened, filter, q, count - done, out, a, 2);
         pixel += 2 * depth;
         out += 2 * a->channels;
     }
     if (a->rows & 1)
     {
         widen_pair(pixel, pixel, depth, offset_pair, widened);
-        widened_channels(widened, filter, q, count, out, a, 1);
+        widened_channels(widened, filter, q, count - done, out, a, 1);
     }
 }
 
