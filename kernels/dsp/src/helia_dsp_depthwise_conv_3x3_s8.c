@@ -57,9 +57,19 @@ typedef struct
 {
     int32_t in_h, in_w, channels, out_h, out_w;
     int32_t stride_h, stride_w, pad_h, pad_w;
+    /* Output columns [x0, x1) have all three taps inside the input along x, rows [y0, y1) along y. */
+    int32_t x0, x1, y0, y1;
 } geometry;
 
 #define HELIA_DSP_INLINE static inline __attribute__((always_inline))
+
+/* Hides where a pointer points, so the compiler forms each tap row's address from the pixel's pointer
+ * (one ADD) instead of keeping a pointer per row across the pixel loop, which it then spills. */
+#if defined(__GNUC__)
+#define HELIA_OPAQUE(p) __asm__("" : "+r"(p))
+#else
+#define HELIA_OPAQUE(p) (void)(p)
+#endif
 
 /* Four input bytes; memcpy so that an unaligned address is fine (Armv7-M LDR allows it). */
 HELIA_DSP_INLINE uint32_t load4(const int8_t *p)
@@ -177,14 +187,17 @@ HELIA_DSP_INLINE void interior_pixel(const group_state *s, int32_t fast, const i
     const int32_t offset2 = s->offset2;
     int32_t acc0 = s->init[0], acc1 = s->init[1], acc2 = s->init[2], acc3 = s->init[3];
     const int8_t *r = in;
+    HELIA_OPAQUE(r);
     HELIA_DSP_TAP(load4(r), s->weight[0], offset2);
     HELIA_DSP_TAP(load4(r + ch), s->weight[1], offset2);
     HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[2], offset2);
     r += row;
+    HELIA_OPAQUE(r);
     HELIA_DSP_TAP(load4(r), s->weight[3], offset2);
     HELIA_DSP_TAP(load4(r + ch), s->weight[4], offset2);
     HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[5], offset2);
     r += row;
+    HELIA_OPAQUE(r);
     HELIA_DSP_TAP(load4(r), s->weight[6], offset2);
     HELIA_DSP_TAP(load4(r + ch), s->weight[7], offset2);
     HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[8], offset2);
@@ -288,14 +301,19 @@ static void prepare_group(group_state *s,
         s->multiplier[c] = quant->multiplier[c0 + c];
         s->shift[c] = shift;
     }
-    const int32_t scale = fast ? 2 : 1;
     for (int32_t k = 0; k < TAPS; ++k)
     {
-        const int8_t *w = filter + k * channels + c0;
-        s->weight[k][0] = (int32_t)(((uint32_t)(uint16_t)(int16_t)(w[0] * scale)) |
-                                    ((uint32_t)(uint16_t)(int16_t)(w[2] * scale) << 16));
-        s->weight[k][1] = (int32_t)(((uint32_t)(uint16_t)(int16_t)(w[1] * scale)) |
-                                    ((uint32_t)(uint16_t)(int16_t)(w[3] * scale) << 16));
+        /* The tap's four weights as the input is extended: channels 0, 2 and 1, 3 in int16 halves. */
+        const uint32_t w = load4(filter + k * channels + c0);
+        int32_t even = __sxtab16(0, w);
+        int32_t odd = sxtab16_ror8(0, w);
+        if (fast)
+        {
+            even = __sadd16(even, even); /* at most 256 in magnitude */
+            odd = __sadd16(odd, odd);
+        }
+        s->weight[k][0] = even;
+        s->weight[k][1] = odd;
     }
     if (fast)
     {
@@ -319,18 +337,13 @@ static void prepare_group(group_state *s,
 }
 
 /* Every output pixel of one image for a group of four channels; image and out point at the group's
- * first channel. */
+ * first channel. Edge runs and interior runs are separate functions per requantization variant: in one
+ * function with both, the interior loop's registers spilled (vww 48x48x8 705,040 -> 723,000). */
 static void run_group(const group_state *s, const geometry *g, const int8_t *image, int8_t *out)
 {
     const int32_t ch = g->channels;
     const int32_t row = g->in_w * ch;
-    /* Output columns [x0, x1) have all three taps inside the input along x; likewise rows [y0, y1). */
-    const int32_t x0_inside = (g->pad_w + g->stride_w - 1) / g->stride_w;
-    const int32_t x0 = x0_inside < g->out_w ? x0_inside : g->out_w;
-    const int32_t x1_inside = g->in_w - 3 + g->pad_w >= 0 ? (g->in_w - 3 + g->pad_w) / g->stride_w + 1 : 0;
-    const int32_t x1 = x1_inside < g->out_w ? (x1_inside > x0 ? x1_inside : x0) : g->out_w;
-    const int32_t y0 = (g->pad_h + g->stride_h - 1) / g->stride_h;
-    const int32_t y1 = g->in_h - 3 + g->pad_h >= 0 ? (g->in_h - 3 + g->pad_h) / g->stride_h + 1 : 0;
+    const int32_t x0 = g->x0, x1 = g->x1, y0 = g->y0, y1 = g->y1;
     const int32_t x_step = g->stride_w * ch;
     void (*const edges)(const group_state *, const int8_t *, const geometry *, int32_t, int32_t, int32_t, int8_t *) =
         s->fast ? edge_run_fast : edge_run_general;
@@ -356,6 +369,97 @@ static void run_group(const group_state *s, const geometry *g, const int8_t *ima
             }
         }
         edges(s, image, g, oy, x1, g->out_w, o);
+    }
+}
+
+/* Outputs of at most this many pixels (per image) go pixel by pixel (run_pixels). */
+#ifndef HELIA_DSP_DW3X3_FEW_PIXELS /* tests raise it to run every shape that way */
+#define HELIA_DSP_DW3X3_FEW_PIXELS 16
+#endif
+
+/* One channel of run_pixels' fast requantization, its constants computed in place (acc not doubled). */
+HELIA_DSP_INLINE int32_t requantize_in_place(int32_t acc, int32_t multiplier, int32_t shift, int32_t out_offset)
+{
+    const int32_t right = -shift;
+    const int32_t rounding = (1 << (right - 1)) + out_offset * (1 << right);
+    const int32_t x = smmulr(acc + acc, multiplier);
+    return __ssat((x + rounding + (x >> 31)) >> right, 8);
+}
+
+/* One image pixel-major, for outputs of few pixels whose every channel takes the fast requantization:
+ * there a group's preparation (its weights extended, its constants computed) would be repeated work
+ * for a handful of pixels. Per pixel the taps inside the input are listed once; per group of four
+ * channels each tap's weights are extended as they are read and the constants computed in place. The
+ * sums are not doubled here: acc + acc (|acc| < 2^29) goes into SMMULR instead. */
+static __attribute__((noinline)) void run_pixels(const cmsis_nn_dw_conv_params *p,
+                                                 const cmsis_nn_per_channel_quant_params *quant,
+                                                 const geometry *g,
+                                                 const int8_t *image,
+                                                 const int8_t *filter,
+                                                 const int32_t *bias,
+                                                 int32_t full,
+                                                 int8_t *out)
+{
+    const int32_t ch = g->channels;
+    const int32_t offset2 = (int32_t)(((uint32_t)p->input_offset & 0xFFFFu) | ((uint32_t)p->input_offset << 16));
+    const int32_t out_offset = p->output_offset;
+    const uint32_t lo = (uint32_t)(uint8_t)(int8_t)p->activation.min * 0x01010101u;
+    const uint32_t hi = (uint32_t)(uint8_t)(int8_t)p->activation.max * 0x01010101u;
+    const int32_t *multiplier = quant->multiplier;
+    const int32_t *shift = quant->shift;
+    for (int32_t oy = 0; oy < g->out_h; ++oy)
+    {
+        const int32_t iy = oy * g->stride_h - g->pad_h;
+        for (int32_t ox = 0; ox < g->out_w; ++ox)
+        {
+            const int32_t ix = ox * g->stride_w - g->pad_w;
+            /* The taps inside the input: byte offsets of each in the image and in the filter. */
+            int32_t tap[TAPS][2];
+            int32_t taps = 0;
+            for (int32_t ky = 0; ky < 3; ++ky)
+            {
+                for (int32_t kx = 0; kx < 3; ++kx)
+                {
+                    const int32_t y = iy + ky;
+                    const int32_t x = ix + kx;
+                    if (y >= 0 && y < g->in_h && x >= 0 && x < g->in_w)
+                    {
+                        tap[taps][0] = (y * g->in_w + x) * ch;
+                        tap[taps][1] = (ky * 3 + kx) * ch;
+                        ++taps;
+                    }
+                }
+            }
+            int8_t *o = out + (oy * g->out_w + ox) * ch;
+            for (int32_t c0 = 0; c0 < full; c0 += GROUP)
+            {
+                int32_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+                if (bias != NULL)
+                {
+                    acc0 = bias[c0];
+                    acc1 = bias[c0 + 1];
+                    acc2 = bias[c0 + 2];
+                    acc3 = bias[c0 + 3];
+                }
+                const int8_t *x = image + c0;
+                const int8_t *w = filter + c0;
+                for (int32_t t = 0; t < taps; ++t)
+                {
+                    const uint32_t w4 = load4(w + tap[t][1]);
+                    const int32_t pair[2] = {__sxtab16(0, w4), sxtab16_ror8(0, w4)};
+                    HELIA_DSP_TAP(load4(x + tap[t][0]), pair, offset2);
+                }
+                uint32_t word = (uint32_t)requantize_in_place(acc0, multiplier[c0], shift[c0], out_offset) & 0xFFu;
+                HELIA_DSP_BFI8(word, requantize_in_place(acc1, multiplier[c0 + 1], shift[c0 + 1], out_offset), 8);
+                HELIA_DSP_BFI8(word, requantize_in_place(acc2, multiplier[c0 + 2], shift[c0 + 2], out_offset), 16);
+                HELIA_DSP_BFI8(word, requantize_in_place(acc3, multiplier[c0 + 3], shift[c0 + 3], out_offset), 24);
+                (void)__ssub8((int8x4_t)word, (int8x4_t)lo);
+                word = __sel(word, lo);
+                (void)__ssub8((int8x4_t)hi, (int8x4_t)word);
+                word = __sel(word, hi);
+                memcpy(o + c0, &word, sizeof(word));
+            }
+        }
     }
 }
 
@@ -424,20 +528,36 @@ arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
     {
         return ARM_CMSIS_NN_ARG_ERROR;
     }
+    int32_t all_fast = 1; /* every full group's channels take the fast requantization */
+    const int32_t full = channels - channels % GROUP;
     for (int32_t c = 0; c < channels; ++c)
     {
-        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
+        const int32_t shift = quant_params->shift[c];
+        if (shift < -31 || shift > 30)
         {
             return ARM_CMSIS_NN_ARG_ERROR;
         }
+        const int32_t b = bias_data != NULL ? bias_data[c] : 0;
+        all_fast &= (c >= full) | (shift <= -1 && shift >= -MAX_FAST_RIGHT && b <= MAX_FAST_BIAS && b >= -MAX_FAST_BIAS);
     }
-    const geometry g = {input_dims->h, input_dims->w, channels, output_dims->h, output_dims->w,
-                        p->stride.h, p->stride.w, p->padding.h, p->padding.w};
+    geometry g = {input_dims->h, input_dims->w, channels, output_dims->h, output_dims->w,
+                  p->stride.h, p->stride.w, p->padding.h, p->padding.w, 0, 0, 0, 0};
+    const int32_t x0 = (g.pad_w + g.stride_w - 1) / g.stride_w;
+    g.x0 = x0 < g.out_w ? x0 : g.out_w;
+    const int32_t x1 = g.in_w - 3 + g.pad_w >= 0 ? (g.in_w - 3 + g.pad_w) / g.stride_w + 1 : 0;
+    g.x1 = x1 < g.out_w ? (x1 > g.x0 ? x1 : g.x0) : g.out_w;
+    g.y0 = (g.pad_h + g.stride_h - 1) / g.stride_h;
+    g.y1 = g.in_h - 3 + g.pad_h >= 0 ? (g.in_h - 3 + g.pad_h) / g.stride_h + 1 : 0;
     const int32_t in_image = g.in_h * g.in_w * channels;
     const int32_t out_image = g.out_h * g.out_w * channels;
-    const int32_t full = channels - channels % GROUP;
     group_state state;
-    for (int32_t c0 = 0; c0 < full; c0 += GROUP)
+    const int32_t pixel_major = all_fast && g.out_h * g.out_w <= HELIA_DSP_DW3X3_FEW_PIXELS;
+    for (int32_t b = 0; pixel_major && b < input_dims->n; ++b)
+    {
+        run_pixels(p, quant_params, &g, input_data + b * in_image, filter_data, bias_data, full,
+                   output_data + b * out_image);
+    }
+    for (int32_t c0 = 0; !pixel_major && c0 < full; c0 += GROUP)
     {
         prepare_group(&state, p, quant_params, filter_data, bias_data, channels, c0);
         for (int32_t b = 0; b < input_dims->n; ++b)
