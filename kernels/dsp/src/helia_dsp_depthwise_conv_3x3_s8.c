@@ -215,19 +215,27 @@ HELIA_DSP_INLINE void edge_pixel(const group_state *s, int32_t fast, const int8_
     const int32_t kx1 = g->in_w - ix < 3 ? g->in_w - ix : 3;
     const int32_t ch = g->channels;
     const int32_t offset2 = s->offset2;
+    const int32_t columns = kx1 - kx0;
     int32_t acc0 = s->init[0], acc1 = s->init[1], acc2 = s->init[2], acc3 = s->init[3];
-    if (kx1 > kx0)
+    if (columns > 0 && ky1 > ky0)
     {
-        for (int32_t ky = ky0; ky < ky1; ++ky)
+        const int32_t row = g->in_w * ch;
+        const int8_t *r = image + ((iy + ky0) * g->in_w + ix + kx0) * ch;
+        const int32_t *w = s->weight[ky0 * 3 + kx0];
+        /* Rows of one to three taps, unrolled (a loop per tap cost more than the taps). */
+        for (int32_t rows = ky1 - ky0; rows > 0; --rows)
         {
-            const int8_t *r = image + ((iy + ky) * g->in_w + ix + kx0) * ch;
-            const int32_t *w = s->weight[ky * 3 + kx0];
-            for (int32_t n = kx1 - kx0; n > 0; --n)
+            HELIA_DSP_TAP(load4(r), w, offset2);
+            if (columns > 1)
             {
-                HELIA_DSP_TAP(load4(r), w, offset2);
-                r += ch;
-                w += 2;
+                HELIA_DSP_TAP(load4(r + ch), w + 2, offset2);
             }
+            if (columns > 2)
+            {
+                HELIA_DSP_TAP(load4(r + 2 * ch), w + 4, offset2);
+            }
+            r += row;
+            w += 6;
         }
     }
     store_group(s, fast, acc0, acc1, acc2, acc3, out);
