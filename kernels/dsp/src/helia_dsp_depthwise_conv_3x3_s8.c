@@ -327,34 +327,81 @@ HELIA_DSP_INLINE int32_t extend_half(int32_t offset2, uint32_t x, int32_t odd)
     "smlatt %[hb], %[e], %[w2], %[hb]\n\t"             \
     "add %[r], %[r], %[next]\n\t"
 
+/* The same at stride 2: five input words x0..x4, pixel a taking x0..x2, pixel b x2..x4 (r moves on by
+ * 2 ch to reach x3 and x4, then by row - 2 ch). */
+#define HELIA_DSP_HALF_ROW2(EXT, W)                   \
+    "ldr %[w0], [%[w], #" #W "]\n\t"                   \
+    "ldr %[w1], [%[w], #" #W " + 8]\n\t"               \
+    "ldr %[w2], [%[w], #" #W " + 16]\n\t"              \
+    "ldr %[e], [%[r]]\n\t"                             \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w0], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w0], %[ha]\n\t"             \
+    "ldr %[e], [%[r], %[ch]]\n\t"                      \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w1], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w1], %[ha]\n\t"             \
+    "ldr %[e], [%[r], %[ch], lsl #1]\n\t"              \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w2], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w2], %[ha]\n\t"             \
+    "smlabb %[lb], %[e], %[w0], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w0], %[hb]\n\t"             \
+    "add %[r], %[r], %[ch], lsl #1\n\t"                \
+    "ldr %[e], [%[r], %[ch]]\n\t"                      \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[lb], %[e], %[w1], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w1], %[hb]\n\t"             \
+    "ldr %[e], [%[r], %[ch], lsl #1]\n\t"              \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[lb], %[e], %[w2], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w2], %[hb]\n\t"             \
+    "add %[r], %[r], %[next]\n\t"
+
 /* One half of a group (channels 0, 2 or, odd, 1, 3; a constant) for two neighbouring interior pixels
- * a and b at stride 1. Their windows overlap: each input word is loaded and extended once for both
- * (four words per tap row against six), each weight pair loaded once for both; a half at a time, so
+ * a and b at stride 1 or 2 (a constant). Their windows overlap: each input word is loaded and extended once for both
+ * (four words per tap row against six at stride 1, five at stride 2), each weight pair loaded once for
+ * both; a half at a time, so
  * the four sums, the row's three weights and the pointers fit in registers. In asm: GCC spilled the
  * same C (it needs 13 registers at once), which cost more than the sharing saved. */
-HELIA_DSP_INLINE void half_pair(const group_state *s, int32_t odd, const int8_t *in, int32_t ch, int32_t row,
-                                int32_t *lo_a, int32_t *hi_a, int32_t *lo_b, int32_t *hi_b)
+HELIA_DSP_INLINE void half_pair(const group_state *s, int32_t odd, int32_t stride, const int8_t *in, int32_t ch,
+                                int32_t row, int32_t *lo_a, int32_t *hi_a, int32_t *lo_b, int32_t *hi_b)
 {
     int32_t la = s->init[odd], ha = s->init[odd + 2];
     int32_t lb = la, hb = ha;
     const int8_t *r = in;
     const int32_t *w = &s->weight[0][odd];
     int32_t w0, w1, w2, e;
-    if (odd)
+    if (stride == 1 && odd)
     {
-        __asm__ volatile(HELIA_DSP_HALF_ROW(", ror #8", 0) HELIA_DSP_HALF_ROW(", ror #8", 24)
-                    HELIA_DSP_HALF_ROW(", ror #8", 48)
+        __asm__ volatile(HELIA_DSP_HALF_ROW(", ror #8", 0) HELIA_DSP_HALF_ROW(", ror #8", 24) HELIA_DSP_HALF_ROW(", ror #8", 48)
                 : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
                   [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
-                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - ch)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
                 : "memory");
     }
-    else
+    else if (stride == 1)
     {
         __asm__ volatile(HELIA_DSP_HALF_ROW("", 0) HELIA_DSP_HALF_ROW("", 24) HELIA_DSP_HALF_ROW("", 48)
                 : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
                   [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
-                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - ch)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
+                : "memory");
+    }
+    else if (odd)
+    {
+        __asm__ volatile(HELIA_DSP_HALF_ROW2(", ror #8", 0) HELIA_DSP_HALF_ROW2(", ror #8", 24) HELIA_DSP_HALF_ROW2(", ror #8", 48)
+                : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
+                  [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
+                : "memory");
+    }
+    else
+    {
+        __asm__ volatile(HELIA_DSP_HALF_ROW2("", 0) HELIA_DSP_HALF_ROW2("", 24) HELIA_DSP_HALF_ROW2("", 48)
+                : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
+                  [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
                 : "memory");
     }
     *lo_a = la;
@@ -363,12 +410,13 @@ HELIA_DSP_INLINE void half_pair(const group_state *s, int32_t odd, const int8_t 
     *hi_b = hb;
 }
 
-/* Two neighbouring interior pixels of a fast group at stride 1: even channels, then odd ones, each half
- * requantized as it is done, both pixels sharing each channel's constants. */
-HELIA_DSP_INLINE void interior_pair(const group_state *s, const int8_t *in, int32_t ch, int32_t row, int8_t *out)
+/* Two neighbouring interior pixels of a fast group at stride 1 or 2 (a constant): even channels, then
+ * odd ones, each half requantized as it is done, both pixels sharing each channel's constants. */
+HELIA_DSP_INLINE void interior_pair(const group_state *s, int32_t stride, const int8_t *in, int32_t ch, int32_t row,
+                                    int8_t *out)
 {
     int32_t la, ha, lb, hb;
-    half_pair(s, 0, in, ch, row, &la, &ha, &lb, &hb);
+    half_pair(s, 0, stride, in, ch, row, &la, &ha, &lb, &hb);
     uint32_t word_a = (uint32_t)requantize_fast(la, s, 0) & 0xFFu;
     uint32_t word_b = (uint32_t)requantize_fast(lb, s, 0) & 0xFFu;
     HELIA_DSP_BFI8(word_a, requantize_fast(ha, s, 2), 16);
@@ -376,7 +424,7 @@ HELIA_DSP_INLINE void interior_pair(const group_state *s, const int8_t *in, int3
     /* The even half's requantization done here, before the odd half's asm (the asm blocks are volatile,
      * so they stay in order around this): interleaved, its values spilled around the asm. */
     __asm__ volatile("" : "+r"(word_a), "+r"(word_b));
-    half_pair(s, 1, in, ch, row, &la, &ha, &lb, &hb);
+    half_pair(s, 1, stride, in, ch, row, &la, &ha, &lb, &hb);
     HELIA_DSP_BFI8(word_a, requantize_fast(la, s, 1), 8);
     HELIA_DSP_BFI8(word_b, requantize_fast(lb, s, 1), 8);
     HELIA_DSP_BFI8(word_a, requantize_fast(ha, s, 3), 24);
@@ -395,22 +443,33 @@ HELIA_DSP_INLINE void interior_pair(const group_state *s, const int8_t *in, int3
     memcpy(out + ch, &word_b, sizeof(word_b));
 }
 
-/* The interior pixels of one output row of a fast group at stride 1: in pairs, an odd last pixel
- * alone. (At stride 2 the pairs' windows share one word per tap row; measured, the single-pixel loop
- * was as fast.) */
-static __attribute__((noinline)) void interior_row_pairs(const group_state *s, const int8_t *in, int32_t ch,
-                                                         int32_t row, int8_t *out, int32_t count)
+/* The interior pixels of one output row of a fast group at stride 1 or 2 (a constant): in pairs, an
+ * odd last pixel alone. */
+HELIA_DSP_INLINE void interior_row_pairs(const group_state *s, int32_t stride, const int8_t *in, int32_t ch,
+                                         int32_t row, int8_t *out, int32_t count)
 {
     for (int32_t pairs = count / 2; pairs > 0; --pairs)
     {
-        interior_pair(s, in, ch, row, out);
-        in += 2 * ch;
+        interior_pair(s, stride, in, ch, row, out);
+        in += 2 * stride * ch;
         out += 2 * ch;
     }
     if (count % 2 != 0)
     {
         interior_pixel(s, 1, in, ch, row, out);
     }
+}
+
+static __attribute__((noinline)) void interior_row_stride1(const group_state *s, const int8_t *in, int32_t ch,
+                                                           int32_t row, int8_t *out, int32_t count)
+{
+    interior_row_pairs(s, 1, in, ch, row, out, count);
+}
+
+static __attribute__((noinline)) void interior_row_stride2(const group_state *s, const int8_t *in, int32_t ch,
+                                                           int32_t row, int8_t *out, int32_t count)
+{
+    interior_row_pairs(s, 2, in, ch, row, out, count);
 }
 
 /* The group's weights (extended to int16 pairs), sums' start values and requantization constants. */
@@ -492,7 +551,11 @@ static void run_group(const group_state *s, const geometry *g, const int8_t *ima
             const int8_t *in = image + ((oy * g->stride_h - g->pad_h) * g->in_w + x0 * g->stride_w - g->pad_w) * ch;
             if (s->fast && g->stride_w == 1)
             {
-                interior_row_pairs(s, in, ch, row, o + x0 * ch, x1 - x0);
+                interior_row_stride1(s, in, ch, row, o + x0 * ch, x1 - x0);
+            }
+            else if (s->fast && g->stride_w == 2)
+            {
+                interior_row_stride2(s, in, ch, row, o + x0 * ch, x1 - x0);
             }
             else if (s->fast)
             {
