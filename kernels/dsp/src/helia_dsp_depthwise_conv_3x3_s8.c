@@ -57,9 +57,19 @@ typedef struct
 {
     int32_t in_h, in_w, channels, out_h, out_w;
     int32_t stride_h, stride_w, pad_h, pad_w;
+    /* Output columns [x0, x1) have all three taps inside the input along x, rows [y0, y1) along y. */
+    int32_t x0, x1, y0, y1;
 } geometry;
 
 #define HELIA_DSP_INLINE static inline __attribute__((always_inline))
+
+/* Hides where a pointer points, so the compiler forms each tap row's address from the pixel's pointer
+ * (one ADD) instead of keeping a pointer per row across the pixel loop, which it then spills. */
+#if defined(__GNUC__)
+#define HELIA_OPAQUE(p) __asm__("" : "+r"(p))
+#else
+#define HELIA_OPAQUE(p) (void)(p)
+#endif
 
 /* Four input bytes; memcpy so that an unaligned address is fine (Armv7-M LDR allows it). */
 HELIA_DSP_INLINE uint32_t load4(const int8_t *p)
@@ -177,14 +187,17 @@ HELIA_DSP_INLINE void interior_pixel(const group_state *s, int32_t fast, const i
     const int32_t offset2 = s->offset2;
     int32_t acc0 = s->init[0], acc1 = s->init[1], acc2 = s->init[2], acc3 = s->init[3];
     const int8_t *r = in;
+    HELIA_OPAQUE(r);
     HELIA_DSP_TAP(load4(r), s->weight[0], offset2);
     HELIA_DSP_TAP(load4(r + ch), s->weight[1], offset2);
     HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[2], offset2);
     r += row;
+    HELIA_OPAQUE(r);
     HELIA_DSP_TAP(load4(r), s->weight[3], offset2);
     HELIA_DSP_TAP(load4(r + ch), s->weight[4], offset2);
     HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[5], offset2);
     r += row;
+    HELIA_OPAQUE(r);
     HELIA_DSP_TAP(load4(r), s->weight[6], offset2);
     HELIA_DSP_TAP(load4(r + ch), s->weight[7], offset2);
     HELIA_DSP_TAP(load4(r + 2 * ch), s->weight[8], offset2);
@@ -202,19 +215,27 @@ HELIA_DSP_INLINE void edge_pixel(const group_state *s, int32_t fast, const int8_
     const int32_t kx1 = g->in_w - ix < 3 ? g->in_w - ix : 3;
     const int32_t ch = g->channels;
     const int32_t offset2 = s->offset2;
+    const int32_t columns = kx1 - kx0;
     int32_t acc0 = s->init[0], acc1 = s->init[1], acc2 = s->init[2], acc3 = s->init[3];
-    if (kx1 > kx0)
+    if (columns > 0 && ky1 > ky0)
     {
-        for (int32_t ky = ky0; ky < ky1; ++ky)
+        const int32_t row = g->in_w * ch;
+        const int8_t *r = image + ((iy + ky0) * g->in_w + ix + kx0) * ch;
+        const int32_t *w = s->weight[ky0 * 3 + kx0];
+        /* Rows of one to three taps, unrolled (a loop per tap cost more than the taps). */
+        for (int32_t rows = ky1 - ky0; rows > 0; --rows)
         {
-            const int8_t *r = image + ((iy + ky) * g->in_w + ix + kx0) * ch;
-            const int32_t *w = s->weight[ky * 3 + kx0];
-            for (int32_t n = kx1 - kx0; n > 0; --n)
+            HELIA_DSP_TAP(load4(r), w, offset2);
+            if (columns > 1)
             {
-                HELIA_DSP_TAP(load4(r), w, offset2);
-                r += ch;
-                w += 2;
+                HELIA_DSP_TAP(load4(r + ch), w + 2, offset2);
             }
+            if (columns > 2)
+            {
+                HELIA_DSP_TAP(load4(r + 2 * ch), w + 4, offset2);
+            }
+            r += row;
+            w += 6;
         }
     }
     store_group(s, fast, acc0, acc1, acc2, acc3, out);
@@ -269,6 +290,188 @@ static __attribute__((noinline)) void interior_row_general(const group_state *s,
     interior_row(s, 0, in, ch, row, in_step, out, count);
 }
 
+/* SXTAB16 of x (channels 0, 2) or of x rotated by 8 (channels 1, 3); odd is a constant. */
+HELIA_DSP_INLINE int32_t extend_half(int32_t offset2, uint32_t x, int32_t odd)
+{
+    return odd ? sxtab16_ror8(offset2, x) : __sxtab16(offset2, x);
+}
+
+/* One tap row of a half pass at stride 1: four input words x0..x3 (x3 at r + 3 ch, reached by moving r
+ * on by ch, and then to the next row by row - ch), each extended once; pixel a takes x0..x2 with the
+ * row's weights w0..w2, pixel b x1..x3. EXT is the extension: "" (channels 0, 2) or ", ror #8" (1, 3);
+ * W the byte offset of the row's first weight pair. */
+#define HELIA_DSP_HALF_ROW(EXT, W)                    \
+    "ldr %[w0], [%[w], #" #W "]\n\t"                   \
+    "ldr %[w1], [%[w], #" #W " + 8]\n\t"               \
+    "ldr %[w2], [%[w], #" #W " + 16]\n\t"              \
+    "ldr %[e], [%[r]]\n\t"                             \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w0], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w0], %[ha]\n\t"             \
+    "ldr %[e], [%[r], %[ch]]\n\t"                      \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w1], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w1], %[ha]\n\t"             \
+    "smlabb %[lb], %[e], %[w0], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w0], %[hb]\n\t"             \
+    "ldr %[e], [%[r], %[ch], lsl #1]\n\t"              \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w2], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w2], %[ha]\n\t"             \
+    "smlabb %[lb], %[e], %[w1], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w1], %[hb]\n\t"             \
+    "add %[r], %[r], %[ch]\n\t"                        \
+    "ldr %[e], [%[r], %[ch], lsl #1]\n\t"              \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[lb], %[e], %[w2], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w2], %[hb]\n\t"             \
+    "add %[r], %[r], %[next]\n\t"
+
+/* The same at stride 2: five input words x0..x4, pixel a taking x0..x2, pixel b x2..x4 (r moves on by
+ * 2 ch to reach x3 and x4, then by row - 2 ch). */
+#define HELIA_DSP_HALF_ROW2(EXT, W)                   \
+    "ldr %[w0], [%[w], #" #W "]\n\t"                   \
+    "ldr %[w1], [%[w], #" #W " + 8]\n\t"               \
+    "ldr %[w2], [%[w], #" #W " + 16]\n\t"              \
+    "ldr %[e], [%[r]]\n\t"                             \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w0], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w0], %[ha]\n\t"             \
+    "ldr %[e], [%[r], %[ch]]\n\t"                      \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w1], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w1], %[ha]\n\t"             \
+    "ldr %[e], [%[r], %[ch], lsl #1]\n\t"              \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[la], %[e], %[w2], %[la]\n\t"             \
+    "smlatt %[ha], %[e], %[w2], %[ha]\n\t"             \
+    "smlabb %[lb], %[e], %[w0], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w0], %[hb]\n\t"             \
+    "add %[r], %[r], %[ch], lsl #1\n\t"                \
+    "ldr %[e], [%[r], %[ch]]\n\t"                      \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[lb], %[e], %[w1], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w1], %[hb]\n\t"             \
+    "ldr %[e], [%[r], %[ch], lsl #1]\n\t"              \
+    "sxtab16 %[e], %[off], %[e]" EXT "\n\t"            \
+    "smlabb %[lb], %[e], %[w2], %[lb]\n\t"             \
+    "smlatt %[hb], %[e], %[w2], %[hb]\n\t"             \
+    "add %[r], %[r], %[next]\n\t"
+
+/* One half of a group (channels 0, 2 or, odd, 1, 3; a constant) for two neighbouring interior pixels
+ * a and b at stride 1 or 2 (a constant). Their windows overlap: each input word is loaded and extended once for both
+ * (four words per tap row against six at stride 1, five at stride 2), each weight pair loaded once for
+ * both; a half at a time, so
+ * the four sums, the row's three weights and the pointers fit in registers. In asm: GCC spilled the
+ * same C (it needs 13 registers at once), which cost more than the sharing saved. */
+HELIA_DSP_INLINE void half_pair(const group_state *s, int32_t odd, int32_t stride, const int8_t *in, int32_t ch,
+                                int32_t row, int32_t *lo_a, int32_t *hi_a, int32_t *lo_b, int32_t *hi_b)
+{
+    int32_t la = s->init[odd], ha = s->init[odd + 2];
+    int32_t lb = la, hb = ha;
+    const int8_t *r = in;
+    const int32_t *w = &s->weight[0][odd];
+    int32_t w0, w1, w2, e;
+    if (stride == 1 && odd)
+    {
+        __asm__ volatile(HELIA_DSP_HALF_ROW(", ror #8", 0) HELIA_DSP_HALF_ROW(", ror #8", 24) HELIA_DSP_HALF_ROW(", ror #8", 48)
+                : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
+                  [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
+                : "memory");
+    }
+    else if (stride == 1)
+    {
+        __asm__ volatile(HELIA_DSP_HALF_ROW("", 0) HELIA_DSP_HALF_ROW("", 24) HELIA_DSP_HALF_ROW("", 48)
+                : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
+                  [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
+                : "memory");
+    }
+    else if (odd)
+    {
+        __asm__ volatile(HELIA_DSP_HALF_ROW2(", ror #8", 0) HELIA_DSP_HALF_ROW2(", ror #8", 24) HELIA_DSP_HALF_ROW2(", ror #8", 48)
+                : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
+                  [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
+                : "memory");
+    }
+    else
+    {
+        __asm__ volatile(HELIA_DSP_HALF_ROW2("", 0) HELIA_DSP_HALF_ROW2("", 24) HELIA_DSP_HALF_ROW2("", 48)
+                : [la] "+r"(la), [ha] "+r"(ha), [lb] "+r"(lb), [hb] "+r"(hb), [r] "+r"(r), [w0] "=&r"(w0),
+                  [w1] "=&r"(w1), [w2] "=&r"(w2), [e] "=&r"(e)
+                : [w] "r"(w), [ch] "r"(ch), [off] "r"(s->offset2), [next] "r"(row - stride * ch)
+                : "memory");
+    }
+    *lo_a = la;
+    *hi_a = ha;
+    *lo_b = lb;
+    *hi_b = hb;
+}
+
+/* Two neighbouring interior pixels of a fast group at stride 1 or 2 (a constant): even channels, then
+ * odd ones, each half requantized as it is done, both pixels sharing each channel's constants. */
+HELIA_DSP_INLINE void interior_pair(const group_state *s, int32_t stride, const int8_t *in, int32_t ch, int32_t row,
+                                    int8_t *out)
+{
+    int32_t la, ha, lb, hb;
+    half_pair(s, 0, stride, in, ch, row, &la, &ha, &lb, &hb);
+    uint32_t word_a = (uint32_t)requantize_fast(la, s, 0) & 0xFFu;
+    uint32_t word_b = (uint32_t)requantize_fast(lb, s, 0) & 0xFFu;
+    HELIA_DSP_BFI8(word_a, requantize_fast(ha, s, 2), 16);
+    HELIA_DSP_BFI8(word_b, requantize_fast(hb, s, 2), 16);
+    /* The even half's requantization done here, before the odd half's asm (the asm blocks are volatile,
+     * so they stay in order around this): interleaved, its values spilled around the asm. */
+    __asm__ volatile("" : "+r"(word_a), "+r"(word_b));
+    half_pair(s, 1, stride, in, ch, row, &la, &ha, &lb, &hb);
+    HELIA_DSP_BFI8(word_a, requantize_fast(la, s, 1), 8);
+    HELIA_DSP_BFI8(word_b, requantize_fast(lb, s, 1), 8);
+    HELIA_DSP_BFI8(word_a, requantize_fast(ha, s, 3), 24);
+    HELIA_DSP_BFI8(word_b, requantize_fast(hb, s, 3), 24);
+    const uint32_t lo = s->act_min4;
+    const uint32_t hi = s->act_max4;
+    (void)__ssub8((int8x4_t)word_a, (int8x4_t)lo);
+    word_a = __sel(word_a, lo);
+    (void)__ssub8((int8x4_t)hi, (int8x4_t)word_a);
+    word_a = __sel(word_a, hi);
+    (void)__ssub8((int8x4_t)word_b, (int8x4_t)lo);
+    word_b = __sel(word_b, lo);
+    (void)__ssub8((int8x4_t)hi, (int8x4_t)word_b);
+    word_b = __sel(word_b, hi);
+    memcpy(out, &word_a, sizeof(word_a));
+    memcpy(out + ch, &word_b, sizeof(word_b));
+}
+
+/* The interior pixels of one output row of a fast group at stride 1 or 2 (a constant): in pairs, an
+ * odd last pixel alone. */
+HELIA_DSP_INLINE void interior_row_pairs(const group_state *s, int32_t stride, const int8_t *in, int32_t ch,
+                                         int32_t row, int8_t *out, int32_t count)
+{
+    for (int32_t pairs = count / 2; pairs > 0; --pairs)
+    {
+        interior_pair(s, stride, in, ch, row, out);
+        in += 2 * stride * ch;
+        out += 2 * ch;
+    }
+    if (count % 2 != 0)
+    {
+        interior_pixel(s, 1, in, ch, row, out);
+    }
+}
+
+static __attribute__((noinline)) void interior_row_stride1(const group_state *s, const int8_t *in, int32_t ch,
+                                                           int32_t row, int8_t *out, int32_t count)
+{
+    interior_row_pairs(s, 1, in, ch, row, out, count);
+}
+
+static __attribute__((noinline)) void interior_row_stride2(const group_state *s, const int8_t *in, int32_t ch,
+                                                           int32_t row, int8_t *out, int32_t count)
+{
+    interior_row_pairs(s, 2, in, ch, row, out, count);
+}
+
 /* The group's weights (extended to int16 pairs), sums' start values and requantization constants. */
 static void prepare_group(group_state *s,
                           const cmsis_nn_dw_conv_params *p,
@@ -288,14 +491,19 @@ static void prepare_group(group_state *s,
         s->multiplier[c] = quant->multiplier[c0 + c];
         s->shift[c] = shift;
     }
-    const int32_t scale = fast ? 2 : 1;
     for (int32_t k = 0; k < TAPS; ++k)
     {
-        const int8_t *w = filter + k * channels + c0;
-        s->weight[k][0] = (int32_t)(((uint32_t)(uint16_t)(int16_t)(w[0] * scale)) |
-                                    ((uint32_t)(uint16_t)(int16_t)(w[2] * scale) << 16));
-        s->weight[k][1] = (int32_t)(((uint32_t)(uint16_t)(int16_t)(w[1] * scale)) |
-                                    ((uint32_t)(uint16_t)(int16_t)(w[3] * scale) << 16));
+        /* The tap's four weights as the input is extended: channels 0, 2 and 1, 3 in int16 halves. */
+        const uint32_t w = load4(filter + k * channels + c0);
+        int32_t even = __sxtab16(0, w);
+        int32_t odd = sxtab16_ror8(0, w);
+        if (fast)
+        {
+            even = __sadd16(even, even); /* at most 256 in magnitude */
+            odd = __sadd16(odd, odd);
+        }
+        s->weight[k][0] = even;
+        s->weight[k][1] = odd;
     }
     if (fast)
     {
@@ -319,18 +527,13 @@ static void prepare_group(group_state *s,
 }
 
 /* Every output pixel of one image for a group of four channels; image and out point at the group's
- * first channel. */
+ * first channel. Edge runs and interior runs are separate functions per requantization variant: in one
+ * function with both, the interior loop's registers spilled (vww 48x48x8 705,040 -> 723,000). */
 static void run_group(const group_state *s, const geometry *g, const int8_t *image, int8_t *out)
 {
     const int32_t ch = g->channels;
     const int32_t row = g->in_w * ch;
-    /* Output columns [x0, x1) have all three taps inside the input along x; likewise rows [y0, y1). */
-    const int32_t x0_inside = (g->pad_w + g->stride_w - 1) / g->stride_w;
-    const int32_t x0 = x0_inside < g->out_w ? x0_inside : g->out_w;
-    const int32_t x1_inside = g->in_w - 3 + g->pad_w >= 0 ? (g->in_w - 3 + g->pad_w) / g->stride_w + 1 : 0;
-    const int32_t x1 = x1_inside < g->out_w ? (x1_inside > x0 ? x1_inside : x0) : g->out_w;
-    const int32_t y0 = (g->pad_h + g->stride_h - 1) / g->stride_h;
-    const int32_t y1 = g->in_h - 3 + g->pad_h >= 0 ? (g->in_h - 3 + g->pad_h) / g->stride_h + 1 : 0;
+    const int32_t x0 = g->x0, x1 = g->x1, y0 = g->y0, y1 = g->y1;
     const int32_t x_step = g->stride_w * ch;
     void (*const edges)(const group_state *, const int8_t *, const geometry *, int32_t, int32_t, int32_t, int8_t *) =
         s->fast ? edge_run_fast : edge_run_general;
@@ -346,7 +549,15 @@ static void run_group(const group_state *s, const geometry *g, const int8_t *ima
         if (x1 > x0)
         {
             const int8_t *in = image + ((oy * g->stride_h - g->pad_h) * g->in_w + x0 * g->stride_w - g->pad_w) * ch;
-            if (s->fast)
+            if (s->fast && g->stride_w == 1)
+            {
+                interior_row_stride1(s, in, ch, row, o + x0 * ch, x1 - x0);
+            }
+            else if (s->fast && g->stride_w == 2)
+            {
+                interior_row_stride2(s, in, ch, row, o + x0 * ch, x1 - x0);
+            }
+            else if (s->fast)
             {
                 interior_row_fast(s, in, ch, row, x_step, o + x0 * ch, x1 - x0);
             }
@@ -356,6 +567,97 @@ static void run_group(const group_state *s, const geometry *g, const int8_t *ima
             }
         }
         edges(s, image, g, oy, x1, g->out_w, o);
+    }
+}
+
+/* Outputs of at most this many pixels (per image) go pixel by pixel (run_pixels). */
+#ifndef HELIA_DSP_DW3X3_FEW_PIXELS /* tests raise it to run every shape that way */
+#define HELIA_DSP_DW3X3_FEW_PIXELS 16
+#endif
+
+/* One channel of run_pixels' fast requantization, its constants computed in place (acc not doubled). */
+HELIA_DSP_INLINE int32_t requantize_in_place(int32_t acc, int32_t multiplier, int32_t shift, int32_t out_offset)
+{
+    const int32_t right = -shift;
+    const int32_t rounding = (1 << (right - 1)) + out_offset * (1 << right);
+    const int32_t x = smmulr(acc + acc, multiplier);
+    return __ssat((x + rounding + (x >> 31)) >> right, 8);
+}
+
+/* One image pixel-major, for outputs of few pixels whose every channel takes the fast requantization:
+ * there a group's preparation (its weights extended, its constants computed) would be repeated work
+ * for a handful of pixels. Per pixel the taps inside the input are listed once; per group of four
+ * channels each tap's weights are extended as they are read and the constants computed in place. The
+ * sums are not doubled here: acc + acc (|acc| < 2^29) goes into SMMULR instead. */
+static __attribute__((noinline)) void run_pixels(const cmsis_nn_dw_conv_params *p,
+                                                 const cmsis_nn_per_channel_quant_params *quant,
+                                                 const geometry *g,
+                                                 const int8_t *image,
+                                                 const int8_t *filter,
+                                                 const int32_t *bias,
+                                                 int32_t full,
+                                                 int8_t *out)
+{
+    const int32_t ch = g->channels;
+    const int32_t offset2 = (int32_t)(((uint32_t)p->input_offset & 0xFFFFu) | ((uint32_t)p->input_offset << 16));
+    const int32_t out_offset = p->output_offset;
+    const uint32_t lo = (uint32_t)(uint8_t)(int8_t)p->activation.min * 0x01010101u;
+    const uint32_t hi = (uint32_t)(uint8_t)(int8_t)p->activation.max * 0x01010101u;
+    const int32_t *multiplier = quant->multiplier;
+    const int32_t *shift = quant->shift;
+    for (int32_t oy = 0; oy < g->out_h; ++oy)
+    {
+        const int32_t iy = oy * g->stride_h - g->pad_h;
+        for (int32_t ox = 0; ox < g->out_w; ++ox)
+        {
+            const int32_t ix = ox * g->stride_w - g->pad_w;
+            /* The taps inside the input: byte offsets of each in the image and in the filter. */
+            int32_t tap[TAPS][2];
+            int32_t taps = 0;
+            for (int32_t ky = 0; ky < 3; ++ky)
+            {
+                for (int32_t kx = 0; kx < 3; ++kx)
+                {
+                    const int32_t y = iy + ky;
+                    const int32_t x = ix + kx;
+                    if (y >= 0 && y < g->in_h && x >= 0 && x < g->in_w)
+                    {
+                        tap[taps][0] = (y * g->in_w + x) * ch;
+                        tap[taps][1] = (ky * 3 + kx) * ch;
+                        ++taps;
+                    }
+                }
+            }
+            int8_t *o = out + (oy * g->out_w + ox) * ch;
+            for (int32_t c0 = 0; c0 < full; c0 += GROUP)
+            {
+                int32_t acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+                if (bias != NULL)
+                {
+                    acc0 = bias[c0];
+                    acc1 = bias[c0 + 1];
+                    acc2 = bias[c0 + 2];
+                    acc3 = bias[c0 + 3];
+                }
+                const int8_t *x = image + c0;
+                const int8_t *w = filter + c0;
+                for (int32_t t = 0; t < taps; ++t)
+                {
+                    const uint32_t w4 = load4(w + tap[t][1]);
+                    const int32_t pair[2] = {__sxtab16(0, w4), sxtab16_ror8(0, w4)};
+                    HELIA_DSP_TAP(load4(x + tap[t][0]), pair, offset2);
+                }
+                uint32_t word = (uint32_t)requantize_in_place(acc0, multiplier[c0], shift[c0], out_offset) & 0xFFu;
+                HELIA_DSP_BFI8(word, requantize_in_place(acc1, multiplier[c0 + 1], shift[c0 + 1], out_offset), 8);
+                HELIA_DSP_BFI8(word, requantize_in_place(acc2, multiplier[c0 + 2], shift[c0 + 2], out_offset), 16);
+                HELIA_DSP_BFI8(word, requantize_in_place(acc3, multiplier[c0 + 3], shift[c0 + 3], out_offset), 24);
+                (void)__ssub8((int8x4_t)word, (int8x4_t)lo);
+                word = __sel(word, lo);
+                (void)__ssub8((int8x4_t)hi, (int8x4_t)word);
+                word = __sel(word, hi);
+                memcpy(o + c0, &word, sizeof(word));
+            }
+        }
     }
 }
 
@@ -424,20 +726,36 @@ arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
     {
         return ARM_CMSIS_NN_ARG_ERROR;
     }
+    int32_t all_fast = 1; /* every full group's channels take the fast requantization */
+    const int32_t full = channels - channels % GROUP;
     for (int32_t c = 0; c < channels; ++c)
     {
-        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
+        const int32_t shift = quant_params->shift[c];
+        if (shift < -31 || shift > 30)
         {
             return ARM_CMSIS_NN_ARG_ERROR;
         }
+        const int32_t b = bias_data != NULL ? bias_data[c] : 0;
+        all_fast &= (c >= full) | (shift <= -1 && shift >= -MAX_FAST_RIGHT && b <= MAX_FAST_BIAS && b >= -MAX_FAST_BIAS);
     }
-    const geometry g = {input_dims->h, input_dims->w, channels, output_dims->h, output_dims->w,
-                        p->stride.h, p->stride.w, p->padding.h, p->padding.w};
+    geometry g = {input_dims->h, input_dims->w, channels, output_dims->h, output_dims->w,
+                  p->stride.h, p->stride.w, p->padding.h, p->padding.w, 0, 0, 0, 0};
+    const int32_t x0 = (g.pad_w + g.stride_w - 1) / g.stride_w;
+    g.x0 = x0 < g.out_w ? x0 : g.out_w;
+    const int32_t x1 = g.in_w - 3 + g.pad_w >= 0 ? (g.in_w - 3 + g.pad_w) / g.stride_w + 1 : 0;
+    g.x1 = x1 < g.out_w ? (x1 > g.x0 ? x1 : g.x0) : g.out_w;
+    g.y0 = (g.pad_h + g.stride_h - 1) / g.stride_h;
+    g.y1 = g.in_h - 3 + g.pad_h >= 0 ? (g.in_h - 3 + g.pad_h) / g.stride_h + 1 : 0;
     const int32_t in_image = g.in_h * g.in_w * channels;
     const int32_t out_image = g.out_h * g.out_w * channels;
-    const int32_t full = channels - channels % GROUP;
     group_state state;
-    for (int32_t c0 = 0; c0 < full; c0 += GROUP)
+    const int32_t pixel_major = all_fast && g.out_h * g.out_w <= HELIA_DSP_DW3X3_FEW_PIXELS;
+    for (int32_t b = 0; pixel_major && b < input_dims->n; ++b)
+    {
+        run_pixels(p, quant_params, &g, input_data + b * in_image, filter_data, bias_data, full,
+                   output_data + b * out_image);
+    }
+    for (int32_t c0 = 0; !pixel_major && c0 < full; c0 += GROUP)
     {
         prepare_group(&state, p, quant_params, filter_data, bias_data, channels, c0);
         for (int32_t b = 0; b < input_dims->n; ++b)

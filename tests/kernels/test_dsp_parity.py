@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Our DSP-extension kernels (kernels/dsp) against the portable reference, on QEMU: thousands of random
+int8 3x3 depthwise calls (tall, narrow and wide planes, channel counts that are not multiples of 4,
+strides 1 to 3, leading and trailing padding 0 to 2, batches, offsets, clamps, multipliers and shifts of
+both signs, biases beyond the fast requantization, NULL bias) compared byte for byte in the firmware,
+with guard bytes, on every DSP core QEMU runs here (Cortex-M4 on mps2-an386, M7 on mps2-an500, M33 on
+mps2-an505), and with the pixel-major path forced on and off. Plus the instruction bench on the
+Cortex-M4: our kernel must beat the library's entries on every kws / vww depthwise layer with the same
+output, against the portable kernels always and against ns-cmsis-nn's DSP build when
+HELIA_NS_CMSIS_NN_DIR is set."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tools"))
+
+from bench_lib import dsp, kernels, toolchain  # noqa: E402
+from tests.skip_policy import NS_CMSIS_NN_NOT_CONFIGURED  # noqa: E402
+
+SKIP_REASON = "optional tool missing: arm-none-eabi-gcc/qemu-system-arm"
+CALLS = 2000
+OURS = "helia_dsp_depthwise_conv_3x3_s8"
+LIBRARY_ENTRIES = ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8")
+LAYERS = 10  # kws 25x5x64 and vww's nine distinct depthwise shapes
+
+
+def _need_arm_tools() -> None:
+    if shutil.which(toolchain.ARM_CC) is None or shutil.which(toolchain.QEMU) is None:
+        pytest.skip(SKIP_REASON)
+
+
+def _check_parity(result: dict) -> None:
+    assert result["calls"] == CALLS, result["text"][-2000:]
+    assert result["outputs"] > 100 * CALLS  # the calls wrote real outputs, not empty shapes
+    assert result["mismatches"] == 0, result["text"][-3000:]
+    assert result["refusal_failures"] == 0, result["text"][-3000:]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_depthwise_3x3_matches_portable_reference_on_cortex_m4(tmp_path, seed):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, seed))
+
+
+# The kernel serves every core with the DSP extension and without Helium: run it on each board here.
+_OTHER_CORES = [name for name in ("cortex_m7", "cortex_m33") if name in dsp.CORES]
+
+
+@pytest.mark.parametrize("core_name", _OTHER_CORES)
+def test_depthwise_3x3_matches_portable_reference_on_other_dsp_cores(tmp_path, core_name):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, 3, core=dsp.CORES[core_name]))
+
+
+@pytest.mark.parametrize("seed, defines", [
+    (4, ("HELIA_DSP_DW3X3_FEW_PIXELS=0",)),  # every output channel group by group
+    (5, ("HELIA_DSP_DW3X3_FEW_PIXELS=1000000",)),  # pixel by pixel wherever the requantization allows
+], ids=["group_major", "pixel_major"])
+def test_depthwise_3x3_each_loop_order_matches_portable_reference(tmp_path, seed, defines):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, seed, defines))
+
+
+def _bench_beats_library(tmp_path, backend: str) -> None:
+    rows = dsp.bench(tmp_path, backend)
+    assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
+    by_layer: dict[str, dict[str, int]] = {}
+    for row in rows:
+        by_layer.setdefault(row["layer"], {})[row["entry"]] = row["instructions"]
+    assert len(by_layer) == LAYERS
+    for layer, counts in by_layer.items():
+        for entry in LIBRARY_ENTRIES:
+            assert 0 < counts[OURS] < counts[entry], (backend, layer, entry, counts)
+
+
+def test_bench_beats_portable_entries_with_same_output(tmp_path):
+    _need_arm_tools()
+    _bench_beats_library(tmp_path, kernels.PORTABLE)
+
+
+def test_bench_beats_ns_cmsis_nn_dsp_entries_with_same_output(tmp_path):
+    """ns-cmsis-nn v7.29.2's DSP build, as a module for the Cortex-M4 links it (kernels/dsp/README.md
+    has the table)."""
+    _need_arm_tools()
+    if toolchain.ns_cmsis_nn_root() is None:
+        pytest.skip(NS_CMSIS_NN_NOT_CONFIGURED)
+    _bench_beats_library(tmp_path, kernels.NS_CMSIS_NN)
