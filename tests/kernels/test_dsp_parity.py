@@ -91,3 +91,50 @@ def test_bench_beats_ns_cmsis_nn_dsp_entries_with_same_output(tmp_path):
     if toolchain.ns_cmsis_nn_root() is None:
         pytest.skip(NS_CMSIS_NN_NOT_CONFIGURED)
     _bench_beats_library(tmp_path, kernels.NS_CMSIS_NN)
+
+
+# helia_dsp_convolve_1x1_s8: thousands of random int8 1x1 convolutions (odd pixel and channel counts, depths
+# 1 to 320 and not multiples of 4, batches, offsets, clamps, multipliers and shifts of both signs, biases
+# past the short requantization's bound, with and without weight sums, NULL bias) on every DSP core here,
+# and the bench on the kws / vww pointwise layers.
+OURS_1X1 = "helia_dsp_convolve_1x1_s8"
+LIBRARY_1X1_ENTRIES = ("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8")
+LAYERS_1X1 = 11  # kws 25x5x64 -> 64 and vww's nine distinct pointwise shapes, plus its 7-row band of 48x48x8
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_convolve_1x1_matches_portable_reference_on_cortex_m4(tmp_path, seed):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, seed, kernel="conv_1x1"))
+
+
+@pytest.mark.parametrize("core_name", _OTHER_CORES)
+def test_convolve_1x1_matches_portable_reference_on_other_dsp_cores(tmp_path, core_name):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, 13, kernel="conv_1x1", core=dsp.CORES[core_name]))
+
+
+def _bench_1x1_beats_library(tmp_path, backend: str) -> None:
+    rows = dsp.bench(tmp_path, backend, kernel="conv_1x1")
+    assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
+    by_layer: dict[str, dict[str, int]] = {}
+    for row in rows:
+        by_layer.setdefault(row["layer"], {})[row["entry"]] = row["instructions"]
+    assert len(by_layer) == LAYERS_1X1
+    for layer, counts in by_layer.items():
+        for entry in LIBRARY_1X1_ENTRIES:
+            assert 0 < counts[OURS_1X1] < counts[entry], (backend, layer, entry, counts)
+
+
+def test_bench_1x1_beats_portable_entries_with_same_output(tmp_path):
+    _need_arm_tools()
+    _bench_1x1_beats_library(tmp_path, kernels.PORTABLE)
+
+
+def test_bench_1x1_beats_ns_cmsis_nn_dsp_entries_with_same_output(tmp_path):
+    """ns-cmsis-nn v7.29.2's DSP build, as a module for the Cortex-M4 links it (kernels/dsp/README.md has
+    the table)."""
+    _need_arm_tools()
+    if toolchain.ns_cmsis_nn_root() is None:
+        pytest.skip(NS_CMSIS_NN_NOT_CONFIGURED)
+    _bench_1x1_beats_library(tmp_path, kernels.NS_CMSIS_NN)
