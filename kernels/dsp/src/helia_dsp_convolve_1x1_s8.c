@@ -40,13 +40,14 @@
 #define MAX_PRODUCT 32640
 
 /* Requantization constants of a pair of output channels (lane 1 repeats lane 0 for a last odd channel),
- * laid out for the assembly loop: multipliers, round_adds and shifts in one LDM, biases in one LDRD. */
+ * laid out for the assembly loop: the accumulators' four starting values (pixel 0 and 1 of channel 0 and
+ * 1) in one LDM, then multipliers, round_adds and shifts in another. */
 typedef struct
 {
+    int32_t bias[4];       /* the accumulators' start (channel 0, 1, 0, 1): 2 * bias (widened path), bias */
     int32_t multiplier[2]; /* Q31 */
     int32_t round_add[2];  /* short path: 2^e (e = -shift clamped to 29); exact path: unused */
     int32_t shift[2];      /* short path: e + 1; exact path: the TFLite shift */
-    int32_t bias[2];       /* the accumulator's start: 2 * bias (widened path), bias (direct, exact paths) */
 } channel_pair_quant;
 
 typedef struct
@@ -232,8 +233,8 @@ typedef struct
 /* The assembly reads these offsets. */
 typedef char block_job_layout_check[(offsetof(block_job, act_min4) == 8 && offsetof(block_job, output_offset) == 16 &&
                                      offsetof(block_job, groups) == 28 && offsetof(block_job, offset_pair) == 44 &&
-                                     offsetof(block_job, out1_delta) == 60 && offsetof(channel_pair_quant, bias) == 24 &&
-                                     sizeof(channel_pair_quant) == 32)
+                                     offsetof(block_job, out1_delta) == 60 && offsetof(channel_pair_quant, multiplier) == 16 &&
+                                     sizeof(channel_pair_quant) == 40)
                                         ? 1
                                         : -1];
 
@@ -268,9 +269,7 @@ __asm__(
     "   .macro  helia_dsp_1x1_pair_loop odd\n"
     "1:\n"                                /* one channel pair */
     "   ldr     r2, [sp, #4]\n"
-    "   ldrd    r8, r9, [r2, #24]\n"
-    "   mov     r10, r8\n"
-    "   mov     r11, r9\n"
+    "   ldmia   r2, {r8-r11}\n"          /* starting values */
     "   ldr     r0, [sp]\n"
     "   .if     \\odd\n"
     "   b       3f\n"
@@ -279,8 +278,8 @@ __asm__(
     "   cmp     r0, lr\n"
     "   bne     2b\n"
     "   ldr     r0, [sp, #4]\n"
+    "   adds    r0, r0, #16\n"
     "   ldmia   r0!, {r2-r7}\n"           /* multipliers r2 r3, round_adds r4 r5, shifts r6 r7 */
-    "   adds    r0, r0, #8\n"
     "   str     r0, [sp, #4]\n"
     "   smmulr  r8, r8, r2\n"             /* requantize_short, four times */
     "   smmulr  r10, r10, r2\n"
@@ -472,9 +471,9 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
     for (int32_t pairs = count >> 1; pairs > 0; --pairs)
     {
         int32_t acc00 = q->bias[0];
-        int32_t acc10 = q->bias[0];
+        int32_t acc10 = q->bias[2];
         int32_t acc01 = q->bias[1];
-        int32_t acc11 = q->bias[1];
+        int32_t acc11 = q->bias[3];
         tile_widened(x, filter, filter + depth, groups, tail, &acc00, &acc01, &acc10, &acc11);
         finish_tile(acc00, acc01, acc10, acc11, q, a->output_offset, act_min4, act_max4, out, out + a->channels,
                     pixels, 1);
@@ -612,9 +611,9 @@ static void direct_block(const conv_args *a, const channel_pair_quant *q, int32_
             const int8_t *w0 = a->filter + (size_t)(first + c) * depth;
             const int8_t *w1 = pair ? w0 + depth : w0;
             int32_t acc00 = p->bias[0];
-            int32_t acc10 = p->bias[0];
+            int32_t acc10 = p->bias[2];
             int32_t acc01 = p->bias[1];
-            int32_t acc11 = p->bias[1];
+            int32_t acc11 = p->bias[3];
             tile_direct(x0, x1, w0, w1, depth, offset_pair, &acc00, &acc01, &acc10, &acc11);
             if (!exact)
             {
@@ -681,12 +680,14 @@ static void prepare_block(const conv_args *a, channel_pair_quant *q, int32_t fir
         if (exact)
         {
             p->bias[lane] = start;
+            p->bias[lane + 2] = start;
             p->round_add[lane] = 0;
             p->shift[lane] = a->shift[c];
             continue;
         }
         const int32_t e = -a->shift[c] > 29 ? 29 : -a->shift[c];
         p->bias[lane] = doubled ? 2 * start : start; /* |start| < 2^27 here */
+        p->bias[lane + 2] = p->bias[lane];
         p->round_add[lane] = (int32_t)1 << e;
         p->shift[lane] = e + 1;
     }
