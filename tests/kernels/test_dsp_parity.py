@@ -4,10 +4,10 @@ int8 3x3 depthwise calls (tall, narrow and wide planes, channel counts that are 
 strides 1 to 3, leading and trailing padding 0 to 2, batches, offsets, clamps, multipliers and shifts of
 both signs, biases beyond the fast requantization, NULL bias) compared byte for byte in the firmware,
 with guard bytes, on every DSP core QEMU runs here (Cortex-M4 on mps2-an386, M7 on mps2-an500, M33 on
-mps2-an505), and with the pixel-major path forced on and off. Plus the instruction bench on the
-Cortex-M4: our kernel must beat the library's entries on every kws / vww depthwise layer with the same
-output, against the portable kernels always and against ns-cmsis-nn's DSP build when
-HELIA_NS_CMSIS_NN_DIR is set."""
+mps2-an505), with the pixel-major path forced on and off and without the asm pair loop. Plus the
+instruction bench on the Cortex-M4: our kernel must beat the library's entries on every kws / vww
+depthwise layer with the same output, against the portable kernels always and against ns-cmsis-nn's
+DSP build when HELIA_NS_CMSIS_NN_DIR is set."""
 
 from __future__ import annotations
 
@@ -61,8 +61,9 @@ def test_depthwise_3x3_matches_portable_reference_on_other_dsp_cores(tmp_path, c
 @pytest.mark.parametrize("seed, defines", [
     (4, ("HELIA_DSP_DW3X3_FEW_PIXELS=0",)),  # every output channel group by group
     (5, ("HELIA_DSP_DW3X3_FEW_PIXELS=1000000",)),  # pixel by pixel wherever the requantization allows
-], ids=["group_major", "pixel_major"])
-def test_depthwise_3x3_each_loop_order_matches_portable_reference(tmp_path, seed, defines):
+    (6, ("HELIA_DSP_DW3X3_PAIRS=0",)),  # without the asm pair loop: what a build without optimization runs
+], ids=["group_major", "pixel_major", "no_pairs"])
+def test_depthwise_3x3_each_path_matches_portable_reference(tmp_path, seed, defines):
     _need_arm_tools()
     _check_parity(dsp.parity(tmp_path, CALLS, seed, defines))
 

@@ -36,6 +36,16 @@
 #define MAX_FAST_RIGHT 20
 #define MAX_FAST_BIAS (1 << 28)
 
+/* Interior pixels in pairs at strides 1 and 2 (half_pair's asm), only when optimizing: the asm takes
+ * 13 registers, and without optimization r7 is the frame pointer. Tests may set it to 0. */
+#ifndef HELIA_DSP_DW3X3_PAIRS
+#if defined(__OPTIMIZE__)
+#define HELIA_DSP_DW3X3_PAIRS 1
+#else
+#define HELIA_DSP_DW3X3_PAIRS 0
+#endif
+#endif
+
 /* One channel group's constants. */
 typedef struct
 {
@@ -290,6 +300,8 @@ static __attribute__((noinline)) void interior_row_general(const group_state *s,
     interior_row(s, 0, in, ch, row, in_step, out, count);
 }
 
+#if HELIA_DSP_DW3X3_PAIRS
+
 /* SXTAB16 of x (channels 0, 2) or of x rotated by 8 (channels 1, 3); odd is a constant. */
 HELIA_DSP_INLINE int32_t extend_half(int32_t offset2, uint32_t x, int32_t odd)
 {
@@ -472,6 +484,8 @@ static __attribute__((noinline)) void interior_row_stride2(const group_state *s,
     interior_row_pairs(s, 2, in, ch, row, out, count);
 }
 
+#endif /* HELIA_DSP_DW3X3_PAIRS */
+
 /* The group's weights (extended to int16 pairs), sums' start values and requantization constants. */
 static void prepare_group(group_state *s,
                           const cmsis_nn_dw_conv_params *p,
@@ -549,6 +563,7 @@ static void run_group(const group_state *s, const geometry *g, const int8_t *ima
         if (x1 > x0)
         {
             const int8_t *in = image + ((oy * g->stride_h - g->pad_h) * g->in_w + x0 * g->stride_w - g->pad_w) * ch;
+#if HELIA_DSP_DW3X3_PAIRS
             if (s->fast && g->stride_w == 1)
             {
                 interior_row_stride1(s, in, ch, row, o + x0 * ch, x1 - x0);
@@ -557,7 +572,9 @@ static void run_group(const group_state *s, const geometry *g, const int8_t *ima
             {
                 interior_row_stride2(s, in, ch, row, o + x0 * ch, x1 - x0);
             }
-            else if (s->fast)
+            else
+#endif
+            if (s->fast)
             {
                 interior_row_fast(s, in, ch, row, x_step, o + x0 * ch, x1 - x0);
             }
