@@ -35,9 +35,11 @@
 /* Output channels whose requantization constants are prepared at a time (16 bytes each on the stack). */
 #define CHANNEL_BLOCK 64
 /* |2 * accumulator| stays below 2^28 for the short requantization (see the file comment). */
-#define SHORT_ACC_LIMIT ((int64_t)1 << 27)
+#define SHORT_ACC_LIMIT ((int32_t)1 << 27)
 /* Largest |(x + input_offset) * w| (255 * 128). */
 #define MAX_PRODUCT 32640
+/* Deepest input the short requantization can take (MAX_PRODUCT * depth < 2^27). */
+#define SHORT_MAX_DEPTH 4096
 
 /* Requantization constants of a pair of output channels (lane 1 repeats lane 0 for a last odd channel),
  * laid out for the assembly loop: the accumulators' four starting values (pixel 0 and 1 of channel 0 and
@@ -61,6 +63,7 @@ typedef struct
     const int32_t *shift;
     int32_t rows, depth, channels;
     int32_t input_offset, output_offset, act_min, act_max;
+    int32_t folded; /* short requantization with the output offset inside round_add */
 } conv_args;
 
 HELIA_DSP_INLINE uint32_t load_word(const int8_t *p)
@@ -298,11 +301,13 @@ __asm__(
     "   sub     r2, r2, r11, lsr #31\n"
     "   asr     r11, r2, r7\n"
     "   ldr     r0, [sp, #8]\n"
-    "   ldr     r3, [r0, #16]\n"          /* output offset */
+    "   ldr     r3, [r0, #16]\n"          /* output offset, 0 when folded into round_add */
+    "   cbz     r3, 6f\n"
     "   add     r8, r8, r3\n"
     "   add     r9, r9, r3\n"
     "   add     r10, r10, r3\n"
     "   add     r11, r11, r3\n"
+    "6:\n"
     "   ssat    r8, #8, r8\n"
     "   ssat    r9, #8, r9\n"
     "   ssat    r10, #8, r10\n"
@@ -423,6 +428,12 @@ HELIA_DSP_INLINE void tile_widened(const int32_t *x, const int8_t *w0, const int
     }
 }
 
+/* The output offset the short requantization adds after its shift: none when round_add holds it. */
+HELIA_DSP_INLINE int32_t short_offset(const conv_args *a)
+{
+    return a->folded ? 0 : a->output_offset;
+}
+
 /* Requantizes a tile (short path: accumulators doubled), adds the output offset and stores its bytes:
  * pixel 0's channels at out0, pixel 1's at out1; `pixels` and `pair` (two channels) say which exist. */
 static void finish_tile(int32_t acc00, int32_t acc01, int32_t acc10, int32_t acc11, const channel_pair_quant *q,
@@ -475,7 +486,7 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
         int32_t acc01 = q->bias[1];
         int32_t acc11 = q->bias[3];
         tile_widened(x, filter, filter + depth, groups, tail, &acc00, &acc01, &acc10, &acc11);
-        finish_tile(acc00, acc01, acc10, acc11, q, a->output_offset, act_min4, act_max4, out, out + a->channels,
+        finish_tile(acc00, acc01, acc10, acc11, q, short_offset(a), act_min4, act_max4, out, out + a->channels,
                     pixels, 1);
         filter += 2 * depth;
         ++q;
@@ -488,7 +499,7 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
         int32_t acc01 = q->bias[0];
         int32_t acc11 = q->bias[0];
         tile_widened(x, filter, filter, groups, tail, &acc00, &acc01, &acc10, &acc11);
-        finish_tile(acc00, acc01, acc10, acc11, q, a->output_offset, act_min4, act_max4, out, out + a->channels,
+        finish_tile(acc00, acc01, acc10, acc11, q, short_offset(a), act_min4, act_max4, out, out + a->channels,
                     pixels, 0);
     }
 }
@@ -508,7 +519,7 @@ static void widened_block(const conv_args *a, const channel_pair_quant *q, int32
     if ((depth & 3) == 0 && count >= 2 && a->rows > 0)
     {
         const int32_t pairs = count >> 1;
-        block_job job = {a->input, out, every_byte(a->act_min), every_byte(a->act_max), a->output_offset,
+        block_job job = {a->input, out, every_byte(a->act_min), every_byte(a->act_max), short_offset(a),
                          a->rows >> 1, depth, depth >> 2, filter, q, 2 * a->channels, offset_pair, widened,
                          filter + (size_t)2 * pairs * depth, depth, a->channels};
         if (job.pixel_pairs > 0)
@@ -618,7 +629,7 @@ static void direct_block(const conv_args *a, const channel_pair_quant *q, int32_
             if (!exact)
             {
                 /* |acc| < 2^27 here, so doubling cannot overflow. */
-                finish_tile(2 * acc00, 2 * acc01, 2 * acc10, 2 * acc11, p, a->output_offset, act_min4, act_max4,
+                finish_tile(2 * acc00, 2 * acc01, 2 * acc10, 2 * acc11, p, short_offset(a), act_min4, act_max4,
                             out0 + c, out0 + c + channels, pixels, pair);
                 continue;
             }
@@ -649,21 +660,55 @@ HELIA_DSP_INLINE int32_t channel_start(const conv_args *a, int32_t c)
     return a->bias != NULL ? a->bias[c] : 0;
 }
 
-/* Whether every channel's accumulator stays within the short requantization's bound and no shift is
- * positive. */
-static int32_t short_requantization_ok(const conv_args *a)
+/* Bound on |accumulator| of channel c, for depths up to SHORT_MAX_DEPTH (beyond, the bound passes
+ * SHORT_ACC_LIMIT whatever the start); 32-bit: this runs once per channel and call. */
+HELIA_DSP_INLINE uint32_t accumulator_reach(const conv_args *a, int32_t c)
 {
-    const int64_t products = (int64_t)MAX_PRODUCT * a->depth;
+    const int32_t start = channel_start(a, c);
+    const uint32_t magnitude = start < 0 ? 0u - (uint32_t)start : (uint32_t)start;
+    return magnitude + (uint32_t)MAX_PRODUCT * (uint32_t)a->depth;
+}
+
+/* The short requantization's right shift e of channel c (reach < 2^27): -shift, capped where the result is
+ * 0 for every value the channel reaches (|x| <= reach + 1/2 < 2^(e - 1) rounds to 0), which keeps 2^e
+ * and a folded offset small. */
+HELIA_DSP_INLINE int32_t short_right_shift(const conv_args *a, int32_t c, uint32_t reach)
+{
+    const int32_t cap = 33 - __builtin_clz(reach + 1u); /* 2^(cap - 1) > reach + 1 */
+    return -a->shift[c] < cap ? -a->shift[c] : cap;
+}
+
+/* Whether offset * 2^(e + 1) can join round_add: |2x - (x < 0) + 2^e + offset * 2^(e + 1)| <=
+ * 2 * reach + 3 + 257 * 2^e must stay below 2^31. */
+HELIA_DSP_INLINE int32_t offset_folds(uint32_t reach, int32_t e)
+{
+    return e <= 22 && 2u * reach + 3u + (257u << e) < 0x80000000u;
+}
+
+enum
+{
+    REQUANTIZE_EXACT,  /* a shift > 0 or an accumulator that may reach 2^27 */
+    REQUANTIZE_SHORT,  /* |2 * acc| < 2^28: SMMULR and the one-step rounding shift */
+    REQUANTIZE_FOLDED, /* the same with the output offset folded into round_add */
+};
+
+static int32_t requantization_mode(const conv_args *a)
+{
+    if (a->depth > SHORT_MAX_DEPTH)
+    {
+        return REQUANTIZE_EXACT;
+    }
+    int32_t fold = 1;
     for (int32_t c = 0; c < a->channels; ++c)
     {
-        const int64_t start = channel_start(a, c);
-        const int64_t magnitude = (start < 0 ? -start : start) + products;
-        if (a->shift[c] > 0 || magnitude >= SHORT_ACC_LIMIT)
+        const uint32_t reach = accumulator_reach(a, c);
+        if (a->shift[c] > 0 || reach >= (uint32_t)SHORT_ACC_LIMIT)
         {
-            return 0;
+            return REQUANTIZE_EXACT;
         }
+        fold &= offset_folds(reach, short_right_shift(a, c, reach));
     }
-    return 1;
+    return fold ? REQUANTIZE_FOLDED : REQUANTIZE_SHORT;
 }
 
 /* Constants of channels first .. first + count - 1 in pairs (a last odd channel fills both lanes). */
@@ -685,18 +730,21 @@ static void prepare_block(const conv_args *a, channel_pair_quant *q, int32_t fir
             p->shift[lane] = a->shift[c];
             continue;
         }
-        const int32_t e = -a->shift[c] > 29 ? 29 : -a->shift[c];
+        const int32_t e = short_right_shift(a, c, accumulator_reach(a, c));
+        const int32_t offset = a->folded ? a->output_offset * ((int32_t)1 << (e + 1)) : 0; /* e <= 22 then */
         p->bias[lane] = doubled ? 2 * start : start; /* |start| < 2^27 here */
         p->bias[lane + 2] = p->bias[lane];
-        p->round_add[lane] = (int32_t)1 << e;
+        p->round_add[lane] = ((int32_t)1 << e) + offset;
         p->shift[lane] = e + 1;
     }
 }
 
-static void convolve(const conv_args *a)
+static void convolve(conv_args *a)
 {
     channel_pair_quant q[CHANNEL_BLOCK / 2];
-    const int32_t exact = !short_requantization_ok(a);
+    const int32_t mode = requantization_mode(a);
+    const int32_t exact = mode == REQUANTIZE_EXACT;
+    a->folded = mode == REQUANTIZE_FOLDED;
     const int32_t widened = !exact && a->depth <= EXPANDED_MAX_DEPTH;
     for (int32_t first = 0; first < a->channels; first += CHANNEL_BLOCK)
     {
@@ -749,7 +797,7 @@ arm_cmsis_nn_status helia_dsp_convolve_1x1_s8(const cmsis_nn_context *ctx,
     }
     const int32_t has_sums = weight_sum_ctx != NULL && weight_sum_ctx->buf != NULL &&
         weight_sum_ctx->size >= channels * (int32_t)sizeof(int32_t);
-    const conv_args args = {
+    conv_args args = {
         .input = input_data,
         .filter = filter_data,
         .output = output_data,
