@@ -54,7 +54,7 @@ arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
  * read; with no such buffer (what modules for DSP cores pass) the kernel adds bias and input offset
  * itself. input_offset in [-127, 128], output_offset and the activation range in [-128, 127], shifts in
  * [-31, 30] (per channel). Returns ARM_CMSIS_NN_ARG_ERROR (writing nothing) for anything else, grouped
- * convolutions included (filter_dims->c must equal input_dims->c). Uses about 2.2 KiB of stack.
+ * convolutions included (filter_dims->c must equal input_dims->c). Uses about 2.9 KiB of stack.
  */
 arm_cmsis_nn_status helia_dsp_convolve_1x1_s8(const cmsis_nn_context *ctx,
                                               const cmsis_nn_context *weight_sum_ctx,
