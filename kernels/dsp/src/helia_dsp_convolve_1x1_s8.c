@@ -231,12 +231,13 @@ typedef struct
     const int8_t *filter_end; /* 52: past the block's last channel pair's rows */
     int32_t pixel1_delta;   /* 56: depth, or 0 for a last single pixel (widened twice) */
     int32_t out1_delta;     /* 60: channels, or the way to a dummy for a last single pixel */
+    int32_t general;        /* 64: 0 when the output offset is folded and the activation range is all of int8 */
 } block_job;
 
 /* The assembly reads these offsets. */
 typedef char block_job_layout_check[(offsetof(block_job, act_min4) == 8 && offsetof(block_job, output_offset) == 16 &&
                                      offsetof(block_job, groups) == 28 && offsetof(block_job, offset_pair) == 44 &&
-                                     offsetof(block_job, out1_delta) == 60 && offsetof(channel_pair_quant, multiplier) == 16 &&
+                                     offsetof(block_job, out1_delta) == 60 && offsetof(block_job, general) == 64 && offsetof(channel_pair_quant, multiplier) == 16 &&
                                      sizeof(channel_pair_quant) == 40)
                                         ? 1
                                         : -1];
@@ -300,14 +301,8 @@ __asm__(
     "   add     r2, r5, r11, lsl #1\n"
     "   sub     r2, r2, r11, lsr #31\n"
     "   asr     r11, r2, r7\n"
-    "   ldr     r0, [sp, #8]\n"
-    "   ldr     r3, [r0, #16]\n"          /* output offset, 0 when folded into round_add */
-    "   cbz     r3, 6f\n"
-    "   add     r8, r8, r3\n"
-    "   add     r9, r9, r3\n"
-    "   add     r10, r10, r3\n"
-    "   add     r11, r11, r3\n"
-    "6:\n"
+    "   ldr     r3, [sp, #24]\n"         /* 0: offset folded, activation the whole int8 range */
+    "   cbnz    r3, 5f\n"
     "   ssat    r8, #8, r8\n"
     "   ssat    r9, #8, r9\n"
     "   ssat    r10, #8, r10\n"
@@ -315,11 +310,7 @@ __asm__(
     "   bfi     r8, r9, #8, #8\n"         /* bytes: pixel 0 channel 0, 1; pixel 1 channel 0, 1 */
     "   bfi     r8, r10, #16, #8\n"
     "   bfi     r8, r11, #24, #8\n"
-    "   ldrd    r4, r5, [r0, #8]\n"
-    "   ssub8   r3, r8, r4\n"             /* GE where >= act_min */
-    "   sel     r8, r8, r4\n"
-    "   ssub8   r3, r5, r8\n"             /* GE where <= act_max */
-    "   sel     r8, r8, r5\n"
+    "6:\n"
     "   ldrd    r4, r5, [sp, #16]\n"      /* output cursors */
     "   strh    r8, [r4], #2\n"
     "   lsrs    r8, r8, #16\n"
@@ -329,6 +320,28 @@ __asm__(
     "   ldr     r3, [sp, #12]\n"
     "   cmp     r1, r3\n"
     "   bne     1b\n"
+    "   b       8f\n"
+    "5:\n"                                /* output offset and activation range */
+    "   ldr     r0, [sp, #8]\n"
+    "   ldr     r3, [r0, #16]\n"
+    "   add     r8, r8, r3\n"
+    "   add     r9, r9, r3\n"
+    "   add     r10, r10, r3\n"
+    "   add     r11, r11, r3\n"
+    "   ssat    r8, #8, r8\n"
+    "   ssat    r9, #8, r9\n"
+    "   ssat    r10, #8, r10\n"
+    "   ssat    r11, #8, r11\n"
+    "   bfi     r8, r9, #8, #8\n"
+    "   bfi     r8, r10, #16, #8\n"
+    "   bfi     r8, r11, #24, #8\n"
+    "   ldrd    r4, r5, [r0, #8]\n"
+    "   ssub8   r3, r8, r4\n"             /* GE where >= act_min */
+    "   sel     r8, r8, r4\n"
+    "   ssub8   r3, r5, r8\n"             /* GE where <= act_max */
+    "   sel     r8, r8, r5\n"
+    "   b       6b\n"
+    "8:\n"
     "   .endm\n");
 
 /* The pixel-pair loop: widen the pair, then every channel pair. */
@@ -390,21 +403,23 @@ __asm__(
     "   .thumb_func\n"
     "helia_dsp_conv_1x1_block:\n"
     "   push    {r4-r11, lr}\n"
-    "   sub     sp, sp, #24\n"   /* [sp] widened, [sp, #4] q, [sp, #8] job, [sp, #12] filter end, [sp, #16] outputs */
-    "   str     r0, [sp, #8]\n"
+    "   sub     sp, sp, #32\n"   /* [sp] widened, [sp, #4] q, [sp, #8] job, [sp, #12] filter end, [sp, #16] */
+    "   str     r0, [sp, #8]\n"  /* outputs, [sp, #24] general */
+    "   ldr     r1, [r0, #64]\n"
+    "   str     r1, [sp, #24]\n"
     "   ldr     r1, [r0, #48]\n"
     "   str     r1, [sp]\n"
     "   ldr     r1, [r0, #52]\n"
     "   str     r1, [sp, #12]\n"
     "   ldr     r4, [r0, #28]\n"
     "   lsls    r4, r4, #31\n"
-    "   bne     8f\n"
+    "   bne     .Lhelia_dsp_1x1_odd\n"
     "   helia_dsp_1x1_block_loop 0\n"
-    "   b       9f\n"
-    "8:\n"
+    "   b       .Lhelia_dsp_1x1_done\n"
+    ".Lhelia_dsp_1x1_odd:\n"
     "   helia_dsp_1x1_block_loop 1\n"
-    "9:\n"
-    "   add     sp, sp, #24\n"
+    ".Lhelia_dsp_1x1_done:\n"
+    "   add     sp, sp, #32\n"
     "   pop     {r4-r11, pc}\n"
     "   .size   helia_dsp_conv_1x1_block, . - helia_dsp_conv_1x1_block\n"
     "   .popsection\n");
@@ -521,7 +536,8 @@ static void widened_block(const conv_args *a, const channel_pair_quant *q, int32
         const int32_t pairs = count >> 1;
         block_job job = {a->input, out, every_byte(a->act_min), every_byte(a->act_max), short_offset(a),
                          a->rows >> 1, depth, depth >> 2, filter, q, 2 * a->channels, offset_pair, widened,
-                         filter + (size_t)2 * pairs * depth, depth, a->channels};
+                         filter + (size_t)2 * pairs * depth, depth, a->channels,
+                         short_offset(a) != 0 || a->act_min != -128 || a->act_max != 127};
         if (job.pixel_pairs > 0)
         {
             helia_dsp_conv_1x1_block(&job);
