@@ -64,6 +64,8 @@ typedef struct
     int32_t rows, depth, channels;
     int32_t input_offset, output_offset, act_min, act_max;
     int32_t folded; /* short requantization with the output offset inside round_add */
+    int32_t mla;    /* short requantization with round_add = 2^(e - 1) (+ offset * 2^e), shift = e: every
+                       multiplier >= 0 and every e >= 1 (the assembly then takes x's sign from the sum's) */
 } conv_args;
 
 HELIA_DSP_INLINE uint32_t load_word(const int8_t *p)
@@ -120,11 +122,14 @@ HELIA_DSP_INLINE int32_t multiply_high_rounded(int32_t a, int32_t b)
     return r;
 }
 
-/* TFLite's requantization of acc = acc2 / 2 for |acc2| < 2^28 and shift <= 0 (see the file comment). */
-HELIA_DSP_INLINE int32_t requantize_short(int32_t acc2, int32_t multiplier, int32_t round_add, int32_t shift)
+/* TFLite's requantization of acc = acc2 / 2 for |acc2| < 2^28 and shift <= 0 (see the file comment), with
+ * the constants of either form (mla: round_add = 2^(e - 1), shift = e; else 2^e and e + 1). */
+HELIA_DSP_INLINE int32_t requantize_short(int32_t acc2, int32_t multiplier, int32_t round_add, int32_t shift,
+                                          int32_t mla)
 {
     const int32_t x = multiply_high_rounded(acc2, multiplier);
-    return (round_add + 2 * x - (int32_t)((uint32_t)x >> 31)) >> shift;
+    const int32_t negative = (int32_t)((uint32_t)x >> 31);
+    return (mla ? x + round_add - negative : round_add + 2 * x - negative) >> shift;
 }
 
 /* TFLite's requantization for any accumulator, multiplier and shift in [-31, 30], wrapping where the
@@ -232,12 +237,13 @@ typedef struct
     int32_t pixel1_delta;   /* 56: depth, or 0 for a last single pixel (widened twice) */
     int32_t out1_delta;     /* 60: channels, or the way to a dummy for a last single pixel */
     int32_t general;        /* 64: 0 when the output offset is folded and the activation range is all of int8 */
+    int32_t mla;            /* 68: the constants are for the SMMLAR requantization (conv_args.mla) */
 } block_job;
 
 /* The assembly reads these offsets. */
 typedef char block_job_layout_check[(offsetof(block_job, act_min4) == 8 && offsetof(block_job, output_offset) == 16 &&
                                      offsetof(block_job, groups) == 28 && offsetof(block_job, offset_pair) == 44 &&
-                                     offsetof(block_job, out1_delta) == 60 && offsetof(block_job, general) == 64 && offsetof(channel_pair_quant, multiplier) == 16 &&
+                                     offsetof(block_job, out1_delta) == 60 && offsetof(block_job, general) == 64 && offsetof(block_job, mla) == 68 && offsetof(channel_pair_quant, multiplier) == 16 &&
                                      sizeof(channel_pair_quant) == 40)
                                         ? 1
                                         : -1];
@@ -270,7 +276,7 @@ void helia_dsp_conv_1x1_block(block_job *job);
 /* The channel-pair loop, as a GAS macro expanded twice: for an even step count and for an odd one
  * (which enters the two-step loop body at its second step). */
 __asm__(
-    "   .macro  helia_dsp_1x1_pair_loop odd\n"
+    "   .macro  helia_dsp_1x1_pair_loop odd, mla\n"
     "1:\n"                                /* one channel pair */
     "   ldr     r2, [sp, #4]\n"
     "   ldmia   r2, {r8-r11}\n"          /* starting values */
@@ -285,6 +291,20 @@ __asm__(
     "   adds    r0, r0, #16\n"
     "   ldmia   r0!, {r2-r7}\n"           /* multipliers r2 r3, round_adds r4 r5, shifts r6 r7 */
     "   str     r0, [sp, #4]\n"
+    "   .if     \\mla\n"                  /* multipliers >= 0, e >= 1: x + 2^(e - 1) in one SMMLAR and */
+    "   smmlar  r0, r8, r2, r4\n"         /* (x < 0) from the accumulator's sign */
+    "   sub     r0, r0, r8, lsr #31\n"
+    "   asr     r8, r0, r6\n"
+    "   smmlar  r0, r10, r2, r4\n"
+    "   sub     r0, r0, r10, lsr #31\n"
+    "   asr     r10, r0, r6\n"
+    "   smmlar  r0, r9, r3, r5\n"
+    "   sub     r0, r0, r9, lsr #31\n"
+    "   asr     r9, r0, r7\n"
+    "   smmlar  r0, r11, r3, r5\n"
+    "   sub     r0, r0, r11, lsr #31\n"
+    "   asr     r11, r0, r7\n"
+    "   .else\n"
     "   smmulr  r8, r8, r2\n"             /* requantize_short, four times */
     "   smmulr  r10, r10, r2\n"
     "   smmulr  r9, r9, r3\n"
@@ -301,6 +321,7 @@ __asm__(
     "   add     r2, r5, r11, lsl #1\n"
     "   sub     r2, r2, r11, lsr #31\n"
     "   asr     r11, r2, r7\n"
+    "   .endif\n"
     "   ldr     r3, [sp, #24]\n"         /* 0: offset folded, activation the whole int8 range */
     "   cbnz    r3, 5f\n"
     "   ssat    r8, #8, r8\n"
@@ -346,7 +367,7 @@ __asm__(
 
 /* The pixel-pair loop: widen the pair, then every channel pair. */
 __asm__(
-    "   .macro  helia_dsp_1x1_block_loop odd\n"
+    "   .macro  helia_dsp_1x1_block_loop odd, mla\n"
     "7:\n"
     "   ldr     r0, [sp, #8]\n"
     "   ldr     r1, [r0]\n"               /* pixel 0 */
@@ -385,7 +406,7 @@ __asm__(
     "   ldr     lr, [sp]\n"
     "   add     lr, lr, r4, lsl #4\n"
     "   ldr     r1, [r0, #32]\n"
-    "   helia_dsp_1x1_pair_loop \\odd\n"
+    "   helia_dsp_1x1_pair_loop \\odd, \\mla\n"
     "   ldr     r0, [sp, #8]\n"
     "   ldr     r1, [r0, #20]\n"
     "   subs    r1, r1, #1\n"
@@ -412,12 +433,24 @@ __asm__(
     "   ldr     r1, [r0, #52]\n"
     "   str     r1, [sp, #12]\n"
     "   ldr     r4, [r0, #28]\n"
-    "   lsls    r4, r4, #31\n"
+    "   ldr     r5, [r0, #68]\n"
+    "   lsls    r4, r4, #31\n"            /* Z: an even step count */
+    "   cmp     r5, #0\n"                 /* the SMMLAR requantization */
+    "   bne     .Lhelia_dsp_1x1_mla\n"
+    "   cmp     r4, #0\n"
     "   bne     .Lhelia_dsp_1x1_odd\n"
-    "   helia_dsp_1x1_block_loop 0\n"
+    "   helia_dsp_1x1_block_loop 0, 0\n"
     "   b       .Lhelia_dsp_1x1_done\n"
     ".Lhelia_dsp_1x1_odd:\n"
-    "   helia_dsp_1x1_block_loop 1\n"
+    "   helia_dsp_1x1_block_loop 1, 0\n"
+    "   b       .Lhelia_dsp_1x1_done\n"
+    ".Lhelia_dsp_1x1_mla:\n"
+    "   cmp     r4, #0\n"
+    "   bne     .Lhelia_dsp_1x1_mla_odd\n"
+    "   helia_dsp_1x1_block_loop 0, 1\n"
+    "   b       .Lhelia_dsp_1x1_done\n"
+    ".Lhelia_dsp_1x1_mla_odd:\n"
+    "   helia_dsp_1x1_block_loop 1, 1\n"
     ".Lhelia_dsp_1x1_done:\n"
     "   add     sp, sp, #32\n"
     "   pop     {r4-r11, pc}\n"
@@ -452,13 +485,18 @@ HELIA_DSP_INLINE int32_t short_offset(const conv_args *a)
 /* Requantizes a tile (short path: accumulators doubled), adds the output offset and stores its bytes:
  * pixel 0's channels at out0, pixel 1's at out1; `pixels` and `pair` (two channels) say which exist. */
 static void finish_tile(int32_t acc00, int32_t acc01, int32_t acc10, int32_t acc11, const channel_pair_quant *q,
-                        int32_t output_offset, uint32_t act_min4, uint32_t act_max4, int8_t *out0, int8_t *out1,
+                        const conv_args *a, uint32_t act_min4, uint32_t act_max4, int8_t *out0, int8_t *out1,
                         int32_t pixels, int32_t pair)
 {
-    const int32_t y00 = __ssat(requantize_short(acc00, q->multiplier[0], q->round_add[0], q->shift[0]) + output_offset, 8);
-    const int32_t y10 = __ssat(requantize_short(acc10, q->multiplier[0], q->round_add[0], q->shift[0]) + output_offset, 8);
-    const int32_t y01 = __ssat(requantize_short(acc01, q->multiplier[1], q->round_add[1], q->shift[1]) + output_offset, 8);
-    const int32_t y11 = __ssat(requantize_short(acc11, q->multiplier[1], q->round_add[1], q->shift[1]) + output_offset, 8);
+    const int32_t output_offset = short_offset(a);
+    const int32_t y00 =
+        __ssat(requantize_short(acc00, q->multiplier[0], q->round_add[0], q->shift[0], a->mla) + output_offset, 8);
+    const int32_t y10 =
+        __ssat(requantize_short(acc10, q->multiplier[0], q->round_add[0], q->shift[0], a->mla) + output_offset, 8);
+    const int32_t y01 =
+        __ssat(requantize_short(acc01, q->multiplier[1], q->round_add[1], q->shift[1], a->mla) + output_offset, 8);
+    const int32_t y11 =
+        __ssat(requantize_short(acc11, q->multiplier[1], q->round_add[1], q->shift[1], a->mla) + output_offset, 8);
     const uint32_t v = pack_clamped(y00, y01, y10, y11, act_min4, act_max4);
     if (pair)
     {
@@ -501,7 +539,7 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
         int32_t acc01 = q->bias[1];
         int32_t acc11 = q->bias[3];
         tile_widened(x, filter, filter + depth, groups, tail, &acc00, &acc01, &acc10, &acc11);
-        finish_tile(acc00, acc01, acc10, acc11, q, short_offset(a), act_min4, act_max4, out, out + a->channels,
+        finish_tile(acc00, acc01, acc10, acc11, q, a, act_min4, act_max4, out, out + a->channels,
                     pixels, 1);
         filter += 2 * depth;
         ++q;
@@ -514,7 +552,7 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
         int32_t acc01 = q->bias[0];
         int32_t acc11 = q->bias[0];
         tile_widened(x, filter, filter, groups, tail, &acc00, &acc01, &acc10, &acc11);
-        finish_tile(acc00, acc01, acc10, acc11, q, short_offset(a), act_min4, act_max4, out, out + a->channels,
+        finish_tile(acc00, acc01, acc10, acc11, q, a, act_min4, act_max4, out, out + a->channels,
                     pixels, 0);
     }
 }
@@ -537,7 +575,7 @@ static void widened_block(const conv_args *a, const channel_pair_quant *q, int32
         block_job job = {a->input, out, every_byte(a->act_min), every_byte(a->act_max), short_offset(a),
                          a->rows >> 1, depth, depth >> 2, filter, q, 2 * a->channels, offset_pair, widened,
                          filter + (size_t)2 * pairs * depth, depth, a->channels,
-                         short_offset(a) != 0 || a->act_min != -128 || a->act_max != 127};
+                         short_offset(a) != 0 || a->act_min != -128 || a->act_max != 127, a->mla};
         if (job.pixel_pairs > 0)
         {
             helia_dsp_conv_1x1_block(&job);
@@ -645,7 +683,7 @@ static void direct_block(const conv_args *a, const channel_pair_quant *q, int32_
             if (!exact)
             {
                 /* |acc| < 2^27 here, so doubling cannot overflow. */
-                finish_tile(2 * acc00, 2 * acc01, 2 * acc10, 2 * acc11, p, short_offset(a), act_min4, act_max4,
+                finish_tile(2 * acc00, 2 * acc01, 2 * acc10, 2 * acc11, p, a, act_min4, act_max4,
                             out0 + c, out0 + c + channels, pixels, pair);
                 continue;
             }
@@ -727,6 +765,20 @@ static int32_t requantization_mode(const conv_args *a)
     return fold ? REQUANTIZE_FOLDED : REQUANTIZE_SHORT;
 }
 
+/* Whether the SMMLAR form fits the call: every multiplier >= 0 (TFLite's are positive) and every short
+ * right shift >= 1. */
+static int32_t mla_form_fits(const conv_args *a)
+{
+    for (int32_t c = 0; c < a->channels; ++c)
+    {
+        if (a->multiplier[c] < 0 || a->shift[c] > -1)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Constants of channels first .. first + count - 1 in pairs (a last odd channel fills both lanes). */
 static void prepare_block(const conv_args *a, channel_pair_quant *q, int32_t first, int32_t count, int32_t exact,
                           int32_t doubled)
@@ -746,7 +798,8 @@ static void prepare_block(const conv_args *a, channel_pair_quant *q, int32_t fir
             p->shift[lane] = a->shift[c];
             continue;
         }
-        const int32_t e = short_right_shift(a, c, accumulator_reach(a, c));
+        /* 2^e + offset * 2^(e + 1) >> e + 1, or in the SMMLAR form 2^(e - 1) + offset * 2^e >> e (e >= 1) */
+        const int32_t e = short_right_shift(a, c, accumulator_reach(a, c)) - (a->mla ? 1 : 0);
         const int32_t offset = a->folded ? a->output_offset * ((int32_t)1 << (e + 1)) : 0; /* e <= 22 then */
         p->bias[lane] = doubled ? 2 * start : start; /* |start| < 2^27 here */
         p->bias[lane + 2] = p->bias[lane];
@@ -761,6 +814,7 @@ static void convolve(conv_args *a)
     const int32_t mode = requantization_mode(a);
     const int32_t exact = mode == REQUANTIZE_EXACT;
     a->folded = mode == REQUANTIZE_FOLDED;
+    a->mla = !exact && mla_form_fits(a);
     const int32_t widened = !exact && a->depth <= EXPANDED_MAX_DEPTH;
     for (int32_t first = 0; first < a->channels; first += CHANNEL_BLOCK)
     {

@@ -4,8 +4,8 @@
  * outputs byte for byte, guard bytes around them included. Half the calls pass precomputed weight sums
  * (bias + input_offset * filter row sum), half none (what modules for DSP cores pass). Most calls keep
  * to real layers' requantization (shifts <= 0, biases well inside int32), which the kernel's short
- * requantization serves; the rest draw positive shifts or biases up to 2^30, which send the call to the
- * exact one. Depths 161 to 320 reach the path without the widened pixel buffer (over 256). The driver
+ * requantization serves (half of them with positive multipliers and right shifts only, its SMMLAR form);
+ * the rest draw positive shifts or biases up to 2^30, which send the call to the exact one. Depths 161 to 320 reach the path without the widened pixel buffer (over 256). The driver
  * (counts, refusals, result line) is parity_main.h; the draws are the Helium firmware's.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
@@ -88,6 +88,9 @@ static void draw_case(call_case *c)
     c->with_bias = between(0, 5) != 0;
     c->with_weight_sum = between(0, 1);
     c->wild = between(0, 4) == 0;
+    /* Half the real calls as TFLite makes them: positive multipliers and right shifts of at least 1 (the
+     * kernel's SMMLAR form); the others with some negative multipliers and zero shifts. */
+    const int tflite_like = !c->wild && between(0, 1);
 
     draw_bytes(input, batches * h * w * depth);
     draw_bytes(filter, channels * depth);
@@ -97,6 +100,11 @@ static void draw_case(call_case *c)
         if (!c->wild && shift[i] > 0)
         {
             shift[i] = -shift[i];
+        }
+        if (tflite_like)
+        {
+            multiplier[i] = multiplier[i] < 0 ? -multiplier[i] : multiplier[i];
+            shift[i] = shift[i] == 0 ? -1 : shift[i];
         }
         else if (c->wild && between(0, 3) == 0)
         {
