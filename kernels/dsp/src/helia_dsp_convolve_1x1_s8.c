@@ -234,8 +234,8 @@ typedef struct
     int32_t offset_pair;    /* 44: the input offset in both int16 lanes */
     int32_t *widened;       /* 48: 4 * depth bytes */
     const int8_t *filter_end; /* 52: past the block's last channel pair's rows */
-    int32_t pixel1_delta;   /* 56: depth, or 0 for a last single pixel (widened twice) */
-    int32_t out1_delta;     /* 60: channels, or the way to a dummy for a last single pixel */
+    int32_t pixel1_delta;   /* 56: depth (pixel 1 follows pixel 0) */
+    int32_t out1_delta;     /* 60: channels */
     int32_t general;        /* 64: 0 when the output offset is folded and the activation range is all of int8 */
     int32_t mla;            /* 68: the constants are for the SMMLAR requantization (conv_args.mla) */
 } block_job;
@@ -457,6 +457,122 @@ __asm__(
     "   .size   helia_dsp_conv_1x1_block, . - helia_dsp_conv_1x1_block\n"
     "   .popsection\n");
 
+/* A last single pixel (job->input, job->out) against every channel pair of the block: the same loop for
+ * one pixel, a 1 x 2 tile (eleven instructions per eight MACs against fifteen for a pixel paired with
+ * itself). The odd step count and the requantization form are tested per channel pair. */
+void helia_dsp_conv_1x1_single(block_job *job);
+
+#define HELIA_ASM_SINGLE_STEP                                                                                          \
+    "   ldmia   r0!, {r2, r3}\n"                                                                                       \
+    "   ldr     r6, [r1, r12]\n"                                                                                       \
+    "   sxtb16  r7, r6\n"                                                                                              \
+    "   sxtb16  r6, r6, ror #8\n"                                                                                      \
+    "   smlad   r9, r2, r7, r9\n"                                                                                      \
+    "   smlad   r9, r3, r6, r9\n"                                                                                      \
+    "   ldr     r6, [r1], #4\n"                                                                                        \
+    "   sxtb16  r7, r6\n"                                                                                              \
+    "   sxtb16  r6, r6, ror #8\n"                                                                                      \
+    "   smlad   r8, r2, r7, r8\n"                                                                                      \
+    "   smlad   r8, r3, r6, r8\n"
+
+__asm__(
+    "   .pushsection .text.helia_dsp_conv_1x1_single, \"ax\", %progbits\n"
+    "   .syntax unified\n"
+    "   .thumb\n"
+    "   .p2align 2\n"
+    "   .global helia_dsp_conv_1x1_single\n"
+    "   .type   helia_dsp_conv_1x1_single, %function\n"
+    "   .thumb_func\n"
+    "helia_dsp_conv_1x1_single:\n"
+    "   push    {r4-r11, lr}\n"
+    "   sub     sp, sp, #24\n"   /* [sp] widened, [sp, #4] q, [sp, #8] job, [sp, #12] filter end, [sp, #16] */
+    "   str     r0, [sp, #8]\n"  /* output, [sp, #20] flags: 1 SMMLAR form, 2 odd step count */
+    "   ldr     r4, [r0, #28]\n"
+    "   ldr     r5, [r0, #68]\n"
+    "   and     r4, r4, #1\n"
+    "   orr     r5, r5, r4, lsl #1\n"
+    "   str     r5, [sp, #20]\n"
+    "   ldr     r1, [r0, #52]\n"
+    "   str     r1, [sp, #12]\n"
+    "   ldr     r1, [r0, #36]\n"
+    "   str     r1, [sp, #4]\n"
+    "   ldr     r1, [r0, #4]\n"
+    "   str     r1, [sp, #16]\n"
+    "   ldr     r1, [r0]\n"               /* the pixel, widened: (even, odd) per four values */
+    "   ldr     r4, [r0, #44]\n"
+    "   ldr     r5, [r0, #48]\n"
+    "   str     r5, [sp]\n"
+    "   ldr     r12, [r0, #28]\n"
+    "4:\n"
+    "   ldr     r6, [r1], #4\n"
+    "   sxtab16 r8, r4, r6\n"
+    "   sxtab16 r9, r4, r6, ror #8\n"
+    "   sadd16  r8, r8, r8\n"
+    "   sadd16  r9, r9, r9\n"
+    "   stmia   r5!, {r8, r9}\n"
+    "   subs    r12, r12, #1\n"
+    "   bne     4b\n"
+    "   mov     lr, r5\n"                 /* the end of the widened words */
+    "   ldr     r12, [r0, #24]\n"
+    "   ldr     r1, [r0, #32]\n"
+    "1:\n"                                /* one channel pair */
+    "   ldr     r2, [sp, #4]\n"
+    "   ldmia   r2, {r8, r9}\n"
+    "   ldr     r0, [sp]\n"
+    "   ldr     r3, [sp, #20]\n"
+    "   tst     r3, #2\n"
+    "   bne     3f\n"
+    "2:\n" HELIA_ASM_SINGLE_STEP "3:\n" HELIA_ASM_SINGLE_STEP
+    "   cmp     r0, lr\n"
+    "   bne     2b\n"
+    "   ldr     r0, [sp, #4]\n"
+    "   adds    r0, r0, #16\n"
+    "   ldmia   r0!, {r2-r7}\n"
+    "   str     r0, [sp, #4]\n"
+    "   ldr     r0, [sp, #20]\n"
+    "   lsls    r0, r0, #31\n"
+    "   beq     4f\n"
+    "   smmlar  r0, r8, r2, r4\n"
+    "   sub     r0, r0, r8, lsr #31\n"
+    "   asr     r8, r0, r6\n"
+    "   smmlar  r0, r9, r3, r5\n"
+    "   sub     r0, r0, r9, lsr #31\n"
+    "   asr     r9, r0, r7\n"
+    "   b       5f\n"
+    "4:\n"
+    "   smmulr  r8, r8, r2\n"
+    "   smmulr  r9, r9, r3\n"
+    "   add     r2, r4, r8, lsl #1\n"
+    "   sub     r2, r2, r8, lsr #31\n"
+    "   asr     r8, r2, r6\n"
+    "   add     r2, r5, r9, lsl #1\n"
+    "   sub     r2, r2, r9, lsr #31\n"
+    "   asr     r9, r2, r7\n"
+    "5:\n"
+    "   ldr     r0, [sp, #8]\n"
+    "   ldr     r3, [r0, #16]\n"          /* output offset (0 when folded) */
+    "   add     r8, r8, r3\n"
+    "   add     r9, r9, r3\n"
+    "   ssat    r8, #8, r8\n"
+    "   ssat    r9, #8, r9\n"
+    "   bfi     r8, r9, #8, #8\n"
+    "   ldrd    r6, r7, [r0, #8]\n"
+    "   ssub8   r3, r8, r6\n"
+    "   sel     r8, r8, r6\n"
+    "   ssub8   r3, r7, r8\n"
+    "   sel     r8, r8, r7\n"
+    "   ldr     r4, [sp, #16]\n"
+    "   strh    r8, [r4], #2\n"
+    "   str     r4, [sp, #16]\n"
+    "   add     r1, r1, r12\n"
+    "   ldr     r3, [sp, #12]\n"
+    "   cmp     r1, r3\n"
+    "   bne     1b\n"
+    "   add     sp, sp, #24\n"
+    "   pop     {r4-r11, pc}\n"
+    "   .size   helia_dsp_conv_1x1_single, . - helia_dsp_conv_1x1_single\n"
+    "   .popsection\n");
+
 /* Sums of the widened pixel pair x with filter rows w0, w1 over `groups` whole steps and a partial one of
  * `tail` values, added to the accumulators (the C tile, for a last odd channel and depths not a multiple
  * of 4). */
@@ -562,7 +678,6 @@ static void widened_channels(const int32_t *x, const int8_t *filter, const chann
 static void widened_block(const conv_args *a, const channel_pair_quant *q, int32_t first, int32_t count)
 {
     int32_t widened[EXPANDED_MAX_DEPTH]; /* two pixels of EXPANDED_MAX_DEPTH int16 values */
-    int8_t dummy[CHANNEL_BLOCK];         /* a last single pixel's "pixel 1" outputs */
     const int32_t depth = a->depth;
     const int32_t offset = a->weight_sums != NULL ? 0 : a->input_offset;
     const int32_t offset_pair = (int32_t)(((uint32_t)offset & 0xFFFFu) * 0x10001u);
@@ -583,10 +698,7 @@ static void widened_block(const conv_args *a, const channel_pair_quant *q, int32
         if (a->rows & 1)
         {
             /* job.input and job.out now point at the last pixel. */
-            job.pixel_pairs = 1;
-            job.pixel1_delta = 0;
-            job.out1_delta = (int32_t)((uintptr_t)dummy - (uintptr_t)job.out);
-            helia_dsp_conv_1x1_block(&job);
+            helia_dsp_conv_1x1_single(&job);
         }
         done = 2 * pairs;
         if (done == count)
