@@ -4,7 +4,8 @@
  * outputs byte for byte, guard bytes around them included. Half the calls pass precomputed weight sums
  * (bias + input_offset * filter row sum), half none (what modules for DSP cores pass). Most calls keep
  * to real layers' requantization (shifts <= 0, biases well inside int32), which the kernel's short
- * requantization serves (half of them with positive multipliers and right shifts only, its SMMLAR form);
+ * requantization serves (half of them with positive multipliers and right shifts only, its SMMLAR form,
+ * most of those with outputs inside int8 so the rounding decides them);
  * the rest draw positive shifts or biases up to 2^30, which send the call to the exact one. Depths 161 to 320 reach the path without the widened pixel buffer (over 256). The driver
  * (counts, refusals, result line) is parity_main.h; the draws are the Helium firmware's.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
@@ -53,6 +54,23 @@ typedef struct
     int with_weight_sum;
     int wild; /* requantization outside real layers' (positive shifts, huge biases) */
 } call_case;
+
+/* A right shift that brings a typical sum of `depth` random products (about 11,000 * sqrt(depth)) into the
+ * int8 range, so that the outputs land inside it and the rounding, not the saturation, decides them. */
+static int32_t typical_shift(int32_t depth)
+{
+    uint32_t typical = 11000u;
+    for (int32_t d = 4; d <= depth; d *= 4)
+    {
+        typical *= 2u;
+    }
+    int32_t bits = 0;
+    while ((typical >> bits) > 96u)
+    {
+        ++bits;
+    }
+    return bits;
+}
 
 static void draw_case(call_case *c)
 {
@@ -103,8 +121,15 @@ static void draw_case(call_case *c)
         }
         if (tflite_like)
         {
+            /* Most of these with outputs inside int8 (biases small, the shift sized to the sums). */
             multiplier[i] = multiplier[i] < 0 ? -multiplier[i] : multiplier[i];
             shift[i] = shift[i] == 0 ? -1 : shift[i];
+            if (between(0, 3) != 0)
+            {
+                bias[i] = between(-(1 << 14), 1 << 14);
+                const int32_t e = typical_shift(depth) + between(-2, 2);
+                shift[i] = -(e < 1 ? 1 : e);
+            }
         }
         else if (c->wild && between(0, 3) == 0)
         {
