@@ -28,7 +28,9 @@
  * shift 0 or beyond 20, large biases) take the scalar requantization, written as the reference.
  *
  * Loop order: channel group outermost (its weights and constants prepared once), then every output
- * pixel. A last group of one to three channels runs a scalar loop.
+ * pixel; interior pixels at strides 1 and 2 in pairs sharing their overlapping input words, weights
+ * and constants (half_pair). Outputs of a few pixels go pixel-major instead (run_pixels). A last group
+ * of one to three channels runs a scalar loop.
  */
 
 #define GROUP 4
@@ -230,11 +232,13 @@ HELIA_DSP_INLINE void edge_pixel(const group_state *s, int32_t fast, const int8_
     if (columns > 0 && ky1 > ky0)
     {
         const int32_t row = g->in_w * ch;
-        const int8_t *r = image + ((iy + ky0) * g->in_w + ix + kx0) * ch;
-        const int32_t *w = s->weight[ky0 * 3 + kx0];
-        /* Rows of one to three taps, unrolled (a loop per tap cost more than the taps). */
-        for (int32_t rows = ky1 - ky0; rows > 0; --rows)
+        const int8_t *first = image + ((iy + ky0) * g->in_w + ix + kx0) * ch;
+        /* Rows of one to three taps, unrolled (a loop per tap cost more than the taps). Each row's
+         * address from its index, so no pointer passes the input's last row. */
+        for (int32_t k = 0; k < ky1 - ky0; ++k)
         {
+            const int8_t *r = first + k * row;
+            const int32_t *w = s->weight[(ky0 + k) * 3 + kx0];
             HELIA_DSP_TAP(load4(r), w, offset2);
             if (columns > 1)
             {
@@ -244,8 +248,6 @@ HELIA_DSP_INLINE void edge_pixel(const group_state *s, int32_t fast, const int8_
             {
                 HELIA_DSP_TAP(load4(r + 2 * ch), w + 4, offset2);
             }
-            r += row;
-            w += 6;
         }
     }
     store_group(s, fast, acc0, acc1, acc2, acc3, out);
