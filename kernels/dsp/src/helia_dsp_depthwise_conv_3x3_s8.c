@@ -582,8 +582,8 @@ static void prepare_group(group_state *s,
 }
 
 /* Every output pixel of one image for a group of four channels; image and out point at the group's
- * first channel. Edge runs and interior runs are separate functions per requantization variant: in one
- * function with both, the interior loop's registers spilled (vww 48x48x8 705,040 -> 723,000). */
+ * first channel. One call per row, to a function per variant: with every row of the group in one
+ * function, the interior loop's registers spilled (vww 48x48x8 705,040 -> 723,000). */
 static void run_group(const group_state *s, const geometry *g, const int8_t *image, int8_t *out)
 {
     const int32_t ch = g->channels;
