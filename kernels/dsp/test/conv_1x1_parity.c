@@ -5,9 +5,10 @@
  * (bias + input_offset * filter row sum), half none (what modules for DSP cores pass). Most calls keep
  * to real layers' requantization (shifts <= 0, biases well inside int32), which the kernel's short
  * requantization serves (half of them with positive multipliers and right shifts only, its SMMLAR form,
- * most of those with outputs inside int8 so the rounding decides them);
- * the rest draw positive shifts or biases up to 2^30, which send the call to the exact one. Depths 161 to 320 reach the path without the widened pixel buffer (over 256). The driver
- * (counts, refusals, result line) is parity_main.h; the draws are the Helium firmware's.
+ * most of those with outputs inside int8 so the rounding decides them); the rest draw positive shifts or
+ * biases up to 2^30, which send the call to the exact one. Depths 161 to 320 reach the path without the
+ * widened pixel buffer (over 256), channel counts 49 to 160 more than one of its 64-channel blocks. The
+ * driver (counts, refusals, result line) is parity_main.h; the draws are the Helium firmware's.
  * HELIA_PARITY_CALLS and HELIA_PARITY_SEED may be set at compile time. */
 
 /* Portable sources compiled with this firmware (tools/bench_lib/own_kernels.py reads this list):
@@ -33,16 +34,19 @@
 #define MAX_DEEP_DEPTH 320 /* past the kernel's widened-buffer limit (256), on few pixels */
 #define MAX_DEEP_PIXELS 8
 #define MAX_CH 48
+#define MAX_WIDE_CH 160 /* past the kernel's block of 64 channels, on few pixels and shallow depths */
+#define MAX_WIDE_PIXELS 8
+#define MAX_WIDE_DEPTH 40
 #define GUARD 32
 #define GUARD_BYTE 0x5A
 
 static int8_t input[MAX_PIXELS * MAX_DEPTH];
 static int8_t filter[MAX_CH * MAX_DEPTH];
-static int32_t bias[MAX_CH];
-static int32_t multiplier[MAX_CH];
-static int32_t shift[MAX_CH];
-static int32_t weight_sum[MAX_CH];
-static int32_t wrong_sum[MAX_CH]; /* in a weight-sum context one int32 short: the kernel must not read it */
+static int32_t bias[MAX_WIDE_CH];
+static int32_t multiplier[MAX_WIDE_CH];
+static int32_t shift[MAX_WIDE_CH];
+static int32_t weight_sum[MAX_WIDE_CH];
+static int32_t wrong_sum[MAX_WIDE_CH]; /* in a weight-sum context one int32 short: the kernel must not read it */
 static int8_t expected[MAX_PIXELS * MAX_CH + 2 * GUARD];
 static int8_t actual[sizeof(expected)];
 
@@ -88,13 +92,16 @@ static void draw_case(call_case *c)
                                    : (r == 3 ? between(1, MAX_DEPTH)
                                              : (r == 4 ? 8 * between(1, 2)
                                                        : (r == 5 ? between(161, MAX_DEEP_DEPTH) : between(1, 31))))));
-    const int32_t max_pixels = depth > MAX_DEPTH ? MAX_DEEP_PIXELS : MAX_PIXELS;
+    /* One call in eight: more channels than one block of the kernel's (64), odd counts among them. */
+    const int wide = depth <= MAX_WIDE_DEPTH && between(0, 7) == 0;
+    const int32_t max_pixels = depth > MAX_DEPTH ? MAX_DEEP_PIXELS : (wide ? MAX_WIDE_PIXELS : MAX_PIXELS);
     while (batches * h * w > max_pixels)
     {
         --w;
     }
     const int32_t max_channels = depth > MAX_DEPTH ? MAX_CH * MAX_DEPTH / MAX_DEEP_DEPTH : MAX_CH;
-    const int32_t channels = between(0, 3) == 0 ? between(1, 3) : between(1, max_channels);
+    const int32_t channels =
+        wide ? between(MAX_CH + 1, MAX_WIDE_CH) : (between(0, 3) == 0 ? between(1, 3) : between(1, max_channels));
     c->input_dims = (cmsis_nn_dims){batches, h, w, depth};
     c->filter_dims = (cmsis_nn_dims){channels, 1, 1, depth};
     c->bias_dims = (cmsis_nn_dims){1, 1, 1, channels};
