@@ -759,7 +759,8 @@ HELIA_DSP_INLINE void tile_direct(const int8_t *x0, const int8_t *x1, const int8
 
 HELIA_DSP_INLINE int8_t clamp_output(int32_t y, const conv_args *a)
 {
-    y += a->output_offset;
+    /* Wrapping, as the reference's int32 sum wraps when a positive shift leaves y near INT32_MAX. */
+    y = (int32_t)((uint32_t)y + (uint32_t)a->output_offset);
     y = y < a->act_min ? a->act_min : y;
     return (int8_t)(y > a->act_max ? a->act_max : y);
 }
