@@ -4,20 +4,25 @@
  *
  * Tiles of two pixels by two output channels. The two pixels are first widened once into a small stack
  * buffer as int16 pairs holding 2 * (x + input_offset) (SXTAB16 then SADD16, interleaved per four depth
- * values), reused by every output channel; per four depth values a tile then loads four buffer words
- * and two filter words, widens the filter words with SXTB16 (even and odd bytes, the same lane order as
- * the buffer) and runs eight SMLADs: sixteen multiply-accumulates in about fifteen instructions.
+ * values), reused by every output channel; per four depth values a tile then loads the four buffer words
+ * (one LDM) and two filter words, widens the filter words with SXTB16 (even and odd bytes, the same lane
+ * order as the buffer) and runs eight SMLADs: sixteen multiply-accumulates in fifteen instructions. A
+ * last odd pixel runs a 1 x 2 tile. Both loops, with the widening and the requantization, are assembly
+ * (helia_dsp_conv_1x1_block / _single below): the tile needs all fourteen allocatable registers.
  *
  * The doubled accumulator makes the requantization short: with |2 * acc| < 2^28, which a per-call check
  * of bias and depth guarantees (true of every real layer), TFLite's rounding doubling high multiply is
- * one SMMULR, and the rounding right shift by e is (2x - (x < 0) + 2^e) >> (e + 1), exact for every e
- * (clamped to 29, past which the result is 0 either way). The eight-bit outputs of a tile are packed
- * into one word and clamped to the activation range with SSUB8 / SEL. Calls outside that bound (huge
- * biases, positive shifts, depths over ~4000) take an exact scalar requantization instead.
+ * one SMMULR, and the rounding right shift by e is (2x - (x < 0) + 2^e) >> (e + 1), exact for every e;
+ * e is capped where every value the channel reaches rounds to 0, so the output offset folds into the
+ * rounding constant. With multipliers >= 0 and e >= 1 (TFLite's layers), x + 2^(e - 1) is one SMMLAR and
+ * x's sign the sum's: (SMMLAR - sign) >> e. A tile's four bytes are saturated, packed with BFI and, when
+ * the activation range is narrower than int8, clamped with SSUB8 / SEL. Calls outside the bound (huge
+ * biases, positive shifts, depths over 4096) take an exact scalar requantization instead.
  *
  * The input offset is folded into the widened input lanes, so no filter row sums are needed; with
  * weight sums (bias + input_offset * row sum) the lanes hold plain 2 * x and the sums start the
- * accumulators. Depths over EXPANDED_MAX_DEPTH skip the buffer and widen the input inside the tile. */
+ * accumulators. Depths not a multiple of 4 and a last odd channel run the same tile in C; depths over
+ * EXPANDED_MAX_DEPTH skip the buffer and widen the input inside the tile. */
 
 #include "helia_dsp.h"
 
