@@ -1,0 +1,530 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* helia-aot DSP kernels: helia_dsp_convolve_s8, int8 CONV_2D (any filter, stride, dilation, padding)
+ * with the Armv7E-M DSP extension, without scratch memory. */
+
+#include "helia_dsp.h"
+
+#if HELIA_DSP_AVAILABLE
+
+#include <arm_acle.h>
+#include <stddef.h>
+#include <string.h>
+
+/*
+ * No im2col: a filter row inside the image is kw * cin contiguous input bytes (dilation 1; with
+ * dilation each tap's cin bytes are), read in place with unaligned word loads (LDR allows them on
+ * Armv7-M; the compiler is never asked for LDRD / LDM on these addresses). Input and weight words go
+ * through SXTB16 twice (bytes 0, 2 and, rotated, bytes 1, 3: the same lane order on both sides), and
+ * SMLAD adds two products at a time. The tile is two output pixels by two output channels: each input
+ * word extended serves two channels, each weight word two pixels.
+ *
+ * The input offset is not added per tap: inputs are multiplied raw and every sum starts at
+ * bias + input_offset * (the sum of the weights the window covers inside the image). For a pixel whose
+ * window lies inside, that is the weight sum of the whole filter (the caller's precomputed weight sums,
+ * if given); for an edge pixel, whose taps in the padding are skipped as the reference skips them, it
+ * is the sum over the taps inside, from per-tap weight sums computed once per channel pair.
+ *
+ * Requantization: where every channel's sum provably stays within 2^30 (bias and depth bounded) and
+ * its shift is a right shift of 1 to 20, TFLite's rounding doubling high multiply is one SMMULR on the
+ * doubled sum, and the rounding right shift, with the output offset folded into its rounding constant,
+ * is two adds and a shift. Other channels take the reference's arithmetic as written.
+ */
+
+#define HELIA_DSP_CONV_INLINE static inline __attribute__((always_inline))
+
+/* Per-tap weight sums of a channel pair are kept on the stack for filters of up to this many taps
+ * (10 x 4 is kws's; 8 x 8 = 512 bytes); larger filters sum an edge window's weights from the filter. */
+#define MAX_TAP_SUMS 64
+#define MAX_FAST_RIGHT 20
+/* |bias| and depth * 255 * 128 each below 2^29: sums stay within 2^30, so doubling them cannot wrap. */
+#define MAX_FAST_BIAS (1 << 29)
+#define MAX_FAST_DEPTH 16000
+
+typedef struct
+{
+    int32_t in_h, in_w, in_c;
+    int32_t k_h, k_w, depth;
+    int32_t stride_h, stride_w, pad_h, pad_w, dil_h, dil_w;
+    int32_t out_h, out_w, out_c;
+    int32_t input_offset, output_offset, act_min, act_max;
+    int32_t inside_x0, inside_x1; /* output columns [inside_x0, inside_x1) have every tap inside along x */
+} geometry;
+
+/* One output channel's constants. */
+typedef struct
+{
+    uint32_t base;  /* bias (from the bias or the weight sums), wrapping as the reference's int32 sum */
+    uint32_t whole; /* base + input_offset * the sum of all weights: the start of an inside pixel */
+    int32_t multiplier, shift;
+    int32_t right, rounding; /* fast: the right shift; 2^(right - 1) + output_offset * 2^right */
+} channel_state;
+
+/* Four bytes from any address (an unaligned LDR). */
+HELIA_DSP_CONV_INLINE uint32_t load4(const int8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/* Bytes 1 and 3 of x sign-extended into two int16 lanes (GCC does not fold __ror into SXTB16). */
+HELIA_DSP_CONV_INLINE int32_t sxtb16_ror8(uint32_t x)
+{
+    int32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+    return r;
+}
+
+/* round(a * b / 2^32), ties up. */
+HELIA_DSP_CONV_INLINE int32_t smmulr(int32_t a, int32_t b)
+{
+    int32_t r;
+    __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+
+/* Sum of the four signed bytes of a word, added to acc. */
+HELIA_DSP_CONV_INLINE int32_t add_byte_sum(int32_t acc, uint32_t word)
+{
+    const int32_t pairs = __sxtab16(__sxtb16((int32_t)word), (int32_t)((word >> 8) | (word << 24)));
+    return __smlad(pairs, 0x00010001, acc);
+}
+
+static int32_t byte_sum(const int8_t *p, int32_t n)
+{
+    int32_t acc = 0;
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4)
+    {
+        acc = add_byte_sum(acc, load4(p + i));
+    }
+    for (; i < n; ++i)
+    {
+        acc += p[i];
+    }
+    return acc;
+}
+
+/* acc[pixel * 2 + channel] += the dot products of `len` bytes at x0, x1 (pixels) with w0, w1
+ * (channels). The hot loop of the kernel. */
+HELIA_DSP_CONV_INLINE void dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
+                                   int32_t len, int32_t *acc)
+{
+    int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
+    int32_t words = len >> 2;
+    while (words-- > 0)
+    {
+        const uint32_t xa = load4(x0);
+        const uint32_t xb = load4(x1);
+        const uint32_t wa = load4(w0);
+        const uint32_t wb = load4(w1);
+        x0 += 4;
+        x1 += 4;
+        w0 += 4;
+        w1 += 4;
+        const int32_t xa_even = __sxtb16((int32_t)xa), xa_odd = sxtb16_ror8(xa);
+        const int32_t xb_even = __sxtb16((int32_t)xb), xb_odd = sxtb16_ror8(xb);
+        const int32_t wa_even = __sxtb16((int32_t)wa), wa_odd = sxtb16_ror8(wa);
+        const int32_t wb_even = __sxtb16((int32_t)wb), wb_odd = sxtb16_ror8(wb);
+        a00 = __smlad(xa_even, wa_even, a00);
+        a01 = __smlad(xa_even, wb_even, a01);
+        a10 = __smlad(xb_even, wa_even, a10);
+        a11 = __smlad(xb_even, wb_even, a11);
+        a00 = __smlad(xa_odd, wa_odd, a00);
+        a01 = __smlad(xa_odd, wb_odd, a01);
+        a10 = __smlad(xb_odd, wa_odd, a10);
+        a11 = __smlad(xb_odd, wb_odd, a11);
+    }
+    for (int32_t i = 0; i < (len & 3); ++i)
+    {
+        /* Wrapping, as SMLAD does (only sums beyond the fast requantization's bounds can wrap). */
+        a00 = (int32_t)((uint32_t)a00 + (uint32_t)(x0[i] * w0[i]));
+        a01 = (int32_t)((uint32_t)a01 + (uint32_t)(x0[i] * w1[i]));
+        a10 = (int32_t)((uint32_t)a10 + (uint32_t)(x1[i] * w0[i]));
+        a11 = (int32_t)((uint32_t)a11 + (uint32_t)(x1[i] * w1[i]));
+    }
+    acc[0] = a00;
+    acc[1] = a01;
+    acc[2] = a10;
+    acc[3] = a11;
+}
+
+/* ceil(n / d) for d >= 1, in 32 bits where n allows (no library call). */
+static uint32_t ceil_div(uint64_t n, int32_t d)
+{
+    if (n <= (uint64_t)(INT32_MAX - d))
+    {
+        return ((uint32_t)n + (uint32_t)d - 1u) / (uint32_t)d;
+    }
+    return (uint32_t)((n + (uint64_t)d - 1u) / (uint64_t)d);
+}
+
+/* Taps [*first, *end) of a window of k taps `dilation` apart whose tap 0 is at `start` that fall in
+ * [0, size). 64-bit, so that no stride, padding or dilation in range can overflow. */
+static void inside_taps(int64_t start, int32_t dilation, int32_t size, int32_t k, int32_t *first, int32_t *end)
+{
+    const int64_t last = start + (int64_t)(k - 1) * dilation;
+    if (start >= 0 && last < size)
+    {
+        *first = 0;
+        *end = k;
+        return;
+    }
+    if (start >= size || last < 0)
+    {
+        *first = 0;
+        *end = 0;
+        return;
+    }
+    /* Here start < size and last >= 0: the first tap inside is below k, the count below is positive. */
+    const uint32_t f = start >= 0 ? 0u : ceil_div((uint64_t)-start, dilation);
+    const uint32_t e = ceil_div((uint64_t)(size - start), dilation);
+    *first = (int32_t)f;
+    *end = e < (uint32_t)k ? (int32_t)e : k;
+}
+
+/* The reference's requantization for any shift in [-31, 30] (wrapping left shift, rounding doubling high
+ * multiply, rounding right shift with ties away from zero), then the output offset and the clamp. */
+static int8_t requantize_exact(uint32_t acc, const channel_state *s, const geometry *g)
+{
+    const int32_t left = s->shift > 0 ? s->shift : 0;
+    const int32_t right = s->shift > 0 ? 0 : -s->shift;
+    const int32_t v = (int32_t)(acc << left);
+    const int64_t product = (int64_t)v * s->multiplier + ((int64_t)1 << 30);
+    const int32_t x = (int32_t)(uint32_t)(uint64_t)(product >> 31);
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    int32_t y = (x >> right) + ((x & mask) > threshold ? 1 : 0);
+    /* Bounded first, so adding the offset cannot overflow; beyond +-256 the clamp decides alike. */
+    y = y < -256 ? -256 : (y > 256 ? 256 : y);
+    y += g->output_offset;
+    y = y < g->act_min ? g->act_min : y;
+    return (int8_t)(y > g->act_max ? g->act_max : y);
+}
+
+/* The fast requantization (channel_state.right > 0, |acc| < 2^30). */
+HELIA_DSP_CONV_INLINE int8_t requantize_fast(int32_t acc, const channel_state *s, int32_t act_min, int32_t act_max)
+{
+    const int32_t x = smmulr(acc * 2, s->multiplier);
+    int32_t y = (x + s->rounding + (x >> 31)) >> s->right;
+    y = y < act_min ? act_min : y;
+    return (int8_t)(y > act_max ? act_max : y);
+}
+
+/* Sum of the weights of taps [ky0, ky1) x [kx0, kx1) of one filter: from its per-tap sums if given. */
+static int32_t window_weight_sum(const int32_t *tap_sums, const int8_t *filter, const geometry *g, int32_t ky0,
+                                 int32_t ky1, int32_t kx0, int32_t kx1)
+{
+    int32_t sum = 0;
+    for (int32_t ky = ky0; ky < ky1; ++ky)
+    {
+        if (tap_sums != NULL)
+        {
+            for (int32_t kx = kx0; kx < kx1; ++kx)
+            {
+                sum += tap_sums[ky * g->k_w + kx];
+            }
+        }
+        else
+        {
+            sum += byte_sum(filter + ((size_t)ky * g->k_w + kx0) * g->in_c, (kx1 - kx0) * g->in_c);
+        }
+    }
+    return sum;
+}
+
+/* One channel pair's state: constants, its two filters and (small filters) their per-tap sums. */
+typedef struct
+{
+    channel_state ch[2];
+    const int8_t *filter[2];
+    int32_t tap_sums[2][MAX_TAP_SUMS];
+    int32_t has_tap_sums;
+    int32_t fast;
+} pair_state;
+
+static void prepare_channel(pair_state *p, int32_t slot, int32_t c, const geometry *g,
+                            const cmsis_nn_per_channel_quant_params *quant, const int32_t *weight_sums,
+                            const int32_t *bias, const int8_t *filter)
+{
+    channel_state *s = &p->ch[slot];
+    const int8_t *f = filter + (size_t)c * g->depth;
+    p->filter[slot] = f;
+    int32_t total = 0;
+    if (p->has_tap_sums)
+    {
+        const int32_t taps = g->k_h * g->k_w;
+        for (int32_t t = 0; t < taps; ++t)
+        {
+            p->tap_sums[slot][t] = byte_sum(f + (size_t)t * g->in_c, g->in_c);
+            total += p->tap_sums[slot][t];
+        }
+    }
+    else
+    {
+        total = byte_sum(f, g->depth);
+    }
+    const uint32_t offset_sum = (uint32_t)g->input_offset * (uint32_t)total;
+    if (weight_sums != NULL)
+    {
+        s->whole = (uint32_t)weight_sums[c];
+        s->base = s->whole - offset_sum;
+    }
+    else
+    {
+        s->base = bias != NULL ? (uint32_t)bias[c] : 0u;
+        s->whole = s->base + offset_sum;
+    }
+    s->multiplier = quant->multiplier[c];
+    s->shift = quant->shift[c];
+    const int32_t base = (int32_t)s->base;
+    const int32_t fast = s->shift <= -1 && s->shift >= -MAX_FAST_RIGHT && base < MAX_FAST_BIAS &&
+                         base > -MAX_FAST_BIAS && g->depth <= MAX_FAST_DEPTH;
+    s->right = fast ? -s->shift : 0;
+    s->rounding = fast ? (1 << (s->right - 1)) + g->output_offset * (1 << s->right) : 0;
+    p->fast &= fast;
+}
+
+/* Adds the products of one window (taps [ky0, ky1) x [kx0, kx1)) for two pixels whose inputs start at
+ * in0 and in1 (the input at tap (0, 0), which may lie in the padding: only offsets of taps inside are
+ * formed) and the pair's two filters. */
+HELIA_DSP_CONV_INLINE void window_products(const geometry *g, const pair_state *p, const int8_t *image, int64_t iy,
+                                           int64_t ix0, int64_t ix1, int32_t ky0, int32_t ky1, int32_t kx0,
+                                           int32_t kx1, int32_t *acc)
+{
+    const int32_t in_c = g->in_c;
+    for (int32_t ky = ky0; ky < ky1; ++ky)
+    {
+        const size_t row = (size_t)(iy + (int64_t)ky * g->dil_h) * (size_t)g->in_w;
+        const int8_t *w0 = p->filter[0] + ((size_t)ky * g->k_w + kx0) * in_c;
+        const int8_t *w1 = p->filter[1] + ((size_t)ky * g->k_w + kx0) * in_c;
+        const int8_t *x0 = image + (row + (size_t)(ix0 + (int64_t)kx0 * g->dil_w)) * in_c;
+        const int8_t *x1 = image + (row + (size_t)(ix1 + (int64_t)kx0 * g->dil_w)) * in_c;
+        if (g->dil_w == 1)
+        {
+            dot_2x2(x0, x1, w0, w1, (kx1 - kx0) * in_c, acc);
+        }
+        else
+        {
+            const size_t step = (size_t)g->dil_w * in_c;
+            for (int32_t kx = kx0; kx < kx1; ++kx)
+            {
+                dot_2x2(x0, x1, w0, w1, in_c, acc);
+                x0 += step;
+                x1 += step;
+                w0 += in_c;
+                w1 += in_c;
+            }
+        }
+    }
+}
+
+/* Writes two channels (or one, `channels`) of `pixels` (1 or 2) output pixels from their sums. */
+HELIA_DSP_CONV_INLINE void store_tile(const geometry *g, const pair_state *p, const int32_t *acc, int8_t *out,
+                                      int32_t pixels, int32_t channels)
+{
+    for (int32_t px = 0; px < pixels; ++px)
+    {
+        for (int32_t c = 0; c < channels; ++c)
+        {
+            const int32_t a = acc[px * 2 + c];
+            out[(size_t)px * g->out_c + c] = p->fast ? requantize_fast(a, &p->ch[c], g->act_min, g->act_max)
+                                                     : requantize_exact((uint32_t)a, &p->ch[c], g);
+        }
+    }
+}
+
+/* The sums' start for a window of taps [ky0, ky1) x [kx0, kx1) (whole filter: the precomputed one). */
+HELIA_DSP_CONV_INLINE void window_start(const geometry *g, const pair_state *p, int32_t ky0, int32_t ky1,
+                                        int32_t kx0, int32_t kx1, uint32_t *start)
+{
+    for (int32_t c = 0; c < 2; ++c)
+    {
+        if (ky0 == 0 && kx0 == 0 && ky1 == g->k_h && kx1 == g->k_w)
+        {
+            start[c] = p->ch[c].whole;
+        }
+        else
+        {
+            const int32_t sum = window_weight_sum(p->has_tap_sums ? p->tap_sums[c] : NULL, p->filter[c], g, ky0,
+                                                  ky1, kx0, kx1);
+            start[c] = p->ch[c].base + (uint32_t)g->input_offset * (uint32_t)sum;
+        }
+    }
+}
+
+/* One output row of one image for a channel pair (`channels` 1: the second slot repeats the first). */
+static void run_row(const geometry *g, const pair_state *p, const int8_t *image, int32_t oy, int8_t *out,
+                    int32_t channels)
+{
+    const int64_t iy = (int64_t)oy * g->stride_h - g->pad_h;
+    int32_t ky0, ky1;
+    inside_taps(iy, g->dil_h, g->in_h, g->k_h, &ky0, &ky1);
+    int32_t ox = 0;
+    while (ox < g->out_w)
+    {
+        const int64_t ix0 = (int64_t)ox * g->stride_w - g->pad_w;
+        int32_t kx0 = 0, kx1 = g->k_w;
+        int32_t pixels = 1;
+        int64_t ix1 = ix0;
+        if (ox >= g->inside_x0 && ox + 1 < g->inside_x1)
+        {
+            pixels = 2; /* both windows inside along x */
+            ix1 = ix0 + g->stride_w;
+        }
+        else
+        {
+            inside_taps(ix0, g->dil_w, g->in_w, g->k_w, &kx0, &kx1);
+            int32_t nx0 = 0, nx1 = 0;
+            const int64_t next = ix0 + g->stride_w;
+            if (ox + 1 < g->out_w)
+            {
+                inside_taps(next, g->dil_w, g->in_w, g->k_w, &nx0, &nx1);
+            }
+            if (ox + 1 < g->out_w && nx0 == kx0 && nx1 == kx1)
+            {
+                pixels = 2; /* an edge pair with the same taps inside */
+                ix1 = next;
+            }
+        }
+        uint32_t start[2];
+        window_start(g, p, ky0, ky1, kx0, kx1, start);
+        int32_t acc[4] = {(int32_t)start[0], (int32_t)start[1], (int32_t)start[0], (int32_t)start[1]};
+        if (ky0 < ky1 && kx0 < kx1)
+        {
+            window_products(g, p, image, iy, ix0, ix1, ky0, ky1, kx0, kx1, acc);
+        }
+        store_tile(g, p, acc, out + (size_t)ox * g->out_c, pixels, channels);
+        ox += pixels;
+    }
+}
+
+static int32_t arguments_ok(const cmsis_nn_conv_params *conv_params, const cmsis_nn_dims *input_dims,
+                            const cmsis_nn_dims *filter_dims, const cmsis_nn_dims *output_dims,
+                            const cmsis_nn_per_channel_quant_params *quant_params)
+{
+    const cmsis_nn_conv_params *p = conv_params;
+    if (filter_dims->c != input_dims->c || filter_dims->n != output_dims->c || output_dims->n != input_dims->n ||
+        input_dims->n < 0 || input_dims->h < 1 || input_dims->w < 1 || input_dims->c < 1 || filter_dims->h < 1 ||
+        filter_dims->w < 1 || output_dims->h < 1 || output_dims->w < 1 || output_dims->c < 1 || p->stride.h < 1 ||
+        p->stride.w < 1 || p->dilation.h < 1 || p->dilation.w < 1 || p->padding.h < 0 || p->padding.w < 0 ||
+        p->input_offset < -127 || p->input_offset > 128 || p->output_offset < -128 || p->output_offset > 127 ||
+        p->activation.min < -128 || p->activation.max > 127 || p->activation.min > p->activation.max)
+    {
+        return 0;
+    }
+    /* Filter depths whose byte count overflows int32 cannot be in memory anyway. */
+    if ((int64_t)filter_dims->h * filter_dims->w * input_dims->c > INT32_MAX)
+    {
+        return 0;
+    }
+    for (int32_t c = 0; c < output_dims->c; ++c)
+    {
+        if (quant_params->shift[c] < -31 || quant_params->shift[c] > 30)
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+arm_cmsis_nn_status helia_dsp_convolve_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_context *weight_sum_ctx,
+                                          const cmsis_nn_conv_params *conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data)
+{
+    (void)ctx; /* no scratch */
+    (void)bias_dims;
+    if (!arguments_ok(conv_params, input_dims, filter_dims, output_dims, quant_params))
+    {
+        return ARM_CMSIS_NN_ARG_ERROR;
+    }
+    geometry g = {input_dims->h,
+                        input_dims->w,
+                        input_dims->c,
+                        filter_dims->h,
+                        filter_dims->w,
+                        filter_dims->h * filter_dims->w * input_dims->c,
+                        conv_params->stride.h,
+                        conv_params->stride.w,
+                        conv_params->padding.h,
+                        conv_params->padding.w,
+                        conv_params->dilation.h,
+                        conv_params->dilation.w,
+                        output_dims->h,
+                        output_dims->w,
+                        output_dims->c,
+                        conv_params->input_offset,
+                        conv_params->output_offset,
+                        conv_params->activation.min,
+                        conv_params->activation.max,
+                        0,
+                        0};
+    /* Columns whose window lies inside: ox * stride - pad >= 0 and its last tap below the width. */
+    const int64_t span = (int64_t)(g.k_w - 1) * g.dil_w;
+    const int64_t first = ((int64_t)g.pad_w + g.stride_w - 1) / g.stride_w;
+    const int64_t room = (int64_t)g.in_w - 1 - span + g.pad_w;
+    const int64_t end = room >= 0 ? room / g.stride_w + 1 : 0;
+    g.inside_x0 = (int32_t)(first < g.out_w ? first : g.out_w);
+    g.inside_x1 = (int32_t)(end < g.inside_x0 ? g.inside_x0 : (end < g.out_w ? end : g.out_w));
+    const int32_t *weight_sums =
+        weight_sum_ctx != NULL && weight_sum_ctx->buf != NULL &&
+                weight_sum_ctx->size >= (int32_t)((uint32_t)g.out_c * sizeof(int32_t)) && g.out_c < (1 << 28)
+            ? (const int32_t *)weight_sum_ctx->buf
+            : NULL;
+    const size_t in_image = (size_t)g.in_h * g.in_w * g.in_c;
+    const size_t out_row = (size_t)g.out_w * g.out_c;
+    pair_state p;
+    p.has_tap_sums = g.k_h * g.k_w <= MAX_TAP_SUMS;
+    for (int32_t c = 0; c < g.out_c; c += 2)
+    {
+        const int32_t channels = c + 1 < g.out_c ? 2 : 1;
+        p.fast = 1;
+        prepare_channel(&p, 0, c, &g, quant_params, weight_sums, bias_data, filter_data);
+        prepare_channel(&p, 1, c + channels - 1, &g, quant_params, weight_sums, bias_data, filter_data);
+        for (int32_t b = 0; b < input_dims->n; ++b)
+        {
+            const int8_t *image = input_data + (size_t)b * in_image;
+            int8_t *out = output_data + (size_t)b * g.out_h * out_row + c;
+            for (int32_t oy = 0; oy < g.out_h; ++oy)
+            {
+                run_row(&g, &p, image, oy, out + (size_t)oy * out_row, channels);
+            }
+        }
+    }
+    return ARM_CMSIS_NN_SUCCESS;
+}
+
+#else /* !HELIA_DSP_AVAILABLE: no DSP extension (e.g. a host build of a module converted for a DSP core) */
+
+#include "arm_nnfunctions.h"
+
+/* The kernel library's general entry with the same arguments: for every call this kernel accepts it
+ * computes the same bytes (tests/kernels/test_dsp_parity.py); ctx must then hold the scratch
+ * arm_convolve_s8_get_buffer_size asks for. */
+arm_cmsis_nn_status helia_dsp_convolve_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_context *weight_sum_ctx,
+                                          const cmsis_nn_conv_params *conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data)
+{
+    return arm_convolve_s8(ctx, weight_sum_ctx, conv_params, quant_params, input_dims, input_data, filter_dims,
+                           filter_data, bias_dims, bias_data, NULL, output_dims, output_data);
+}
+
+#endif /* HELIA_DSP_AVAILABLE */
