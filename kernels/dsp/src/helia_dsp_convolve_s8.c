@@ -105,6 +105,41 @@ static int32_t byte_sum(const int8_t *p, int32_t n)
     return acc;
 }
 
+/* The hot loop in assembly only when optimizing: it takes 14 registers (r0 - r12 and lr), and without
+ * optimization r7 is the frame pointer. Tests may set it to 0 (then the C loop below runs). */
+#ifndef HELIA_DSP_CONV_ASM
+#if defined(__OPTIMIZE__)
+#define HELIA_DSP_CONV_ASM 1
+#else
+#define HELIA_DSP_CONV_ASM 0
+#endif
+#endif
+
+/* One word of the 2 x 2 tile: x at [x] (pixel 0) and [x, s] (pixel 1), weights at [w] (channel 0) and
+ * [w, d] (channel 1); x and w step 4. Channel 1 first, so that each weight word is extended into the
+ * two temporaries its four SMLADs need while both pixels' extended words stay live. */
+#define HELIA_DSP_CONV_WORD                           \
+    "ldr %[t0], [%[x], %[s]]\n\t"                     \
+    "ldr %[t1], [%[x]], #4\n\t"                       \
+    "sxtb16 %[t2], %[t0]\n\t"                         \
+    "sxtb16 %[t0], %[t0], ror #8\n\t"                 \
+    "sxtb16 %[t3], %[t1]\n\t"                         \
+    "sxtb16 %[t1], %[t1], ror #8\n\t"                 \
+    "ldr %[t4], [%[w], %[d]]\n\t"                     \
+    "sxtb16 %[t5], %[t4]\n\t"                         \
+    "sxtb16 %[t4], %[t4], ror #8\n\t"                 \
+    "smlad %[a01], %[t3], %[t5], %[a01]\n\t"          \
+    "smlad %[a11], %[t2], %[t5], %[a11]\n\t"          \
+    "smlad %[a01], %[t1], %[t4], %[a01]\n\t"          \
+    "smlad %[a11], %[t0], %[t4], %[a11]\n\t"          \
+    "ldr %[t4], [%[w]], #4\n\t"                       \
+    "sxtb16 %[t5], %[t4]\n\t"                         \
+    "sxtb16 %[t4], %[t4], ror #8\n\t"                 \
+    "smlad %[a00], %[t3], %[t5], %[a00]\n\t"          \
+    "smlad %[a10], %[t2], %[t5], %[a10]\n\t"          \
+    "smlad %[a00], %[t1], %[t4], %[a00]\n\t"          \
+    "smlad %[a10], %[t0], %[t4], %[a10]\n\t"
+
 /* acc[pixel * 2 + channel] += the dot products of `len` bytes at x0, x1 (pixels) with w0, w1
  * (channels). The hot loop of the kernel. */
 HELIA_DSP_CONV_INLINE void dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const int8_t *w1,
@@ -112,6 +147,28 @@ HELIA_DSP_CONV_INLINE void dot_2x2(const int8_t *x0, const int8_t *x1, const int
 {
     int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
     int32_t words = len >> 2;
+#if HELIA_DSP_CONV_ASM
+    if (words >= 2)
+    {
+        /* Two words per pass; the end pointer is read from memory at the bottom (no register is left). */
+        const int8_t *const end = x0 + 8 * (words >> 1);
+        const int32_t s = (int32_t)(x1 - x0);
+        const int32_t d = (int32_t)(w1 - w0);
+        uint32_t t0, t1, t2, t3, t4, t5;
+        __asm__ volatile("1:\n\t" HELIA_DSP_CONV_WORD HELIA_DSP_CONV_WORD
+                         "ldr %[t0], %[end]\n\t"
+                         "cmp %[x], %[t0]\n\t"
+                         "bne 1b\n\t"
+                         : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+r"(x0),
+                           [w] "+r"(w0), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+                           [t4] "=&r"(t4), [t5] "=&r"(t5)
+                         : [s] "r"(s), [d] "r"(d), [end] "m"(end)
+                         : "cc", "memory");
+        x1 = x0 + s;
+        w1 = w0 + d;
+        words &= 1;
+    }
+#endif
     while (words-- > 0)
     {
         const uint32_t xa = load4(x0);
@@ -285,37 +342,41 @@ static void prepare_channel(pair_state *p, int32_t slot, int32_t c, const geomet
     p->fast &= fast;
 }
 
-/* Adds the products of one window (taps [ky0, ky1) x [kx0, kx1)) for two pixels whose inputs start at
- * in0 and in1 (the input at tap (0, 0), which may lie in the padding: only offsets of taps inside are
- * formed) and the pair's two filters. */
+/* Adds the products of one window (taps [ky0, ky1) x [kx0, kx1), all inside) for two pixels whose tap
+ * (0, 0) is at row iy, columns ix0 and ix1 (in the padding, maybe: only offsets of taps inside are
+ * formed), and the pair's two filters. */
 HELIA_DSP_CONV_INLINE void window_products(const geometry *g, const pair_state *p, const int8_t *image, int64_t iy,
                                            int64_t ix0, int64_t ix1, int32_t ky0, int32_t ky1, int32_t kx0,
                                            int32_t kx1, int32_t *acc)
 {
-    const int32_t in_c = g->in_c;
+    const size_t in_c = (size_t)g->in_c;
+    /* The first tap inside: its coordinates are in the image, so they fit 32 bits. */
+    const size_t y = (size_t)(int32_t)(iy + (int64_t)ky0 * g->dil_h);
+    const size_t row = y * (size_t)g->in_w;
+    size_t in0 = (row + (size_t)(int32_t)(ix0 + (int64_t)kx0 * g->dil_w)) * in_c;
+    size_t in1 = (row + (size_t)(int32_t)(ix1 + (int64_t)kx0 * g->dil_w)) * in_c;
+    size_t wt = ((size_t)ky0 * (size_t)g->k_w + (size_t)kx0) * in_c;
+    const size_t in_step = (size_t)g->dil_h * (size_t)g->in_w * in_c; /* unsigned: wraps unused past the last */
+    const size_t w_step = (size_t)g->k_w * in_c;
+    const int32_t run = (kx1 - kx0) * g->in_c;
     for (int32_t ky = ky0; ky < ky1; ++ky)
     {
-        const size_t row = (size_t)(iy + (int64_t)ky * g->dil_h) * (size_t)g->in_w;
-        const int8_t *w0 = p->filter[0] + ((size_t)ky * g->k_w + kx0) * in_c;
-        const int8_t *w1 = p->filter[1] + ((size_t)ky * g->k_w + kx0) * in_c;
-        const int8_t *x0 = image + (row + (size_t)(ix0 + (int64_t)kx0 * g->dil_w)) * in_c;
-        const int8_t *x1 = image + (row + (size_t)(ix1 + (int64_t)kx0 * g->dil_w)) * in_c;
         if (g->dil_w == 1)
         {
-            dot_2x2(x0, x1, w0, w1, (kx1 - kx0) * in_c, acc);
+            dot_2x2(image + in0, image + in1, p->filter[0] + wt, p->filter[1] + wt, run, acc);
         }
         else
         {
             const size_t step = (size_t)g->dil_w * in_c;
-            for (int32_t kx = kx0; kx < kx1; ++kx)
+            for (int32_t kx = 0; kx < kx1 - kx0; ++kx)
             {
-                dot_2x2(x0, x1, w0, w1, in_c, acc);
-                x0 += step;
-                x1 += step;
-                w0 += in_c;
-                w1 += in_c;
+                dot_2x2(image + in0 + kx * step, image + in1 + kx * step, p->filter[0] + wt + kx * in_c,
+                        p->filter[1] + wt + kx * in_c, g->in_c, acc);
             }
         }
+        in0 += in_step;
+        in1 += in_step;
+        wt += w_step;
     }
 }
 
