@@ -48,6 +48,7 @@ typedef struct
     int32_t out_h, out_w, out_c;
     int32_t input_offset, output_offset, act_min, act_max;
     int32_t inside_x0, inside_x1; /* output columns [inside_x0, inside_x1) have every tap inside along x */
+    int32_t inside_y0, inside_y1; /* output rows likewise along y */
 } geometry;
 
 /* One output channel's constants. */
@@ -242,12 +243,12 @@ static void inside_taps(int64_t start, int32_t dilation, int32_t size, int32_t k
 
 /* The reference's requantization for any shift in [-31, 30] (wrapping left shift, rounding doubling high
  * multiply, rounding right shift with ties away from zero), then the output offset and the clamp. */
-static int8_t requantize_exact(uint32_t acc, const channel_state *s, const geometry *g)
+static int8_t requantize_exact(uint32_t acc, int32_t multiplier, int32_t shift, const geometry *g)
 {
-    const int32_t left = s->shift > 0 ? s->shift : 0;
-    const int32_t right = s->shift > 0 ? 0 : -s->shift;
+    const int32_t left = shift > 0 ? shift : 0;
+    const int32_t right = shift > 0 ? 0 : -shift;
     const int32_t v = (int32_t)(acc << left);
-    const int64_t product = (int64_t)v * s->multiplier + ((int64_t)1 << 30);
+    const int64_t product = (int64_t)v * multiplier + ((int64_t)1 << 30);
     const int32_t x = (int32_t)(uint32_t)(uint64_t)(product >> 31);
     const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
     const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
@@ -390,7 +391,8 @@ HELIA_DSP_CONV_INLINE void store_tile(const geometry *g, const pair_state *p, co
         {
             const int32_t a = acc[px * 2 + c];
             out[(size_t)px * g->out_c + c] = p->fast ? requantize_fast(a, &p->ch[c], g->act_min, g->act_max)
-                                                     : requantize_exact((uint32_t)a, &p->ch[c], g);
+                                                     : requantize_exact((uint32_t)a, p->ch[c].multiplier,
+                                                                        p->ch[c].shift, g);
         }
     }
 }
@@ -457,6 +459,181 @@ static void run_row(const geometry *g, const pair_state *p, const int8_t *image,
         }
         store_tile(g, p, acc, out + (size_t)ox * g->out_c, pixels, channels);
         ox += pixels;
+    }
+}
+
+/*
+ * The gathered path (filters of up to HELIA_DSP_CONV_GATHER_MAX bytes): output pixels two at a time,
+ * each one's window copied into a stack buffer in filter order, the taps in the padding written as
+ * -input_offset, so that their products cancel the offset's share of the start value exactly as the
+ * reference's skipped taps do: every pixel, edge or not, is then one contiguous dot product per channel
+ * starting at bias + input_offset * (sum of the filter), with no per-row or per-edge work, and any two
+ * pixels (across rows) pair up. The two windows serve every output channel, two at a time; the buffers'
+ * zero padding to a multiple of 8 bytes lets the assembly loop run whole passes, reading up to 7
+ * bytes of the next filter (times zero) wherever a next filter exists.
+ */
+#ifndef HELIA_DSP_CONV_GATHER_MAX
+#define HELIA_DSP_CONV_GATHER_MAX 640 /* 3 x 3 x 64 (resnet) fits; two such windows are 1,296 stack bytes */
+#endif
+#define BLOCK 32 /* output channels whose start values and rounding constants are on the stack */
+
+HELIA_DSP_CONV_INLINE void store4(int8_t *p, uint32_t v)
+{
+    memcpy(p, &v, sizeof(v));
+}
+
+static void copy_bytes(int8_t *dst, const int8_t *src, int32_t n)
+{
+    for (; n >= 4; n -= 4, dst += 4, src += 4)
+    {
+        store4(dst, load4(src));
+    }
+    for (; n > 0; --n)
+    {
+        *dst++ = *src++;
+    }
+}
+
+/* Output pixel (oy, ox)'s window: kh * kw * cin bytes in filter order, taps in the padding -input_offset. */
+static void gather(const geometry *g, const int8_t *image, int32_t oy, int32_t ox, int8_t *dst)
+{
+    const int8_t fill = (int8_t)-g->input_offset;
+    const int32_t in_c = g->in_c;
+    const int32_t run = g->k_w * in_c;
+    const int64_t iy = (int64_t)oy * g->stride_h - g->pad_h;
+    const int64_t ix = (int64_t)ox * g->stride_w - g->pad_w;
+    int32_t ky0 = 0, ky1 = g->k_h, kx0 = 0, kx1 = g->k_w;
+    if (oy < g->inside_y0 || oy >= g->inside_y1)
+    {
+        inside_taps(iy, g->dil_h, g->in_h, g->k_h, &ky0, &ky1);
+    }
+    if (ox < g->inside_x0 || ox >= g->inside_x1)
+    {
+        inside_taps(ix, g->dil_w, g->in_w, g->k_w, &kx0, &kx1);
+    }
+    for (int32_t ky = 0; ky < g->k_h; ++ky, dst += run)
+    {
+        if (ky < ky0 || ky >= ky1 || kx0 >= kx1)
+        {
+            memset(dst, fill, (size_t)run);
+            continue;
+        }
+        const size_t y = (size_t)(int32_t)(iy + (int64_t)ky * g->dil_h);
+        const int8_t *row = image + y * (size_t)g->in_w * (size_t)in_c;
+        if (kx0 > 0)
+        {
+            memset(dst, fill, (size_t)kx0 * in_c);
+        }
+        if (g->dil_w == 1)
+        {
+            copy_bytes(dst + kx0 * in_c, row + (size_t)(int32_t)(ix + kx0) * in_c, (kx1 - kx0) * in_c);
+        }
+        else
+        {
+            for (int32_t kx = kx0; kx < kx1; ++kx)
+            {
+                copy_bytes(dst + kx * in_c, row + (size_t)(int32_t)(ix + (int64_t)kx * g->dil_w) * in_c, in_c);
+            }
+        }
+        if (kx1 < g->k_w)
+        {
+            memset(dst + kx1 * in_c, fill, (size_t)(g->k_w - kx1) * in_c);
+        }
+    }
+}
+
+static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_params *quant,
+                         const int32_t *weight_sums, const int32_t *bias, const int8_t *filter, const int8_t *input,
+                         int32_t batches, int8_t *output)
+{
+    int8_t window[2][HELIA_DSP_CONV_GATHER_MAX + 8] __attribute__((aligned(4)));
+    uint32_t whole[BLOCK];
+    int32_t rounding[BLOCK];
+    const int32_t depth = g->depth;
+    const int32_t padded = (depth + 7) & ~7;
+    memset(window[0] + depth, 0, (size_t)(padded - depth));
+    memset(window[1] + depth, 0, (size_t)(padded - depth));
+    const int32_t pixels = g->out_h * g->out_w;
+    const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
+    const int32_t act_min = g->act_min, act_max = g->act_max;
+    for (int32_t c0 = 0; c0 < g->out_c; c0 += BLOCK)
+    {
+        const int32_t count = g->out_c - c0 < BLOCK ? g->out_c - c0 : BLOCK;
+        int32_t fast = 1;
+        for (int32_t i = 0; i < count; ++i)
+        {
+            const int32_t c = c0 + i;
+            if (weight_sums != NULL)
+            {
+                whole[i] = (uint32_t)weight_sums[c];
+            }
+            else
+            {
+                const uint32_t b = bias != NULL ? (uint32_t)bias[c] : 0u;
+                whole[i] = b + (uint32_t)g->input_offset * (uint32_t)byte_sum(filter + (size_t)c * depth, depth);
+            }
+            const int32_t shift = quant->shift[c];
+            const int32_t start = (int32_t)whole[i];
+            /* |start| < 2^29 and |sum of products| <= depth * 2^14 < 2^24: the doubled sum cannot wrap. */
+            fast &= shift <= -1 && shift >= -MAX_FAST_RIGHT && start < MAX_FAST_BIAS && start > -MAX_FAST_BIAS;
+            rounding[i] = shift <= -1 && shift >= -MAX_FAST_RIGHT ? (1 << (-shift - 1)) + g->output_offset * (1 << -shift) : 0;
+        }
+        for (int32_t b = 0; b < batches; ++b)
+        {
+            const int8_t *image = input + (size_t)b * in_image;
+            int8_t *out_image = output + (size_t)b * pixels * g->out_c;
+            for (int32_t q = 0; q < pixels; q += 2)
+            {
+                const int32_t two = q + 1 < pixels;
+                gather(g, image, q / g->out_w, q % g->out_w, window[0]);
+                if (two)
+                {
+                    gather(g, image, (q + 1) / g->out_w, (q + 1) % g->out_w, window[1]);
+                }
+                const int8_t *x1 = two ? window[1] : window[0];
+                int8_t *out0 = out_image + (size_t)q * g->out_c + c0;
+                int8_t *out1 = two ? out0 + g->out_c : out0;
+                for (int32_t i = 0; i < count; i += 2)
+                {
+                    const int32_t second = i + 1 < count ? i + 1 : i;
+                    const int32_t c = c0 + second;
+                    const int8_t *w0 = filter + (size_t)(c0 + i) * depth;
+                    const int8_t *w1 = filter + (size_t)c * depth;
+                    /* Whole passes where the next filter's bytes exist to be read (times zero). */
+                    const int32_t len = (int64_t)c * depth + padded <= (int64_t)(g->out_c - 1) * depth ? padded : depth;
+                    int32_t acc[4] = {(int32_t)whole[i], (int32_t)whole[second], (int32_t)whole[i],
+                                      (int32_t)whole[second]};
+                    dot_2x2(window[0], x1, w0, w1, len, acc);
+                    if (fast)
+                    {
+                        channel_state s0, s1;
+                        s0.multiplier = quant->multiplier[c0 + i];
+                        s0.right = -quant->shift[c0 + i];
+                        s0.rounding = rounding[i];
+                        s1.multiplier = quant->multiplier[c];
+                        s1.right = -quant->shift[c];
+                        s1.rounding = rounding[second];
+                        out1[i] = requantize_fast(acc[2], &s0, act_min, act_max);
+                        out0[i] = requantize_fast(acc[0], &s0, act_min, act_max);
+                        if (second != i)
+                        {
+                            out0[second] = requantize_fast(acc[1], &s1, act_min, act_max);
+                            out1[second] = requantize_fast(acc[3], &s1, act_min, act_max);
+                        }
+                    }
+                    else
+                    {
+                        out1[i] = requantize_exact((uint32_t)acc[2], quant->multiplier[c0 + i], quant->shift[c0 + i], g);
+                        out0[i] = requantize_exact((uint32_t)acc[0], quant->multiplier[c0 + i], quant->shift[c0 + i], g);
+                        if (second != i)
+                        {
+                            out0[second] = requantize_exact((uint32_t)acc[1], quant->multiplier[c], quant->shift[c], g);
+                            out1[second] = requantize_exact((uint32_t)acc[3], quant->multiplier[c], quant->shift[c], g);
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -528,6 +705,8 @@ arm_cmsis_nn_status helia_dsp_convolve_s8(const cmsis_nn_context *ctx,
                         conv_params->activation.min,
                         conv_params->activation.max,
                         0,
+                        0,
+                        0,
                         0};
     /* Columns whose window lies inside: ox * stride - pad >= 0 and its last tap below the width. */
     const int64_t span = (int64_t)(g.k_w - 1) * g.dil_w;
@@ -536,11 +715,22 @@ arm_cmsis_nn_status helia_dsp_convolve_s8(const cmsis_nn_context *ctx,
     const int64_t end = room >= 0 ? room / g.stride_w + 1 : 0;
     g.inside_x0 = (int32_t)(first < g.out_w ? first : g.out_w);
     g.inside_x1 = (int32_t)(end < g.inside_x0 ? g.inside_x0 : (end < g.out_w ? end : g.out_w));
+    const int64_t span_y = (int64_t)(g.k_h - 1) * g.dil_h;
+    const int64_t first_y = ((int64_t)g.pad_h + g.stride_h - 1) / g.stride_h;
+    const int64_t room_y = (int64_t)g.in_h - 1 - span_y + g.pad_h;
+    const int64_t end_y = room_y >= 0 ? room_y / g.stride_h + 1 : 0;
+    g.inside_y0 = (int32_t)(first_y < g.out_h ? first_y : g.out_h);
+    g.inside_y1 = (int32_t)(end_y < g.inside_y0 ? g.inside_y0 : (end_y < g.out_h ? end_y : g.out_h));
     const int32_t *weight_sums =
         weight_sum_ctx != NULL && weight_sum_ctx->buf != NULL &&
                 weight_sum_ctx->size >= (int32_t)((uint32_t)g.out_c * sizeof(int32_t)) && g.out_c < (1 << 28)
             ? (const int32_t *)weight_sum_ctx->buf
             : NULL;
+    if (g.depth <= HELIA_DSP_CONV_GATHER_MAX)
+    {
+        run_gathered(&g, quant_params, weight_sums, bias_data, filter_data, input_data, input_dims->n, output_data);
+        return ARM_CMSIS_NN_SUCCESS;
+    }
     const size_t in_image = (size_t)g.in_h * g.in_w * g.in_c;
     const size_t out_row = (size_t)g.out_w * g.out_c;
     pair_state p;
