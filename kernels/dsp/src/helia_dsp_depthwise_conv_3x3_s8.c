@@ -28,7 +28,9 @@
  * shift 0 or beyond 20, large biases) take the scalar requantization, written as the reference.
  *
  * Loop order: channel group outermost (its weights and constants prepared once), then every output
- * pixel. A last group of one to three channels runs a scalar loop.
+ * pixel; interior pixels at strides 1 and 2 in pairs sharing their overlapping input words, weights
+ * and constants (half_pair). Outputs of a few pixels go pixel-major instead (run_pixels). A last group
+ * of one to three channels runs a scalar loop.
  */
 
 #define GROUP 4
@@ -230,11 +232,13 @@ HELIA_DSP_INLINE void edge_pixel(const group_state *s, int32_t fast, const int8_
     if (columns > 0 && ky1 > ky0)
     {
         const int32_t row = g->in_w * ch;
-        const int8_t *r = image + ((iy + ky0) * g->in_w + ix + kx0) * ch;
-        const int32_t *w = s->weight[ky0 * 3 + kx0];
-        /* Rows of one to three taps, unrolled (a loop per tap cost more than the taps). */
-        for (int32_t rows = ky1 - ky0; rows > 0; --rows)
+        const int8_t *first = image + ((iy + ky0) * g->in_w + ix + kx0) * ch;
+        /* Rows of one to three taps, unrolled (a loop per tap cost more than the taps). Each row's
+         * address from its index, so no pointer passes the input's last row. */
+        for (int32_t k = 0; k < ky1 - ky0; ++k)
         {
+            const int8_t *r = first + k * row;
+            const int32_t *w = s->weight[(ky0 + k) * 3 + kx0];
             HELIA_DSP_TAP(load4(r), w, offset2);
             if (columns > 1)
             {
@@ -244,8 +248,6 @@ HELIA_DSP_INLINE void edge_pixel(const group_state *s, int32_t fast, const int8_
             {
                 HELIA_DSP_TAP(load4(r + 2 * ch), w + 4, offset2);
             }
-            r += row;
-            w += 6;
         }
     }
     store_group(s, fast, acc0, acc1, acc2, acc3, out);
@@ -286,18 +288,6 @@ HELIA_DSP_INLINE void interior_row(const group_state *s, int32_t fast, const int
         in += in_step;
         out += ch;
     }
-}
-
-static __attribute__((noinline)) void interior_row_fast(const group_state *s, const int8_t *in, int32_t ch,
-                                                        int32_t row, int32_t in_step, int8_t *out, int32_t count)
-{
-    interior_row(s, 1, in, ch, row, in_step, out, count);
-}
-
-static __attribute__((noinline)) void interior_row_general(const group_state *s, const int8_t *in, int32_t ch,
-                                                           int32_t row, int32_t in_step, int8_t *out, int32_t count)
-{
-    interior_row(s, 0, in, ch, row, in_step, out, count);
 }
 
 #if HELIA_DSP_DW3X3_PAIRS
@@ -472,19 +462,70 @@ HELIA_DSP_INLINE void interior_row_pairs(const group_state *s, int32_t stride, c
     }
 }
 
-static __attribute__((noinline)) void interior_row_stride1(const group_state *s, const int8_t *in, int32_t ch,
-                                                           int32_t row, int8_t *out, int32_t count)
-{
-    interior_row_pairs(s, 1, in, ch, row, out, count);
-}
-
-static __attribute__((noinline)) void interior_row_stride2(const group_state *s, const int8_t *in, int32_t ch,
-                                                           int32_t row, int8_t *out, int32_t count)
-{
-    interior_row_pairs(s, 2, in, ch, row, out, count);
-}
-
 #endif /* HELIA_DSP_DW3X3_PAIRS */
+
+/* One output row whose three tap rows are all inside the input: its edge pixels (left and right of
+ * x0 .. x1) and its interior ones, in one function per variant (pairs: 0, or the stride 1 or 2 of the
+ * asm pair loop; fast: the requantization; both constants), so a narrow plane's row (kws: one edge
+ * pixel each side) costs one call, not three. */
+HELIA_DSP_INLINE void inside_row(const group_state *s, int32_t pairs, int32_t fast, const geometry *g,
+                                 const int8_t *image, int32_t oy, int8_t *o)
+{
+    const int32_t ch = g->channels;
+    const int32_t iy = oy * g->stride_h - g->pad_h;
+    for (int32_t ox = 0; ox < g->x0; ++ox)
+    {
+        edge_pixel(s, fast, image, iy, ox * g->stride_w - g->pad_w, g, o + ox * ch);
+    }
+    if (g->x1 > g->x0)
+    {
+        const int32_t row = g->in_w * ch;
+        const int8_t *in = image + (iy * g->in_w + g->x0 * g->stride_w - g->pad_w) * ch;
+#if HELIA_DSP_DW3X3_PAIRS
+        if (pairs != 0)
+        {
+            interior_row_pairs(s, pairs, in, ch, row, o + g->x0 * ch, g->x1 - g->x0);
+        }
+        else
+#endif
+        {
+            interior_row(s, fast, in, ch, row, g->stride_w * ch, o + g->x0 * ch, g->x1 - g->x0);
+        }
+#if !HELIA_DSP_DW3X3_PAIRS
+        (void)pairs;
+#endif
+    }
+    for (int32_t ox = g->x1; ox < g->out_w; ++ox)
+    {
+        edge_pixel(s, fast, image, iy, ox * g->stride_w - g->pad_w, g, o + ox * ch);
+    }
+}
+
+#if HELIA_DSP_DW3X3_PAIRS
+static __attribute__((noinline)) void inside_row_pairs1(const group_state *s, const geometry *g, const int8_t *image,
+                                                        int32_t oy, int8_t *o)
+{
+    inside_row(s, 1, 1, g, image, oy, o);
+}
+
+static __attribute__((noinline)) void inside_row_pairs2(const group_state *s, const geometry *g, const int8_t *image,
+                                                        int32_t oy, int8_t *o)
+{
+    inside_row(s, 2, 1, g, image, oy, o);
+}
+#endif
+
+static __attribute__((noinline)) void inside_row_fast(const group_state *s, const geometry *g, const int8_t *image,
+                                                      int32_t oy, int8_t *o)
+{
+    inside_row(s, 0, 1, g, image, oy, o);
+}
+
+static __attribute__((noinline)) void inside_row_general(const group_state *s, const geometry *g,
+                                                         const int8_t *image, int32_t oy, int8_t *o)
+{
+    inside_row(s, 0, 0, g, image, oy, o);
+}
 
 /* The group's weights (extended to int16 pairs), sums' start values and requantization constants. */
 static void prepare_group(group_state *s,
@@ -541,49 +582,36 @@ static void prepare_group(group_state *s,
 }
 
 /* Every output pixel of one image for a group of four channels; image and out point at the group's
- * first channel. Edge runs and interior runs are separate functions per requantization variant: in one
- * function with both, the interior loop's registers spilled (vww 48x48x8 705,040 -> 723,000). */
+ * first channel. One call per row, to a function per variant: with every row of the group in one
+ * function, the interior loop's registers spilled (vww 48x48x8 705,040 -> 723,000). */
 static void run_group(const group_state *s, const geometry *g, const int8_t *image, int8_t *out)
 {
     const int32_t ch = g->channels;
-    const int32_t row = g->in_w * ch;
-    const int32_t x0 = g->x0, x1 = g->x1, y0 = g->y0, y1 = g->y1;
-    const int32_t x_step = g->stride_w * ch;
     void (*const edges)(const group_state *, const int8_t *, const geometry *, int32_t, int32_t, int32_t, int8_t *) =
         s->fast ? edge_run_fast : edge_run_general;
+    void (*inside)(const group_state *, const geometry *, const int8_t *, int32_t, int8_t *) =
+        s->fast ? inside_row_fast : inside_row_general;
+#if HELIA_DSP_DW3X3_PAIRS
+    if (s->fast && g->stride_w == 1)
+    {
+        inside = inside_row_pairs1;
+    }
+    else if (s->fast && g->stride_w == 2)
+    {
+        inside = inside_row_pairs2;
+    }
+#endif
     for (int32_t oy = 0; oy < g->out_h; ++oy)
     {
         int8_t *o = out + oy * g->out_w * ch;
-        if (oy < y0 || oy >= y1)
+        if (oy < g->y0 || oy >= g->y1)
         {
             edges(s, image, g, oy, 0, g->out_w, o);
-            continue;
         }
-        edges(s, image, g, oy, 0, x0, o);
-        if (x1 > x0)
+        else
         {
-            const int8_t *in = image + ((oy * g->stride_h - g->pad_h) * g->in_w + x0 * g->stride_w - g->pad_w) * ch;
-#if HELIA_DSP_DW3X3_PAIRS
-            if (s->fast && g->stride_w == 1)
-            {
-                interior_row_stride1(s, in, ch, row, o + x0 * ch, x1 - x0);
-            }
-            else if (s->fast && g->stride_w == 2)
-            {
-                interior_row_stride2(s, in, ch, row, o + x0 * ch, x1 - x0);
-            }
-            else
-#endif
-            if (s->fast)
-            {
-                interior_row_fast(s, in, ch, row, x_step, o + x0 * ch, x1 - x0);
-            }
-            else
-            {
-                interior_row_general(s, in, ch, row, x_step, o + x0 * ch, x1 - x0);
-            }
+            inside(s, g, image, oy, o);
         }
-        edges(s, image, g, oy, x1, g->out_w, o);
     }
 }
 
