@@ -207,6 +207,95 @@ HELIA_DSP_CONV_INLINE void dot_2x2(const int8_t *x0, const int8_t *x1, const int
     acc[3] = a11;
 }
 
+/* One word of the gathered 2 x 2 tile: the two pixels' extended input words (bytes 0, 2 and 1, 3 of
+ * each, interleaved pixel by pixel) at [x], x steps 16; weights at [w] (channel 0) and [w, d]
+ * (channel 1), w steps 4. */
+#define HELIA_DSP_CONV_WORD16                      \
+    "ldrd %[e1], %[o1], [%[x], #8]\n\t"             \
+    "ldrd %[e0], %[o0], [%[x]], #16\n\t"            \
+    "ldr %[t0], [%[w], %[d]]\n\t"                   \
+    "sxtb16 %[t1], %[t0]\n\t"                       \
+    "sxtb16 %[t0], %[t0], ror #8\n\t"               \
+    "smlad %[a01], %[e0], %[t1], %[a01]\n\t"        \
+    "smlad %[a11], %[e1], %[t1], %[a11]\n\t"        \
+    "smlad %[a01], %[o0], %[t0], %[a01]\n\t"        \
+    "smlad %[a11], %[o1], %[t0], %[a11]\n\t"        \
+    "ldr %[t0], [%[w]], #4\n\t"                     \
+    "sxtb16 %[t1], %[t0]\n\t"                       \
+    "sxtb16 %[t0], %[t0], ror #8\n\t"               \
+    "smlad %[a00], %[e0], %[t1], %[a00]\n\t"        \
+    "smlad %[a10], %[e1], %[t1], %[a10]\n\t"        \
+    "smlad %[a00], %[o0], %[t0], %[a00]\n\t"        \
+    "smlad %[a10], %[o1], %[t0], %[a10]\n\t"
+
+/* acc[pixel * 2 + channel] += the dot products of a gathered, extended pair of windows (x: four int32
+ * per input word, see HELIA_DSP_CONV_WORD16) with `words` weight words and then `tail` (0 to 3) bytes
+ * at w0 (channel 0) and w1 (channel 1). Weight bytes past words * 4 + tail are never read. */
+HELIA_DSP_CONV_INLINE void dot_tile(const int32_t *x, const int8_t *w0, const int8_t *w1, int32_t words,
+                                    int32_t tail, int32_t *acc)
+{
+    int32_t a00 = acc[0], a01 = acc[1], a10 = acc[2], a11 = acc[3];
+#if HELIA_DSP_CONV_ASM
+    if (words >= 2)
+    {
+        const int32_t *const end = x + 8 * (words >> 1);
+        const int32_t d = (int32_t)(w1 - w0);
+        uint32_t e0, o0, e1, o1, t0, t1;
+        __asm__ volatile("1:\n\t" HELIA_DSP_CONV_WORD16 HELIA_DSP_CONV_WORD16
+                         "cmp %[x], %[end]\n\t"
+                         "bne 1b\n\t"
+                         : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+r"(x),
+                           [w] "+r"(w0), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1),
+                           [t0] "=&r"(t0), [t1] "=&r"(t1)
+                         : [d] "r"(d), [end] "r"(end)
+                         : "cc", "memory");
+        w1 = w0 + d;
+        words &= 1;
+    }
+#endif
+    for (int32_t k = 0; k <= words; ++k)
+    {
+        uint32_t wa, wb;
+        if (k < words)
+        {
+            wa = load4(w0);
+            wb = load4(w1);
+        }
+        else if (tail > 0)
+        {
+            /* The last bytes, the rest of the word zero: never a read past the filter. */
+            wa = 0u;
+            wb = 0u;
+            for (int32_t i = tail - 1; i >= 0; --i)
+            {
+                wa = (wa << 8) | (uint8_t)w0[i];
+                wb = (wb << 8) | (uint8_t)w1[i];
+            }
+        }
+        else
+        {
+            break;
+        }
+        w0 += 4;
+        w1 += 4;
+        const int32_t wa_even = __sxtb16((int32_t)wa), wa_odd = sxtb16_ror8(wa);
+        const int32_t wb_even = __sxtb16((int32_t)wb), wb_odd = sxtb16_ror8(wb);
+        a00 = __smlad(x[0], wa_even, a00);
+        a00 = __smlad(x[1], wa_odd, a00);
+        a01 = __smlad(x[0], wb_even, a01);
+        a01 = __smlad(x[1], wb_odd, a01);
+        a10 = __smlad(x[2], wa_even, a10);
+        a10 = __smlad(x[3], wa_odd, a10);
+        a11 = __smlad(x[2], wb_even, a11);
+        a11 = __smlad(x[3], wb_odd, a11);
+        x += 4;
+    }
+    acc[0] = a00;
+    acc[1] = a01;
+    acc[2] = a10;
+    acc[3] = a11;
+}
+
 /* ceil(n / d) for d >= 1, in 32 bits where n allows (no library call). */
 static uint32_t ceil_div(uint64_t n, int32_t d)
 {
@@ -473,7 +562,7 @@ static void run_row(const geometry *g, const pair_state *p, const int8_t *image,
  * bytes of the next filter (times zero) wherever a next filter exists.
  */
 #ifndef HELIA_DSP_CONV_GATHER_MAX
-#define HELIA_DSP_CONV_GATHER_MAX 640 /* 3 x 3 x 64 (resnet) fits; two such windows are 1,296 stack bytes */
+#define HELIA_DSP_CONV_GATHER_MAX 576 /* 3 x 3 x 64 (resnet) fits: 2,920 stack bytes of windows */
 #endif
 #define BLOCK 32 /* output channels whose start values and rounding constants are on the stack */
 
@@ -546,13 +635,15 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
                          const int32_t *weight_sums, const int32_t *bias, const int8_t *filter, const int8_t *input,
                          int32_t batches, int8_t *output)
 {
-    int8_t window[2][HELIA_DSP_CONV_GATHER_MAX + 8] __attribute__((aligned(4)));
+    int8_t window[HELIA_DSP_CONV_GATHER_MAX + 8] __attribute__((aligned(4)));
+    /* Both pixels' windows extended: per input word, pixel 0's bytes 0, 2 and 1, 3, then pixel 1's. */
+    int32_t tile[HELIA_DSP_CONV_GATHER_MAX + 8];
     uint32_t whole[BLOCK];
     int32_t rounding[BLOCK];
     const int32_t depth = g->depth;
     const int32_t padded = (depth + 7) & ~7;
-    memset(window[0] + depth, 0, (size_t)(padded - depth));
-    memset(window[1] + depth, 0, (size_t)(padded - depth));
+    const int32_t padded_words = padded >> 2;
+    memset(window + depth, 0, (size_t)(padded - depth));
     const int32_t pixels = g->out_h * g->out_w;
     const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
     const int32_t act_min = g->act_min, act_max = g->act_max;
@@ -585,12 +676,21 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
             for (int32_t q = 0; q < pixels; q += 2)
             {
                 const int32_t two = q + 1 < pixels;
-                gather(g, image, q / g->out_w, q % g->out_w, window[0]);
-                if (two)
+                for (int32_t px = 0; px < 2; ++px)
                 {
-                    gather(g, image, (q + 1) / g->out_w, (q + 1) % g->out_w, window[1]);
+                    const int32_t pixel = two ? q + px : q;
+                    if (px == 0 || two)
+                    {
+                        gather(g, image, pixel / g->out_w, pixel % g->out_w, window);
+                    }
+                    int32_t *dst = tile + 2 * px;
+                    for (int32_t k = 0; k < padded_words; ++k, dst += 4)
+                    {
+                        const uint32_t v = load4(window + 4 * k);
+                        dst[0] = __sxtb16((int32_t)v);
+                        dst[1] = sxtb16_ror8(v);
+                    }
                 }
-                const int8_t *x1 = two ? window[1] : window[0];
                 int8_t *out0 = out_image + (size_t)q * g->out_c + c0;
                 int8_t *out1 = two ? out0 + g->out_c : out0;
                 for (int32_t i = 0; i < count; i += 2)
@@ -600,10 +700,11 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
                     const int8_t *w0 = filter + (size_t)(c0 + i) * depth;
                     const int8_t *w1 = filter + (size_t)c * depth;
                     /* Whole passes where the next filter's bytes exist to be read (times zero). */
-                    const int32_t len = (int64_t)c * depth + padded <= (int64_t)(g->out_c - 1) * depth ? padded : depth;
+                    const int32_t whole_passes = (int64_t)c * depth + padded <= (int64_t)g->out_c * depth;
                     int32_t acc[4] = {(int32_t)whole[i], (int32_t)whole[second], (int32_t)whole[i],
                                       (int32_t)whole[second]};
-                    dot_2x2(window[0], x1, w0, w1, len, acc);
+                    dot_tile(tile, w0, w1, whole_passes ? padded_words : depth >> 2, whole_passes ? 0 : depth & 3,
+                             acc);
                     if (fast)
                     {
                         channel_state s0, s1;
