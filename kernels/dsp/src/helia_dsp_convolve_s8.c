@@ -8,6 +8,7 @@
 
 #include <arm_acle.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /*
@@ -249,7 +250,7 @@ HELIA_DSP_CONV_INLINE void dot_tile(const int32_t *x, const int8_t *w0, const in
                            [t0] "=&r"(t0), [t1] "=&r"(t1)
                          : [d] "r"(d), [end] "r"(end)
                          : "cc", "memory");
-        w1 = w0 + d;
+        w1 += 8 * (words >> 1);
         words &= 1;
     }
 #endif
@@ -631,6 +632,25 @@ static void gather(const geometry *g, const int8_t *image, int32_t oy, int32_t o
     }
 }
 
+/* An inside pixel's window extended straight from the input (dilation 1 along x, kw * cin a multiple of
+ * 4 bytes): into dst[0], dst[1], then dst[4], dst[5], ... (the tile's layout for one pixel). */
+static void extend_inside(const geometry *g, const int8_t *image, int32_t oy, int32_t ox, int32_t *dst)
+{
+    const int32_t run_words = (g->k_w * g->in_c) >> 2;
+    const size_t row_step = (size_t)g->dil_h * (size_t)g->in_w * (size_t)g->in_c;
+    const int8_t *src = image + ((size_t)((int64_t)oy * g->stride_h - g->pad_h) * (size_t)g->in_w +
+                                 (size_t)((int64_t)ox * g->stride_w - g->pad_w)) * (size_t)g->in_c;
+    for (int32_t ky = 0; ky < g->k_h; ++ky, src += ky < g->k_h ? row_step : 0)
+    {
+        for (int32_t k = 0; k < run_words; ++k, dst += 4)
+        {
+            const uint32_t v = load4(src + 4 * k);
+            dst[0] = __sxtb16((int32_t)v);
+            dst[1] = sxtb16_ror8(v);
+        }
+    }
+}
+
 static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_params *quant,
                          const int32_t *weight_sums, const int32_t *bias, const int8_t *filter, const int8_t *input,
                          int32_t batches, int8_t *output)
@@ -644,6 +664,8 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
     const int32_t padded = (depth + 7) & ~7;
     const int32_t padded_words = padded >> 2;
     memset(window + depth, 0, (size_t)(padded - depth));
+    memset(tile, 0, sizeof(tile[0]) * (size_t)padded); /* the pad words stay zero */
+    const int32_t direct = g->dil_w == 1 && ((g->k_w * g->in_c) & 3) == 0;
     const int32_t pixels = g->out_h * g->out_w;
     const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
     const int32_t act_min = g->act_min, act_max = g->act_max;
@@ -679,11 +701,15 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
                 for (int32_t px = 0; px < 2; ++px)
                 {
                     const int32_t pixel = two ? q + px : q;
-                    if (px == 0 || two)
-                    {
-                        gather(g, image, pixel / g->out_w, pixel % g->out_w, window);
-                    }
+                    const int32_t oy = pixel / g->out_w, ox = pixel % g->out_w;
                     int32_t *dst = tile + 2 * px;
+                    if (direct && oy >= g->inside_y0 && oy < g->inside_y1 && ox >= g->inside_x0 &&
+                        ox < g->inside_x1)
+                    {
+                        extend_inside(g, image, oy, ox, dst);
+                        continue;
+                    }
+                    gather(g, image, oy, ox, window);
                     for (int32_t k = 0; k < padded_words; ++k, dst += 4)
                     {
                         const uint32_t v = load4(window + 4 * k);
@@ -699,7 +725,7 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
                     const int32_t c = c0 + second;
                     const int8_t *w0 = filter + (size_t)(c0 + i) * depth;
                     const int8_t *w1 = filter + (size_t)c * depth;
-                    /* Whole passes where the next filter's bytes exist to be read (times zero). */
+                    /* Whole passes where the filter array holds the bytes they read past a filter (times zero). */
                     const int32_t whole_passes = (int64_t)c * depth + padded <= (int64_t)g->out_c * depth;
                     int32_t acc[4] = {(int32_t)whole[i], (int32_t)whole[second], (int32_t)whole[i],
                                       (int32_t)whole[second]};
