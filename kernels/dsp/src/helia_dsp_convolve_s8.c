@@ -651,7 +651,20 @@ static void extend_inside(const geometry *g, const int8_t *image, int32_t oy, in
     }
 }
 
-static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_params *quant,
+/* An inside pixel's window (dilation 1 along x) copied row by row, without gather's edge bookkeeping. */
+static void copy_inside(const geometry *g, const int8_t *image, int32_t oy, int32_t ox, int8_t *dst)
+{
+    const int32_t run = g->k_w * g->in_c;
+    const size_t row_step = (size_t)g->dil_h * (size_t)g->in_w * (size_t)g->in_c;
+    const int8_t *src = image + ((size_t)((int64_t)oy * g->stride_h - g->pad_h) * (size_t)g->in_w +
+                                 (size_t)((int64_t)ox * g->stride_w - g->pad_w)) * (size_t)g->in_c;
+    for (int32_t ky = 0; ky < g->k_h; ++ky, dst += run, src += ky < g->k_h ? row_step : 0)
+    {
+        copy_bytes(dst, src, run);
+    }
+}
+
+static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_params *quant,
                          const int32_t *weight_sums, const int32_t *bias, const int8_t *filter, const int8_t *input,
                          int32_t batches, int8_t *output)
 {
@@ -703,13 +716,21 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
                     const int32_t pixel = two ? q + px : q;
                     const int32_t oy = pixel / g->out_w, ox = pixel % g->out_w;
                     int32_t *dst = tile + 2 * px;
-                    if (direct && oy >= g->inside_y0 && oy < g->inside_y1 && ox >= g->inside_x0 &&
-                        ox < g->inside_x1)
+                    const int32_t inside = g->dil_w == 1 && oy >= g->inside_y0 && oy < g->inside_y1 &&
+                                           ox >= g->inside_x0 && ox < g->inside_x1;
+                    if (inside && direct)
                     {
                         extend_inside(g, image, oy, ox, dst);
                         continue;
                     }
-                    gather(g, image, oy, ox, window);
+                    if (inside)
+                    {
+                        copy_inside(g, image, oy, ox, window);
+                    }
+                    else
+                    {
+                        gather(g, image, oy, ox, window);
+                    }
                     for (int32_t k = 0; k < padded_words; ++k, dst += 4)
                     {
                         const uint32_t v = load4(window + 4 * k);
@@ -759,6 +780,35 @@ static void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_par
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/* Filters deeper than the gathered path's windows: read in place, channel pair by channel pair (its own
+ * frame, so that the stack holds either path's buffers, not both). */
+static __attribute__((noinline)) void run_in_place(const geometry *g, const cmsis_nn_per_channel_quant_params *quant_params,
+                                                   const int32_t *weight_sums, const int32_t *bias_data,
+                                                   const int8_t *filter_data, const int8_t *input_data,
+                                                   int32_t batches, int8_t *output_data)
+{
+    const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
+    const size_t out_row = (size_t)g->out_w * g->out_c;
+    pair_state p;
+    p.has_tap_sums = g->k_h * g->k_w <= MAX_TAP_SUMS;
+    for (int32_t c = 0; c < g->out_c; c += 2)
+    {
+        const int32_t channels = c + 1 < g->out_c ? 2 : 1;
+        p.fast = 1;
+        prepare_channel(&p, 0, c, g, quant_params, weight_sums, bias_data, filter_data);
+        prepare_channel(&p, 1, c + channels - 1, g, quant_params, weight_sums, bias_data, filter_data);
+        for (int32_t b = 0; b < batches; ++b)
+        {
+            const int8_t *image = input_data + (size_t)b * in_image;
+            int8_t *out = output_data + (size_t)b * g->out_h * out_row + c;
+            for (int32_t oy = 0; oy < g->out_h; ++oy)
+            {
+                run_row(g, &p, image, oy, out + (size_t)oy * out_row, channels);
             }
         }
     }
@@ -858,26 +908,7 @@ arm_cmsis_nn_status helia_dsp_convolve_s8(const cmsis_nn_context *ctx,
         run_gathered(&g, quant_params, weight_sums, bias_data, filter_data, input_data, input_dims->n, output_data);
         return ARM_CMSIS_NN_SUCCESS;
     }
-    const size_t in_image = (size_t)g.in_h * g.in_w * g.in_c;
-    const size_t out_row = (size_t)g.out_w * g.out_c;
-    pair_state p;
-    p.has_tap_sums = g.k_h * g.k_w <= MAX_TAP_SUMS;
-    for (int32_t c = 0; c < g.out_c; c += 2)
-    {
-        const int32_t channels = c + 1 < g.out_c ? 2 : 1;
-        p.fast = 1;
-        prepare_channel(&p, 0, c, &g, quant_params, weight_sums, bias_data, filter_data);
-        prepare_channel(&p, 1, c + channels - 1, &g, quant_params, weight_sums, bias_data, filter_data);
-        for (int32_t b = 0; b < input_dims->n; ++b)
-        {
-            const int8_t *image = input_data + (size_t)b * in_image;
-            int8_t *out = output_data + (size_t)b * g.out_h * out_row + c;
-            for (int32_t oy = 0; oy < g.out_h; ++oy)
-            {
-                run_row(&g, &p, image, oy, out + (size_t)oy * out_row, channels);
-            }
-        }
-    }
+    run_in_place(&g, quant_params, weight_sums, bias_data, filter_data, input_data, input_dims->n, output_data);
     return ARM_CMSIS_NN_SUCCESS;
 }
 
