@@ -297,6 +297,68 @@ HELIA_DSP_CONV_INLINE void dot_tile(const int32_t *x, const int8_t *w0, const in
     acc[3] = a11;
 }
 
+/* The sums of channel pairs [0, pairs) (both channels present, whole passes) of the gathered tile:
+ * sums[4 p ..] = pixel 0 channel 2p, pixel 0 channel 2p + 1, pixel 1 channel 2p, pixel 1 channel 2p + 1,
+ * starting from whole[2p], whole[2p + 1]; filters from w on, `depth` bytes apart, `words` (even) words
+ * each. In asm the loop over the pairs is inside too, its few pointers and its count in memory (the
+ * inner loop takes every register), so a pair costs about 20 instructions besides its passes. */
+static void tile_pairs(const int32_t *tile, const int8_t *w, int32_t depth, int32_t words, const uint32_t *whole,
+                       int32_t pairs, int32_t *sums)
+{
+    if (pairs <= 0)
+    {
+        return;
+    }
+#if HELIA_DSP_CONV_ASM
+    struct
+    {
+        const int32_t *x_start;
+        const uint32_t *whole;
+        int32_t *sums;
+        int32_t skip;
+        int32_t left;
+    } st = {tile, whole, sums, 2 * depth - 4 * words, pairs};
+    const int32_t *const end = tile + 4 * words;
+    const int32_t *x;
+    int32_t a00, a01, a10, a11;
+    uint32_t e0, o0, e1, o1, t0, t1;
+    __asm__ volatile("2:\n\t"
+                     "ldr %[t0], %[wh]\n\t"
+                     "ldrd %[a00], %[a01], [%[t0]], #8\n\t"
+                     "str %[t0], %[wh]\n\t"
+                     "mov %[a10], %[a00]\n\t"
+                     "mov %[a11], %[a01]\n\t"
+                     "ldr %[x], %[xs]\n\t"
+                     "1:\n\t" HELIA_DSP_CONV_WORD16 HELIA_DSP_CONV_WORD16
+                     "cmp %[x], %[end]\n\t"
+                     "bne 1b\n\t"
+                     "ldr %[t0], %[out]\n\t"
+                     "strd %[a00], %[a01], [%[t0]]\n\t"
+                     "strd %[a10], %[a11], [%[t0], #8]\n\t"
+                     "adds %[t0], %[t0], #16\n\t"
+                     "str %[t0], %[out]\n\t"
+                     "ldr %[t0], %[skip]\n\t"
+                     "add %[w], %[w], %[t0]\n\t"
+                     "ldr %[t0], %[left]\n\t"
+                     "subs %[t0], %[t0], #1\n\t"
+                     "str %[t0], %[left]\n\t"
+                     "bne 2b\n\t"
+                     : [a00] "=&r"(a00), [a01] "=&r"(a01), [a10] "=&r"(a10), [a11] "=&r"(a11), [x] "=&r"(x),
+                       [w] "+r"(w), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1), [t0] "=&r"(t0),
+                       [t1] "=&r"(t1), [wh] "+m"(st.whole), [out] "+m"(st.sums), [left] "+m"(st.left)
+                     : [xs] "m"(st.x_start), [skip] "m"(st.skip), [d] "r"(depth), [end] "r"(end)
+                     : "cc", "memory");
+#else
+    for (int32_t p = 0; p < pairs; ++p, sums += 4, w += 2 * depth)
+    {
+        int32_t acc[4] = {(int32_t)whole[2 * p], (int32_t)whole[2 * p + 1], (int32_t)whole[2 * p],
+                          (int32_t)whole[2 * p + 1]};
+        dot_tile(tile, w, w + depth, words, 0, acc);
+        memcpy(sums, acc, sizeof(acc));
+    }
+#endif
+}
+
 /* ceil(n / d) for d >= 1, in 32 bits where n allows (no library call). */
 static uint32_t ceil_div(uint64_t n, int32_t d)
 {
@@ -673,6 +735,7 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
     int32_t tile[HELIA_DSP_CONV_GATHER_MAX + 8];
     uint32_t whole[BLOCK];
     int32_t rounding[BLOCK];
+    int32_t sums[2 * BLOCK]; /* a pixel pair's sums, four per channel pair */
     const int32_t depth = g->depth;
     const int32_t padded = (depth + 7) & ~7;
     const int32_t padded_words = padded >> 2;
@@ -703,6 +766,13 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
             /* |start| < 2^29 and |sum of products| <= depth * 2^14 < 2^24: the doubled sum cannot wrap. */
             fast &= shift <= -1 && shift >= -MAX_FAST_RIGHT && start < MAX_FAST_BIAS && start > -MAX_FAST_BIAS;
             rounding[i] = shift <= -1 && shift >= -MAX_FAST_RIGHT ? (1 << (-shift - 1)) + g->output_offset * (1 << -shift) : 0;
+        }
+        /* Leading pairs of both channels whose whole passes read within the filter array. */
+        int32_t asm_pairs = 0;
+        while (2 * asm_pairs + 1 < count &&
+               (int64_t)(c0 + 2 * asm_pairs + 1) * depth + padded <= (int64_t)g->out_c * depth)
+        {
+            ++asm_pairs;
         }
         for (int32_t b = 0; b < batches; ++b)
         {
@@ -740,18 +810,24 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
                 }
                 int8_t *out0 = out_image + (size_t)q * g->out_c + c0;
                 int8_t *out1 = two ? out0 + g->out_c : out0;
+                tile_pairs(tile, filter + (size_t)c0 * depth, depth, padded_words, whole, asm_pairs, sums);
+                for (int32_t i = 2 * asm_pairs; i < count; i += 2)
+                {
+                    /* The block's last pairs: a single channel, or passes that would read past the filters. */
+                    const int32_t second = i + 1 < count ? i + 1 : i;
+                    const int32_t c = c0 + second;
+                    const int32_t whole_passes = (int64_t)c * depth + padded <= (int64_t)g->out_c * depth;
+                    int32_t acc[4] = {(int32_t)whole[i], (int32_t)whole[second], (int32_t)whole[i],
+                                      (int32_t)whole[second]};
+                    dot_tile(tile, filter + (size_t)(c0 + i) * depth, filter + (size_t)c * depth,
+                             whole_passes ? padded_words : depth >> 2, whole_passes ? 0 : depth & 3, acc);
+                    memcpy(sums + 2 * i, acc, sizeof(acc));
+                }
                 for (int32_t i = 0; i < count; i += 2)
                 {
                     const int32_t second = i + 1 < count ? i + 1 : i;
                     const int32_t c = c0 + second;
-                    const int8_t *w0 = filter + (size_t)(c0 + i) * depth;
-                    const int8_t *w1 = filter + (size_t)c * depth;
-                    /* Whole passes where the filter array holds the bytes they read past a filter (times zero). */
-                    const int32_t whole_passes = (int64_t)c * depth + padded <= (int64_t)g->out_c * depth;
-                    int32_t acc[4] = {(int32_t)whole[i], (int32_t)whole[second], (int32_t)whole[i],
-                                      (int32_t)whole[second]};
-                    dot_tile(tile, w0, w1, whole_passes ? padded_words : depth >> 2, whole_passes ? 0 : depth & 3,
-                             acc);
+                    const int32_t *acc = sums + 2 * i;
                     if (fast)
                     {
                         channel_state s0, s1;
