@@ -161,8 +161,8 @@ HELIA_DSP_CONV_INLINE void dot_2x2(const int8_t *x0, const int8_t *x1, const int
                          "ldr %[t0], %[end]\n\t"
                          "cmp %[x], %[t0]\n\t"
                          "bne 1b\n\t"
-                         : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+r"(x0),
-                           [w] "+r"(w0), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
+                         : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+&r"(x0),
+                           [w] "+&r"(w0), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3),
                            [t4] "=&r"(t4), [t5] "=&r"(t5)
                          : [s] "r"(s), [d] "r"(d), [end] "m"(end)
                          : "cc", "memory");
@@ -245,8 +245,8 @@ HELIA_DSP_CONV_INLINE void dot_tile(const int32_t *x, const int8_t *w0, const in
         __asm__ volatile("1:\n\t" HELIA_DSP_CONV_WORD16 HELIA_DSP_CONV_WORD16
                          "cmp %[x], %[end]\n\t"
                          "bne 1b\n\t"
-                         : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+r"(x),
-                           [w] "+r"(w0), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1),
+                         : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [x] "+&r"(x),
+                           [w] "+&r"(w0), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1),
                            [t0] "=&r"(t0), [t1] "=&r"(t1)
                          : [d] "r"(d), [end] "r"(end)
                          : "cc", "memory");
@@ -344,7 +344,7 @@ static void tile_pairs(const int32_t *tile, const int8_t *w, int32_t depth, int3
                      "str %[t0], %[left]\n\t"
                      "bne 2b\n\t"
                      : [a00] "=&r"(a00), [a01] "=&r"(a01), [a10] "=&r"(a10), [a11] "=&r"(a11), [x] "=&r"(x),
-                       [w] "+r"(w), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1), [t0] "=&r"(t0),
+                       [w] "+&r"(w), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1), [t0] "=&r"(t0),
                        [t1] "=&r"(t1), [wh] "+m"(st.whole), [out] "+m"(st.sums), [left] "+m"(st.left)
                      : [xs] "m"(st.x_start), [skip] "m"(st.skip), [d] "r"(depth), [end] "r"(end)
                      : "cc", "memory");
@@ -357,6 +357,115 @@ static void tile_pairs(const int32_t *tile, const int8_t *w, int32_t depth, int3
         memcpy(sums, acc, sizeof(acc));
     }
 #endif
+}
+
+/* One word of the gathered 2 x 2 tile against weights extended beforehand (small filter sets): per
+ * word, channel 0's two int16 pairs then channel 1's at [w], w steps 16. */
+#define HELIA_DSP_CONV_WORD16X                     \
+    "ldrd %[e1], %[o1], [%[x], #8]\n\t"             \
+    "ldrd %[e0], %[o0], [%[x]], #16\n\t"            \
+    "ldrd %[t0], %[t1], [%[w]], #16\n\t"            \
+    "smlad %[a00], %[e0], %[t0], %[a00]\n\t"        \
+    "smlad %[a10], %[e1], %[t0], %[a10]\n\t"        \
+    "smlad %[a00], %[o0], %[t1], %[a00]\n\t"        \
+    "smlad %[a10], %[o1], %[t1], %[a10]\n\t"        \
+    "ldrd %[t0], %[t1], [%[w], #-8]\n\t"            \
+    "smlad %[a01], %[e0], %[t0], %[a01]\n\t"        \
+    "smlad %[a11], %[e1], %[t0], %[a11]\n\t"        \
+    "smlad %[a01], %[o0], %[t1], %[a01]\n\t"        \
+    "smlad %[a11], %[o1], %[t1], %[a11]\n\t"
+
+/* tile_pairs with the weights extended beforehand (extend_weights' layout): every pair of the set,
+ * a last single channel paired with zero weights. */
+static void tile_pairs_extended(const int32_t *tile, const int32_t *w, int32_t words, const uint32_t *whole,
+                                int32_t pairs, int32_t *sums)
+{
+#if HELIA_DSP_CONV_ASM
+    struct
+    {
+        const int32_t *x_start;
+        const uint32_t *whole;
+        int32_t *sums;
+        int32_t left;
+    } st = {tile, whole, sums, pairs};
+    const int32_t *const end = tile + 4 * words;
+    const int32_t *x;
+    int32_t a00, a01, a10, a11;
+    uint32_t e0, o0, e1, o1, t0, t1;
+    __asm__ volatile("2:\n\t"
+                     "ldr %[t0], %[wh]\n\t"
+                     "ldrd %[a00], %[a01], [%[t0]], #8\n\t"
+                     "str %[t0], %[wh]\n\t"
+                     "mov %[a10], %[a00]\n\t"
+                     "mov %[a11], %[a01]\n\t"
+                     "ldr %[x], %[xs]\n\t"
+                     "1:\n\t" HELIA_DSP_CONV_WORD16X HELIA_DSP_CONV_WORD16X
+                     "cmp %[x], %[end]\n\t"
+                     "bne 1b\n\t"
+                     "ldr %[t0], %[out]\n\t"
+                     "strd %[a00], %[a01], [%[t0]]\n\t"
+                     "strd %[a10], %[a11], [%[t0], #8]\n\t"
+                     "adds %[t0], %[t0], #16\n\t"
+                     "str %[t0], %[out]\n\t"
+                     "ldr %[t0], %[left]\n\t"
+                     "subs %[t0], %[t0], #1\n\t"
+                     "str %[t0], %[left]\n\t"
+                     "bne 2b\n\t"
+                     : [a00] "=&r"(a00), [a01] "=&r"(a01), [a10] "=&r"(a10), [a11] "=&r"(a11), [x] "=&r"(x),
+                       [w] "+&r"(w), [e0] "=&r"(e0), [o0] "=&r"(o0), [e1] "=&r"(e1), [o1] "=&r"(o1), [t0] "=&r"(t0),
+                       [t1] "=&r"(t1), [wh] "+m"(st.whole), [out] "+m"(st.sums), [left] "+m"(st.left)
+                     : [xs] "m"(st.x_start), [end] "r"(end)
+                     : "cc", "memory");
+#else
+    for (int32_t p = 0; p < pairs; ++p, sums += 4)
+    {
+        uint32_t acc[4] = {whole[2 * p], whole[2 * p + 1], whole[2 * p], whole[2 * p + 1]};
+        const int32_t *x = tile;
+        for (int32_t k = 0; k < words; ++k, x += 4, w += 4)
+        {
+            acc[0] = (uint32_t)__smlad(x[1], w[1], __smlad(x[0], w[0], (int32_t)acc[0]));
+            acc[2] = (uint32_t)__smlad(x[3], w[1], __smlad(x[2], w[0], (int32_t)acc[2]));
+            acc[1] = (uint32_t)__smlad(x[1], w[3], __smlad(x[0], w[2], (int32_t)acc[1]));
+            acc[3] = (uint32_t)__smlad(x[3], w[3], __smlad(x[2], w[2], (int32_t)acc[3]));
+        }
+        memcpy(sums, acc, sizeof(acc));
+    }
+#endif
+}
+
+/* The filters [first, first + count) extended for tile_pairs_extended: per channel pair, per word
+ * (`words` of them, zero past the filter, which is never read past), channel 0's two int16 pairs then
+ * channel 1's (zero for a last single channel). */
+static void extend_weights(const int8_t *filter, int32_t depth, int32_t words, int32_t first, int32_t count,
+                           int32_t *dst)
+{
+    for (int32_t i = 0; i < count; i += 2)
+    {
+        for (int32_t slot = 0; slot < 2; ++slot)
+        {
+            const int8_t *row = filter + (size_t)(first + i + slot) * depth;
+            int32_t *out = dst + 2 * slot;
+            for (int32_t k = 0; k < words; ++k, out += 4)
+            {
+                uint32_t v = 0u;
+                if (i + slot < count)
+                {
+                    const int32_t left = depth - 4 * k;
+                    if (left >= 4)
+                    {
+                        v = load4(row + 4 * k);
+                    }
+                    for (int32_t j = (left < 4 ? left : 0) - 1; j >= 0; --j)
+                    {
+                        v = (v << 8) | (uint8_t)row[4 * k + j];
+                    }
+                }
+                out[0] = __sxtb16((int32_t)v);
+                out[1] = sxtb16_ror8(v);
+            }
+        }
+        dst += 4 * words;
+    }
 }
 
 /* ceil(n / d) for d >= 1, in 32 bits where n allows (no library call). */
@@ -733,14 +842,14 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
     int8_t window[HELIA_DSP_CONV_GATHER_MAX + 8] __attribute__((aligned(4)));
     /* Both pixels' windows extended: per input word, pixel 0's bytes 0, 2 and 1, 3, then pixel 1's. */
     int32_t tile[HELIA_DSP_CONV_GATHER_MAX + 8];
-    uint32_t whole[BLOCK];
+    uint32_t whole[BLOCK + 1];
     int32_t rounding[BLOCK];
     int32_t sums[2 * BLOCK]; /* a pixel pair's sums, four per channel pair */
     const int32_t depth = g->depth;
     const int32_t padded = (depth + 7) & ~7;
     const int32_t padded_words = padded >> 2;
     memset(window + depth, 0, (size_t)(padded - depth));
-    memset(tile, 0, sizeof(tile[0]) * (size_t)padded); /* the pad words stay zero */
+    memset(tile, 0, sizeof(tile[0]) * (size_t)padded); /* the windows' pad words stay zero */
     const int32_t direct = g->dil_w == 1 && ((g->k_w * g->in_c) & 3) == 0;
     const int32_t pixels = g->out_h * g->out_w;
     const size_t in_image = (size_t)g->in_h * g->in_w * g->in_c;
@@ -766,6 +875,15 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
             /* |start| < 2^29 and |sum of products| <= depth * 2^14 < 2^24: the doubled sum cannot wrap. */
             fast &= shift <= -1 && shift >= -MAX_FAST_RIGHT && start < MAX_FAST_BIAS && start > -MAX_FAST_BIAS;
             rounding[i] = shift <= -1 && shift >= -MAX_FAST_RIGHT ? (1 << (-shift - 1)) + g->output_offset * (1 << -shift) : 0;
+        }
+        /* A small filter set (vww's first layer: 8 x 27 bytes) is extended once, into the tile buffer's
+         * unused part behind the windows, so the loop loads weight pairs instead of extending them. */
+        const int32_t extended_weights = count == g->out_c && (int64_t)padded * (1 + ((count + 1) >> 1)) <=
+                                                                   HELIA_DSP_CONV_GATHER_MAX + 8;
+        if (extended_weights)
+        {
+            whole[count] = 0u; /* a last single channel's partner */
+            extend_weights(filter, depth, padded_words, c0, count, tile + padded);
         }
         /* Leading pairs of both channels whose whole passes read within the filter array. */
         int32_t asm_pairs = 0;
@@ -810,8 +928,15 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
                 }
                 int8_t *out0 = out_image + (size_t)q * g->out_c + c0;
                 int8_t *out1 = two ? out0 + g->out_c : out0;
-                tile_pairs(tile, filter + (size_t)c0 * depth, depth, padded_words, whole, asm_pairs, sums);
-                for (int32_t i = 2 * asm_pairs; i < count; i += 2)
+                if (extended_weights)
+                {
+                    tile_pairs_extended(tile, tile + padded, padded_words, whole, (count + 1) >> 1, sums);
+                }
+                else
+                {
+                    tile_pairs(tile, filter + (size_t)c0 * depth, depth, padded_words, whole, asm_pairs, sums);
+                }
+                for (int32_t i = extended_weights ? count + (count & 1) : 2 * asm_pairs; i < count; i += 2)
                 {
                     /* The block's last pairs: a single channel, or passes that would read past the filters. */
                     const int32_t second = i + 1 < count ? i + 1 : i;
