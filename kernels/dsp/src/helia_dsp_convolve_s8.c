@@ -443,7 +443,7 @@ static void extend_weights(const int8_t *filter, int32_t depth, int32_t words, i
     {
         for (int32_t slot = 0; slot < 2; ++slot)
         {
-            const int8_t *row = filter + (size_t)(first + i + slot) * depth;
+            const int8_t *row = filter + (size_t)(first + (i + slot < count ? i + slot : i)) * depth;
             int32_t *out = dst + 2 * slot;
             for (int32_t k = 0; k < words; ++k, out += 4)
             {
