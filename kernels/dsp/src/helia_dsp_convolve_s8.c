@@ -835,6 +835,40 @@ static void copy_inside(const geometry *g, const int8_t *image, int32_t oy, int3
     }
 }
 
+/* The fast requantization of a pixel pair's sums (tile_pairs' layout) for `count` channels; the
+ * activation's full range is one SSAT. */
+static void requantize_fast_block(const int32_t *sums, const int32_t *multiplier, const int32_t *right,
+                                  const int32_t *rounding, int32_t count, int32_t act_min, int32_t act_max,
+                                  int8_t *out0, int8_t *out1)
+{
+    if (act_min == -128 && act_max == 127)
+    {
+        for (int32_t i = 0; i < count; ++i)
+        {
+            const int32_t *a = sums + 2 * i - (i & 1);
+            const int32_t m = multiplier[i], r = right[i], k = rounding[i];
+            const int32_t x0 = smmulr(a[0] * 2, m);
+            const int32_t x1 = smmulr(a[2] * 2, m);
+            out0[i] = (int8_t)__ssat((x0 + k + (x0 >> 31)) >> r, 8);
+            out1[i] = (int8_t)__ssat((x1 + k + (x1 >> 31)) >> r, 8);
+        }
+        return;
+    }
+    for (int32_t i = 0; i < count; ++i)
+    {
+        const int32_t *a = sums + 2 * i - (i & 1);
+        const int32_t m = multiplier[i], r = right[i], k = rounding[i];
+        const int32_t x0 = smmulr(a[0] * 2, m);
+        const int32_t x1 = smmulr(a[2] * 2, m);
+        int32_t y0 = (x0 + k + (x0 >> 31)) >> r;
+        int32_t y1 = (x1 + k + (x1 >> 31)) >> r;
+        y0 = y0 < act_min ? act_min : y0;
+        y1 = y1 < act_min ? act_min : y1;
+        out0[i] = (int8_t)(y0 > act_max ? act_max : y0);
+        out1[i] = (int8_t)(y1 > act_max ? act_max : y1);
+    }
+}
+
 static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsis_nn_per_channel_quant_params *quant,
                          const int32_t *weight_sums, const int32_t *bias, const int8_t *filter, const int8_t *input,
                          int32_t batches, int8_t *output)
@@ -844,6 +878,7 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
     int32_t tile[HELIA_DSP_CONV_GATHER_MAX + 8];
     uint32_t whole[BLOCK + 1];
     int32_t rounding[BLOCK];
+    int32_t right[BLOCK];
     int32_t sums[2 * BLOCK]; /* a pixel pair's sums, four per channel pair */
     const int32_t depth = g->depth;
     const int32_t padded = (depth + 7) & ~7;
@@ -875,6 +910,7 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
             /* |start| < 2^29 and |sum of products| <= depth * 2^14 < 2^24: the doubled sum cannot wrap. */
             fast &= shift <= -1 && shift >= -MAX_FAST_RIGHT && start < MAX_FAST_BIAS && start > -MAX_FAST_BIAS;
             rounding[i] = shift <= -1 && shift >= -MAX_FAST_RIGHT ? (1 << (-shift - 1)) + g->output_offset * (1 << -shift) : 0;
+            right[i] = -shift;
         }
         /* A small filter set (vww's first layer: 8 x 27 bytes) is extended once, into the tile buffer's
          * unused part behind the windows, so the loop loads weight pairs instead of extending them. */
@@ -948,37 +984,23 @@ static __attribute__((noinline)) void run_gathered(const geometry *g, const cmsi
                              whole_passes ? padded_words : depth >> 2, whole_passes ? 0 : depth & 3, acc);
                     memcpy(sums + 2 * i, acc, sizeof(acc));
                 }
+                if (fast)
+                {
+                    requantize_fast_block(sums, quant->multiplier + c0, right, rounding, count, act_min, act_max, out0,
+                                          out1);
+                    continue;
+                }
                 for (int32_t i = 0; i < count; i += 2)
                 {
                     const int32_t second = i + 1 < count ? i + 1 : i;
                     const int32_t c = c0 + second;
                     const int32_t *acc = sums + 2 * i;
-                    if (fast)
+                    out1[i] = requantize_exact((uint32_t)acc[2], quant->multiplier[c0 + i], quant->shift[c0 + i], g);
+                    out0[i] = requantize_exact((uint32_t)acc[0], quant->multiplier[c0 + i], quant->shift[c0 + i], g);
+                    if (second != i)
                     {
-                        channel_state s0, s1;
-                        s0.multiplier = quant->multiplier[c0 + i];
-                        s0.right = -quant->shift[c0 + i];
-                        s0.rounding = rounding[i];
-                        s1.multiplier = quant->multiplier[c];
-                        s1.right = -quant->shift[c];
-                        s1.rounding = rounding[second];
-                        out1[i] = requantize_fast(acc[2], &s0, act_min, act_max);
-                        out0[i] = requantize_fast(acc[0], &s0, act_min, act_max);
-                        if (second != i)
-                        {
-                            out0[second] = requantize_fast(acc[1], &s1, act_min, act_max);
-                            out1[second] = requantize_fast(acc[3], &s1, act_min, act_max);
-                        }
-                    }
-                    else
-                    {
-                        out1[i] = requantize_exact((uint32_t)acc[2], quant->multiplier[c0 + i], quant->shift[c0 + i], g);
-                        out0[i] = requantize_exact((uint32_t)acc[0], quant->multiplier[c0 + i], quant->shift[c0 + i], g);
-                        if (second != i)
-                        {
-                            out0[second] = requantize_exact((uint32_t)acc[1], quant->multiplier[c], quant->shift[c], g);
-                            out1[second] = requantize_exact((uint32_t)acc[3], quant->multiplier[c], quant->shift[c], g);
-                        }
+                        out0[second] = requantize_exact((uint32_t)acc[1], quant->multiplier[c], quant->shift[c], g);
+                        out1[second] = requantize_exact((uint32_t)acc[3], quant->multiplier[c], quant->shift[c], g);
                     }
                 }
             }
