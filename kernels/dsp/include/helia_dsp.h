@@ -50,7 +50,8 @@ arm_cmsis_nn_status helia_dsp_depthwise_conv_3x3_s8(const cmsis_nn_context *ctx,
  * int8 CONV_2D, any filter size, stride >= 1, dilation >= 1, padding >= 0 (leading; the trailing
  * padding follows from output_dims), one group (filter_dims->c equals input_dims->c), any batch count.
  * Same arguments and result as arm_convolve_s8 (without its upscale_dims), and no scratch: ctx is not
- * read (NULL is fine) where HELIA_DSP_AVAILABLE is 1. Where it is 0 the call runs the kernel library's
+ * read (NULL is fine) where HELIA_DSP_AVAILABLE is 1; it uses about 4.1 KB of stack instead for filters
+ * of up to 576 bytes (kernels/dsp/README.md). Where it is 0 the call runs the kernel library's
  * arm_convolve_s8, and ctx must then hold the scratch arm_convolve_s8_get_buffer_size asks for.
  * weight_sum_ctx, when not NULL, its buf not NULL and at least output_dims->c int32 values long, holds
  * bias + input_offset * sum of each filter's kh * kw * c weights, and bias_data is then not read;
