@@ -11,7 +11,8 @@ helia_mve_convolve_1x1_s8 against arm_convolve_1x1_s8_fast and arm_convolve_1x1_
 conv_1x1), and so on: one kernel per kernels/helium/test/<kernel>_bench.c. Backends: portable, plus
 ns-cmsis-nn when HELIA_NS_CMSIS_NN_DIR is set. Prints a Markdown table; every library output must equal
 ours. --family dsp measures our DSP-extension kernels (kernels/dsp) the same way on the Cortex-M4 (QEMU
-mps2-an386), against ns-cmsis-nn's DSP build: helia_dsp_depthwise_conv_3x3_s8 (kernel depthwise)."""
+mps2-an386), against ns-cmsis-nn's DSP build: helia_dsp_depthwise_conv_3x3_s8 (kernel depthwise) and
+helia_dsp_convolve_s8 (kernel conv)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,9 @@ with guard bytes, on every DSP core QEMU runs here (Cortex-M4 on mps2-an386, M7 
 mps2-an505), with the pixel-major path forced on and off and without the asm pair loop. Plus the
 instruction bench on the Cortex-M4: our kernel must beat the library's entries on every kws / vww
 depthwise layer with the same output, against the portable kernels always and against ns-cmsis-nn's
-DSP build when HELIA_NS_CMSIS_NN_DIR is set."""
+DSP build when HELIA_NS_CMSIS_NN_DIR is set. The same for the general convolution helia_dsp_convolve_s8
+(random filters up to 5x5 and 10x4, strides 1 to 3, dilations 1 and 2, depths 1 to 40, with and without
+weight sums; its bench on kws's and vww's first layers and resnet's 3x3 layers)."""
 
 from __future__ import annotations
 
@@ -139,3 +141,56 @@ def test_bench_1x1_beats_ns_cmsis_nn_dsp_entries_with_same_output(tmp_path):
     if toolchain.ns_cmsis_nn_root() is None:
         pytest.skip(NS_CMSIS_NN_NOT_CONFIGURED)
     _bench_1x1_beats_library(tmp_path, kernels.NS_CMSIS_NN)
+
+
+# helia_dsp_convolve_s8 (kernels/dsp/test/conv_parity.c, conv_bench.c): the general int8 CONV_2D.
+CONV_OURS = "helia_dsp_convolve_s8"
+CONV_LIBRARY_ENTRIES = ("arm_convolve_s8", "arm_convolve_wrapper_s8")
+CONV_LAYERS = 7  # kws's and vww's first layers, resnet's five 3x3 layers after its first
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_convolve_matches_portable_reference_on_cortex_m4(tmp_path, seed):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, seed, kernel="conv"))
+
+
+@pytest.mark.parametrize("core_name", _OTHER_CORES)
+def test_convolve_matches_portable_reference_on_other_dsp_cores(tmp_path, core_name):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, 3, kernel="conv", core=dsp.CORES[core_name]))
+
+
+@pytest.mark.parametrize("seed, defines", [
+    (4, ("HELIA_DSP_CONV_GATHER_MAX=0",)),  # every filter read in place: the path of deep filters
+    (5, ("HELIA_DSP_CONV_ASM=0",)),  # without the asm word loop: what a build without optimization runs
+], ids=["in_place", "no_asm"])
+def test_convolve_each_path_matches_portable_reference(tmp_path, seed, defines):
+    _need_arm_tools()
+    _check_parity(dsp.parity(tmp_path, CALLS, seed, defines, kernel="conv"))
+
+
+def _conv_bench_beats_library(tmp_path, backend: str) -> None:
+    rows = dsp.bench(tmp_path, backend, kernel="conv")
+    assert all(row["same_output"] for row in rows), [row for row in rows if not row["same_output"]]
+    by_layer: dict[str, dict[str, int]] = {}
+    for row in rows:
+        by_layer.setdefault(row["layer"], {})[row["entry"]] = row["instructions"]
+    assert len(by_layer) == CONV_LAYERS
+    for layer, counts in by_layer.items():
+        for entry in CONV_LIBRARY_ENTRIES:
+            assert 0 < counts[CONV_OURS] < counts[entry], (backend, layer, entry, counts)
+
+
+def test_convolve_bench_beats_portable_entries_with_same_output(tmp_path):
+    _need_arm_tools()
+    _conv_bench_beats_library(tmp_path, kernels.PORTABLE)
+
+
+def test_convolve_bench_beats_ns_cmsis_nn_dsp_entries_with_same_output(tmp_path):
+    """ns-cmsis-nn v7.29.2's DSP build, as a module for the Cortex-M4 links it (kernels/dsp/README.md
+    has the table)."""
+    _need_arm_tools()
+    if toolchain.ns_cmsis_nn_root() is None:
+        pytest.skip(NS_CMSIS_NN_NOT_CONFIGURED)
+    _conv_bench_beats_library(tmp_path, kernels.NS_CMSIS_NN)

@@ -69,6 +69,32 @@ arm_cmsis_nn_status helia_dsp_convolve_1x1_s8(const cmsis_nn_context *ctx,
                                               const cmsis_nn_dims *output_dims,
                                               int8_t *output_data);
 
+/*
+ * int8 CONV_2D, any filter size, stride >= 1, dilation >= 1, padding >= 0 (leading; the trailing
+ * padding follows from output_dims), one group (filter_dims->c equals input_dims->c), any batch count.
+ * Same arguments and result as arm_convolve_s8 (without its upscale_dims), and no scratch: ctx is not
+ * read (NULL is fine) where HELIA_DSP_AVAILABLE is 1; it uses about 4.1 KB of stack instead for filters
+ * of up to 576 bytes (kernels/dsp/README.md). Where it is 0 the call runs the kernel library's
+ * arm_convolve_s8, and ctx must then hold the scratch arm_convolve_s8_get_buffer_size asks for.
+ * weight_sum_ctx, when not NULL, its buf not NULL and at least output_dims->c int32 values long, holds
+ * bias + input_offset * sum of each filter's kh * kw * c weights, and bias_data is then not read;
+ * otherwise the kernel sums the filters itself (bias_data may be NULL). input_offset in [-127, 128],
+ * output_offset and the activation range in [-128, 127], shifts in [-31, 30] (per channel).
+ * Returns ARM_CMSIS_NN_ARG_ERROR (writing nothing) for anything else.
+ */
+arm_cmsis_nn_status helia_dsp_convolve_s8(const cmsis_nn_context *ctx,
+                                          const cmsis_nn_context *weight_sum_ctx,
+                                          const cmsis_nn_conv_params *conv_params,
+                                          const cmsis_nn_per_channel_quant_params *quant_params,
+                                          const cmsis_nn_dims *input_dims,
+                                          const int8_t *input_data,
+                                          const cmsis_nn_dims *filter_dims,
+                                          const int8_t *filter_data,
+                                          const cmsis_nn_dims *bias_dims,
+                                          const int32_t *bias_data,
+                                          const cmsis_nn_dims *output_dims,
+                                          int8_t *output_data);
+
 #ifdef __cplusplus
 }
 #endif
