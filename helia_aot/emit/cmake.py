@@ -10,7 +10,7 @@ kernels (which ns-cmsis-nn lacks: helia::signal_kernels, from kernels/portable).
 from __future__ import annotations
 
 from helia_aot.emit import c_syntax as codegen
-from helia_aot.emit.module import _LIBM_CALL, _SIGNAL_CALL, calls_helium, variant_switches
+from helia_aot.emit.module import _LIBM_CALL, _SIGNAL_CALL, own_kernels_called, variant_switches
 from helia_aot.library.kernel_library import library_switches
 from helia_aot.version import __version__, ns_cmsis_nn_required_str
 
@@ -25,5 +25,5 @@ def cmake_lists(files: dict[str, str], steps, code, options, sha256: str, with_t
         kernels_version=ns_cmsis_nn_required_str(),
         sources=sorted(rel[len("src/"):] for rel in files if rel.startswith("src/") and rel.endswith(".c")),
         switches=switches, libm=any(_LIBM_CALL.search(c.body or "") for c in code),
-        helium=calls_helium(code), signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
+        own_kernels=own_kernels_called(code), signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
         test_main=with_test_data)

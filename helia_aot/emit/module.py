@@ -9,6 +9,7 @@ constants; `module_files` renders the headers and sources. None of them decides 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from helia_aot.emit import c_syntax as codegen, patch_code
 from helia_aot.emit.interface import API_VERSION, model_interface
-from helia_aot.library import kernel_library
+from helia_aot.library import kernel_library, own_kernels
 from helia_aot.ir.dtypes import CTYPE_BYTES, CTYPE_NUMPY, DTYPES
 from helia_aot.ir.graph import Graph
 from helia_aot.lowering.lower import Step
@@ -27,16 +28,18 @@ from helia_aot.emit.symbols import (arena_symbol, derived_symbol, persistent_ini
                                      stream_pool_symbol, stream_source_symbol, tensor_symbol)
 from helia_aot.version import __version__, ns_cmsis_nn_required_packed, ns_cmsis_nn_required_str
 
-# Kernel calls: ns-cmsis-nn's (or the portable kernels') arm_* entries and our Helium kernels'
-# helia_mve_* ones (kernels/helium, declared in helia_helium.h).
-_CALL = re.compile(r"\b((?:arm|helia_mve)_[A-Za-z0-9_]+)\s*\(")
-HELIUM_PREFIX = "helia_mve_"
+# Kernel calls: ns-cmsis-nn's (or the portable kernels') arm_* entries and those of our own kernel
+# families (helia_aot.library.own_kernels: helia_mve_* in kernels/helium, helia_dsp_* in kernels/dsp).
+_CALL = re.compile(r"\b((?:arm|%s)[A-Za-z0-9_]+)\s*\(" % "|".join(f.prefix for f in own_kernels.FAMILIES))
 
 
-def calls_helium(code) -> bool:
-    """Whether any operator body calls a Helium kernel: the module then includes helia_helium.h and
-    links kernels/helium."""
-    return any(symbol.startswith(HELIUM_PREFIX) for c in code for symbol in c.calls)
+def own_kernels_called(code) -> list[dict]:
+    """Our kernel families the operator bodies call, as the templates name them: the module includes each
+    one's header and links its folder."""
+    return [dataclasses.asdict(f) | {"cmake_variable": f.cmake_variable}
+            for f in own_kernels.families_called(symbol for c in code for symbol in c.calls)]
+
+
 # C99 <math.h> functions inline float C may call; a module calling one includes <math.h> and links libm.
 _LIBM_CALL = re.compile(r"\b(expf|tanhf|logf|sqrtf|fabsf|floorf|roundf|erfcf)\s*\(")
 # helia-aot's own kernels of TFLM's Signal operators (kernels/portable/include/helia_signal.h), beside
@@ -267,7 +270,7 @@ def module_files(graph: Graph, steps: list[Step], code: list[OperatorCode], layo
                         | set(variant_switches(steps))),
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
         signal=any(_SIGNAL_CALL.search(c.body or "") for c in code),
-        helium=calls_helium(code),
+        own_kernels=own_kernels_called(code),
         patched=any(c.functions for c in code),  # a patch chain runs (helia_aot.memory.patches)
         # Stateful modules only (a stateless module's files do not change): the persistent arena and
         # what <prefix>_model_reset writes into each of its buffers.

@@ -8,7 +8,7 @@ strings are escaped for Markdown: a model is untrusted input and the file is rea
 from __future__ import annotations
 
 from helia_aot.emit import c_syntax as codegen
-from helia_aot.emit.module import _LIBM_CALL, _SIGNAL_CALL, calls_helium, variant_switches
+from helia_aot.emit.module import _LIBM_CALL, _SIGNAL_CALL, own_kernels_called, variant_switches
 from helia_aot.library.kernel_library import library_switches
 
 # Characters Markdown (CommonMark, GitHub's tables) would read as syntax: each gets a backslash.
@@ -79,7 +79,7 @@ def readme(plan: dict, report: dict, steps, code, options, files: dict[str, str]
                     for m in report["memory_use"] if m["used"]],
         stream_pool=report["stream_pool"], switches=switches,
         libm=any(_LIBM_CALL.search(c.body or "") for c in code),
-        signal=any(_SIGNAL_CALL.search(c.body or "") for c in code), helium=calls_helium(code),
+        signal=any(_SIGNAL_CALL.search(c.body or "") for c in code), own_kernels=own_kernels_called(code),
         cmake="CMakeLists.txt" in files, operators=len(plan["operators"]),
         sources=sorted(rel for rel in files if rel.startswith("src/")),
     )

@@ -17,14 +17,16 @@ from typing import Callable
 
 from helia_aot.errors import InvalidConfigError
 from helia_aot.config.targets import Target
+from helia_aot.library import own_kernels
 from helia_aot.version import ns_cmsis_nn_required_str
 
 LIBRARIES = ("ns_cmsis_nn", "portable")
 # The functions each ns-cmsis-nn release declares in its public headers, one file per release
 # (<version>.json), written by tools/ns_cmsis_nn_entries.py from the release's Include/*.h.
 ENTRIES_DIR = Path(__file__).resolve().parent / "ns_cmsis_nn_entries"
-# Our own kernels, linked beside either library: the Signal kernels (helia_signal_*) and, on cores with
-# MVE, the Helium kernels (helia_mve_*). They are no part of ns-cmsis-nn's API.
+# Our own kernels, linked beside either library: the Signal kernels (helia_signal_*) and the kernel
+# families of helia_aot.library.own_kernels (helia_mve_* on cores with MVE, helia_dsp_* on cores with
+# the DSP extension). They are no part of ns-cmsis-nn's API.
 OWN_KERNEL_PREFIX = "helia_"
 
 
@@ -50,6 +52,9 @@ class KernelLibrary:
     # Our own Helium kernels (kernels/helium, helia_mve_* entries) link beside the library on a core
     # with MVE; their entries are then candidates (helia_aot.lowering.kernel_choice weighs them by cost).
     helium_kernels: bool = False
+    # Our DSP kernels (kernels/dsp, helia_dsp_* entries) likewise, on a core with the DSP extension and
+    # no MVE.
+    dsp_kernels: bool = False
     # The ns-cmsis-nn API entries the library defines; None: every entry a variant declares (the portable
     # kernels, tests/kernels/test_exports.py). Lowering never calls an entry outside it.
     entries: frozenset[str] | None = None
@@ -81,14 +86,15 @@ def resolve(name: str | None, target: Target) -> KernelLibrary:
     # kernels/helium needs only the structs of arm_nn_types.h, which both libraries provide, and MVE
     # in the core: it links beside either library there. Beside the portable kernels it keeps their
     # promise (no scratch, bit-identical results) and only makes the layers it covers faster.
-    helium = target.has("mve")
+    # kernels/dsp, the same on a core with the DSP extension.
+    families = own_kernels.families_for(target.capabilities)
+    own = dict(helium_kernels=own_kernels.HELIUM in families, dsp_kernels=own_kernels.DSP in families)
     if name == "portable":
         # Both libraries provide every entry a variant declares (tests/kernels/test_exports.py).
-        return KernelLibrary("portable", version, "plain", needs_scratch=False, wants_weight_sums=False,
-                             helium_kernels=helium)
+        return KernelLibrary("portable", version, "plain", needs_scratch=False, wants_weight_sums=False, **own)
     build = target.kernel_build
     return KernelLibrary("ns_cmsis_nn", version, build, needs_scratch=True, wants_weight_sums=build == "mve",
-                         helium_kernels=helium, entries=ns_cmsis_nn_entries(version))
+                         entries=ns_cmsis_nn_entries(version), **own)
 
 
 # ns-cmsis-nn declares its float API (arm_nnfunctions_flt.h) and compiles its float sources only

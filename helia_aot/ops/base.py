@@ -275,9 +275,9 @@ class Variant:
     # ns-cmsis-nn build switches the emitted code needs (e.g. ARM_NN_ENABLE_F16: the _f16 entries and
     # the float16_t type exist only then); the module's <prefix>_common.h declares them.
     switches: tuple[str, ...] = ()
-    # Entries of our Helium kernels (kernels/helium, linked beside the kernel library on cores with
-    # MVE) it may call there; not part of the kernel library's API.
-    helium_entries: tuple[str, ...] = ()
+    # Entries of our own kernel families (helia_aot.library.own_kernels: kernels/helium on cores with
+    # MVE, kernels/dsp on cores with the DSP extension) it may call there; no part of the library's API.
+    own_entries: tuple[str, ...] = ()
     # (entry, how its cost is modelled) for the entries kernel choice weighs by measured cost
     # (helia_aot/library/cost_kinds.py); an entry not listed is never estimated.
     cost_kinds: tuple[tuple[str, CostKind], ...] = ()

@@ -78,7 +78,7 @@ class FullyConnected(OpLowering):
                 entries=("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8"),
                 template="fully_connected.c.j2", lower="lower_int8",
                 rules=_RULES + (ACCUMULATOR_RULE,), notes=(PER_CHANNEL_ZERO_POINT_NOTE,),
-                helium_entries=(HELIUM_FC,),
+                own_entries=(HELIUM_FC,),
                 cost_kinds=(("arm_fully_connected_s8", FULLY_CONNECTED),
                             ("arm_fully_connected_per_channel_s8", FULLY_CONNECTED),
                             (HELIUM_FC, MVE_FC))),
@@ -100,7 +100,7 @@ class FullyConnected(OpLowering):
         hybrid_variant(weights("weights", per_channel_axis=0),
                        ("inline C: each batch row quantized to int8 at run time (asymmetric_quantize_inputs "
                         "picks asymmetric), int32 dot products, float rescale",),
-                       "fully_connected_hybrid.c.j2", rules=_RULES, helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE, HELIUM_RESCALE)),
+                       "fully_connected_hybrid.c.j2", rules=_RULES, own_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE, HELIUM_RESCALE)),
     )
 
     def validate(self, ctx: OpContext) -> None:

@@ -92,13 +92,13 @@ _RULES = _BASE_RULES + (GEOMETRY, ACTIVATION_RULE)
 _NOTES = ("no dilation (LiteRT's TRANSPOSE_CONV has none)",)
 
 
-def _int16(name: str, bias_operand: Operand, accumulator: str, helium_entries: tuple[str, ...] = (),
+def _int16(name: str, bias_operand: Operand, accumulator: str, own_entries: tuple[str, ...] = (),
            geometry: Rule = GEOMETRY) -> Variant:
     return Variant(name, inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int16_act(), bias_operand),
                    outputs=(int16_act("output"),), template="transpose_conv_inline.c.j2",
                    lower=f"lower_int16_{accumulator}",
                    rules=_BASE_RULES + (geometry, ACTIVATION_RULE, ACCUMULATOR_RULE, S64_SHIFT_RULE),
-                   notes=_NOTES + (f"inline C, {accumulator} accumulator",), helium_entries=helium_entries)
+                   notes=_NOTES + (f"inline C, {accumulator} accumulator",), own_entries=own_entries)
 
 
 @register
@@ -109,7 +109,7 @@ class TransposeConv(OpLowering):
         Variant("int8", inputs=(_OUTPUT_SHAPE, weights(per_channel_axis=0), int8_act(), bias("int32")),
                 outputs=(int8_act("output"),), entries=("arm_transpose_conv_s8",),
                 template="transpose_conv.c.j2", lower="lower_int8", rules=_RULES + (ACCUMULATOR_RULE,), notes=_NOTES),
-        _int16("a16w8", bias("int64"), "int64", helium_entries=(HELIUM_TRANSPOSE_CONV_S16,)),
+        _int16("a16w8", bias("int64"), "int64", own_entries=(HELIUM_TRANSPOSE_CONV_S16,)),
         # A declared int32 bias (quantized_bias_type INT32) makes LiteRT accumulate in int32.
         _int16("a16w8_bias32", Operand("bias", ("int32",), constant=True), "int32", geometry=GEOMETRY_BIAS32),
         Variant("float32", inputs=(_OUTPUT_SHAPE, fp32_const("filter"), fp32(), fp32_bias()),

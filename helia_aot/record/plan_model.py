@@ -172,7 +172,8 @@ class Kernel:
     candidates: list[str] | None = doc("entries whose rules match, in precedence order")
     requantization: Literal["rshift_only", "general"] | None
     local_scratch_bytes: int | None = doc("ctx->buf bytes in the scratch arena while the operator runs")
-    weight_sums: Literal["precomputed"] | None = doc("how MVE weight sums reach the kernel")
+    weight_sums: Literal["precomputed"] | None = doc("how weight sums (bias + input offset x filter sums) reach the "
+                                                      "kernel: MVE builds and our DSP 1x1 kernel")
     choice: KernelChoice | None = doc("the entries weighed by cost and scratch, and the one chosen; null "
                                       "where there was no choice")
 

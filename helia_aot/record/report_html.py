@@ -20,8 +20,8 @@ import jinja2
 
 from helia_aot import ops, user_files
 from helia_aot.config.targets import HOST_CPU, builtin_targets
-from helia_aot.emit.module import HELIUM_PREFIX
 from helia_aot.errors import OutputDirError
+from helia_aot.library import own_kernels
 from helia_aot.library.kernel_library import library_switches
 
 # helia-aot's kernels of TFLM's Signal operators (kernels/portable, helia_signal.h).
@@ -352,9 +352,13 @@ def integration(plan: dict, report: dict) -> dict:
     return {
         "prefix": plan["module_prefix"],
         "library": library["name"], "version": library["version"], "build": library["build"],
-        "cpu": cpu, "host": cpu == HOST_CPU, "mve": "mve" in platform.get("capabilities", []),
-        "library_entries": [e for e in entries if not e.startswith((HELIUM_PREFIX, SIGNAL_PREFIX))],
-        "helium_entries": [e for e in entries if e.startswith(HELIUM_PREFIX)],
+        "cpu": cpu, "host": cpu == HOST_CPU,
+        "library_entries": [e for e in entries
+                            if not e.startswith((SIGNAL_PREFIX, *(f.prefix for f in own_kernels.FAMILIES)))],
+        # Each of our kernel families the core links (own_kernels.families_for), with the entries called.
+        "own_kernels": [{"name": f.name, "title": f.title, "folder": f.folder, "header": f.header,
+                         "entries": [e for e in entries if e.startswith(f.prefix)]}
+                        for f in own_kernels.families_for(platform.get("capabilities", []))],
         "signal_entries": [e for e in entries if e.startswith(SIGNAL_PREFIX)],
         "switches": build_switches(plan, report),
         "arena": plan["memory"].get("arena", "static"),
@@ -374,13 +378,12 @@ def compile_lines(facts: dict) -> list[str]:
         lines.append("-I <ns-cmsis-nn>/Include")
     else:
         lines.append("-I <helia-aot>/kernels/portable/include")
-    if facts["helium_entries"]:
-        lines.append("-I <helia-aot>/kernels/helium/include")
+    called = [k for k in facts["own_kernels"] if k["entries"]]
+    lines += [f"-I <helia-aot>/{k['folder']}/include" for k in called]
     if facts["signal_entries"] and facts["library"] == "ns_cmsis_nn":
         lines.append("-I <helia-aot>/kernels/portable/include")  # after the library's: its arm_*.h first
     lines.append(f"-c {prefix}/src/*.c")
-    if facts["helium_entries"]:
-        lines.append("<helia-aot>/kernels/helium/src/*.c")
+    lines += [f"<helia-aot>/{k['folder']}/src/*.c" for k in called]
     if facts["signal_entries"] and facts["library"] == "ns_cmsis_nn":
         lines.append("<helia-aot>/kernels/portable/src/signal/*.c")
     return lines

@@ -141,8 +141,9 @@ def _helia_aot_module_impl(ctx):
     )
     kernels = ctx.attr.kernels[CcInfo]
 
-    # Our Helium kernels on MVE platforms (empty elsewhere): the module may call helia_mve_* entries.
-    helium = ctx.attr._helium_kernels[CcInfo]
+    # Our kernel families on the platforms whose cores they serve (each empty elsewhere): the module may
+    # call helia_mve_* entries on MVE cores, helia_dsp_* ones on DSP cores (helia_aot/library/own_kernels.py).
+    own = [target[CcInfo] for target in ctx.attr._own_kernels]
     compilation_context, compilation_outputs = cc_common.compile(
         name = ctx.label.name,
         actions = ctx.actions,
@@ -151,7 +152,7 @@ def _helia_aot_module_impl(ctx):
         srcs = [src_dir],
         public_hdrs = [include_dir],
         includes = [include_dir.path],
-        compilation_contexts = [kernels.compilation_context, helium.compilation_context],
+        compilation_contexts = [kernels.compilation_context] + [k.compilation_context for k in own],
         user_compile_flags = ["-std=c99", "-Wall", "-Wextra", "-Werror"] + ctx.attr.copts,
     )
     linking_context, _ = cc_common.create_linking_context_from_compilation_outputs(
@@ -160,7 +161,7 @@ def _helia_aot_module_impl(ctx):
         feature_configuration = feature_configuration,
         cc_toolchain = cc_toolchain,
         compilation_outputs = compilation_outputs,
-        linking_contexts = [helium.linking_context, kernels.linking_context],
+        linking_contexts = [k.linking_context for k in own] + [kernels.linking_context],
         disallow_dynamic_library = True,
     )
     module_cc_info = CcInfo(compilation_context = compilation_context, linking_context = linking_context)
@@ -170,7 +171,7 @@ def _helia_aot_module_impl(ctx):
             [include_dir, src_dir, plan, report, report_html] +
             compilation_outputs.objects + compilation_outputs.pic_objects,
         )),
-        cc_common.merge_cc_infos(direct_cc_infos = [module_cc_info], cc_infos = [helium, kernels]),
+        cc_common.merge_cc_infos(direct_cc_infos = [module_cc_info], cc_infos = own + [kernels]),
         OutputGroupInfo(
             plan = depset([plan]),
             report = depset([report]),
@@ -235,8 +236,8 @@ The target is a cc dependency: list it in the `deps` of any cc_library or cc_bin
         "copts": attr.string_list(
             doc = "Extra C compiler flags for the generated sources.",
         ),
-        "_helium_kernels": attr.label(
-            default = "//kernels/helium:helium_if_mve",
+        "_own_kernels": attr.label_list(
+            default = ["//kernels/helium:helium_if_mve", "//kernels/dsp:dsp_if_dsp"],
             providers = [CcInfo],
         ),
         "_compiler": attr.label(

@@ -14,8 +14,10 @@ from tests.unit.test_errors import relu_model
 from .helpers import REPO, compile_c, mlperf_model, ns_cmsis_nn_dir, portable_kernels_dir, require_gcc
 
 FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
-# A corstone300 module may call our Helium kernels and then includes their header.
+# A corstone300 module may call our Helium kernels, an apollo4p_evb one our DSP kernels, and then
+# includes their header.
 HELIUM = REPO / "kernels" / "helium"
+DSP = REPO / "kernels" / "dsp"
 
 
 @pytest.mark.parametrize("target", ["corstone300", "apollo4p_evb", "host"])
@@ -27,7 +29,7 @@ def test_module_compiles_against_ns_cmsis_nn_headers(tmp_path, target):
                       config={"module": {"arena": "caller"}} if target == "host" else None)
     for src in sorted(out.glob("src/*.c")) + sorted(out.glob("test/*.c")):
         proc = compile_c([gcc, *FLAGS, "-c", str(src), "-I", str(out / "include"), "-I", str(ns / "Include"),
-                          "-I", str(HELIUM / "include"), "-o", str(tmp_path / "x.o")])
+                          "-I", str(HELIUM / "include"), "-I", str(DSP / "include"), "-o", str(tmp_path / "x.o")])
         assert proc.returncode == 0, proc.stderr
 
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Kernel library and front-end cases that mutants showed untested (tests/MUTATION.md, 2026-12-02): the
-portable library keeps our Helium kernels on a core with MVE (off without), ns-cmsis-nn's int16 average
+portable library keeps our Helium kernels on a core with MVE and our DSP kernels on one with the DSP
+extension only (off without), ns-cmsis-nn's int16 average
 pooling asks for scratch on the DSP build only, and an array option reaches the graph as a list."""
 
 from __future__ import annotations
@@ -13,10 +14,17 @@ from helia_aot.library import kernel_library, ns_cmsis_nn_scratch
 from tests.modelgen import ModelBuilder
 
 
-@pytest.mark.parametrize("target, helium", [("corstone300", True), ("host", False)])
-def test_each_library_offers_our_helium_kernels_exactly_where_the_core_has_mve(target, helium):
+@pytest.mark.parametrize("target, helium, dsp", [
+    ("corstone300", True, False),  # Cortex-M55: MVE (and the DSP extension): the Helium kernels only
+    ("apollo4p_evb", False, True),  # Cortex-M4: the DSP extension
+    ("mps2_an505", False, True),  # Cortex-M33 with the DSP extension
+    ("mps2_an385", False, False),  # Cortex-M3: neither
+    ("host", False, False),
+])
+def test_each_library_offers_our_kernel_families_exactly_where_the_core_has_their_instructions(target, helium, dsp):
     for name in ("portable", "ns_cmsis_nn"):
-        assert kernel_library.resolve(name, get_target(target)).helium_kernels is helium
+        library = kernel_library.resolve(name, get_target(target))
+        assert (library.helium_kernels, library.dsp_kernels) == (helium, dsp)
 
 
 @pytest.mark.parametrize("build, scratch", [("dsp", 3 * 4), ("mve", 0), ("plain", 0)])

@@ -15,6 +15,7 @@ import pytest
 from ai_edge_litert.interpreter import Interpreter
 
 import helia_aot
+from helia_aot.library import own_kernels
 from helia_aot.record import report_html
 
 from .helpers import REPO, models_dir
@@ -313,11 +314,12 @@ def test_stream_units_name_operators_by_position(tmp_path):
 
 def _module_needs(out) -> dict:
     """What the generated files themselves say the build needs: common.h's #error switches, the
-    Helium and Signal headers the C includes."""
+    headers of our kernel families and the Signal kernels the C includes."""
     common = next(out.glob("include/*_common.h")).read_text()
     c_files = "".join(p.read_text() for p in sorted([*out.glob("include/*.h"), *out.glob("src/*.c")]))
     return {"switches": sorted(set(re.findall(r"#if !defined\((\w+)\)", common)) - {"NS_CMSIS_NN_VERSION"}),
-            "helium": '#include "helia_helium.h"' in c_files, "signal": '#include "helia_signal.h"' in c_files}
+            "own_headers": {f.header for f in own_kernels.FAMILIES if f'#include "{f.header}"' in c_files},
+            "signal": '#include "helia_signal.h"' in c_files}
 
 
 def _one_op_model(op_type: str, dtype: str, *shapes) -> bytes:
@@ -352,19 +354,21 @@ def _tflm_model(name: str) -> bytes:
 
 @pytest.mark.parametrize("model, target, library", _integration_cases())
 def test_integration_names_what_the_generated_files_need(tmp_path, model, target, library):
-    """The integration section derives switches, Helium and Signal kernels from the plan; the module's
+    """The integration section derives switches, our kernel families and the Signal kernels from the plan; the module's
     own files (common.h's #errors, model.c's includes) are the judge."""
     result = helia_aot.convert(model(), tmp_path / "o", prefix="m", target=target, kernel_library=library)
     needs = _module_needs(result.output_dir)
     facts = report_html.integration(result.plan, result.report)
     assert facts["switches"] == needs["switches"]
-    assert bool(facts["helium_entries"]) == needs["helium"]
+    called = {k["header"] for k in facts["own_kernels"] if k["entries"]}
+    assert called == needs["own_headers"]
     assert bool(facts["signal_entries"]) == needs["signal"]
     page = Page((result.output_dir / "m_report.html").read_text(encoding="utf-8"))
     command = page.texts["compile"]
     for switch in needs["switches"]:
         assert f"-D{switch}=1" in command
-    assert ("kernels/helium/src/*.c" in command) == needs["helium"]
+    for family in own_kernels.FAMILIES:
+        assert (f"{family.folder}/src/*.c" in command) == (family.header in needs["own_headers"])
     assert ("-I <ns-cmsis-nn>/Include" in command) == (library == "ns_cmsis_nn")
     if library == "portable":
         assert "-I <helia-aot>/kernels/portable/include" in command

@@ -115,7 +115,7 @@ def build_firmware(build: ModuleBuild, library: KernelLibrary, variant: str) -> 
         flags += profile
         harness += [toolchain.C_DIR / "bench_profile.c",
                     wraps.write_wrappers(library.include_dir / "arm_nnfunctions.h", build.kernel_symbols,
-                                         out / "bench_wraps.c", library.helium_include_dir)]
+                                         out / "bench_wraps.c", tuple(library.own_headers))]
         link_extra = [f"-Wl,--wrap={symbol}" for symbol in sorted(set(build.kernel_symbols))]
     jobs = [(src, out / "module" / (src.stem + ".o"), module_flags, f"{build.name}: compile {src.name}")
             for src in build.module_sources()]
@@ -189,7 +189,7 @@ def elf_sections(elf: Path) -> dict[str, int]:
 def code_size(build: ModuleBuild, library: KernelLibrary) -> dict:
     elf = build_firmware(build, library, "size")
     module_dir = str(elf.parent / "module")
-    archives = tuple(str(a) for a in library.archives)  # the Helium kernels count as kernels too
+    archives = tuple(str(a) for a in library.archives)  # our kernel families count as kernels too
 
     def owner_of(origin: str) -> str:
         if origin.startswith(module_dir):

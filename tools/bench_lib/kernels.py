@@ -10,10 +10,11 @@ import dataclasses
 import os
 from pathlib import Path
 
+from helia_aot.library import own_kernels
+
 from . import toolchain
 
 PORTABLE = "portable"
-HELIUM_DIR = toolchain.REPO / "kernels" / "helium"
 # ns-cmsis-nn has no kernels of TFLM's Signal operators: its library carries ours (as Bazel's
 # //kernels:ns_cmsis_nn_with_signal does); the portable library has them already.
 SIGNAL_SOURCES_DIR = toolchain.PORTABLE_DIR / "src" / "signal"
@@ -31,10 +32,11 @@ class KernelLibrary:
     archive: Path
     include_dir: Path
     core: toolchain.Core = toolchain.CORES["cortex_m55"]
-    # Our Helium kernels (kernels/helium), built beside the library on a core with MVE: their archive
-    # and include directory (a module may call helia_mve_* entries there).
-    helium_archive: Path | None = None
-    helium_include_dir: Path | None = None
+    # Our kernel families for the core (helia_aot.library.own_kernels: kernels/helium on a core with MVE,
+    # kernels/dsp on one with the DSP extension), built beside the library: their archives and include
+    # directories (a module may call their entries there).
+    own_archives: tuple[Path, ...] = ()
+    own_include_dirs: tuple[Path, ...] = ()
     # Our Signal kernels (helia_signal.h) beside a library without them (ns-cmsis-nn): their archive
     # and the portable include directory, searched last so the library's own headers win.
     signal_archive: Path | None = None
@@ -42,13 +44,18 @@ class KernelLibrary:
 
     @property
     def archives(self) -> list[Path]:
-        """What a firmware links, the Helium kernels first (they need nothing of the library's code)."""
-        return ([self.helium_archive] if self.helium_archive else []) + [self.archive] + \
-            ([self.signal_archive] if self.signal_archive else [])
+        """What a firmware links, our kernel families first (they need nothing of the library's code)."""
+        return [*self.own_archives, self.archive] + ([self.signal_archive] if self.signal_archive else [])
 
     @property
     def include_dirs(self) -> list[Path]:
-        return [self.include_dir] + [d for d in (self.helium_include_dir, self.signal_include_dir) if d]
+        return [self.include_dir, *self.own_include_dirs] + ([self.signal_include_dir] if self.signal_include_dir else [])
+
+    @property
+    def own_headers(self) -> list[Path]:
+        """The headers declaring our kernel families' entries (each family's one header)."""
+        return [d / f.header for f in own_kernels.FAMILIES for d in self.own_include_dirs
+                if (d / f.header).is_file()]
 
 
 def ns_cmsis_nn_sources(root: Path, float16: bool) -> list[Path]:
@@ -77,19 +84,21 @@ def sources(backend: str, core: toolchain.Core = toolchain.CORES["cortex_m55"]) 
 def build(backend: str, optimization: str, work_dir: Path,
           core: toolchain.Core = toolchain.CORES["cortex_m55"]) -> KernelLibrary:
     """Compiles a backend's sources (two at a time) for `core` into work_dir/lib<backend><opt>[-core].a,
-    on a core with MVE our Helium kernels beside it (lib<backend><opt>-helium.a), and for ns-cmsis-nn
+    our kernel families for the core beside it (lib<backend><opt>[-core]-<family>.a), and for ns-cmsis-nn
     our Signal kernels (lib<backend><opt>[-core]-signal.a)."""
     source_root, include_dir, files = sources(backend, core)
     if not files:
         raise toolchain.BenchError(f"kernel library {backend}: no C sources under {source_root}")
     tag = f"{backend}{optimization}" + ("" if core.name == "cortex_m55" else f"-{core.core}")
-    helium = {}
-    if core.name == "cortex_m55":
-        helium = dict(helium_archive=_archive(sorted((HELIUM_DIR / "src").glob("*.c")), HELIUM_DIR / "src",
-                                              f"{tag}-helium", work_dir, core.common_cflags + [
-                                                  *toolchain.optimization_flags(optimization), "-I", str(include_dir), "-I",
-                                                  str(HELIUM_DIR / "include"), *toolchain.OUR_WARNINGS]),
-                      helium_include_dir=HELIUM_DIR / "include")
+    own = {}
+    families = own_kernels.families_for(core.capabilities)
+    if families:
+        dirs = [toolchain.REPO / f.folder for f in families]
+        own = dict(own_archives=tuple(
+            _archive(sorted((d / "src").glob("*.c")), d / "src", f"{tag}-{f.name}", work_dir, core.common_cflags + [
+                *toolchain.optimization_flags(optimization), "-I", str(include_dir), "-I", str(d / "include"),
+                *toolchain.OUR_WARNINGS]) for f, d in zip(families, dirs)),
+            own_include_dirs=tuple(d / "include" for d in dirs))
     # Our kernels are held to our warning flags; ns-cmsis-nn is built as its project builds it.
     flags = core.common_cflags + [*toolchain.optimization_flags(optimization), "-I", str(include_dir)]
     if backend == PORTABLE:
@@ -103,7 +112,7 @@ def build(backend: str, optimization: str, work_dir: Path,
                                                   *toolchain.optimization_flags(optimization), "-I", str(include_dir), "-I", str(signal_include),
                                                   *toolchain.OUR_WARNINGS]),
                       signal_include_dir=signal_include)
-    return KernelLibrary(backend, optimization, archive, include_dir, core, **helium, **signal)
+    return KernelLibrary(backend, optimization, archive, include_dir, core, **own, **signal)
 
 
 def _archive(files: list[Path], source_root: Path, tag: str, work_dir: Path, flags: list[str]) -> Path:

@@ -102,9 +102,9 @@ def activation_f16_lowering(ctx: OpContext, param: str = "(float16_t)0.0f") -> L
 # ---- hybrid (dynamic range): float32 data, int8 symmetric weights, float32 bias and output ----
 
 def hybrid_variant(weights_operand: Operand, notes: tuple[str, ...], template: str, rules: tuple = (),
-                   helium_entries: tuple[str, ...] = ()) -> Variant:
+                   own_entries: tuple[str, ...] = ()) -> Variant:
     """LiteRT's dynamic-range form of a weighted operator: inline C, no kernel library entry, every target;
-    on cores with MVE the integer part may call our Helium kernels (`helium_entries`)."""
+    on cores with MVE the integer part may call our Helium kernels (`own_entries`)."""
     return Variant("hybrid", inputs=(fp32(), weights_operand, fp32_bias()), outputs=(fp32("output"),),
-                   template=template, lower="lower_hybrid", notes=notes, rules=rules, helium_entries=helium_entries)
+                   template=template, lower="lower_hybrid", notes=notes, rules=rules, own_entries=own_entries)
 
