@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_lib import counter, kernels, toolchain  # noqa: E402
 from helia_aot.library import ns_cmsis_nn_scratch as sizes  # noqa: E402
-from helia_aot.library import cost_model  # noqa: E402
+from helia_aot.library import cost_model, own_kernels  # noqa: E402
 
 # flavour -> (bench backend, core, helia_aot library name, build)
 FLAVOURS = {
@@ -90,10 +90,17 @@ CONV_1XN = ("arm_convolve_1_x_n_s8", "arm_convolve_s8", "arm_convolve_wrapper_s8
 CONV = ("arm_convolve_s8", "arm_convolve_wrapper_s8")
 
 
-def cases(helium: bool) -> list[Case]:
-    dw3 = DW_3X3 + (("helia_mve_depthwise_conv_3x3_s8",) if helium else ())
-    mve_conv = ("helia_mve_convolve_s8",) if helium else ()
-    conv_1x1 = CONV_1X1 + (("helia_mve_convolve_1x1_s8",) if helium else ()) + mve_conv
+def cases(families=()) -> list[Case]:
+    """The measured calls; `families`: our kernel families linked on the core (own_kernels.families_for),
+    whose entries compete with the library's."""
+    helium, dsp = own_kernels.HELIUM in families, own_kernels.DSP in families
+    dw3 = DW_3X3 + (("helia_mve_depthwise_conv_3x3_s8",) if helium else ()) + (
+        ("helia_dsp_depthwise_conv_3x3_s8",) if dsp else ())
+    own_conv = ("helia_mve_convolve_s8",) if helium else ()
+    # Our general convolution of either family competes wherever arm_convolve_s8 does.
+    own_conv += ("helia_dsp_convolve_s8",) if dsp else ()
+    conv_1x1 = CONV_1X1 + (("helia_mve_convolve_1x1_s8",) if helium else ()) + own_conv + (
+        ("helia_dsp_convolve_1x1_s8",) if dsp else ())
     found: list[Case] = []
     # kws's and every vww layer shape (so the models' estimates are measurements), and a few more.
     for h, w, c, s in ((25, 5, 64, 1), (48, 48, 8, 1), (48, 48, 16, 2), (24, 24, 32, 1), (24, 24, 32, 2),
@@ -113,19 +120,19 @@ def cases(helium: bool) -> list[Case]:
                             (7, 7, 40, 25), (16, 16, 8, 12), (9, 9, 5, 7), (7, 7, 13, 10)):
         found += _conv(conv_1x1, h, w, cin, cout, 1, 1, 1, (0, 0))
     for h, w, cin, cout in ((32, 32, 16, 32), (16, 16, 32, 64), (9, 9, 8, 12)):
-        found += _conv(CONV_1X1_STRIDED + mve_conv, h, w, cin, cout, 1, 1, 2, (0, 0))
+        found += _conv(CONV_1X1_STRIDED + own_conv, h, w, cin, cout, 1, 1, 2, (0, 0))
     for w, cin, cout, k in ((32, 16, 16, 3), (64, 8, 8, 5), (20, 32, 24, 3), (40, 16, 32, 3), (24, 4, 8, 5),
                             (50, 12, 12, 3), (16, 64, 16, 3)):
-        found += _conv(CONV_1XN + mve_conv, 1, w, cin, cout, 1, k, 1, ((k - 1) // 2, 0))
+        found += _conv(CONV_1XN + own_conv, 1, w, cin, cout, 1, k, 1, ((k - 1) // 2, 0))
     for h, w, cin, cout, kh, kw, s, p in ((32, 32, 3, 16, 3, 3, 1, (1, 1)), (16, 16, 32, 32, 3, 3, 1, (1, 1)),
                                           (96, 96, 3, 8, 3, 3, 2, (0, 0)), (49, 10, 1, 64, 10, 4, 2, (1, 4)),
                                           (8, 8, 64, 64, 3, 3, 1, (1, 1)), (12, 12, 20, 28, 5, 5, 1, (2, 2))):
-        found += _conv(CONV + mve_conv, h, w, cin, cout, kh, kw, s, p)
+        found += _conv(CONV + own_conv, h, w, cin, cout, kh, kw, s, p)
     # The MLPerf models' general convolutions as they are (SAME): kws's first layer, vww's, resnet's.
     for h, w, cin, cout, kh, kw, s in ((49, 10, 1, 64, 10, 4, 2), (96, 96, 3, 8, 3, 3, 2), (32, 32, 16, 16, 3, 3, 1),
                                        (32, 32, 16, 32, 3, 3, 2), (16, 16, 32, 64, 3, 3, 2),
                                        (7, 7, 5, 9, 3, 3, 1)):
-        found += _conv_same(CONV + mve_conv, h, w, cin, cout, kh, kw, s)
+        found += _conv_same(CONV + own_conv, h, w, cin, cout, kh, kw, s)
     # Band calls of patch-based execution (helia_aot.memory.patches weighs a patching by what its band
     # calls cost: measured where all were): a few rows of the kws and vww chains' layers, inside the image and at its top edge, so
     # the fits see what a call of one to three rows costs (kws on a Cortex-M4 took a 21 % slower patching
@@ -142,9 +149,9 @@ def cases(helium: bool) -> list[Case]:
                       for e in dw3]
         band += _conv(conv_1x1, rows, 5, 64, 64, 1, 1, 1, (0, 0)) + _conv(conv_1x1, rows, 48, 8, 16, 1, 1, 1, (0, 0))
         band += [Case(e, (1, 2 * rows + 8, 10, 1), (64, 10, 4, 1), (1, rows, 5, 64), (2, 2), (1, 0))
-                  for e in CONV + mve_conv]
+                  for e in CONV + own_conv]
         band += [Case(e, (1, 2 * rows + 1, 96, 3), (8, 3, 3, 3), (1, rows, 48, 8), (2, 2), (0, 0))
-                  for e in CONV + mve_conv]
+                  for e in CONV + own_conv]
     found += [c for c in band if not c.entry.endswith("_wrapper_s8")]
     fc = ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8") + (
         ("helia_mve_fully_connected_s8",) if helium else ())
@@ -249,7 +256,7 @@ def _call(case: Case, index: int, build: str) -> str:
     else:
         # The context carries the scratch size this build asks for (what the module passes).
         lines.append(f"  const cmsis_nn_context ctx = {{ scratch, {scratch_bytes(case, build)} }};")
-        if kind in ("conv", "mve_pointwise", "mve_conv"):
+        if kind in ("conv", "mve_pointwise", "mve_conv", "dsp_pointwise"):
             lines += [f"  const cmsis_nn_conv_params params = {{ 3, -5, {{ {sw}, {sh} }}, {{ {pw}, {ph} }}, "
                       "{ 1, 1 }, { -128, 127 } };"]
             upscale = "NULL, " if case.entry == "arm_convolve_s8" else ""
@@ -269,12 +276,12 @@ def _call(case: Case, index: int, build: str) -> str:
     return "\n".join(lines)
 
 
-def write_harness(all_cases: list[Case], build: str, out: Path, helium_header: str | None) -> Path:
+def write_harness(all_cases: list[Case], build: str, out: Path, own_headers: list[str]) -> Path:
     def biggest(attr):
         return max(math.prod(getattr(c, attr)) for c in all_cases)
     channels = max(max(c.output_dims[3], c.filter_dims[0]) for c in all_cases)
     scratch = max([scratch_bytes(c, build) for c in all_cases] + [16])
-    text = _HARNESS_HEAD.format(extra_include=f'#include "{helium_header}"\n' if helium_header else "",
+    text = _HARNESS_HEAD.format(extra_include="".join(f'#include "{h}"\n' for h in own_headers),
                                 input_bytes=biggest("input_dims"), filter_bytes=biggest("filter_dims"),
                                 output_bytes=biggest("output_dims"), channels=channels, scratch_bytes=scratch)
     body = [_call(case, i, build) for i, case in enumerate(all_cases)]
@@ -288,13 +295,12 @@ def measure(flavour: str, work: Path) -> dict:
     backend, core_name, library, build = FLAVOURS[flavour]
     core = toolchain.CORES[core_name]
     lib = kernels.build(backend, OPTIMIZATION, work, core)
-    # Our Helium kernels link beside either library on a core with MVE (helia_aot.library.kernel_library).
-    helium = lib.helium_archive is not None
-    all_cases = cases(helium)
+    # Our kernel families link beside either library on the cores they serve (helia_aot.library.kernel_library).
+    families = own_kernels.families_for(core.capabilities)
+    all_cases = cases(families)
     out = work / flavour
     out.mkdir(parents=True, exist_ok=True)
-    harness = write_harness(all_cases, build, out / "cost_cases.c",
-                            "helia_helium.h" if helium else None)
+    harness = write_harness(all_cases, build, out / "cost_cases.c", [f.header for f in families])
     flags = core.common_cflags + [*toolchain.optimization_flags(OPTIMIZATION),
                                   *(f for d in lib.include_dirs for f in ("-I", str(d))), *core.runtime_flags()]
     sources = [harness, *core.runtime_sources()]

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """How a kernel call's cost is modelled: each kind of entry names the shape features its instruction
 count is fitted on (helia_aot/library/cost_model.py) and computes them from a call's dims. An
-operator's variant declares the kind of each entry it may call (Variant.cost_kinds); our Helium
-kernels declare theirs in helia_aot/library/helium_costs.py.
+operator's variant declares the kind of each entry it may call (Variant.cost_kinds); our Helium and DSP
+kernels declare theirs in helia_aot/library/helium_costs.py and dsp_costs.py.
 
 Dims as cmsis_nn_dims (n, h, w, c): a convolution's filter is (c_out, h, w, c_in), a depthwise one's
 (1, h, w, c_out), a fully connected one's (depth, 1, 1, outputs). stride and padding (w, h) where a
@@ -46,6 +46,21 @@ def _depthwise(input_dims, filter_dims, output_dims, stride=None, padding=None) 
 def _fully_connected(input_dims, filter_dims, output_dims, stride=None, padding=None) -> dict[str, int]:
     *_, out_elements = _out(output_dims)
     return {"macs": out_elements * int(filter_dims[0]), "out_elements": out_elements, "calls": 1}
+
+
+def axis_geometry(size: int, kernel: int, out: int) -> tuple[int, int]:
+    """(stride, leading padding) that give `out` outputs along one axis: TFLite SAME, else VALID."""
+    for stride in (1, 2, 3, 4):
+        if out == -(-size // stride):
+            return stride, max((out - 1) * stride + kernel - size, 0) // 2
+        if size >= kernel and out == (size - kernel) // stride + 1:
+            return stride, 0
+    return 1, 0
+
+
+def inside_outputs(size: int, kernel: int, out: int, stride: int, lead: int) -> int:
+    """Outputs along one axis whose window lies wholly inside the input (no padding tap)."""
+    return sum(1 for o in range(out) if 0 <= o * stride - lead <= size - kernel)
 
 
 # "calls": 1 (the per-call constant); "taps": output elements x filter taps (kh x kw), the per-tap work

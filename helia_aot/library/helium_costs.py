@@ -5,17 +5,7 @@ The operator variants that offer a Helium entry name its kind here (Variant.cost
 
 from __future__ import annotations
 
-from helia_aot.library.cost_kinds import CostKind
-
-
-def _axis_geometry(size: int, kernel: int, out: int) -> tuple[int, int]:
-    """(stride, leading padding) that give `out` outputs along one axis: TFLite SAME, else VALID."""
-    for stride in (1, 2, 3, 4):
-        if out == -(-size // stride):
-            return stride, max((out - 1) * stride + kernel - size, 0) // 2
-        if size >= kernel and out == (size - kernel) // stride + 1:
-            return stride, 0
-    return 1, 0
+from helia_aot.library.cost_kinds import CostKind, axis_geometry, inside_outputs
 
 
 # helia_mve_depthwise_conv_3x3_s8's window (kernels/helium/src/helia_mve_depthwise_conv_3x3_s8.c): its bytes
@@ -33,7 +23,7 @@ def _depthwise_3x3(input_dims, filter_dims, output_dims, stride=None, padding=No
     kh, kw = int(filter_dims[1]), int(filter_dims[2])
     n, oh, ow, oc = (int(d) for d in output_dims)
     if stride is None or padding is None:
-        (sh, _), (sw, _) = _axis_geometry(ih, kh, oh), _axis_geometry(iw, kw, ow)
+        (sh, _), (sw, _) = axis_geometry(ih, kh, oh), axis_geometry(iw, kw, ow)
     else:
         sw, sh = (int(v) for v in stride)
     blocks = -(-oc // 8)
@@ -95,11 +85,6 @@ def _pointwise(input_dims, filter_dims, output_dims, stride=None, padding=None) 
             "wide_tiles": wide_tiles, **small, "pairs": pairs, "calls": 1}
 
 
-def _inside(size: int, kernel: int, out: int, stride: int, lead: int) -> int:
-    """Outputs along one axis whose window lies wholly inside the input (no padding tap)."""
-    return sum(1 for o in range(out) if 0 <= o * stride - lead <= size - kernel)
-
-
 # helia_mve_convolve_s8's short path (kernels/helium/src/helia_mve_convolve_s8.c): columns of at most this
 # many bytes with at most this many output channels.
 _SHORT_DEPTH = 32
@@ -120,12 +105,12 @@ def _convolution(input_dims, filter_dims, output_dims, stride=None, padding=None
     _, oh, ow, oc = (int(d) for d in output_dims)
     kh, kw, cin = int(filter_dims[1]), int(filter_dims[2]), int(filter_dims[3])
     if stride is None or padding is None:
-        (sh, ph), (sw, pw) = _axis_geometry(ih, kh, oh), _axis_geometry(iw, kw, ow)
+        (sh, ph), (sw, pw) = axis_geometry(ih, kh, oh), axis_geometry(iw, kw, ow)
     else:
         (sw, sh), (pw, ph) = (int(v) for v in stride), (int(v) for v in padding)
     depth = kh * kw * cin
     out_pixels = n * oh * ow
-    edge_pixels = out_pixels - n * _inside(ih, kh, oh, sh, ph) * _inside(iw, kw, ow, sw, pw)
+    edge_pixels = out_pixels - n * inside_outputs(ih, kh, oh, sh, ph) * inside_outputs(iw, kw, ow, sw, pw)
     pointwise = kh == kw == sh == sw == 1 and ph == pw == 0  # helia_mve_convolve_1x1_s8's: not the short path
     if depth <= _SHORT_DEPTH and oc <= _SHORT_CHANNELS and not pointwise:
         return {"tile_steps": 0, "tiles": 0, "wide_steps": 0, "wide_tiles": 0, "gather_rows": 0, "gather_steps": 0,

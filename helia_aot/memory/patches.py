@@ -44,9 +44,10 @@ from helia_aot.memory.arena_planner import Buffer, MemoryLayout
 # compute each output pixel from its window alone.
 WINDOW_ENTRIES = {
     "CONV_2D": ("arm_convolve_s8", "arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8",
-                "helia_mve_convolve_1x1_s8", "helia_mve_convolve_s8"),
+                "helia_mve_convolve_1x1_s8", "helia_mve_convolve_s8", "helia_dsp_convolve_1x1_s8",
+                "helia_dsp_convolve_s8"),
     "DEPTHWISE_CONV_2D": ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8",
-                          "helia_mve_depthwise_conv_3x3_s8"),
+                          "helia_mve_depthwise_conv_3x3_s8", "helia_dsp_depthwise_conv_3x3_s8"),
     "AVERAGE_POOL_2D": ("arm_avgpool_s8",),
     "MAX_POOL_2D": ("arm_max_pool_s8",),
 }

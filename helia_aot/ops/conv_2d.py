@@ -22,10 +22,13 @@ from helia_aot.ops.shared.shapes import nhwc
 from helia_aot.ops.shared.window import geometry, windowed_output_shape
 
 from helia_aot.library.cost_kinds import CONV
+from helia_aot.library.dsp_costs import DSP_POINTWISE
 from helia_aot.library.helium_costs import MVE_CONV, MVE_POINTWISE
 
 HELIUM_CONV_1X1 = "helia_mve_convolve_1x1_s8"
 HELIUM_CONV = "helia_mve_convolve_s8"
+DSP_CONV_1X1 = "helia_dsp_convolve_1x1_s8"
+DSP_CONV = "helia_dsp_convolve_s8"
 # int32 sums and the symmetric input quantization of the hybrid layers (kernels/helium/src/)
 HELIUM_CONV_S32 = "helia_mve_convolve_s8_s32"
 HELIUM_QUANTIZE = "helia_mve_quantize_symmetric_f32_s8"
@@ -67,11 +70,12 @@ class Conv2D(OpLowering):
                 entries=("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8", "arm_convolve_1_x_n_s8",
                          "arm_convolve_s8", "arm_convolve_wrapper_s8"),
                 template="conv_2d.c.j2", lower="lower_int8", rules=_SHAPE_RULES + (ACCUMULATOR_RULE,),
-                helium_entries=(HELIUM_CONV_1X1, HELIUM_CONV),
+                own_entries=(HELIUM_CONV_1X1, HELIUM_CONV, DSP_CONV_1X1, DSP_CONV),
                 cost_kinds=(*((e, CONV) for e in ("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8",
                                                   "arm_convolve_1_x_n_s8", "arm_convolve_s8",
                                                   "arm_convolve_wrapper_s8")),
-                            (HELIUM_CONV_1X1, MVE_POINTWISE), (HELIUM_CONV, MVE_CONV))),
+                            (HELIUM_CONV_1X1, MVE_POINTWISE), (HELIUM_CONV, MVE_CONV), (DSP_CONV_1X1, DSP_POINTWISE),
+                            (DSP_CONV, CONV))),
         Variant("a16w8", inputs=(int16_act(), weights(per_channel_axis=0), bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_convolve_wrapper_s16",),
                 template="conv_2d_s16.c.j2", lower="lower_a16w8",
@@ -90,7 +94,7 @@ class Conv2D(OpLowering):
                        ("inline C: per-tensor weights quantize each batch's input symmetrically, "
                         "per-channel weights asymmetrically, at run time; int32 accumulation, float rescale",),
                        "conv_2d_hybrid.c.j2", rules=_SHAPE_RULES + (HYBRID_GROUPS,),
-                       helium_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE, HELIUM_RESCALE)),
+                       own_entries=(HELIUM_CONV_S32, HELIUM_QUANTIZE, HELIUM_RESCALE)),
     )
 
     def validate(self, ctx: OpContext) -> None:
@@ -136,6 +140,10 @@ class Conv2D(OpLowering):
                 # arm_convolve_1x1_s8_fast's signature (it reads the weight sums when the module has
                 # them, else sums the rows itself); chosen by cost only. One group only.
                 candidates.append(HELIUM_CONV_1X1)
+            if kernels.dsp_kernels and entry == "arm_convolve_1x1_s8_fast" and in_dims[3] == filter_dims[3]:
+                # Our DSP 1x1 convolution (kernels/dsp) on cores with the DSP extension and no MVE: the
+                # same signature and contract; chosen by cost only. One group only.
+                candidates.append(DSP_CONV_1X1)
         elif sizes.is_convolve_1_x_n(g, in_dims, filter_dims):
             entry = "arm_convolve_1_x_n_s8"
             candidates.append(entry)
@@ -154,6 +162,10 @@ class Conv2D(OpLowering):
             # group; two gathered columns of scratch, so not beside the portable kernels (which promise
             # a module without scratch). Chosen by cost only.
             candidates.append(HELIUM_CONV)
+        if kernels.dsp_kernels and in_dims[3] == filter_dims[3]:
+            # Our DSP convolution (kernels/dsp): any filter, stride, dilation and padding, one group, no
+            # scratch (its windows live on the stack); chosen by cost only.
+            candidates.append(DSP_CONV)
         if ctx.kernel_knob() == "generic":
             entry = "arm_convolve_wrapper_s8"
         if "arm_convolve_wrapper_s8" not in candidates:
@@ -167,6 +179,10 @@ class Conv2D(OpLowering):
                 # Two columns on MVE; built without MVE (a host build of the module) it runs the
                 # library's plain-C arm_convolve_s8, which must find its own scratch there too.
                 return max(sizes.helium_convolve_s8(in_dims, filter_dims), sizes.convolve_s8("plain", in_dims, filter_dims))
+            if name == DSP_CONV:
+                # None with the DSP extension; built without it (a host build of the module) it runs the
+                # library's plain-C arm_convolve_s8, which must find its own scratch there.
+                return kernels.scratch(lambda _build, *dims: sizes.convolve_s8("plain", *dims), in_dims, filter_dims)
             return kernels.scratch(sizes.convolve_wrapper_s8, g, in_dims, filter_dims, out_dims)
 
         candidate_scratch = {name: scratch_of(name) for name in candidates}
@@ -182,11 +198,13 @@ class Conv2D(OpLowering):
             ConstArray("shift", "int32_t", np.asarray(shifts, dtype=np.int64), "per-channel shift (left > 0)"),
         ]
         weight_sums = None
-        if kernels.wants_weight_sums:
+        # Our DSP kernels read them too where the library's DSP build does not (their costs were measured
+        # with them): no summing of filters on every run.
+        if kernels.wants_weight_sums or entry in (DSP_CONV_1X1, DSP_CONV):
             rows = np.asarray(w.data).reshape(w.shape[0], -1).astype(np.int64).sum(axis=1)
             sums = offset_weight_sums(rows, b.data if b is not None else None, -in_zp)
             constants.append(ConstArray("weight_sum", "int32_t", sums,
-                                        "bias + input_offset * filter row sum, read by the MVE kernels"))
+                                        "bias + input_offset * filter row sum, read by our Helium and DSP kernels"))
             weight_sums = "precomputed"
         macs = out_dims[0] * out_dims[1] * out_dims[2] * out_dims[3] * filter_dims[1] * filter_dims[2] * filter_dims[3]
         return Lowered(

@@ -10,6 +10,7 @@ import numpy as np
 from helia_aot.library import ns_cmsis_nn_scratch as sizes
 from helia_aot.ir.quant import per_channel_multipliers
 from helia_aot.library.cost_kinds import DEPTHWISE
+from helia_aot.library.dsp_costs import DSP_DEPTHWISE
 from helia_aot.library.helium_costs import MVE_DEPTHWISE
 from helia_aot.ops.base import ConstArray, Lowered, OpContext, OpLowering, Operand, Rule, Variant, litert, register
 from helia_aot.ops.shared.accumulator import (ACCUMULATOR_RULE, S64_SHIFT_RULE, check_accumulator, check_s64_shifts,
@@ -22,6 +23,7 @@ from helia_aot.ops.shared.shapes import nhwc
 from helia_aot.ops.shared.window import geometry, windowed_output_shape
 
 HELIUM_DW_3X3 = "helia_mve_depthwise_conv_3x3_s8"
+DSP_DW_3X3 = "helia_dsp_depthwise_conv_3x3_s8"
 RANK = Rule("input NHWC, filter [1, H, W, C_out]", litert(
     "depthwise_conv.cc Prepare", "TF_LITE_ENSURE_EQ(NumDimensions(input), 4), the same for the filter, and "
     "TF_LITE_ENSURE_EQ(filter->dims->data[0], 1)"))
@@ -49,10 +51,10 @@ class DepthwiseConv2D(OpLowering):
                          "arm_depthwise_conv_wrapper_s8"),
                 template="depthwise_conv_2d.c.j2", lower="lower_int8", rules=_SHAPE_RULES + (ACCUMULATOR_RULE,),
                 notes=(FILTER_ZERO_POINT_NOTE,),
-                helium_entries=(HELIUM_DW_3X3,),
+                own_entries=(HELIUM_DW_3X3, DSP_DW_3X3),
                 cost_kinds=(*((e, DEPTHWISE) for e in ("arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt",
                                                        "arm_depthwise_conv_s8", "arm_depthwise_conv_wrapper_s8")),
-                            (HELIUM_DW_3X3, MVE_DEPTHWISE))),
+                            (HELIUM_DW_3X3, MVE_DEPTHWISE), (DSP_DW_3X3, DSP_DEPTHWISE))),
         Variant("a16w8", inputs=(int16_act(), FILTER, bias("int64", "int32")),
                 outputs=(int16_act("output"),), entries=("arm_depthwise_conv_wrapper_s16",),
                 template="depthwise_conv_2d_s16.c.j2", lower="lower_a16w8",
@@ -110,6 +112,10 @@ class DepthwiseConv2D(OpLowering):
                 # padding, arm_depthwise_conv_3x3_s8's signature; chosen by cost only (never by
                 # "specialized"). Its offset and clamp ranges hold for every int8 layer.
                 candidates.append(HELIUM_DW_3X3)
+            if kernels.dsp_kernels and filter_dims[1] == 3 and filter_dims[2] == 3:
+                # Our DSP 3x3 depthwise (kernels/dsp) on cores with the DSP extension and no MVE: the same
+                # signature and contract (any stride and padding, no scratch), chosen by cost only.
+                candidates.append(DSP_DW_3X3)
             # The wrapper picks 3x3 without MVE and opt with it; "specialized" takes the 3x3 entry on
             # every build, which also needs no scratch.
             entry = candidates[0] if (build != "mve" or knob == "specialized") else "arm_depthwise_conv_s8_opt"

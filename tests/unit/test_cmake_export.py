@@ -101,25 +101,35 @@ def test_portable_plan_refuses_ns_cmsis_nn(tmp_path):
     assert "planned for the portable kernels" in message and "--kernel_library ns_cmsis_nn" in message
 
 
-def _parent_project(tmp_path: Path, module: Path, kernels: str, firmware: bool) -> Path:
-    """A parent CMake project that adds a kernel library, our Helium kernels (a corstone300 module may call
-    them), then the module, then a program on the golden test harness (on the Cortex-M55 with the
-    Corstone-300 startup code and linker script)."""
+# Per board a parent project builds the golden harness for: its CMake toolchain file, startup code and
+# linker script, the folder of our kernel family its core links, and QEMU's machine.
+BOARDS = {
+    "corstone300": (TOOLCHAIN, BOARD / "startup.c", BOARD / "corstone300.ld", HELIUM, "mps3-an547"),
+    "mps2_an386": (REPO / "toolchains" / "cmake" / "mps2_an386.cmake", REPO / "toolchains" / "mps2" / "startup.c",
+                   REPO / "toolchains" / "mps2" / "mps2.ld", REPO / "kernels" / "dsp", "mps2-an386"),
+}
+
+
+def _parent_project(tmp_path: Path, module: Path, kernels: str, firmware: bool, board: str = "corstone300") -> Path:
+    """A parent CMake project that adds a kernel library, our kernel family for the board's core (a module
+    for it may call them; Helium for corstone300), then the module, then a program on the golden test
+    harness (on the board with its startup code and linker script)."""
     parent = tmp_path / "parent"
     parent.mkdir()
-    board = ""
+    _, startup, linker_script, family, _ = BOARDS[board]
+    runtime = ""
     if firmware:
-        board = (f'target_sources(golden PRIVATE "{BOARD}/startup.c" "{BOARD}/instruction_counter.c")\n'
-                 f'target_include_directories(golden PRIVATE "{BOARD}")\n'
-                 f'target_link_options(golden PRIVATE -nostartfiles -T "{BOARD}/corstone300.ld")\n')
+        runtime = (f'target_sources(golden PRIVATE "{startup}" "{BOARD}/instruction_counter.c")\n'
+                   f'target_include_directories(golden PRIVATE "{BOARD}")\n'
+                   f'target_link_options(golden PRIVATE -nostartfiles -T "{linker_script}")\n')
     (parent / "CMakeLists.txt").write_text(
         "cmake_minimum_required(VERSION 3.21)\n"
         "project(parent LANGUAGES C)\n"
         f'add_subdirectory("{kernels}" kernels)\n'
-        f'add_subdirectory("{HELIUM}" helium)\n'
+        f'add_subdirectory("{family}" {family.name})\n'
         f'add_subdirectory("{module}" module)\n'
         f'add_executable(golden "{module}/test/kws_test_main.c" "{module}/test/kws_test_data.c")\n'
-        "target_link_libraries(golden PRIVATE kws_model)\n" + board)
+        "target_link_libraries(golden PRIVATE kws_model)\n" + runtime)
     return parent
 
 
@@ -146,6 +156,30 @@ def test_cortex_m55_build_runs_on_qemu(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PASS: 3 samples" in proc.stdout + proc.stderr  # semihosting writes where QEMU chooses
+
+
+def test_cortex_m4_build_with_our_dsp_kernels_runs_on_qemu(tmp_path):
+    """A Cortex-M4 module (apollo4p_evb) calls our DSP kernels: the parent adds kernels/dsp beside the
+    portable kernels, and the golden test passes on QEMU mps2-an386."""
+    cmake = _cmake()
+    _tool("arm-none-eabi-gcc", "Arm GNU toolchain for the Cortex-M4 build")
+    module = helia_aot.convert(KWS, tmp_path / "kws", prefix="kws", target="apollo4p_evb", module_type="cmake",
+                               with_test_data=True, num_test_samples=3)
+    assert any(s.startswith("helia_dsp_") for s in module.kernel_symbols), module.kernel_symbols
+    parent = _parent_project(tmp_path, module.output_dir, str(PORTABLE), firmware=True, board="mps2_an386")
+    build = tmp_path / "build"
+    toolchain, *_, machine = BOARDS["mps2_an386"]
+    _build(cmake, parent, build, f"-DCMAKE_TOOLCHAIN_FILE={toolchain}")
+    assert (build / "dsp" / "libhelia_dsp_kernels.a").exists()
+    readelf = shutil.which("arm-none-eabi-readelf")
+    if readelf:
+        assert "Tag_CPU_arch: v7E-M" in _sh(readelf, "-A", build / "golden").stdout  # the DSP extension's architecture
+    qemu = _tool("qemu-system-arm", "runs the Cortex-M4 build")
+    proc = subprocess.run([qemu, "-M", machine, "-nographic", "-monitor", "none", "-serial", "none",
+                           "-semihosting-config", "enable=on,target=native", "-kernel", str(build / "golden")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASS: 3 samples" in proc.stdout + proc.stderr
 
 
 def test_parent_ns_cmsis_nn_target_is_linked(tmp_path):

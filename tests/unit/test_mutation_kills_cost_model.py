@@ -63,7 +63,7 @@ def test_an_estimate_is_the_rounded_model_and_never_below_one_instruction(tmp_pa
 def test_helium_cost_geometry_of_an_axis_no_stride_explains():
     """The Helium depthwise cost reads stride and padding back from the shapes (TFLite SAME, else VALID, strides
     1 to 4); an axis none of them gives (here stride 5) is costed as stride 1 with no padding."""
-    from helia_aot.library.helium_costs import _axis_geometry
+    from helia_aot.library.cost_kinds import axis_geometry as _axis_geometry
     assert _axis_geometry(20, 3, 10) == (2, 0)  # SAME, stride 2: 10 outputs, (9 x 2 + 3 - 20) // 2 = 0
     assert _axis_geometry(21, 3, 11) == (2, 1)  # SAME, stride 2: 11 outputs, (10 x 2 + 3 - 21) // 2 = 1
     assert _axis_geometry(20, 3, 4) == (1, 0)
