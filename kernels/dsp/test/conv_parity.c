@@ -236,4 +236,5 @@ static void break_contract(call_case *c, int32_t which)
     }
 }
 
-#include "parity_main.h"
+#define HELIA_TEST_FAMILY "dsp"
+#include "../../helium/test/parity_main.h"

@@ -17,7 +17,8 @@
 
 #include "arm_nnfunctions.h"
 #include "helia_dsp.h"
-#include "bench_support.h"
+#define HELIA_TEST_FAMILY "dsp"
+#include "../../helium/test/bench_support.h"
 #include "../../helium/test/test_random.h"
 
 typedef struct

@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The parity firmware's driver, shared by each kernel's *_parity.c, which defines before including it:
+/* The parity firmware's driver, shared by each kernel's *_parity.c of both families (kernels/helium,
+ * kernels/dsp), which defines before including it:
  *   call_case                        one call's arguments;
  *   draw_case(call_case *)           a random call inside the kernel's contract (fills the buffers);
  *   output_bytes(const call_case *)  bytes the call writes;
- *   run(const call_case *, int mve, int8_t *out)   the reference (mve 0) or our kernel (mve 1), writing
+ *   run(const call_case *, int ours, int8_t *out)  the reference (ours 0) or our kernel (ours 1), writing
  *                                    at out + GUARD;
  *   describe(const call_case *, int32_t call, size_t first_difference)   a mismatch's arguments;
  *   break_contract(call_case *, int32_t which)  for which < REFUSAL_CASES, one argument outside it;
  *   expected[], actual[]             output buffers with 2 * GUARD spare bytes.
  * Runs HELIA_PARITY_CALLS random calls, comparing the outputs byte for byte with guard bytes around them,
- * then checks each refusal writes nothing. Prints "helium parity: calls N outputs M mismatches K
+ * then checks each refusal writes nothing. Prints "<family> parity: calls N outputs M mismatches K
  * refusal_failures R" through semihosting; exits 0 only with K == R == 0. */
 
 #ifndef HELIA_HELIUM_TEST_PARITY_MAIN_H
 #define HELIA_HELIUM_TEST_PARITY_MAIN_H
+
+/* The family named in the result line (tools/bench_lib reads it); a DSP firmware defines "dsp". */
+#ifndef HELIA_TEST_FAMILY
+#define HELIA_TEST_FAMILY "helium"
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -82,7 +88,7 @@ int main(void)
         }
     }
     const int32_t refusal_failures = check_refusals();
-    printf("helium parity: calls %ld outputs %lld mismatches %ld refusal_failures %ld\n", (long)calls,
+    printf(HELIA_TEST_FAMILY " parity: calls %ld outputs %lld mismatches %ld refusal_failures %ld\n", (long)calls,
            (long long)outputs, (long)mismatches, (long)refusal_failures);
     return mismatches == 0 && refusal_failures == 0 ? 0 : 1;
 }
